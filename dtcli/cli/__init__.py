@@ -1,0 +1,86 @@
+"""The ``dtree`` command: a Click group whose subcommands load on demand.
+
+This is the one place that turns a :class:`~dtcli.errors.DtreeError` into
+``Error: message`` on stderr and exit status 1. Subcommand modules are
+imported only when run, so ``dtree gain`` does not pay for ``predict``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+from dtcli import __version__
+from dtcli.errors import DtreeError
+
+COMMANDS = {
+    "gain": ("dtcli.cli.gain", "Show entropy, information gain, gain ratio and Gini for each attribute."),
+    "predict": ("dtcli.cli.predict", "Apply a model to data: predictions, probabilities, accuracy."),
+    "train": ("dtcli.cli.train", "Learn a decision tree from a CSV or ARFF file."),
+}
+
+
+class LazyGroup(click.Group):
+    """A group that imports a subcommand's module only when it is invoked."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in COMMANDS:
+            return None
+        module = importlib.import_module(COMMANDS[name][0])
+        return getattr(module, "command")
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except DtreeError as exc:
+            message = " ".join(str(exc).split("\n"))
+            click.echo(f"Error: {message}", err=True)
+            ctx.exit(1)
+
+
+def _no_color(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value:
+        from dtcli.render.console import set_no_color
+
+        set_no_color(True)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "-V", "--version", prog_name="dtree")
+@click.option("--no-color", is_flag=True, expose_value=False, is_eager=True, callback=_no_color,
+              help="Never use colour (also: the NO_COLOR environment variable).")
+def cli() -> None:
+    """dtree: learn, explain and apply decision trees (ID3, C4.5, CART).
+
+    DATA is a .csv or .arff file, or - for standard input. The class column
+    is the last one unless --target names another. Results go to standard
+    output; messages to standard error. Exit status: 0 success, 1 a problem
+    with the data, model or options, 2 a command-line usage error.
+
+    Examples:
+
+      dtree gain sample_data/weather.csv --ignore Day
+
+      dtree train sample_data/weather.csv --ignore Day -o weather.json
+
+      dtree predict weather.json sample_data/weather.csv
+    """
+
+
+def main() -> None:
+    """Console-script entry point."""
+    try:
+        cli.main(prog_name="dtree")
+    except KeyboardInterrupt:  # pragma: no cover - interactive only
+        click.echo("Interrupted.", err=True)
+        sys.exit(130)

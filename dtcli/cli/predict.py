@@ -1,0 +1,58 @@
+"""``dtree predict``: apply a saved model to new data."""
+
+from __future__ import annotations
+
+import click
+
+from dtcli.cli.common import load_model, output_option
+
+
+@click.command("predict")
+@click.argument("model", metavar="MODEL")
+@click.argument("data", metavar="DATA")
+@output_option("Write the rows with predictions to FILE (CSV) instead of standard output.")
+@click.option("-p", "--proba", is_flag=True, help="Add one probability column per class (proba_<class>).")
+@click.option("--format-in", type=click.Choice(["csv", "arff"]),
+              help="Input format (default: by extension; .arff is ARFF, anything else CSV).")
+@click.option("-q", "--quiet", is_flag=True, help="Do not report accuracy on standard error.")
+def command(model, data, output, proba, format_in, quiet):
+    """Predict the class of every row of DATA with MODEL (from 'dtree train -o').
+
+    Writes DATA's rows, as read, with a 'prediction' column (and with
+    --proba one 'proba_<class>' column per class) as CSV. A value the model
+    never saw in training is treated as missing (the row goes down every
+    branch, weighted by the training cases, as in C4.5) and counted in a
+    warning. When DATA has the target column, the accuracy and the
+    confusion matrix go to standard error.
+
+    Example: dtree predict weather.json sample_data/weather.csv -o predicted.csv
+    """
+    from dtcli.induction.evaluate import evaluate
+    from dtcli.induction.predict import predict_proba
+    from dtcli.io.encode import encode_for_schema
+    from dtcli.io.read import read_data
+    from dtcli.io.write import write_text
+    from dtcli.render.console import info, warn
+    from dtcli.render.metrics import evaluation_text
+
+    tree = load_model(model)
+    raw = read_data(data, format_in)
+    encoded = encode_for_schema(raw, tree.schema)
+    if encoded.table.n_rows == 0:
+        warn(f"{raw.source}: no data rows to predict")
+    for name, count in encoded.unseen.items():
+        warn(f"{raw.source}: column {name!r}: {count} value(s) never seen in training, treated as missing")
+    probabilities = predict_proba(tree, encoded.table)
+    predicted = probabilities.argmax(axis=1)
+    frame = raw.frame.copy()
+    if "prediction" in frame.columns:
+        warn(f"{raw.source}: the existing 'prediction' column is replaced")
+        frame = frame.drop(columns="prediction")
+    frame["prediction"] = [tree.classes[i] for i in predicted] if len(predicted) else []
+    if proba:
+        for j, label in enumerate(tree.classes):
+            frame[f"proba_{label}"] = [f"{p:.6g}" for p in probabilities[:, j]]
+    write_text(output or "-", frame.to_csv(index=False, lineterminator="\n"))
+    if encoded.has_target and not quiet:
+        result = evaluate(encoded.actual, predicted, encoded.labels, tree.classes)
+        info(evaluation_text(result).rstrip("\n"))

@@ -1,0 +1,102 @@
+"""Algorithms as presets, and the one entry point that trains a tree.
+
+An algorithm fixes defaults (criterion, which attribute kinds it accepts,
+how it treats missing values); options may override the pieces. The name
+table ``ALGORITHMS`` is what ``--algorithm`` offers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from dtcli.errors import DataError, ParameterError
+from dtcli.induction.criteria import CRITERIA
+from dtcli.induction.grow import GrowParams, grow
+from dtcli.model.table import Table
+from dtcli.model.tree import Tree
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    """A preset: its name, default criterion, and a one-line description."""
+
+    name: str
+    criterion: str
+    description: str
+    numeric: bool = False
+    missing: bool = False
+
+
+ALGORITHMS = {
+    "id3": Algorithm(
+        "id3", "gain",
+        "Quinlan's ID3: information gain, one branch per nominal value (Mitchell ch. 3)",
+    ),
+}
+
+
+def check_table(table: Table, algorithm: Algorithm) -> None:
+    """Raise a DataError when ``table`` cannot be learned by ``algorithm``."""
+    if table.n_rows == 0:
+        raise DataError(f"{table.source}: no data rows; the file has a header but no examples")
+    labelled = table.y >= 0
+    if not labelled.any():
+        raise DataError(f"{table.source}: every row lacks a value in the target column "
+                        f"{table.schema.target.name!r}")
+    present = np.unique(table.y[labelled])
+    if len(present) < 2:
+        only = table.classes[present[0]]
+        raise DataError(
+            f"{table.source}: the target {table.schema.target.name!r} has one class only "
+            f"({only!r}); a tree needs at least two classes: check --target"
+        )
+    for i, attribute in enumerate(table.attributes):
+        if not attribute.is_nominal and not algorithm.numeric:
+            raise DataError(
+                f"{table.source}: column {attribute.name!r} is numeric, and {algorithm.name.upper()} "
+                f"splits only nominal attributes: treat its values as categories with "
+                f"--nominal {attribute.name}, or leave it out with --ignore {attribute.name}"
+            )
+        missing = table.missing_mask(i) & labelled
+        if missing.any() and not algorithm.missing:
+            row = int(np.flatnonzero(missing)[0]) + 1
+            raise DataError(
+                f"{table.source}: column {attribute.name!r} has {int(missing.sum())} missing "
+                f"value(s) (first in row {row}), and {algorithm.name.upper()} needs complete data: "
+                f"fill them in, or leave the column out with --ignore {attribute.name}"
+            )
+
+
+def train(table: Table, algorithm: str = "id3", **options) -> tuple[Tree, list[str]]:
+    """Train a tree; returns it with any warnings (as text, for the caller to show)."""
+    preset = ALGORITHMS[algorithm]
+    params = GrowParams(criterion=preset.criterion)
+    params = replace(params, **{k: v for k, v in options.items() if v is not None})
+    _check_params(params)
+    check_table(table, preset)
+    warnings = []
+    unlabelled = int((table.y < 0).sum())
+    if unlabelled:
+        warnings.append(f"{table.source}: {unlabelled} row(s) without a class value were left out")
+    root = grow(table, params)
+    training = {
+        "source": table.source.rsplit("/", 1)[-1],
+        "rows": int((table.y >= 0).sum()),
+        "sha256": table.sha256,
+    }
+    return Tree(table.schema, root, algorithm, params.as_dict(), training), warnings
+
+
+def _check_params(params: GrowParams) -> None:
+    if params.criterion not in CRITERIA:
+        raise ParameterError(f"unknown criterion {params.criterion!r}; choose from {', '.join(sorted(CRITERIA))}")
+    if params.max_depth is not None and params.max_depth < 0:
+        raise ParameterError("--max-depth must be 0 or more")
+    if params.min_split < 0:
+        raise ParameterError("--min-split must be 0 or more")
+    if params.min_gain < 0:
+        raise ParameterError("--min-gain must be 0 or more")
+    if not 0 < params.purity <= 1:
+        raise ParameterError("--purity must be a fraction in (0, 1], e.g. 0.9")

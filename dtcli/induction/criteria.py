@@ -1,0 +1,87 @@
+"""Impurity measures and split scores, computed from class-count vectors.
+
+Every function takes weighted class counts, never rows: ``counts`` has the
+classes on its last axis, and a split is a ``(branches, classes)`` matrix.
+Empty sets and empty branches are allowed (0 log 0 = 0; an empty branch has
+weight 0). A split that cannot be scored scores ``-inf``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def entropy(counts) -> np.ndarray | float:
+    """Shannon entropy in bits, ``H = -sum p_i log2 p_i`` (0 log 0 = 0).
+
+    Mitchell (1997) eq. 3.3; Quinlan (1986). Works along the last axis.
+    """
+    counts = np.asarray(counts, dtype=np.float64)
+    total = counts.sum(axis=-1, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.where(total > 0, counts / total, 0.0)
+        terms = np.where(p > 0, -p * np.log2(np.where(p > 0, p, 1.0)), 0.0)
+    result = terms.sum(axis=-1)
+    return float(result) if result.ndim == 0 else result
+
+
+def gini(counts) -> np.ndarray | float:
+    """Gini index ``1 - sum p_i^2`` (Breiman et al. 1984); 0 for an empty set."""
+    counts = np.asarray(counts, dtype=np.float64)
+    total = counts.sum(axis=-1, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.where(total > 0, counts / total, 0.0)
+    result = np.where(total[..., 0] > 0, 1.0 - (p * p).sum(axis=-1), 0.0)
+    return float(result) if result.ndim == 0 else result
+
+
+def weighted_impurity(branch_counts, impurity=entropy) -> float:
+    """``sum_v |S_v|/|S| I(S_v)``: the expected impurity after a split."""
+    branch_counts = np.asarray(branch_counts, dtype=np.float64)
+    sizes = branch_counts.sum(axis=1)
+    total = sizes.sum()
+    if total <= 0:
+        return 0.0
+    return float(np.dot(sizes / total, impurity(branch_counts)))
+
+
+def information_gain(branch_counts) -> float:
+    """``Gain(S, A) = H(S) - sum_v |S_v|/|S| H(S_v)`` (Mitchell eq. 3.4)."""
+    branch_counts = np.asarray(branch_counts, dtype=np.float64)
+    return entropy(branch_counts.sum(axis=0)) - weighted_impurity(branch_counts, entropy)
+
+
+def split_information(branch_counts) -> float:
+    """``SplitInfo(S, A) = -sum_v |S_v|/|S| log2 |S_v|/|S|`` (Quinlan 1986; Mitchell eq. 3.5).
+
+    The entropy of the branch sizes themselves, which grows with the number
+    of evenly filled branches.
+    """
+    branch_counts = np.asarray(branch_counts, dtype=np.float64)
+    return entropy(branch_counts.sum(axis=1))
+
+
+def gain_ratio(branch_counts) -> float:
+    """``GainRatio(S, A) = Gain(S, A) / SplitInfo(S, A)`` (Mitchell eq. 3.6).
+
+    ``-inf`` when the split information is 0 (all cases in one branch): such
+    a split separates nothing and the ratio is undefined.
+    """
+    info = split_information(branch_counts)
+    if info <= 0:
+        return float("-inf")
+    return information_gain(branch_counts) / info
+
+
+def gini_gain(branch_counts) -> float:
+    """Decrease in Gini index: ``G(S) - sum_v |S_v|/|S| G(S_v)`` (Breiman et al. 1984)."""
+    branch_counts = np.asarray(branch_counts, dtype=np.float64)
+    return gini(branch_counts.sum(axis=0)) - weighted_impurity(branch_counts, gini)
+
+
+CRITERIA = {
+    "gain": information_gain,
+    "gain-ratio": gain_ratio,
+    "gini": gini_gain,
+}
+"""Split scores by name: higher is better. ``--criterion`` offers these keys."""

@@ -1,0 +1,71 @@
+"""Split search: score every candidate attribute at a node and pick the best.
+
+Contract: given a node's rows, ``best_split`` returns the chosen candidate
+or None. Ties break deterministically: highest score, then the attribute
+that comes first in column order (scores within ``TIE_TOLERANCE`` tie).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from dtcli.induction.criteria import CRITERIA, information_gain
+from dtcli.model.table import Table
+
+TIE_TOLERANCE = 1e-12
+# Quinlan's gain-ratio rule compares with the average gain with this slack (as J48).
+AVERAGE_GAIN_SLACK = 1e-3
+
+
+@dataclass
+class Candidate:
+    """A scored split on one attribute: ``branch_counts`` is (values, classes)."""
+
+    attribute: int
+    branch_counts: np.ndarray
+    gain: float
+    score: float
+
+
+def nominal_branch_counts(codes: np.ndarray, y: np.ndarray, weights: np.ndarray,
+                          n_values: int, n_classes: int) -> np.ndarray:
+    """Weighted class counts per value: a (values, classes) matrix; missing codes skipped."""
+    known = codes >= 0
+    flat = codes[known].astype(np.int64) * n_classes + y[known]
+    counts = np.bincount(flat, weights=weights[known], minlength=n_values * n_classes)
+    return counts.reshape(n_values, n_classes)
+
+
+def candidates(table: Table, rows: np.ndarray, attributes: list[int], criterion: str) -> list[Candidate]:
+    """Score a multiway split on each of ``attributes`` over ``rows``."""
+    score_of = CRITERIA[criterion]
+    y = table.y[rows]
+    weights = table.weights[rows]
+    n_classes = len(table.classes)
+    found = []
+    for i in attributes:
+        attribute = table.attributes[i]
+        counts = nominal_branch_counts(table.columns[i][rows], y, weights, len(attribute.values), n_classes)
+        gain = information_gain(counts)
+        score = gain if criterion == "gain" else score_of(counts)
+        found.append(Candidate(i, counts, gain, score))
+    return found
+
+
+def choose(found: list[Candidate], criterion: str) -> Candidate | None:
+    """The best candidate by score, first in column order on ties.
+
+    For gain ratio, Quinlan's rule applies (C4.5, Mitchell §3.7.3): only
+    candidates whose gain is at least the average gain compete.
+    """
+    pool = [c for c in found if np.isfinite(c.score)]
+    if criterion == "gain-ratio" and pool:
+        average = sum(c.gain for c in pool) / len(pool)
+        pool = [c for c in pool if c.gain >= average - AVERAGE_GAIN_SLACK]
+    best = None
+    for candidate in pool:
+        if best is None or candidate.score > best.score + TIE_TOLERANCE:
+            best = candidate
+    return best

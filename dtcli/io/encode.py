@@ -1,0 +1,158 @@
+"""Turn text cells (RawData) into the columnar Table the induction code uses.
+
+``infer_table`` decides each column's kind for training: ARFF declarations
+win; otherwise a column whose every non-missing cell is a number is numeric,
+and any other column nominal, with its values in order of first appearance.
+``encode_for_schema`` encodes new data against a trained model's schema.
+Missing cells: empty, ``?``, and ``NA``/``NaN`` in numeric columns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from dtcli.errors import DataError
+from dtcli.io.read import RawData
+from dtcli.model.table import MISSING, NOMINAL, NUMERIC, Attribute, Schema, Table
+
+MISSING_ANY = ("", "?")
+MISSING_NUMERIC = ("NA", "NaN", "nan", "NAN", "N/A")
+
+
+def _clean(series: pd.Series) -> pd.Series:
+    return series.astype(str).str.strip()
+
+
+def _nominal_codes(cells: pd.Series) -> tuple[np.ndarray, tuple[str, ...]]:
+    known = ~cells.isin(MISSING_ANY)
+    codes, uniques = pd.factorize(cells.where(known), use_na_sentinel=True)
+    return codes.astype(np.int32), tuple(str(u) for u in uniques)
+
+
+def _parse_numbers(cells: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """The cells as float64 (NaN for missing) and a mask of cells that are not numbers."""
+    missing = (cells.isin(MISSING_ANY) | cells.isin(MISSING_NUMERIC)).to_numpy()
+    values = pd.to_numeric(cells.where(~missing), errors="coerce").to_numpy(dtype=np.float64)
+    return values, np.isnan(values) & ~missing
+
+
+def _numeric_values(cells: pd.Series) -> np.ndarray | None:
+    """The cells as float64 (NaN for missing), or None if some cell is not a number."""
+    values, bad = _parse_numbers(cells)
+    return None if bad.any() else values
+
+
+def _encode_declared(cells: pd.Series, attribute: Attribute) -> np.ndarray:
+    if attribute.kind == NUMERIC:
+        values = _numeric_values(cells)
+        assert values is not None  # liac-arff has checked the numbers
+        return values
+    lookup = {value: code for code, value in enumerate(attribute.values)}
+    return cells.map(lookup).fillna(MISSING).to_numpy(dtype=np.int32)
+
+
+def _check_names(raw: RawData, names: list[str], option: str) -> None:
+    for name in names:
+        if name not in raw.frame.columns:
+            raise DataError(
+                f"{raw.source}: no column {name!r} (from {option}); columns are: "
+                + ", ".join(map(str, raw.frame.columns))
+            )
+
+
+def infer_table(raw: RawData, target: str | None, ignore=(), nominal=()) -> Table:
+    """The training Table: target (default: last column), kinds inferred or declared."""
+    columns = list(raw.frame.columns)
+    target = columns[-1] if target is None else target
+    _check_names(raw, [target], "--target")
+    _check_names(raw, list(ignore), "--ignore")
+    _check_names(raw, list(nominal), "--nominal")
+    if target in ignore:
+        raise DataError(f"{raw.source}: the target column {target!r} cannot be ignored")
+    attributes, data = [], []
+    for name in columns:
+        if name in ignore or name == target:
+            continue
+        attribute, values = _infer_column(raw, name, force_nominal=name in nominal)
+        attributes.append(attribute)
+        data.append(values)
+    target_attr, y = _infer_column(raw, target, force_nominal=True)
+    schema = Schema(tuple(attributes), target_attr)
+    return Table(schema, data, y, source=raw.source, sha256=raw.sha256)
+
+
+def _infer_column(raw: RawData, name: str, force_nominal: bool) -> tuple[Attribute, np.ndarray]:
+    cells = _clean(raw.frame[name])
+    declared = raw.declared.get(name)
+    if declared is not None and (declared.kind == NOMINAL or not force_nominal):
+        return declared, _encode_declared(cells, declared)
+    if not force_nominal and declared is None:
+        values = _numeric_values(cells)
+        if values is not None and not np.isnan(values).all():
+            return Attribute(name, NUMERIC), values
+    codes, values = _nominal_codes(cells)
+    return Attribute(name, NOMINAL, values), codes
+
+
+@dataclass
+class Encoded:
+    """New data encoded for a model.
+
+    ``unseen`` counts, per column, nominal values the model never saw (now
+    missing). ``actual`` holds the target's codes into ``labels``: the
+    model's classes, then labels it never saw; -1 where the class is missing
+    or the data has no target column.
+    """
+
+    table: Table
+    has_target: bool
+    unseen: dict[str, int]
+    actual: np.ndarray
+    labels: tuple[str, ...]
+
+
+def encode_for_schema(raw: RawData, schema: Schema) -> Encoded:
+    """Encode ``raw`` with a model's schema; unseen nominal values become missing."""
+    missing = [a.name for a in schema.attributes if a.name not in raw.frame.columns]
+    if missing:
+        raise DataError(
+            f"{raw.source}: the model needs column(s) {', '.join(map(repr, missing))}, "
+            f"which the data lacks; columns are: {', '.join(map(str, raw.frame.columns))}"
+        )
+    unseen: dict[str, int] = {}
+    data = []
+    for attribute in schema.attributes:
+        cells = _clean(raw.frame[attribute.name])
+        if attribute.kind == NUMERIC:
+            values, bad = _parse_numbers(cells)
+            if bad.any():
+                row = int(np.flatnonzero(bad)[0])
+                raise DataError(
+                    f"{raw.source}: column {attribute.name!r} must be numeric for this model, "
+                    f"but row {row + 1} holds {cells.iloc[row]!r}"
+                )
+            data.append(values)
+            continue
+        codes = _encode_declared(cells, attribute)
+        count = int(((codes == MISSING) & ~cells.isin(MISSING_ANY).to_numpy()).sum())
+        if count:
+            unseen[attribute.name] = count
+        data.append(codes)
+    has_target = schema.target.name in raw.frame.columns
+    labels = schema.classes
+    if has_target:
+        cells = _clean(raw.frame[schema.target.name])
+        actual = _encode_declared(cells, schema.target)
+        strange = (actual == MISSING) & ~cells.isin(MISSING_ANY).to_numpy()
+        if strange.any():
+            extra, extra_labels = _nominal_codes(cells.where(strange, ""))
+            labels = labels + extra_labels
+            actual = np.where(strange, extra + len(schema.classes), actual).astype(np.int32)
+    else:
+        actual = np.full(len(raw.frame), MISSING, dtype=np.int32)
+    y = np.where(actual < len(schema.classes), actual, MISSING).astype(np.int32)
+    table = Table(schema, data, y, source=raw.source, sha256=raw.sha256)
+    return Encoded(table, has_target, unseen, actual, labels)

@@ -1,0 +1,57 @@
+"""Write outputs atomically: a temporary file beside the target, then a rename.
+
+An interrupted or failed run never leaves a half-written file, and an
+existing file is replaced only once the new content is complete.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from dtcli.errors import DataError
+
+
+def write_text(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` atomically, or to stdout when ``path`` is ``-``."""
+    if path == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    if not directory.is_dir():
+        raise DataError(f"{path}: cannot write: directory {str(directory)!r} does not exist")
+    if target.is_dir():
+        raise DataError(f"{path}: is a directory; give a file name")
+    try:
+        fd, temp = tempfile.mkstemp(dir=directory, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise DataError(f"{path}: cannot write: {exc.strerror}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+        os.replace(temp, target)
+    except BaseException as exc:
+        Path(temp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise DataError(f"{path}: cannot write: {exc.strerror}") from None
+        raise
+
+
+def read_text(path: str, what: str = "file") -> str:
+    """Read a UTF-8 text file (``-`` for stdin) with user-facing errors."""
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DataError(f"{path}: no such {what}; check the path") from None
+    except IsADirectoryError:
+        raise DataError(f"{path}: is a directory; give a {what}") from None
+    except UnicodeDecodeError:
+        raise DataError(f"{path}: not a {what}: not UTF-8 text") from None
+    except OSError as exc:
+        raise DataError(f"{path}: cannot read: {exc.strerror}") from None

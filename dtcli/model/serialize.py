@@ -1,0 +1,202 @@
+"""The JSON model format (DESIGN §5), version 1; documented in README.md.
+
+Models are plain JSON, never pickle: loading one runs no code. Writing uses
+sorted keys and a trailing newline, so the same tree gives the same bytes.
+Reading validates every field and names the first one that is wrong.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+
+from dtcli import __version__
+from dtcli.errors import ModelFormatError
+from dtcli.model.table import KINDS, NOMINAL, Attribute, Schema
+from dtcli.model.tree import TESTS, NominalTest, Node, Tree
+
+FORMAT = "dtree-model"
+SCHEMA_VERSION = 1
+
+
+def tree_to_dict(tree: Tree) -> dict:
+    """The JSON-ready dictionary of a model."""
+    return {
+        "format": FORMAT,
+        "schema_version": SCHEMA_VERSION,
+        "generator": f"dtree {__version__}",
+        "algorithm": tree.algorithm,
+        "parameters": dict(tree.parameters),
+        "training_data": dict(tree.training),
+        "schema": _schema_to_dict(tree.schema),
+        "root": _node_to_dict(tree.root, tree.schema.classes),
+    }
+
+
+def dumps_model(tree: Tree) -> str:
+    """The model as JSON text: sorted keys, two-space indent, final newline."""
+    return json.dumps(tree_to_dict(tree), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def _schema_to_dict(schema: Schema) -> dict:
+    attributes = []
+    for attribute in schema.attributes:
+        entry = {"name": attribute.name, "kind": attribute.kind}
+        if attribute.is_nominal:
+            entry["values"] = list(attribute.values)
+        attributes.append(entry)
+    return {
+        "attributes": attributes,
+        "target": {"name": schema.target.name, "classes": list(schema.target.values)},
+    }
+
+
+def _node_to_dict(node: Node, classes: tuple[str, ...]) -> dict:
+    out = {
+        "kind": "leaf" if node.is_leaf else "split",
+        "counts": [float(c) for c in node.counts],
+        "label": classes[node.label],
+    }
+    if node.is_leaf:
+        return out
+    out["test"] = {"kind": node.test.kind, "attribute": node.test.attribute.name}
+    if node.score is not None:
+        out["score"] = float(node.score)
+    out["branches"] = [
+        {"value": value, "node": _node_to_dict(child, classes)}
+        for value, child in zip(node.test.attribute.values, node.children)
+    ]
+    return out
+
+
+def loads_model(text: str, source: str = "<model>") -> Tree:
+    """Parse and validate model JSON; raise ModelFormatError naming the problem."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ModelFormatError(
+            f"{source}: not a dtree model: invalid JSON at line {exc.lineno}, "
+            f"column {exc.colno} ({exc.msg}); give a file written by 'dtree train -o'"
+        ) from None
+    return tree_from_dict(data, source)
+
+
+def tree_from_dict(data: object, source: str = "<model>") -> Tree:
+    """Build a Tree from a parsed model dictionary, validating as it goes."""
+    reader = _Reader(source)
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ModelFormatError(
+            f'{source}: not a dtree model (no "format": "{FORMAT}" field); '
+            "give a file written by 'dtree train -o'"
+        )
+    version = reader.get(data, "schema_version", int, "")
+    if version > SCHEMA_VERSION or version < 1:
+        raise ModelFormatError(
+            f"{source}: model schema_version {version} is not supported; this dtree "
+            f"({__version__}) reads version {SCHEMA_VERSION}: upgrade dtree or retrain"
+        )
+    schema = reader.schema(reader.get(data, "schema", dict, ""))
+    root = reader.node(reader.get(data, "root", dict, ""), schema, "root")
+    return Tree(
+        schema=schema,
+        root=root,
+        algorithm=reader.get(data, "algorithm", str, ""),
+        parameters=reader.get(data, "parameters", dict, ""),
+        training=reader.get(data, "training_data", dict, ""),
+    )
+
+
+class _Reader:
+    """Field access that reports the JSON path of the first bad field."""
+
+    def __init__(self, source: str):
+        self.source = source
+
+    def fail(self, path: str, problem: str) -> ModelFormatError:
+        return ModelFormatError(f"{self.source}: invalid model: {path}: {problem}")
+
+    def get(self, obj: dict, key: str, kind: type, path: str):
+        where = f"{path}.{key}" if path else key
+        if key not in obj:
+            raise self.fail(where, "missing")
+        value = obj[key]
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise self.fail(where, f"expected {kind.__name__}, found {type(value).__name__}")
+        return value
+
+    def schema(self, obj: dict) -> Schema:
+        attributes = []
+        seen = set()
+        for i, entry in enumerate(self.get(obj, "attributes", list, "schema")):
+            path = f"schema.attributes[{i}]"
+            if not isinstance(entry, dict):
+                raise self.fail(path, "expected an object")
+            name = self.get(entry, "name", str, path)
+            kind = self.get(entry, "kind", str, path)
+            if kind not in KINDS:
+                raise self.fail(f"{path}.kind", f"unknown kind {kind!r} (expected one of {', '.join(KINDS)})")
+            if name in seen:
+                raise self.fail(f"{path}.name", f"duplicate attribute {name!r}")
+            seen.add(name)
+            values = tuple(self.strings(entry, "values", path)) if kind == NOMINAL else ()
+            attributes.append(Attribute(name, kind, values))
+        target = self.get(obj, "target", dict, "schema")
+        classes = self.strings(target, "classes", "schema.target")
+        if len(classes) < 1:
+            raise self.fail("schema.target.classes", "empty")
+        target_attr = Attribute(self.get(target, "name", str, "schema.target"), NOMINAL, tuple(classes))
+        return Schema(tuple(attributes), target_attr)
+
+    def strings(self, obj: dict, key: str, path: str) -> list[str]:
+        values = self.get(obj, key, list, path)
+        if not all(isinstance(v, str) for v in values):
+            raise self.fail(f"{path}.{key}", "expected a list of strings")
+        if len(set(values)) != len(values):
+            raise self.fail(f"{path}.{key}", "values repeat")
+        return values
+
+    def node(self, obj: dict, schema: Schema, path: str) -> Node:
+        kind = self.get(obj, "kind", str, path)
+        counts = self.get(obj, "counts", list, path)
+        if len(counts) != len(schema.classes) or not all(
+            isinstance(c, (int, float)) and not isinstance(c, bool) and math.isfinite(c) and c >= 0
+            for c in counts
+        ):
+            raise self.fail(f"{path}.counts", f"expected {len(schema.classes)} non-negative numbers")
+        label_name = self.get(obj, "label", str, path)
+        if label_name not in schema.classes:
+            raise self.fail(f"{path}.label", f"{label_name!r} is not one of the classes")
+        node = Node(np.asarray(counts, dtype=np.float64), schema.classes.index(label_name))
+        if kind == "leaf":
+            return node
+        if kind != "split":
+            raise self.fail(f"{path}.kind", f"unknown node kind {kind!r} (expected leaf or split)")
+        node.test = self.test(self.get(obj, "test", dict, path), schema, f"{path}.test")
+        if "score" in obj:
+            node.score = self.get(obj, "score", float, path)
+        branches = self.get(obj, "branches", list, path)
+        expected = list(node.test.attribute.values)
+        if [b.get("value") if isinstance(b, dict) else None for b in branches] != expected:
+            raise self.fail(f"{path}.branches", f"expected one branch per value, in order: {expected}")
+        node.children = [
+            self.node(self.get(b, "node", dict, f"{path}.branches[{i}]"), schema, f"{path}.branches[{i}].node")
+            for i, b in enumerate(branches)
+        ]
+        return node
+
+    def test(self, obj: dict, schema: Schema, path: str) -> NominalTest:
+        kind = self.get(obj, "kind", str, path)
+        if kind not in TESTS:
+            raise self.fail(f"{path}.kind", f"unknown test kind {kind!r} (expected one of {', '.join(sorted(TESTS))})")
+        name = self.get(obj, "attribute", str, path)
+        try:
+            attribute = schema.attributes[schema.index(name)]
+        except KeyError:
+            raise self.fail(f"{path}.attribute", f"{name!r} is not in the schema") from None
+        if not attribute.is_nominal:
+            raise self.fail(f"{path}.attribute", f"{name!r} is numeric; a nominal test needs a nominal attribute")
+        return TESTS[kind](attribute)

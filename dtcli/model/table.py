@@ -1,0 +1,116 @@
+"""Columnar data: attributes, the schema and the table induction works on.
+
+Nominal columns hold integer codes into the attribute's value list, with
+``MISSING`` (-1) for a missing value; numeric columns hold float64 with NaN
+for missing. The target is held as class codes. Every row has a float64
+weight (1.0 when read from a file; C4.5 splits rows into fractions).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+MISSING = -1
+NOMINAL = "nominal"
+NUMERIC = "numeric"
+KINDS = (NOMINAL, NUMERIC)
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """One column: its name, kind and (for nominal columns) its values in order."""
+
+    name: str
+    kind: str
+    values: tuple[str, ...] = ()
+
+    @property
+    def is_nominal(self) -> bool:
+        return self.kind == NOMINAL
+
+    def code_of(self, value: str) -> int:
+        """The code of ``value``, or ``MISSING`` when the attribute lacks it."""
+        try:
+            return self.values.index(value)
+        except ValueError:
+            return MISSING
+
+
+@dataclass(frozen=True)
+class Schema:
+    """The attributes a model was trained on and its target with its classes."""
+
+    attributes: tuple[Attribute, ...]
+    target: Attribute
+
+    @property
+    def classes(self) -> tuple[str, ...]:
+        return self.target.values
+
+    def index(self, name: str) -> int:
+        """Position of the attribute called ``name`` (KeyError if absent)."""
+        for i, attribute in enumerate(self.attributes):
+            if attribute.name == name:
+                return i
+        raise KeyError(name)
+
+
+@dataclass
+class Table:
+    """The training or test data, column by column.
+
+    ``columns[i]`` belongs to ``schema.attributes[i]``; ``y`` holds class
+    codes (``MISSING`` where the class is unknown); ``weights`` one weight a
+    row. ``source`` names where the data came from, for messages, and
+    ``sha256`` fingerprints the bytes it was read from.
+    """
+
+    schema: Schema
+    columns: list[np.ndarray]
+    y: np.ndarray
+    weights: np.ndarray = field(default=None)  # type: ignore[assignment]
+    source: str = "<data>"
+    sha256: str = ""
+
+    def __post_init__(self) -> None:
+        if self.weights is None:
+            self.weights = np.ones(len(self.y), dtype=np.float64)
+
+    @property
+    def n_rows(self) -> int:
+        return len(self.y)
+
+    @property
+    def attributes(self) -> tuple[Attribute, ...]:
+        return self.schema.attributes
+
+    @property
+    def classes(self) -> tuple[str, ...]:
+        return self.schema.classes
+
+    def missing_mask(self, i: int) -> np.ndarray:
+        """True where column ``i`` has no value."""
+        column = self.columns[i]
+        if self.attributes[i].is_nominal:
+            return column == MISSING
+        return np.isnan(column)
+
+    def take(self, rows: np.ndarray) -> "Table":
+        """A new table with only ``rows`` (a boolean mask or index array)."""
+        return Table(
+            schema=self.schema,
+            columns=[column[rows] for column in self.columns],
+            y=self.y[rows],
+            weights=self.weights[rows],
+            source=self.source,
+            sha256=self.sha256,
+        )
+
+    def class_counts(self) -> np.ndarray:
+        """Weighted count of each class over the rows whose class is known."""
+        known = self.y != MISSING
+        return np.bincount(
+            self.y[known], weights=self.weights[known], minlength=len(self.classes)
+        ).astype(np.float64)

@@ -1,0 +1,122 @@
+"""``dtree gain`` output: a rich table for people, JSON and CSV for scripts.
+
+The JSON form (``"format": "dtree-gain"``, version 1) is documented in
+README.md; numbers are given at full precision, an undefined gain ratio as
+``null``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+
+from rich.table import Table as RichTable
+
+from dtcli.induction.report import GainReport
+from dtcli.render.counts import class_counts
+
+GAIN_FORMAT = "dtree-gain"
+GAIN_VERSION = 1
+CRITERION_TITLES = {"gain": "information gain", "gain-ratio": "gain ratio", "gini": "Gini gain"}
+
+
+def _finite(value: float) -> float | None:
+    return float(value) if math.isfinite(value) else None
+
+
+def _fixed(value: float) -> str:
+    return f"{value:.3f}" if math.isfinite(value) else "-"
+
+
+def heading(report: GainReport, where: list[str]) -> str:
+    """``PlayTennis: 14 rows [9+, 5-], entropy 0.940, Gini 0.459 (where ...)``."""
+    subset = f" where {' and '.join(where)}" if where else ""
+    return (
+        f"{report.target}{subset}: {report.rows} rows {class_counts(report.counts, report.classes)}, "
+        f"entropy {report.entropy:.3f}, Gini {report.gini:.3f}"
+    )
+
+
+def rich_table(report: GainReport) -> RichTable:
+    table = RichTable(show_edge=False, pad_edge=False)
+    for title in ("Attribute", "Branches", "Entropy after", "Gain", "Split info", "Gain ratio", "Gini gain"):
+        table.add_column(title, justify="left" if title in ("Attribute", "Branches") else "right")
+    for row in report.attributes:
+        branches = [f"{v} {class_counts(c, report.classes)}" for v, c in zip(row.values, row.branch_counts)]
+        if row.missing > 0:
+            branches.append(f"? {row.missing:g} missing")
+        mark = "* " if row.name == report.chosen else "  "
+        table.add_row(
+            mark + row.name, "\n".join(branches), _fixed(row.weighted_entropy), _fixed(row.gain),
+            _fixed(row.split_info), _fixed(row.gain_ratio), _fixed(row.gini_gain),
+        )
+    return table
+
+
+def footer(report: GainReport) -> str:
+    title = CRITERION_TITLES[report.criterion]
+    lines = []
+    if report.chosen:
+        lines.append(f"* chosen by {title}: {report.chosen}")
+    else:
+        lines.append(f"no attribute improves {title} here: a tree would make this a leaf")
+    for name, reason in report.skipped:
+        lines.append(f"skipped {name}: {reason}")
+    return "\n".join(lines)
+
+
+def to_json(report: GainReport, where: list[str]) -> str:
+    rows = []
+    for row in report.attributes:
+        rows.append({
+            "name": row.name,
+            "kind": "nominal",
+            "branches": [
+                {"value": v, "counts": [float(x) for x in c]} for v, c in zip(row.values, row.branch_counts)
+            ],
+            "missing": row.missing,
+            "weighted_entropy": row.weighted_entropy,
+            "gain": row.gain,
+            "split_info": row.split_info,
+            "gain_ratio": _finite(row.gain_ratio),
+            "gini_gain": row.gini_gain,
+        })
+    doc = {
+        "format": GAIN_FORMAT,
+        "version": GAIN_VERSION,
+        "target": report.target,
+        "classes": list(report.classes),
+        "class_counts": [float(x) for x in report.counts],
+        "rows": report.rows,
+        "where": where,
+        "entropy": report.entropy,
+        "gini": report.gini,
+        "criterion": report.criterion,
+        "chosen": report.chosen,
+        "attributes": rows,
+        "skipped": [{"name": n, "reason": r} for n, r in report.skipped],
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+CSV_COLUMNS = ("attribute", "branches", "missing", "weighted_entropy", "gain", "split_info",
+               "gain_ratio", "gini_gain", "chosen")
+
+
+def to_csv(report: GainReport) -> str:
+    """One row per attribute; ``branches`` reads ``Sunny:3/2|Overcast:0/4`` (counts in class order)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for row in report.attributes:
+        branches = "|".join(
+            f"{v}:" + "/".join(f"{x:g}" for x in c) for v, c in zip(row.values, row.branch_counts)
+        )
+        ratio = repr(row.gain_ratio) if math.isfinite(row.gain_ratio) else ""
+        writer.writerow([
+            row.name, branches, f"{row.missing:g}", repr(row.weighted_entropy), repr(row.gain),
+            repr(row.split_info), ratio, repr(row.gini_gain), "yes" if row.name == report.chosen else "",
+        ])
+    return out.getvalue()

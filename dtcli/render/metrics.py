@@ -1,0 +1,27 @@
+"""Accuracy and confusion matrix as plain text (for stderr)."""
+
+from __future__ import annotations
+
+from dtcli.induction.evaluate import Evaluation
+
+
+def evaluation_text(evaluation: Evaluation) -> str:
+    """``Accuracy: 13/14 = 0.929`` and the confusion matrix, rows actual, columns predicted."""
+    lines = []
+    if evaluation.total == 0:
+        return "Accuracy: no rows with a known class to compare with\n"
+    lines.append(
+        f"Accuracy: {evaluation.correct}/{evaluation.total} = {evaluation.accuracy:.3f}"
+        f" ({evaluation.total - evaluation.correct} errors)"
+    )
+    if evaluation.unlabelled:
+        lines.append(f"({evaluation.unlabelled} row(s) without a class value not counted)")
+    lines.append("Confusion matrix (rows: actual, columns: predicted):")
+    width = max(len(str(x)) for x in [*evaluation.labels, *evaluation.matrix.ravel().tolist()])
+    head = max(len(label) for label in evaluation.labels)
+    lines.append(" " * (head + 2) + " ".join(c.rjust(width) for c in evaluation.classes))
+    for label, row in zip(evaluation.labels, evaluation.matrix):
+        cells = " ".join(str(int(x)).rjust(width) for x in row)
+        note = "   (never seen in training)" if label not in evaluation.classes else ""
+        lines.append(f"  {label.ljust(head)} {cells}{note}")
+    return "\n".join(lines) + "\n"

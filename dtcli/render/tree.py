@@ -1,0 +1,80 @@
+"""Trees for people: a rich tree with counts and scores, or plain J48-style text.
+
+Plain text (``--format text``) follows Weka's J48 layout, one line per
+branch, ``|   `` per level, leaves as ``: Class (cases/errors)``::
+
+    Outlook = Sunny
+    |   Humidity = High: No (3.0)
+    |   Humidity = Normal: Yes (2.0)
+    Outlook = Overcast: Yes (4.0)
+"""
+
+from __future__ import annotations
+
+from rich.tree import Tree as RichTree
+
+from dtcli.model.tree import Node, Tree
+from dtcli.render.counts import class_counts, j48_number
+
+CRITERION_NAMES = {"gain": "gain", "gain-ratio": "gain ratio", "gini": "Gini gain"}
+
+
+def _leaf_suffix(node: Node, classes) -> str:
+    errors = node.weight - float(node.counts[node.label])
+    text = f"{classes[node.label]} ({j48_number(node.weight)}"
+    if round(errors, 2) > 0:
+        text += f"/{j48_number(errors)}"
+    return text + ")"
+
+
+def text_tree(tree: Tree) -> str:
+    """The plain, J48-style rendering, ending with a newline."""
+    classes = tree.classes
+    if tree.root.is_leaf:
+        return f": {_leaf_suffix(tree.root, classes)}\n"
+    lines: list[str] = []
+    _text_lines(tree.root, classes, 0, lines)
+    return "\n".join(lines) + "\n"
+
+
+def _text_lines(node: Node, classes, depth: int, lines: list[str]) -> None:
+    prefix = "|   " * depth
+    for label, child in zip(node.test.branch_labels(), node.children):
+        if child.is_leaf:
+            lines.append(f"{prefix}{label}: {_leaf_suffix(child, classes)}")
+        else:
+            lines.append(f"{prefix}{label}")
+            _text_lines(child, classes, depth + 1, lines)
+
+
+def _describe(node: Node, classes, criterion: str) -> str:
+    counts = class_counts(node.counts, classes)
+    if node.is_leaf:
+        return f"{counts} → {classes[node.label]}"
+    score = ""
+    if node.score is not None:
+        score = f" ({CRITERION_NAMES.get(criterion, criterion)} {node.score:.3f})"
+    return f"{counts} · split on {node.test.attribute.name}{score}"
+
+
+def rich_tree(tree: Tree) -> RichTree:
+    """A rich Tree: the root names the target, each branch its condition and counts."""
+    classes = tree.classes
+    criterion = tree.parameters.get("criterion", "gain")
+    top = RichTree(f"{tree.schema.target.name} {_describe(tree.root, classes, criterion)}")
+    _rich_children(tree.root, classes, criterion, top)
+    return top
+
+
+def _rich_children(node: Node, classes, criterion: str, parent: RichTree) -> None:
+    if node.is_leaf:
+        return
+    for label, child in zip(node.test.branch_labels(), node.children):
+        branch = parent.add(f"{label} {_describe(child, classes, criterion)}")
+        _rich_children(child, classes, criterion, branch)
+
+
+def summary(tree: Tree) -> str:
+    """One line: leaves, nodes and depth."""
+    root = tree.root
+    return f"{root.n_leaves()} leaves, {root.n_nodes()} nodes, depth {root.depth()}"
