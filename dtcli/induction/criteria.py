@@ -11,17 +11,30 @@ from __future__ import annotations
 import numpy as np
 
 
+LN2 = float(np.log(2.0))
+
+
+def _log2(x: np.ndarray) -> np.ndarray:
+    return np.log(x) / LN2
+
+
 def entropy(counts) -> np.ndarray | float:
     """Shannon entropy in bits, ``H = -sum p_i log2 p_i`` (0 log 0 = 0).
 
     Mitchell (1997) eq. 3.3; Quinlan (1986). Works along the last axis.
+    Computed from the counts as C4.5 and Weka do,
+    ``H = log2 N - (sum_i c_i log2 c_i) / N``, summing classes in order, so
+    that scores which are equal in exact arithmetic compare the way they do
+    in the reference implementations.
     """
     counts = np.asarray(counts, dtype=np.float64)
-    total = counts.sum(axis=-1, keepdims=True)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p = np.where(total > 0, counts / total, 0.0)
-        terms = np.where(p > 0, -p * np.log2(np.where(p > 0, p, 1.0)), 0.0)
-    result = terms.sum(axis=-1)
+    total = counts.sum(axis=-1)
+    acc = np.zeros(counts.shape[:-1])
+    for j in range(counts.shape[-1]):
+        c = counts[..., j]
+        acc = acc - np.where(c > 0, c * _log2(np.where(c > 0, c, 1.0)), 0.0)
+    safe = np.where(total > 0, total, 1.0)
+    result = np.where(total > 0, acc / safe + _log2(safe), 0.0)
     return float(result) if result.ndim == 0 else result
 
 
@@ -36,19 +49,31 @@ def gini(counts) -> np.ndarray | float:
 
 
 def weighted_impurity(branch_counts, impurity=entropy) -> float:
-    """``sum_v |S_v|/|S| I(S_v)``: the expected impurity after a split."""
+    """``sum_v |S_v|/|S| I(S_v)``: the expected impurity after a split (branches in order)."""
     branch_counts = np.asarray(branch_counts, dtype=np.float64)
     sizes = branch_counts.sum(axis=1)
     total = sizes.sum()
-    if total <= 0:
-        return 0.0
-    return float(np.dot(sizes / total, impurity(branch_counts)))
+    values = impurity(branch_counts)
+    result = 0.0
+    for size, value in zip(sizes, values):
+        if size > 0:
+            result += (size / total) * value
+    return float(result)
 
 
 def information_gain(branch_counts) -> float:
-    """``Gain(S, A) = H(S) - sum_v |S_v|/|S| H(S_v)`` (Mitchell eq. 3.4)."""
+    """``Gain(S, A) = H(S) - sum_v |S_v|/|S| H(S_v)`` (Mitchell eq. 3.4).
+
+    Subtracts the branch terms one by one in value order, as Weka's Id3 does.
+    """
     branch_counts = np.asarray(branch_counts, dtype=np.float64)
-    return entropy(branch_counts.sum(axis=0)) - weighted_impurity(branch_counts, entropy)
+    sizes = branch_counts.sum(axis=1)
+    total = sizes.sum()
+    gain = entropy(branch_counts.sum(axis=0))
+    for size, value in zip(sizes, entropy(branch_counts)):
+        if size > 0:
+            gain -= (size / total) * value
+    return float(gain)
 
 
 def split_information(branch_counts) -> float:

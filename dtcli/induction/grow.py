@@ -23,8 +23,8 @@ from dtcli.induction.split import candidates, choose
 from dtcli.model.table import Table
 from dtcli.model.tree import NominalTest, Node, majority
 
-# Gains below this are rounding noise: a split that gains no more is no split.
-GAIN_TOLERANCE = 1e-10
+# A split must gain more than this (on top of --min-gain); Weka's Id3 uses the same 1e-6.
+GAIN_TOLERANCE = 1e-6
 
 
 @dataclass(frozen=True)

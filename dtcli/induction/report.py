@@ -21,8 +21,11 @@ from dtcli.induction.criteria import (
     information_gain,
     weighted_impurity,
 )
+from dtcli.induction.grow import GAIN_TOLERANCE
 from dtcli.induction.split import Candidate, choose, nominal_branch_counts
 from dtcli.model.table import Table
+
+NOISE = 1e-12
 
 
 @dataclass
@@ -70,12 +73,12 @@ def attribute_report(table: Table, rows: np.ndarray, i: int) -> AttributeReport:
     total = float(weights.sum())
     known = (total - missing) / total if total > 0 else 0.0
     split_info = entropy(np.append(counts.sum(axis=1), missing))  # unknowns: one more branch
-    gain = known * information_gain(counts)
-    ratio = gain / split_info if split_info > 0 else float("-inf")
+    gain = _denoise(known * information_gain(counts))
+    ratio = _denoise(gain / split_info) if split_info > 0 else float("-inf")
     return AttributeReport(
         name=attribute.name, index=i, values=attribute.values, branch_counts=counts, missing=missing,
         weighted_entropy=weighted_impurity(counts, entropy), gain=gain, split_info=split_info,
-        gain_ratio=ratio, gini_gain=known * gini_gain(counts),
+        gain_ratio=ratio, gini_gain=_denoise(known * gini_gain(counts)),
     )
 
 
@@ -96,7 +99,7 @@ def gain_report(table: Table, criterion: str = "gain", rows: np.ndarray | None =
     reports.sort(key=lambda r: (-_sortable(r.score(criterion)), r.index))
     pool = [Candidate(r.index, r.branch_counts, r.gain, r.score(criterion)) for r in reports]
     best = choose(pool, criterion) if len(rows) and np.count_nonzero(counts) > 1 else None
-    chosen = table.attributes[best.attribute].name if best is not None and best.gain > 1e-10 else None
+    chosen = table.attributes[best.attribute].name if best is not None and best.gain > GAIN_TOLERANCE else None
     return GainReport(
         target=table.schema.target.name, classes=table.classes, counts=counts.astype(float),
         rows=len(rows), entropy=entropy(counts), gini=gini(counts), criterion=criterion,
@@ -104,5 +107,11 @@ def gain_report(table: Table, criterion: str = "gain", rows: np.ndarray | None =
     )
 
 
+def _denoise(value: float) -> float:
+    """Rounding noise around zero (|x| < 1e-12) is zero: equal splits score exactly 0."""
+    return 0.0 if abs(value) < NOISE else float(value)
+
+
 def _sortable(value: float) -> float:
-    return value if np.isfinite(value) else -1e300
+    """Sort key: scores equal to 12 places tie (then column order decides)."""
+    return round(value, 12) if np.isfinite(value) else -1e300

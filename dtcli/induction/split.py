@@ -1,8 +1,11 @@
 """Split search: score every candidate attribute at a node and pick the best.
 
-Contract: given a node's rows, ``best_split`` returns the chosen candidate
-or None. Ties break deterministically: highest score, then the attribute
-that comes first in column order (scores within ``TIE_TOLERANCE`` tie).
+Contract: ``candidates`` scores every attribute at a node; ``choose``
+returns the best or None. Ties break deterministically: the highest score
+as computed, then the attribute that comes first in column order. Scores
+are compared exactly, as Weka does: with the criteria computed in the same
+order of operations (see ``criteria.entropy``), a tie in exact arithmetic
+that floating point breaks is broken the same way Weka breaks it.
 """
 
 from __future__ import annotations
@@ -14,7 +17,6 @@ import numpy as np
 from dtcli.induction.criteria import CRITERIA, information_gain
 from dtcli.model.table import Table
 
-TIE_TOLERANCE = 1e-12
 # Quinlan's gain-ratio rule compares with the average gain with this slack (as J48).
 AVERAGE_GAIN_SLACK = 1e-3
 
@@ -66,6 +68,6 @@ def choose(found: list[Candidate], criterion: str) -> Candidate | None:
         pool = [c for c in pool if c.gain >= average - AVERAGE_GAIN_SLACK]
     best = None
     for candidate in pool:
-        if best is None or candidate.score > best.score + TIE_TOLERANCE:
+        if best is None or candidate.score > best.score:
             best = candidate
     return best
