@@ -11,6 +11,7 @@ missing cases as one more branch.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cmp_to_key
 
 import numpy as np
 
@@ -22,7 +23,7 @@ from dtcli.induction.criteria import (
     weighted_impurity,
 )
 from dtcli.induction.grow import GAIN_TOLERANCE
-from dtcli.induction.split import Candidate, choose, nominal_branch_counts
+from dtcli.induction.split import Candidate, better, choose, near_ties, nominal_branch_counts
 from dtcli.model.table import Table
 
 NOISE = 1e-12
@@ -60,6 +61,7 @@ class GainReport:
     criterion: str
     attributes: list[AttributeReport]
     chosen: str | None
+    ties: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
 
 
@@ -96,14 +98,16 @@ def gain_report(table: Table, criterion: str = "gain", rows: np.ndarray | None =
             skipped.append((attribute.name, "numeric (threshold splits come with C4.5)"))
             continue
         reports.append(attribute_report(table, rows, i))
-    reports.sort(key=lambda r: (-_sortable(r.score(criterion)), r.index))
     pool = [Candidate(r.index, r.branch_counts, r.gain, r.score(criterion)) for r in reports]
+    order = sorted(range(len(pool)), key=cmp_to_key(lambda i, j: _compare(pool[i], pool[j])))
+    reports = [reports[i] for i in order]
     best = choose(pool, criterion) if len(rows) and np.count_nonzero(counts) > 1 else None
     chosen = table.attributes[best.attribute].name if best is not None and best.gain > GAIN_TOLERANCE else None
+    ties = [table.attributes[c.attribute].name for c in near_ties(pool, best)] if chosen else []
     return GainReport(
         target=table.schema.target.name, classes=table.classes, counts=counts.astype(float),
         rows=len(rows), entropy=entropy(counts), gini=gini(counts), criterion=criterion,
-        attributes=reports, chosen=chosen, skipped=skipped,
+        attributes=reports, chosen=chosen, ties=ties, skipped=skipped,
     )
 
 
@@ -112,6 +116,10 @@ def _denoise(value: float) -> float:
     return 0.0 if abs(value) < NOISE else float(value)
 
 
-def _sortable(value: float) -> float:
-    """Sort key: scores equal to 12 places tie (then column order decides)."""
-    return round(value, 12) if np.isfinite(value) else -1e300
+def _compare(a: Candidate, b: Candidate) -> int:
+    """Best first, in the order ``choose`` prefers (column order on ties)."""
+    if better(a, b):
+        return -1
+    if better(b, a):
+        return 1
+    return a.attribute - b.attribute

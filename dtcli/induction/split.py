@@ -1,11 +1,15 @@
 """Split search: score every candidate attribute at a node and pick the best.
 
 Contract: ``candidates`` scores every attribute at a node; ``choose``
-returns the best or None. Ties break deterministically: the highest score
-as computed, then the attribute that comes first in column order. Scores
-are compared exactly, as Weka does: with the criteria computed in the same
-order of operations (see ``criteria.entropy``), a tie in exact arithmetic
-that floating point breaks is broken the same way Weka breaks it.
+returns the best or None. Ties break deterministically (DESIGN §4): the
+highest score, then the attribute that comes first in column order.
+
+Scores are compared exactly as computed, and they are computed in Weka's
+order of operations (see ``criteria.entropy``). So when two splits have
+scores that are equal in exact arithmetic but differ in the last bit, the
+tie breaks the same way it does in Weka's Id3; identical computed scores (a
+duplicated column, say) go to the first column. ``near_ties`` names such
+cases so that reports can point them out.
 """
 
 from __future__ import annotations
@@ -68,6 +72,16 @@ def choose(found: list[Candidate], criterion: str) -> Candidate | None:
         pool = [c for c in pool if c.gain >= average - AVERAGE_GAIN_SLACK]
     best = None
     for candidate in pool:
-        if best is None or candidate.score > best.score:
+        if best is None or better(candidate, best):
             best = candidate
     return best
+
+
+def better(a: Candidate, b: Candidate) -> bool:
+    """True when ``a`` beats ``b`` (a higher computed score; ties keep ``b``)."""
+    return a.score > b.score
+
+
+def near_ties(found: list[Candidate], best: Candidate, places: int = 12) -> list[Candidate]:
+    """Other candidates whose score equals the best one's to ``places`` decimals."""
+    return [c for c in found if c is not best and abs(c.score - best.score) < 10.0 ** -places]

@@ -62,6 +62,11 @@ def footer(report: GainReport) -> str:
         lines.append(f"* chosen by {title}: {report.chosen}")
     else:
         lines.append(f"no attribute improves {title} here: a tree would make this a leaf")
+    if report.ties:
+        lines.append(
+            f"note: {', '.join(report.ties)} {'ties' if len(report.ties) == 1 else 'tie'} with "
+            f"{report.chosen} to 12 decimals; the computed values decide, as in Weka"
+        )
     for name, reason in report.skipped:
         lines.append(f"skipped {name}: {reason}")
     return "\n".join(lines)
@@ -95,6 +100,7 @@ def to_json(report: GainReport, where: list[str]) -> str:
         "gini": report.gini,
         "criterion": report.criterion,
         "chosen": report.chosen,
+        "ties": report.ties,
         "attributes": rows,
         "skipped": [{"name": n, "reason": r} for n, r in report.skipped],
     }
