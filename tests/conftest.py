@@ -1,25 +1,28 @@
-"""Shared helpers: paths to sample data and fixtures, and loading tables."""
+"""Fixtures shared by all tests (helpers live in tests/helpers.py)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from click.testing import CliRunner
 
-ROOT = Path(__file__).resolve().parent.parent
-SAMPLES = ROOT / "sample_data"
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
-WEKA = FIXTURES / "weka"
-
-
-def load(path, target=None, ignore=(), nominal=()):
-    """A training Table from a file, through the real readers."""
-    from dtcli.io.encode import infer_table
-    from dtcli.io.read import read_data
-
-    return infer_table(read_data(str(path)), target, ignore, nominal)
+from helpers import SAMPLES, load
 
 
 @pytest.fixture
 def weather():
+    """Mitchell's PlayTennis table (Day left out)."""
     return load(SAMPLES / "weather.csv", "PlayTennis", ignore=("Day",))
+
+
+@pytest.fixture
+def run(monkeypatch):
+    """``run(*args, input=None)`` -> click Result (exit_code, stdout, stderr), in-process."""
+    from dtcli.cli import cli
+
+    monkeypatch.setenv("COLUMNS", "120")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+
+    def invoke(*args, input=None):
+        return CliRunner().invoke(cli, [str(a) for a in args], input=input, catch_exceptions=False)
+
+    return invoke

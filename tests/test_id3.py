@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import SAMPLES, load
+from helpers import SAMPLES, load
 from dtcli.errors import DataError, ParameterError
 from dtcli.induction.algorithms import train
 from dtcli.induction.predict import predict
@@ -181,7 +181,7 @@ def reference_entropy(labels, classes):
     for c in classes:
         k = labels.count(c)
         if k:
-            acc -= k * math.log(k) / math.log(2)
+            acc -= k * (math.log(k) / math.log(2))
     return acc / n + math.log(n) / math.log(2)
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from conftest import FIXTURES, SAMPLES, load
+from helpers import FIXTURES, SAMPLES, load
 from dtcli.errors import ModelFormatError
 from dtcli.induction.algorithms import train
 from dtcli.induction.predict import predict_proba

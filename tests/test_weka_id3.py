@@ -15,7 +15,7 @@ import json
 
 import pytest
 
-from conftest import WEKA, load
+from helpers import WEKA, load
 from dtcli.induction.algorithms import train
 
 MANIFEST = json.loads((WEKA / "manifest.json").read_text())

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from dtcli.cli.common import data_options, load_training_table
+from dtcli.errors import DataError, ParameterError
 from dtcli.induction.criteria import CRITERIA
 
 
@@ -34,7 +35,11 @@ def command(data, target, ignore, nominal, format_in, conditions, criterion, fmt
 
     parsed = [parse_condition(c) for c in conditions]
     table = load_training_table(data, target, ignore, nominal, format_in)
+    if table.n_rows == 0:
+        raise DataError(f"{table.source}: no data rows; the file has a header but no examples")
     rows = select(table, parsed)
+    if len(rows) == 0:
+        raise ParameterError(f"{table.source}: no row satisfies --where {' and '.join(conditions)}")
     fixed = tuple(c.name for c in parsed if c.op == "=")
     report = gain_report(table, criterion, rows, exclude=fixed)
     where = [str(c) for c in parsed]

@@ -8,6 +8,7 @@ modules that import pandas, and the only one that imports liac-arff.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import gzip
 import hashlib
@@ -44,7 +45,7 @@ def read_data(path: str, format_in: str | None = None) -> RawData:
         try:
             data = gzip.decompress(data)
         except OSError as exc:
-            raise DataError(f"{source}: not a readable gzip file ({exc})") from None
+            raise DataError(f"{source}: not a readable gzip file; check that it is gzip-compressed") from None
     kind = format_in or _guess_format(path, data)
     digest = hashlib.sha256(data).hexdigest()
     text = _decode(data, source)
@@ -76,7 +77,7 @@ def _guess_format(path: str, data: bytes) -> str:
     if name.lower().endswith(".arff"):
         return "arff"
     if path == "-":
-        head = data.lstrip()[:200].lower()
+        head = data.removeprefix(codecs.BOM_UTF8).lstrip()[:200].lower()
         if head.startswith(b"%") or head.startswith(b"@relation"):
             return "arff"
     return "csv"
@@ -110,32 +111,38 @@ def _parse_csv(text: str, source: str, path: str) -> pd.DataFrame:
         raise DataError(f"{source}: file is empty; a CSV file needs a header line naming the columns")
     sep = _sniff_separator(first, path)
     header = [name.strip() for name in next(csv.reader([first], delimiter=sep))]
+    _check_widths(text, sep, len(header), source)
     try:
         frame = pd.read_csv(
-            io.StringIO(text), sep=sep, dtype=str, na_filter=False,
+            io.StringIO(text), sep=sep, dtype=str, na_filter=False, index_col=False,
             skipinitialspace=True, engine="c",
         )
     except pd.errors.ParserError as exc:
-        raise DataError(f"{source}: {_parser_message(str(exc))}") from None
+        raise DataError(f"{source}: cannot parse CSV ({_parser_message(str(exc))}); check the quoting") from None
     except pd.errors.EmptyDataError:
         raise DataError(f"{source}: file is empty; a CSV file needs a header line naming the columns") from None
-    frame = _check_header(frame, header, source)
-    if frame.isna().to_numpy().any():
-        _report_short_row(text, sep, len(header), source)
-    return frame
+    return _check_header(frame, header, source)
+
+
+def _check_widths(text: str, sep: str, width: int, source: str) -> None:
+    """Every record must have as many fields as the header: name the first line that has not."""
+    reader = csv.reader(io.StringIO(text), delimiter=sep)
+    next(reader, None)
+    for record in reader:
+        if record and len(record) != width and any(field.strip() for field in record):
+            if len(record) < width:
+                advice = "add the missing values (an empty field or ? for a missing value)"
+            else:
+                advice = "quote values that contain the separator, or remove the extra fields"
+            raise DataError(
+                f"{source}, line {reader.line_num}: {len(record)} fields where the header has {width}; {advice}"
+            )
 
 
 def _parser_message(message: str) -> str:
-    found = re.search(r"Expected (\d+) fields in line (\d+), saw (\d+)", message)
-    if found:
-        expected, line, saw = found.groups()
-        return (
-            f"line {line}: {saw} fields where the header has {expected}; "
-            "check for an unquoted separator in a value"
-        )
-    found = re.search(r"line (\d+)", message)
-    where = f"line {found.group(1)}: " if found else ""
-    return f"{where}cannot parse CSV ({message.strip().splitlines()[-1]}); check the quoting"
+    if "EOF inside string" in message:
+        return "a quoted value is never closed"
+    return message.strip().splitlines()[-1].replace("Error tokenizing data. C error: ", "")
 
 
 def _check_header(frame: pd.DataFrame, header: list[str], source: str) -> pd.DataFrame:
@@ -155,18 +162,6 @@ def _check_header(frame: pd.DataFrame, header: list[str], source: str) -> pd.Dat
             raise DataError(f"{source}: column {i + 1} has no name in the header line; name it")
         frame = frame.drop(columns=frame.columns[i])
     return frame
-
-
-def _report_short_row(text: str, sep: str, width: int, source: str) -> None:
-    reader = csv.reader(io.StringIO(text), delimiter=sep)
-    next(reader, None)
-    for record in reader:
-        if record and len(record) < width:
-            raise DataError(
-                f"{source}, line {reader.line_num}: {len(record)} fields where the header has "
-                f"{width}; add the missing values (empty or ? for missing)"
-            )
-    raise DataError(f"{source}: some rows have fewer fields than the header")
 
 
 def _parse_arff(text: str, source: str) -> tuple[pd.DataFrame, dict[str, Attribute]]:

@@ -17,9 +17,9 @@ def evaluation_text(evaluation: Evaluation) -> str:
     if evaluation.unlabelled:
         lines.append(f"({evaluation.unlabelled} row(s) without a class value not counted)")
     lines.append("Confusion matrix (rows: actual, columns: predicted):")
-    width = max(len(str(x)) for x in [*evaluation.labels, *evaluation.matrix.ravel().tolist()])
+    width = max(len(str(x)) for x in [*evaluation.classes, *evaluation.matrix.ravel().tolist()])
     head = max(len(label) for label in evaluation.labels)
-    lines.append(" " * (head + 2) + " ".join(c.rjust(width) for c in evaluation.classes))
+    lines.append(" " * (head + 3) + " ".join(c.rjust(width) for c in evaluation.classes))
     for label, row in zip(evaluation.labels, evaluation.matrix):
         cells = " ".join(str(int(x)).rjust(width) for x in row)
         note = "   (never seen in training)" if label not in evaluation.classes else ""

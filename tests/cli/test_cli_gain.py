@@ -1,0 +1,82 @@
+"""``dtree gain`` end to end: the seeds' numbers in every format."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from helpers import SAMPLES, golden
+
+WEATHER = ("gain", SAMPLES / "weather.csv", "--target", "PlayTennis", "--ignore", "Day")
+
+
+def test_json_gains_to_three_decimals(run):
+    result = run(*WEATHER, "--format", "json")
+    assert result.exit_code == 0 and result.stderr == ""
+    doc = json.loads(result.stdout)
+    gains = {a["name"]: round(a["gain"], 3) for a in doc["attributes"]}
+    assert gains == {"Outlook": 0.247, "Humidity": 0.152, "Wind": 0.048, "Temperature": 0.029}
+    assert [a["name"] for a in doc["attributes"]] == ["Outlook", "Humidity", "Wind", "Temperature"]
+    assert round(doc["entropy"], 3) == 0.940
+    assert doc["class_counts"] == [5.0, 9.0] and doc["classes"] == ["No", "Yes"]
+    assert doc["chosen"] == "Outlook" and doc["format"] == "dtree-gain" and doc["version"] == 1
+    outlook = doc["attributes"][0]
+    assert outlook["branches"] == [
+        {"value": "Sunny", "counts": [3.0, 2.0]},
+        {"value": "Overcast", "counts": [0.0, 4.0]},
+        {"value": "Rain", "counts": [2.0, 3.0]},
+    ]
+    assert round(outlook["split_info"], 3) == 1.577 and round(outlook["gain_ratio"], 3) == 0.156
+    golden("gain-weather.json", result.stdout)
+
+
+def test_where_reproduces_the_sunny_subtree(run):
+    result = run(*WEATHER, "--where", "Outlook=Sunny", "-f", "json")
+    doc = json.loads(result.stdout)
+    assert doc["rows"] == 5 and doc["where"] == ["Outlook=Sunny"]
+    gains = {a["name"]: round(a["gain"], 3) for a in doc["attributes"]}
+    assert gains == {"Humidity": 0.971, "Temperature": 0.571, "Wind": 0.020}
+    assert round(doc["entropy"], 3) == 0.971
+
+
+def test_where_conjunction(run):
+    result = run(*WEATHER, "--where", "Outlook=Rain", "-w", "Wind=Weak", "-f", "json")
+    doc = json.loads(result.stdout)
+    assert doc["rows"] == 3 and doc["chosen"] is None
+
+
+def test_table(run):
+    result = run(*WEATHER)
+    assert result.stdout.startswith("PlayTennis: 14 rows [9+, 5-], entropy 0.940, Gini 0.459\n")
+    assert "* chosen by information gain: Outlook" in result.stdout
+    golden("gain-weather.txt", result.stdout)
+    sunny = run(*WEATHER, "--where", "Outlook=Sunny")
+    golden("gain-weather-sunny.txt", sunny.stdout)
+
+
+def test_csv(run):
+    result = run(*WEATHER, "-f", "csv")
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert [r["attribute"] for r in rows] == ["Outlook", "Humidity", "Wind", "Temperature"]
+    assert rows[0]["branches"] == "Sunny:3/2|Overcast:0/4|Rain:2/3" and rows[0]["chosen"] == "yes"
+    assert round(float(rows[1]["gain"]), 3) == 0.152
+
+
+def test_criterion_sorts_and_marks(run):
+    result = run(*WEATHER, "--criterion", "gini", "-f", "json")
+    doc = json.loads(result.stdout)
+    scores = [a["gini_gain"] for a in doc["attributes"]]
+    assert scores == sorted(scores, reverse=True) and doc["criterion"] == "gini"
+
+
+def test_ties_are_pointed_out(run):
+    result = run("gain", SAMPLES / "restaurant.csv", "--ignore", "Example", "--where", "Patrons=Full")
+    assert "tie with Type to 12 decimals" in result.stdout
+
+
+def test_numeric_attributes_are_listed_as_skipped(run):
+    result = run("gain", SAMPLES / "weather-numeric.csv", "-f", "json")
+    doc = json.loads(result.stdout)
+    assert [s["name"] for s in doc["skipped"]] == ["Temperature", "Humidity"]
+    assert doc["chosen"] == "Outlook"

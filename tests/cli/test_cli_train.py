@@ -1,0 +1,98 @@
+"""``dtree train`` end to end: Mitchell's tree in every format, files, stdin."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from helpers import SAMPLES, golden
+
+MITCHELL_TEXT = """\
+Outlook = Sunny
+|   Humidity = High: No (3.0)
+|   Humidity = Normal: Yes (2.0)
+Outlook = Overcast: Yes (4.0)
+Outlook = Rain
+|   Wind = Weak: Yes (3.0)
+|   Wind = Strong: No (2.0)
+"""
+
+
+def test_plain_text_is_mitchells_tree(run):
+    result = run("train", SAMPLES / "weather.csv", "--target", "PlayTennis", "--ignore", "Day", "--format", "text")
+    assert result.exit_code == 0
+    assert result.stdout == MITCHELL_TEXT
+    assert result.stderr == "ID3 tree: 5 leaves, 8 nodes, depth 2\n"
+
+
+def test_arff_and_default_target(run):
+    result = run("train", SAMPLES / "weather.arff", "-f", "text")
+    assert result.stdout == MITCHELL_TEXT
+
+
+def test_rich_tree_shows_counts_and_gains(run):
+    result = run("train", SAMPLES / "weather.csv", "--ignore", "Day")
+    assert result.exit_code == 0
+    assert "PlayTennis [9+, 5-] · split on Outlook (gain 0.247)" in result.stdout
+    assert "Humidity = High [0+, 3-] → No" in result.stdout
+    golden("train-weather.txt", result.stdout)
+
+
+def test_general_class_counts(run):
+    result = run("train", SAMPLES / "contact-lenses.csv")
+    assert result.stdout.startswith("contact-lenses [none 15, soft 5, hard 4] · split on tear-prod-rate")
+    golden("train-contact-lenses.txt", result.stdout)
+
+
+def test_model_file_and_json_format(run, tmp_path):
+    model = tmp_path / "m.json"
+    result = run("train", SAMPLES / "weather.csv", "--ignore", "Day", "-o", model, "-f", "json")
+    assert result.exit_code == 0
+    assert model.read_text() == result.stdout
+    doc = json.loads(result.stdout)
+    assert doc["format"] == "dtree-model" and doc["root"]["test"]["attribute"] == "Outlook"
+    assert f"model written to {model}" in result.stderr
+    assert list(tmp_path.iterdir()) == [model]  # no temporary files left behind
+
+
+def test_output_is_deterministic(run, tmp_path):
+    first = run("train", SAMPLES / "weather.csv", "--ignore", "Day", "-o", tmp_path / "a.json")
+    second = run("train", SAMPLES / "weather.csv", "--ignore", "Day", "-o", tmp_path / "b.json")
+    assert first.stdout == second.stdout
+    assert (tmp_path / "a.json").read_bytes() == (tmp_path / "b.json").read_bytes()
+
+
+def test_quiet_and_options_are_recorded(run, tmp_path):
+    model = tmp_path / "m.json"
+    result = run("train", SAMPLES / "weather.csv", "--ignore", "Day", "-q", "-o", model,
+                 "--criterion", "gain-ratio", "--max-depth", "1")
+    assert result.stdout == ""
+    params = json.loads(model.read_text())["parameters"]
+    assert params["criterion"] == "gain-ratio" and params["max_depth"] == 1
+
+
+def test_comma_separated_ignore(run):
+    result = run("train", SAMPLES / "weather.csv", "--ignore", "Day,Temperature", "-f", "text")
+    assert result.stdout == MITCHELL_TEXT
+
+
+def test_nominal_option_lets_id3_use_numeric_codes(run):
+    result = run("train", SAMPLES / "temperature.csv", "--nominal", "Temperature", "-f", "text")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[0] == "Temperature = 40: No (1.0)"
+
+
+def test_stdin_and_python_dash_m():
+    data = (SAMPLES / "weather.csv").read_text()
+    out = subprocess.run([sys.executable, "-m", "dtcli", "train", "-", "--ignore", "Day", "-f", "text"],
+                         input=data, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == MITCHELL_TEXT
+
+
+def test_single_leaf_tree(run, tmp_path):
+    path = tmp_path / "xor.csv"
+    path.write_text("X,Y,Class\nt,t,no\nt,f,yes\nf,t,yes\nf,f,no\n")
+    result = run("train", path, "-f", "text")
+    assert result.stdout == ": no (4.0/2.0)\n"

@@ -1,0 +1,30 @@
+"""Shared test helpers: paths to sample data and fixtures, loading tables, golden files."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
+SAMPLES = ROOT / "sample_data"
+FIXTURES = TESTS / "fixtures"
+WEKA = FIXTURES / "weka"
+GOLDEN = TESTS / "golden"
+
+
+def load(path, target=None, ignore=(), nominal=()):
+    """A training Table from a file, through the real readers."""
+    from dtcli.io.encode import infer_table
+    from dtcli.io.read import read_data
+
+    return infer_table(read_data(str(path)), target, ignore, nominal)
+
+
+def golden(name: str, text: str) -> None:
+    """Compare with tests/golden/NAME; DTREE_UPDATE_GOLDEN=1 rewrites it (review the diff!)."""
+    path = GOLDEN / name
+    if os.environ.get("DTREE_UPDATE_GOLDEN"):
+        path.write_text(text)
+    assert path.exists(), f"no golden file {name}: run with DTREE_UPDATE_GOLDEN=1 and review it"
+    assert text == path.read_text()

@@ -1,0 +1,66 @@
+"""Documentation stays true: help for every command, man pages that render
+cleanly and cover every option, and README examples that run as shown."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from dtcli.cli import COMMANDS, cli
+from helpers import ROOT
+
+MAN = ROOT / "man"
+README = (ROOT / "README.md").read_text()
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_every_command_has_help_and_a_man_page(name):
+    result = CliRunner().invoke(cli, [name, "--help"])
+    assert result.exit_code == 0 and "Example" in result.output
+    page = MAN / f"dtree-{name}.1"
+    assert page.exists(), f"missing man page {page.name}"
+    text = page.read_text()
+    for option in re.findall(r"(--[a-z][a-z-]+)", result.output):
+        assert option.replace("-", r"\-") in text, f"{page.name} does not document {option}"
+    overview = (MAN / "dtree.1").read_text()
+    assert f"dtree-{name}" in overview or rf"dtree\-{name}" in overview
+    assert f"dtree {name}" in README
+
+
+@pytest.mark.skipif(shutil.which("groff") is None, reason="groff is not installed")
+@pytest.mark.parametrize("page", sorted(p.name for p in MAN.glob("*.1")))
+def test_man_page_renders_without_warnings(page):
+    out = subprocess.run(["groff", "-man", "-ww", "-z", str(MAN / page)], capture_output=True, text=True)
+    assert out.returncode == 0 and out.stderr == ""
+
+
+def readme_examples():
+    """(command, expected output) for each ``$ ...`` line in README console blocks."""
+    examples = []
+    for block in re.findall(r"```console\n(.*?)```", README, re.S):
+        lines = block.splitlines()
+        starts = [i for i, line in enumerate(lines) if line.startswith("$ ")]
+        for k, i in enumerate(starts):
+            end = starts[k + 1] if k + 1 < len(starts) else len(lines)
+            examples.append((lines[i][2:], "\n".join(lines[i + 1:end])))
+    return examples
+
+
+def test_readme_examples_run_as_shown(tmp_path):
+    shutil.copytree(ROOT / "sample_data", tmp_path / "sample_data")
+    env = dict(os.environ, COLUMNS="120", PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    env.pop("NO_COLOR", None)
+    examples = readme_examples()
+    assert len(examples) >= 5
+    for command, expected in examples:
+        out = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True, text=True)
+        assert out.returncode == 0, f"{command}: {out.stderr}"
+        shown = "\n".join(line.rstrip() for line in (out.stdout + out.stderr).splitlines())
+        assert shown == expected, f"README example differs: {command}"
