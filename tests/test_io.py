@@ -407,7 +407,7 @@ def test_encode_missing_model_columns_are_named(tmp_path, schema):
 
 def test_encode_text_in_numeric_column_names_the_row(tmp_path, schema):
     raw = read_data(write(tmp_path, "new.csv", "Outlook,Temp,Play\nSunny,1,No\nRain,NA,No\nRain,hot,Yes\n"))
-    with pytest.raises(DataError, match=r"column 'Temp' must be numeric.*row 3 holds 'hot'"):
+    with pytest.raises(DataError, match=r"column 'Temp' must be numeric.*line 4 holds 'hot'"):
         encode_for_schema(raw, schema)
 
 
@@ -471,3 +471,20 @@ def test_write_text_failure_on_rename_keeps_existing_file(tmp_path, monkeypatch)
         write_text(str(target), "new\n")
     assert target.read_bytes() == b"old\n"
     assert os.listdir(tmp_path) == ["out.json"]
+
+
+def test_nominal_codes_keep_na_as_missing(tmp_path):
+    path = tmp_path / "codes.csv"
+    path.write_text("code,label,y\n1,NA,a\nNA,x,b\n0,x,a\n")
+    table = load(path, nominal=("code",))
+    assert table.attributes[0].values == ("1", "0")
+    assert table.columns[0].tolist() == [0, -1, 1]
+    assert table.attributes[1].values == ("NA", "x")  # a text column: NA is a value
+
+
+def test_rows_know_their_file_lines(tmp_path):
+    path = tmp_path / "lines.csv"
+    path.write_text('a,y\nx,p\n\n"two\nlines",q\nz,p\n')
+    table = load(path)
+    assert table.lines.tolist() == [2, 4, 6]
+    assert table.where(2) == "line 6"

@@ -98,6 +98,8 @@ def damaged(mutate):
     (damaged(lambda d: d["schema"]["attributes"][0].update(kind="date")), "schema.attributes[0].kind: unknown kind"),
     (damaged(lambda d: d["schema"]["attributes"][1].update(name="Outlook")), "duplicate attribute 'Outlook'"),
     (damaged(lambda d: d["schema"]["target"].update(classes=["No", "No"])), "schema.target.classes: values repeat"),
+    (damaged(lambda d: d["schema"]["target"].update(name="Wind")), "schema.target.name: 'Wind' is also an attribute"),
+    (FROZEN.read_text().replace('"score": 0.2467', '"score": NaN, "x": 0.2467'), "root.score: expected a finite number"),
 ])
 def test_validation_names_the_problem(text, message):
     with pytest.raises(ModelFormatError) as info:

@@ -61,10 +61,10 @@ def check_table(table: Table, algorithm: Algorithm) -> None:
             )
         missing = table.missing_mask(i) & labelled
         if missing.any() and not algorithm.missing:
-            row = int(np.flatnonzero(missing)[0]) + 1
+            first = table.where(int(np.flatnonzero(missing)[0]))
             raise DataError(
                 f"{table.source}: column {attribute.name!r} has {int(missing.sum())} missing "
-                f"value(s) (first in row {row}), and {algorithm.name.upper()} needs complete data: "
+                f"value(s) (the first at {first}), and {algorithm.name.upper()} needs complete data: "
                 f"fill them in, or leave the column out with --ignore {attribute.name}"
             )
 

@@ -81,7 +81,7 @@ def infer_table(raw: RawData, target: str | None, ignore=(), nominal=()) -> Tabl
         data.append(values)
     target_attr, y = _infer_column(raw, target, force_nominal=True)
     schema = Schema(tuple(attributes), target_attr)
-    return Table(schema, data, y, source=raw.source, sha256=raw.sha256)
+    return Table(schema, data, y, source=raw.source, sha256=raw.sha256, lines=raw.lines)
 
 
 def _infer_column(raw: RawData, name: str, force_nominal: bool) -> tuple[Attribute, np.ndarray]:
@@ -89,12 +89,18 @@ def _infer_column(raw: RawData, name: str, force_nominal: bool) -> tuple[Attribu
     declared = raw.declared.get(name)
     if declared is not None and (declared.kind == NOMINAL or not force_nominal):
         return declared, _encode_declared(cells, declared)
-    if not force_nominal and declared is None:
-        values = _numeric_values(cells)
-        if values is not None and not np.isnan(values).all():
+    values = _numeric_values(cells) if declared is None else None
+    if values is not None and not np.isnan(values).all():
+        if not force_nominal:
             return Attribute(name, NUMERIC), values
-    codes, values = _nominal_codes(cells)
-    return Attribute(name, NOMINAL, values), codes
+        # numbers used as codes: NA/NaN still mean missing, as in any numeric column
+        cells = cells.where(~cells.isin(MISSING_NUMERIC), "")
+    codes, labels = _nominal_codes(cells)
+    return Attribute(name, NOMINAL, labels), codes
+
+
+def _where(raw: RawData, row: int) -> str:
+    return f"line {int(raw.lines[row])}" if raw.lines is not None else f"row {row + 1}"
 
 
 @dataclass
@@ -132,7 +138,7 @@ def encode_for_schema(raw: RawData, schema: Schema) -> Encoded:
                 row = int(np.flatnonzero(bad)[0])
                 raise DataError(
                     f"{raw.source}: column {attribute.name!r} must be numeric for this model, "
-                    f"but row {row + 1} holds {cells.iloc[row]!r}"
+                    f"but {_where(raw, row)} holds {cells.iloc[row]!r}"
                 )
             data.append(values)
             continue
@@ -154,5 +160,5 @@ def encode_for_schema(raw: RawData, schema: Schema) -> Encoded:
     else:
         actual = np.full(len(raw.frame), MISSING, dtype=np.int32)
     y = np.where(actual < len(schema.classes), actual, MISSING).astype(np.int32)
-    table = Table(schema, data, y, source=raw.source, sha256=raw.sha256)
+    table = Table(schema, data, y, source=raw.source, sha256=raw.sha256, lines=raw.lines)
     return Encoded(table, has_target, unseen, actual, labels)

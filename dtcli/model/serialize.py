@@ -148,7 +148,10 @@ class _Reader:
         classes = self.strings(target, "classes", "schema.target")
         if len(classes) < 1:
             raise self.fail("schema.target.classes", "empty")
-        target_attr = Attribute(self.get(target, "name", str, "schema.target"), NOMINAL, tuple(classes))
+        target_name = self.get(target, "name", str, "schema.target")
+        if target_name in seen:
+            raise self.fail("schema.target.name", f"{target_name!r} is also an attribute")
+        target_attr = Attribute(target_name, NOMINAL, tuple(classes))
         return Schema(tuple(attributes), target_attr)
 
     def strings(self, obj: dict, key: str, path: str) -> list[str]:
@@ -178,6 +181,8 @@ class _Reader:
         node.test = self.test(self.get(obj, "test", dict, path), schema, f"{path}.test")
         if "score" in obj:
             node.score = self.get(obj, "score", float, path)
+            if not math.isfinite(node.score):
+                raise self.fail(f"{path}.score", "expected a finite number")
         branches = self.get(obj, "branches", list, path)
         expected = list(node.test.attribute.values)
         if [b.get("value") if isinstance(b, dict) else None for b in branches] != expected:

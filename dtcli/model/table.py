@@ -64,7 +64,8 @@ class Table:
     ``columns[i]`` belongs to ``schema.attributes[i]``; ``y`` holds class
     codes (``MISSING`` where the class is unknown); ``weights`` one weight a
     row. ``source`` names where the data came from, for messages, and
-    ``sha256`` fingerprints the bytes it was read from.
+    ``sha256`` fingerprints the bytes it was read from; ``lines`` holds the
+    file line of each row when known (for messages).
     """
 
     schema: Schema
@@ -73,6 +74,7 @@ class Table:
     weights: np.ndarray = field(default=None)  # type: ignore[assignment]
     source: str = "<data>"
     sha256: str = ""
+    lines: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         if self.weights is None:
@@ -106,7 +108,14 @@ class Table:
             weights=self.weights[rows],
             source=self.source,
             sha256=self.sha256,
+            lines=None if self.lines is None else self.lines[rows],
         )
+
+    def where(self, row: int) -> str:
+        """Where row ``row`` (0-based) is in the file: ``line 12``, or ``row 11``."""
+        if self.lines is not None:
+            return f"line {int(self.lines[row])}"
+        return f"row {row + 1}"
 
     def class_counts(self) -> np.ndarray:
         """Weighted count of each class over the rows whose class is known."""

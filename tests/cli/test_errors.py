@@ -103,7 +103,7 @@ CASES = [
     case("too-few-fields", ("train", "few.csv"), ["few.csv", "line 3", "2 fields"]),
     case("duplicate-columns", ("train", "dup.csv"), ["dup.csv", "'a' appears twice", "columns 1 and 3"]),
     case("not-utf8", ("train", "latin1.csv"), ["latin1.csv", "line 3", "UTF-8", "0xf6"]),
-    case("arff-bad-attribute", ("train", "badattr.arff"), ["badattr.arff", "line 4", "@ATTRIBUTE"]),
+    case("arff-bad-attribute", ("train", "badattr.arff"), ["badattr.arff", "line 4", "unsupported attribute type"]),
     case("arff-undeclared-value", ("train", "undeclared.arff"), ["undeclared.arff", "line 8", "cloudy"]),
     case("arff-wrong-count", ("train", "count.arff"), ["count.arff", "line 7"]),
     # options against the data
@@ -113,7 +113,7 @@ CASES = [
     case("target-all-missing", ("train", "nolabel.csv"), ["nolabel.csv", "every row lacks", "'c'"]),
     case("id3-numeric", ("train", "weather-numeric.csv"),
          ["weather-numeric.csv", "'Temperature'", "--nominal Temperature", "--ignore Temperature"]),
-    case("id3-missing", ("train", "holes.csv"), ["holes.csv", "'a'", "row 2", "--ignore a"]),
+    case("id3-missing", ("train", "holes.csv"), ["holes.csv", "'a'", "line 3", "--ignore a"]),
     case("bad-purity", (*TRAIN_W, "--purity", "1.5"), ["--purity"]),
     case("bad-max-depth", (*TRAIN_W, "--max-depth", "-1"), ["--max-depth", "0 or more"]),
     case("output-dir-missing", (*TRAIN_W, "-o", "nodir/m.json"), ["nodir/m.json", "'nodir' does not exist"]),
@@ -128,7 +128,7 @@ CASES = [
     case("data-lacks-column", ("predict", "model.json", "nohumidity.csv"),
          ["nohumidity.csv", "'Humidity'", "columns are: Day, Outlook, Temperature, Wind, PlayTennis"]),
     case("data-not-numeric", ("predict", "numeric.json", "weather.csv"),
-         ["weather.csv", "'Temperature'", "numeric", "row 1", "'Hot'"]),
+         ["weather.csv", "'Temperature'", "numeric", "line 2", "'Hot'"]),
     # gain --where
     case("where-unknown-column", (*GAIN_W, "--where", "Foo=1"),
          ["'Foo'", "attributes are: Outlook, Temperature, Humidity, Wind"]),
