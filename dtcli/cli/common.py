@@ -9,6 +9,12 @@ import click
 from dtcli.errors import DataError, ModelFormatError
 
 
+format_in_option = click.option(
+    "--format-in", type=click.Choice(["csv", "arff"]),
+    help="Input format (default: by extension; .arff is ARFF, anything else CSV).",
+)
+
+
 def data_options(func):
     """DATA argument plus --target, --ignore, --nominal and --format-in."""
 
@@ -18,8 +24,7 @@ def data_options(func):
                   help="Leave out these columns (e.g. an ID column such as Day). Repeatable.")
     @click.option("--nominal", metavar="COL[,COL]", multiple=True,
                   help="Treat these numeric-looking columns as categories (e.g. 0/1 codes). Repeatable.")
-    @click.option("--format-in", type=click.Choice(["csv", "arff"]),
-                  help="Input format (default: by extension; .arff is ARFF, anything else CSV).")
+    @format_in_option
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
         return func(*args, **kwargs)

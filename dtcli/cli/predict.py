@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from dtcli.cli.common import load_model, output_option
+from dtcli.cli.common import format_in_option, load_model, output_option
 
 
 @click.command("predict")
@@ -12,8 +12,7 @@ from dtcli.cli.common import load_model, output_option
 @click.argument("data", metavar="DATA")
 @output_option("Write the rows with predictions to FILE (CSV) instead of standard output.")
 @click.option("-p", "--proba", is_flag=True, help="Add one probability column per class (proba_<class>).")
-@click.option("--format-in", type=click.Choice(["csv", "arff"]),
-              help="Input format (default: by extension; .arff is ARFF, anything else CSV).")
+@format_in_option
 @click.option("-q", "--quiet", is_flag=True, help="Do not report accuracy on standard error.")
 def command(model, data, output, proba, format_in, quiet):
     """Predict the class of every row of DATA with MODEL (from 'dtree train -o').
