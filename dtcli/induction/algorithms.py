@@ -14,31 +14,36 @@ import numpy as np
 from dtcli.errors import DataError, ParameterError
 from dtcli.induction.criteria import CRITERIA
 from dtcli.induction.grow import GrowParams, grow
+from dtcli.induction.missing import POLICIES
+from dtcli.induction.prune import collapse
 from dtcli.model.table import Table
 from dtcli.model.tree import Tree
 
 
 @dataclass(frozen=True)
 class Algorithm:
-    """A preset: its name, default criterion, and a one-line description."""
+    """A preset: its name, a one-line description and its default parameters."""
 
     name: str
-    criterion: str
     description: str
-    numeric: bool = False
-    missing: bool = False
+    defaults: dict
 
 
 ALGORITHMS = {
     "id3": Algorithm(
-        "id3", "gain",
-        "Quinlan's ID3: information gain, one branch per nominal value (Mitchell ch. 3)",
+        "id3", "Quinlan's ID3: information gain, one branch per nominal value (Mitchell ch. 3)",
+        {"criterion": "gain", "missing": "reject"},
+    ),
+    "c45": Algorithm(
+        "c45", "Quinlan's C4.5 Release 8 as Weka's J48: gain ratio, numeric thresholds, fractional cases",
+        {"criterion": "gain-ratio", "thresholds": "data", "missing": "fractional", "min_leaf": 2.0,
+         "collapse": True},
     ),
 }
 
 
-def check_table(table: Table, algorithm: Algorithm) -> None:
-    """Raise a DataError when ``table`` cannot be learned by ``algorithm``."""
+def check_table(table: Table, params: GrowParams) -> None:
+    """Raise a DataError when ``table`` cannot be learned with ``params``."""
     if table.n_rows == 0:
         raise DataError(f"{table.source}: no data rows; the file has a header but no examples")
     labelled = table.y >= 0
@@ -52,35 +57,40 @@ def check_table(table: Table, algorithm: Algorithm) -> None:
             f"{table.source}: the target {table.schema.target.name!r} has one class only "
             f"({only!r}); a tree needs at least two classes: check --target"
         )
+    name = params.algorithm.upper()
     for i, attribute in enumerate(table.attributes):
-        if not attribute.is_nominal and not algorithm.numeric:
+        if not attribute.is_nominal and not params.thresholds:
             raise DataError(
-                f"{table.source}: column {attribute.name!r} is numeric, and {algorithm.name.upper()} "
-                f"splits only nominal attributes: treat its values as categories with "
-                f"--nominal {attribute.name}, or leave it out with --ignore {attribute.name}"
+                f"{table.source}: column {attribute.name!r} is numeric, and {name} splits only "
+                f"nominal attributes unless thresholds are on: use --algorithm c45 or "
+                f"--thresholds midpoint, treat its values as categories with --nominal "
+                f"{attribute.name}, or leave it out with --ignore {attribute.name}"
             )
         missing = table.missing_mask(i) & labelled
-        if missing.any() and not algorithm.missing:
+        if missing.any() and params.missing == "reject":
             first = table.where(int(np.flatnonzero(missing)[0]))
             raise DataError(
                 f"{table.source}: column {attribute.name!r} has {int(missing.sum())} missing "
-                f"value(s) (the first at {first}), and {algorithm.name.upper()} needs complete data: "
-                f"fill them in, or leave the column out with --ignore {attribute.name}"
+                f"value(s) (the first at {first}), and {name} is set to reject them: choose "
+                f"--missing fractional|majority|class-majority, fill them in, or leave the column "
+                f"out with --ignore {attribute.name}"
             )
 
 
 def train(table: Table, algorithm: str = "id3", **options) -> tuple[Tree, list[str]]:
     """Train a tree; returns it with any warnings (as text, for the caller to show)."""
     preset = ALGORITHMS[algorithm]
-    params = GrowParams(criterion=preset.criterion)
+    params = GrowParams(algorithm=algorithm, **preset.defaults)
     params = replace(params, **{k: v for k, v in options.items() if v is not None})
     _check_params(params)
-    check_table(table, preset)
+    check_table(table, params)
     warnings = []
     unlabelled = int((table.y < 0).sum())
     if unlabelled:
         warnings.append(f"{table.source}: {unlabelled} row(s) without a class value were left out")
     root = grow(table, params)
+    if params.collapse:
+        root = collapse(root)
     training = {
         "source": table.source.rsplit("/", 1)[-1],
         "rows": int((table.y >= 0).sum()),
@@ -100,3 +110,11 @@ def _check_params(params: GrowParams) -> None:
         raise ParameterError("--min-gain must be 0 or more")
     if not 0 < params.purity <= 1:
         raise ParameterError("--purity must be a fraction in (0, 1], e.g. 0.9")
+    if params.min_leaf is not None and params.min_leaf < 0:
+        raise ParameterError("--min-leaf must be 0 or more")
+    if params.max_leaves is not None and params.max_leaves < 1:
+        raise ParameterError("--max-leaves must be 1 or more")
+    if params.thresholds not in (None, "data", "midpoint"):
+        raise ParameterError("--thresholds must be data or midpoint")
+    if params.missing not in POLICIES:
+        raise ParameterError(f"--missing must be one of {', '.join(POLICIES)}")

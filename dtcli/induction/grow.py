@@ -1,24 +1,32 @@
-"""Tree growth: ID3's top-down recursive partitioning (Quinlan 1986; Mitchell Table 3.1).
+"""Tree growth: top-down recursive partitioning (Quinlan 1986, 1993; Mitchell Table 3.1).
 
 Contract: ``grow(table, params)`` returns the root Node of a tree built on
-the rows of ``table``; it never modifies the table. At each node:
+the rows of ``table`` whose class is known; it never modifies the table.
+Each node holds its own rows as a Table whose weights may be fractional.
 
-1. stop with a leaf (majority class, first class in order on ties) when the
-   node is pure, no attribute is left, or a stopping rule holds;
-2. otherwise score every remaining attribute (``split.candidates``) and take
-   the best; if it does not improve the criterion by more than ``min_gain``
-   (a split that separates nothing) the node is a leaf, as in Weka's Id3;
-3. make one branch per value of the attribute; a value without cases gets a
-   leaf labelled with this node's majority class (Mitchell Table 3.1);
-   the attribute is not tested again below (multiway nominal splits).
+1. A node is a leaf (majority class, first in order on ties) when it is
+   pure, when no attribute is left, or when a stopping rule holds.
+2. Otherwise the algorithm's selector (ID3 here, C4.5 in ``c45``) picks a
+   split; none, or one that does not improve the criterion by more than
+   ``min_gain``, makes a leaf.
+3. The rows go down the branches. A branch without cases gets a leaf
+   labelled with this node's majority class. A row whose tested value is
+   missing goes down every branch with its weight split in proportion to
+   the known cases (``missing="fractional"``, C4.5); ``majority`` and
+   ``class-majority`` fill the value in at each node first (Mitchell §3.7.4).
+4. Nodes are expanded first in, first out; with ``max_leaves``, the node
+   whose split gains most (weight x gain) first, until the budget is spent.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import heapq
+from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from dtcli.induction.c45 import Choice, Thresholds, c45_choose
+from dtcli.induction.missing import fill_missing, partition
 from dtcli.induction.split import candidates, choose
 from dtcli.model.table import Table
 from dtcli.model.tree import NominalTest, Node, majority
@@ -31,64 +39,105 @@ GAIN_TOLERANCE = 1e-6
 class GrowParams:
     """What governs growth; every field is recorded in the model file."""
 
+    algorithm: str = "id3"
     criterion: str = "gain"
     max_depth: int | None = None
     min_split: float = 2.0
+    min_leaf: float | None = None
     min_gain: float = 0.0
     purity: float = 1.0
+    max_leaves: int | None = None
+    thresholds: str | None = None
+    missing: str = "reject"
+    collapse: bool = False
 
     def as_dict(self) -> dict:
-        return {
-            "criterion": self.criterion,
-            "max_depth": self.max_depth,
-            "min_split": self.min_split,
-            "min_gain": self.min_gain,
-            "purity": self.purity,
-        }
+        return asdict(self)
+
+
+class _Grower:
+    def __init__(self, table: Table, params: GrowParams):
+        self.params = params
+        self.thresholds = Thresholds(table, params.thresholds or "midpoint")
+        self.n_classes = len(table.classes)
+        self.n_all = table.n_rows
+
+    def choose(self, node: Table, available: list[int]) -> Choice | None:
+        p = self.params
+        if p.algorithm == "c45":
+            return c45_choose(node, p.min_leaf or 2.0, p.criterion, self.thresholds, self.n_all)
+        found = candidates(node, available, p.criterion, p.thresholds, p.min_leaf)
+        best = choose(found, p.criterion)
+        if best is None:
+            return None
+        test = best.test
+        if p.thresholds == "data" and not isinstance(test, NominalTest):
+            test = type(test)(test.attribute, self.thresholds.place(best.attribute, test.threshold))
+        return Choice(test, best.score, best.gain)
+
+    def stops(self, counts: np.ndarray, available: list[int], depth: int) -> bool:
+        p = self.params
+        total = counts.sum()
+        if total <= 0 or np.count_nonzero(counts) <= 1 or not available:
+            return True
+        if p.max_depth is not None and depth >= p.max_depth:
+            return True
+        return total < p.min_split or counts.max() / total >= p.purity
+
+    def improves(self, choice: Choice) -> bool:
+        p = self.params
+        improvement = choice.score if p.criterion == "gini" else choice.gain
+        if p.algorithm == "c45":
+            return p.min_gain <= 0 or improvement > p.min_gain
+        return improvement > p.min_gain + GAIN_TOLERANCE
 
 
 def grow(table: Table, params: GrowParams) -> Node:
     """Grow a tree over every row of ``table`` whose class is known."""
-    rows = np.flatnonzero(table.y >= 0)
-    nominal = [i for i, a in enumerate(table.attributes) if a.is_nominal]
-    return _grow(table, rows, nominal, params, depth=0)
+    grower = _Grower(table, params)
+    root_rows = table.take(table.y >= 0)
+    usable = [i for i, a in enumerate(table.attributes) if a.is_nominal or params.thresholds]
+    root, pending = _make(grower, root_rows, usable, 0)
+    heap, order, leaves = [], 0, 1
+    if pending:
+        heapq.heappush(heap, (0.0, order, pending))
+    while heap:
+        _, _, (node, rows, available, depth, choice) = heapq.heappop(heap)
+        children = _split(grower, node, rows, available, depth, choice)
+        if params.max_leaves is not None and leaves + len(children) - 1 > params.max_leaves:
+            continue
+        node.test, node.score = choice.test, choice.score
+        leaves += len(children) - 1
+        for child, child_pending in children:
+            node.children.append(child)
+            if child_pending:
+                order += 1
+                priority = -child.weight * child_pending[4].gain if params.max_leaves else 0.0
+                heapq.heappush(heap, (priority, order, child_pending))
+    return root
 
 
-def _node_counts(table: Table, rows: np.ndarray) -> np.ndarray:
-    return np.bincount(table.y[rows], weights=table.weights[rows],
-                       minlength=len(table.classes)).astype(np.float64)
-
-
-def _stops(counts: np.ndarray, attributes: list[int], params: GrowParams, depth: int) -> bool:
-    total = counts.sum()
-    if total <= 0 or np.count_nonzero(counts) <= 1 or not attributes:
-        return True
-    if params.max_depth is not None and depth >= params.max_depth:
-        return True
-    if total < params.min_split:
-        return True
-    return counts.max() / total >= params.purity
-
-
-def _grow(table: Table, rows: np.ndarray, attributes: list[int], params: GrowParams, depth: int) -> Node:
-    counts = _node_counts(table, rows)
+def _make(grower: _Grower, rows: Table, available: list[int], depth: int):
+    """A node for ``rows``, and what expanding it needs (None if it stays a leaf)."""
+    counts = rows.class_counts()
     node = Node(counts, majority(counts))
-    if _stops(counts, attributes, params, depth):
-        return node
-    best = choose(candidates(table, rows, attributes, params.criterion), params.criterion)
-    if best is None:
-        return node
-    improvement = best.score if params.criterion == "gini" else best.gain
-    if improvement <= params.min_gain + GAIN_TOLERANCE:
-        return node
-    test = NominalTest(table.attributes[best.attribute])
-    node.test, node.score = test, best.score
-    remaining = [i for i in attributes if i != best.attribute]
-    branch = test.route(table.columns[best.attribute][rows])
-    for value in range(test.n_branches):
-        subset = rows[branch == value]
-        if len(subset) == 0:
-            node.children.append(Node(np.zeros_like(counts), node.label))
+    if grower.stops(counts, available, depth):
+        return node, None
+    filled = fill_missing(rows, grower.params.missing)
+    choice = grower.choose(filled, available)
+    if choice is None or not grower.improves(choice):
+        return node, None
+    return node, (node, filled, available, depth, choice)
+
+
+def _split(grower: _Grower, node: Node, rows: Table, available: list[int], depth: int, choice: Choice):
+    test = choice.test
+    index = rows.schema.index(test.attribute.name)
+    remaining = [i for i in available if i != index] if test.attribute.is_nominal else available
+    children = []
+    for part in partition(rows, index, test):
+        if part.weights.sum() <= 0:
+            children.append((Node(np.zeros(grower.n_classes), node.label), None))
         else:
-            node.children.append(_grow(table, subset, remaining, params, depth + 1))
-    return node
+            children.append(_make(grower, part, remaining, depth + 1))
+    return children

@@ -18,8 +18,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dtcli.induction.criteria import CRITERIA, information_gain
+from dtcli.induction.criteria import entropy, gini_gain, information_gain
+from dtcli.induction.numeric import boundary_cut, cut_table
 from dtcli.model.table import Table
+from dtcli.model.tree import NominalTest, NumericTest
 
 # Quinlan's gain-ratio rule compares with the average gain with this slack (as J48).
 AVERAGE_GAIN_SLACK = 1e-3
@@ -27,12 +29,17 @@ AVERAGE_GAIN_SLACK = 1e-3
 
 @dataclass
 class Candidate:
-    """A scored split on one attribute: ``branch_counts`` is (values, classes)."""
+    """A scored split on one attribute: ``branch_counts`` is (branches, classes).
+
+    ``gain`` is the information gain, ``score`` the criterion's value; with
+    missing values both are scaled by the known share (C4.5).
+    """
 
     attribute: int
     branch_counts: np.ndarray
     gain: float
     score: float
+    test: object = None
 
 
 def nominal_branch_counts(codes: np.ndarray, y: np.ndarray, weights: np.ndarray,
@@ -44,19 +51,61 @@ def nominal_branch_counts(codes: np.ndarray, y: np.ndarray, weights: np.ndarray,
     return counts.reshape(n_values, n_classes)
 
 
-def candidates(table: Table, rows: np.ndarray, attributes: list[int], criterion: str) -> list[Candidate]:
-    """Score a multiway split on each of ``attributes`` over ``rows``."""
-    score_of = CRITERIA[criterion]
-    y = table.y[rows]
-    weights = table.weights[rows]
+def score_split(counts: np.ndarray, total: float, criterion: str) -> tuple[float, float]:
+    """(information gain, criterion score) of a split whose known cases are ``counts``.
+
+    Cases with a missing value (``total`` less the known weight) are treated
+    as C4.5 treats them: gains are multiplied by the known share, and split
+    information counts the missing cases as one more branch. With no missing
+    value the share is exactly 1 and the arithmetic is Weka's Id3's.
+    """
+    known = float(counts.sum())
+    share = known / total if total > 0 else 0.0
+    gain = information_gain(counts)
+    if share != 1.0:
+        gain *= share
+    if criterion == "gain":
+        return gain, gain
+    if criterion == "gini":
+        return gain, gini_gain(counts) * share
+    sizes = counts.sum(axis=1)
+    split_info = entropy(np.append(sizes, total - known) if total > known else sizes)
+    return gain, (gain / split_info if split_info > 0 else float("-inf"))
+
+
+def admissible(counts: np.ndarray, min_leaf: float | None) -> bool:
+    """C4.5's rule: at least two branches hold ``min_leaf`` cases (any two non-empty without it)."""
+    sizes = counts.sum(axis=1)
+    return int((sizes >= (min_leaf or 0) - 1e-6).sum() if min_leaf else (sizes > 0).sum()) >= 2
+
+
+def candidates(table: Table, attributes: list[int], criterion: str, numeric: str | None = None,
+               min_leaf: float | None = None) -> list[Candidate]:
+    """Score a split on each of ``attributes`` over every row of ``table`` (a node's rows).
+
+    Nominal attributes split one branch per value; numeric ones (when
+    ``numeric`` names a threshold mode) at the best class-boundary cut.
+    """
+    y, weights = table.y, table.weights
+    total = float(weights.sum())
     n_classes = len(table.classes)
     found = []
     for i in attributes:
         attribute = table.attributes[i]
-        counts = nominal_branch_counts(table.columns[i][rows], y, weights, len(attribute.values), n_classes)
-        gain = information_gain(counts)
-        score = gain if criterion == "gain" else score_of(counts)
-        found.append(Candidate(i, counts, gain, score))
+        if attribute.is_nominal:
+            counts = nominal_branch_counts(table.columns[i], y, weights, len(attribute.values), n_classes)
+            test = NominalTest(attribute)
+        elif numeric:
+            cut = boundary_cut(cut_table(table.columns[i], y, weights, n_classes))
+            if cut is None:
+                continue
+            counts, test = cut.branch_counts, NumericTest(attribute, cut.threshold)
+        else:
+            continue
+        if not admissible(counts, min_leaf):
+            continue
+        gain, score = score_split(counts, total, criterion)
+        found.append(Candidate(i, counts, gain, score, test))
     return found
 
 

@@ -15,7 +15,7 @@ import numpy as np
 from dtcli import __version__
 from dtcli.errors import ModelFormatError
 from dtcli.model.table import KINDS, NOMINAL, Attribute, Schema
-from dtcli.model.tree import TESTS, NominalTest, Node, Tree
+from dtcli.model.tree import TESTS, NominalTest, Node, NumericTest, Tree
 
 FORMAT = "dtree-model"
 SCHEMA_VERSION = 1
@@ -62,13 +62,22 @@ def _node_to_dict(node: Node, classes: tuple[str, ...]) -> dict:
     if node.is_leaf:
         return out
     out["test"] = {"kind": node.test.kind, "attribute": node.test.attribute.name}
+    if isinstance(node.test, NumericTest):
+        out["test"]["threshold"] = float(node.test.threshold)
     if node.score is not None:
         out["score"] = float(node.score)
     out["branches"] = [
         {"value": value, "node": _node_to_dict(child, classes)}
-        for value, child in zip(node.test.attribute.values, node.children)
+        for value, child in zip(branch_values(node.test), node.children)
     ]
     return out
+
+
+def branch_values(test) -> list[str]:
+    """What each branch is called in the file: the nominal value, or ``<=``/``>``."""
+    if isinstance(test, NumericTest):
+        return list(NumericTest.BRANCHES)
+    return list(test.attribute.values)
 
 
 def loads_model(text: str, source: str = "<model>") -> Tree:
@@ -184,7 +193,7 @@ class _Reader:
             if not math.isfinite(node.score):
                 raise self.fail(f"{path}.score", "expected a finite number")
         branches = self.get(obj, "branches", list, path)
-        expected = list(node.test.attribute.values)
+        expected = branch_values(node.test)
         if [b.get("value") if isinstance(b, dict) else None for b in branches] != expected:
             raise self.fail(f"{path}.branches", f"expected one branch per value, in order: {expected}")
         node.children = [
@@ -193,7 +202,7 @@ class _Reader:
         ]
         return node
 
-    def test(self, obj: dict, schema: Schema, path: str) -> NominalTest:
+    def test(self, obj: dict, schema: Schema, path: str):
         kind = self.get(obj, "kind", str, path)
         if kind not in TESTS:
             raise self.fail(f"{path}.kind", f"unknown test kind {kind!r} (expected one of {', '.join(sorted(TESTS))})")
@@ -202,6 +211,13 @@ class _Reader:
             attribute = schema.attributes[schema.index(name)]
         except KeyError:
             raise self.fail(f"{path}.attribute", f"{name!r} is not in the schema") from None
+        if kind == "numeric":
+            if attribute.is_nominal:
+                raise self.fail(f"{path}.attribute", f"{name!r} is nominal; a numeric test needs a numeric attribute")
+            threshold = self.get(obj, "threshold", float, path)
+            if not math.isfinite(threshold):
+                raise self.fail(f"{path}.threshold", "expected a finite number")
+            return NumericTest(attribute, threshold)
         if not attribute.is_nominal:
             raise self.fail(f"{path}.attribute", f"{name!r} is numeric; a nominal test needs a nominal attribute")
-        return TESTS[kind](attribute)
+        return NominalTest(attribute)

@@ -14,7 +14,7 @@ from typing import Iterator
 
 import numpy as np
 
-from dtcli.model.table import Attribute, Schema
+from dtcli.model.table import MISSING, Attribute, Schema
 
 
 @dataclass(frozen=True)
@@ -37,8 +37,40 @@ class NominalTest:
         return column
 
 
-Test = NominalTest
-TESTS = {"nominal": NominalTest}
+def format_threshold(value: float) -> str:
+    """A threshold as Weka prints it: rounded half up to 6 decimals, zeros stripped."""
+    scaled = value * 1e6
+    units = int(scaled + 0.5) if scaled > 0 else -int(abs(scaled) + 0.5)
+    sign = "-" if units < 0 else ""
+    whole, frac = divmod(abs(units), 1_000_000)
+    text = f"{sign}{whole}.{frac:06d}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+@dataclass(frozen=True)
+class NumericTest:
+    """``A <= t``: two branches, ``A <= t`` and ``A > t`` (C4.5, CART, ID3 with thresholds)."""
+
+    attribute: Attribute
+    threshold: float
+    kind: str = field(default="numeric", init=False)
+
+    n_branches = 2
+    BRANCHES = ("<=", ">")
+
+    def branch_labels(self) -> list[str]:
+        t = format_threshold(self.threshold)
+        return [f"{self.attribute.name} <= {t}", f"{self.attribute.name} > {t}"]
+
+    def route(self, column: np.ndarray) -> np.ndarray:
+        """0 where the value is at most the threshold, 1 above it, ``MISSING`` where NaN."""
+        with np.errstate(invalid="ignore"):
+            side = np.where(column <= self.threshold, 0, 1)
+        return np.where(np.isnan(column), MISSING, side).astype(np.int32)
+
+
+Test = NominalTest | NumericTest
+TESTS = {"nominal": NominalTest, "numeric": NumericTest}
 
 
 @dataclass

@@ -1,0 +1,151 @@
+"""C4.5's split selection, as Weka's J48 implements Release 8 (Quinlan 1993).
+
+Contract: ``c45_choose(node_rows, ...)`` returns the
+chosen split at a node, or None for a leaf. Rules, in J48's terms:
+
+- a node with less than ``2 m`` weight, or of one class, is a leaf;
+- nominal attribute: one branch per value, admissible if at least two
+  branches hold ``m`` cases; numeric: the best cut (``numeric.c45_cut``);
+- gain is computed on the cases with a known value and scaled by their
+  share of the weight; split information counts the unknown cases as one
+  more branch;
+- only attributes whose gain is at least the average gain (less 1e-3)
+  compete on gain ratio; attributes with very many values (>= 0.3 of all
+  training rows) stay out of the average unless every attribute is so;
+- a score must beat the best so far by more than 1e-6 (ties: first column).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from dtcli.induction.numeric import WEKA_SMALL, _xlog2x, c45_cut, cut_table
+from dtcli.induction.split import nominal_branch_counts
+from dtcli.model.table import Table
+from dtcli.model.tree import NominalTest, NumericTest
+
+
+@dataclass
+class Choice:
+    """A chosen split: its test, the score that chose it, and its information gain."""
+
+    test: object
+    score: float
+    gain: float
+
+
+@dataclass
+class C45Candidate:
+    attribute: int
+    test: object
+    gain: float
+    ratio: float
+    counts: np.ndarray
+
+
+def c45_gain(counts: np.ndarray, total: float) -> float:
+    """J48's InfoGainSplitCrit: known share x (H(known) - H(branches)), 0 below 1e-6."""
+    known = counts.sum()
+    if known <= 0:
+        return 0.0
+    old = float(_xlog2x(np.array(known)) - _xlog2x(counts.sum(axis=0)).sum())
+    new = float((_xlog2x(counts.sum(axis=1)) - _xlog2x(counts).sum(axis=1)).sum())
+    numerator = (known / total) * (old - new)
+    return 0.0 if abs(numerator) < WEKA_SMALL else numerator / known
+
+
+def c45_gain_ratio(counts: np.ndarray, total: float, gain: float) -> float:
+    """Gain over split information, the unknown cases counting as one more branch."""
+    known = counts.sum()
+    if known <= WEKA_SMALL:
+        return 0.0
+    split = float(-_xlog2x(counts.sum(axis=1)).sum() - _xlog2x(np.array(total - known)) + _xlog2x(np.array(total)))
+    if abs(split) < WEKA_SMALL:
+        return 0.0
+    return gain / (split / total)
+
+
+def c45_candidate(table: Table, i: int, rows: np.ndarray, w: np.ndarray, min_leaf: float,
+                  thresholds: "Thresholds") -> C45Candidate | None:
+    """The C4.5 split on attribute ``i`` at a node, or None if it has no admissible split."""
+    attribute = table.attributes[i]
+    column = table.columns[i][rows]
+    y = table.y[rows]
+    n_classes = len(table.classes)
+    total = float(w.sum())
+    if attribute.is_nominal:
+        counts = nominal_branch_counts(column, y, w, len(attribute.values), n_classes)
+        if (counts.sum(axis=1) >= min_leaf - WEKA_SMALL).sum() < 2:
+            return None
+        gain = c45_gain(counts, total)
+        return C45Candidate(i, NominalTest(attribute), gain, c45_gain_ratio(counts, total, gain), counts)
+    cut = c45_cut(cut_table(column, y, w, n_classes), n_classes, min_leaf, mdl=thresholds.mdl)
+    if cut is None:
+        return None
+    test = NumericTest(attribute, thresholds.place(i, cut.threshold))
+    ratio = c45_gain_ratio(cut.branch_counts, total, cut.gain)
+    return C45Candidate(i, test, cut.gain, ratio, cut.branch_counts)
+
+
+def c45_choose(table: Table, min_leaf: float, criterion: str, thresholds: "Thresholds",
+               n_all: int) -> Choice | None:
+    """J48's C45ModelSelection over every attribute of a node's rows (``table``).
+
+    ``n_all`` is the number of rows in the whole training set (for the
+    many-valued-attribute rule).
+    """
+    rows, w = np.arange(table.n_rows), table.weights
+    counts = np.bincount(table.y, weights=w, minlength=len(table.classes))
+    total = float(counts.sum())
+    if total < 2 * min_leaf - WEKA_SMALL or abs(total - counts.max()) < WEKA_SMALL:
+        return None
+    found = [c for i in range(len(table.attributes))
+             if (c := c45_candidate(table, i, rows, w, min_leaf, thresholds)) is not None]
+    if not found:
+        return None
+    if criterion == "gain":
+        return _first_max(found, lambda c: c.gain, "gain")
+    limit = 0.3 * n_all
+    many = [not a.is_nominal or len(a.values) >= limit for a in table.attributes]
+    all_many = all(a.is_nominal and len(a.values) >= limit for a in table.attributes)
+    counted = [c for c in found if all_many or not table.attributes[c.attribute].is_nominal
+               or not many[c.attribute]]
+    if not counted:
+        return None
+    average = sum(c.gain for c in counted) / len(counted)
+    eligible = [c for c in found if c.gain >= average - 1e-3]
+    return _first_max(eligible, lambda c: c.ratio, "gain-ratio")
+
+
+def _first_max(found: list[C45Candidate], score, criterion: str) -> Choice | None:
+    best, best_score = None, 0.0
+    for candidate in found:
+        if score(candidate) > best_score + WEKA_SMALL:
+            best, best_score = candidate, score(candidate)
+    if best is None:
+        return None
+    return Choice(best.test, best_score, best.gain)
+
+
+class Thresholds:
+    """Where a numeric test's threshold goes: the midpoint of the cut, or (``data``)
+    the largest training value not above it, as C4.5 and J48 print it."""
+
+    def __init__(self, table: Table, mode: str, mdl: bool = True):
+        self.mode = mode
+        self.mdl = mdl
+        self._values: dict[int, np.ndarray] = {}
+        self._table = table
+
+    def place(self, i: int, midpoint: float) -> float:
+        if self.mode == "midpoint":
+            return midpoint
+        if i not in self._values:
+            column = self._table.columns[i]
+            self._values[i] = np.unique(column[~np.isnan(column)])
+        values = self._values[i]
+        k = int(np.searchsorted(values, midpoint + WEKA_SMALL, side="left")) - 1
+        return float(values[k]) if k >= 0 else midpoint

@@ -1,0 +1,74 @@
+"""Missing values during growth: C4.5's fractional cases and Mitchell's fill-ins.
+
+``partition`` sends a node's rows down the branches of a test. A row whose
+tested value is missing goes down every branch, its weight multiplied by
+the branch's share of the known weight (Quinlan 1993); branches with no
+known weight get none of it.
+
+``fill_missing`` implements Mitchell §3.7.4 for the ``majority`` and
+``class-majority`` policies: at each node, a missing value becomes the most
+common value among the node's rows (of the same class, for
+``class-majority``), ties to the first value in order (the smallest number).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dtcli.model.table import MISSING, Table
+
+POLICIES = ("reject", "fractional", "majority", "class-majority")
+
+
+def partition(rows: Table, index: int, test) -> list[Table]:
+    """One Table per branch of ``test`` (on column ``index``), missing values spread fractionally."""
+    branch = test.route(rows.columns[index])
+    missing = branch == MISSING
+    known_sizes = np.bincount(branch[~missing], weights=rows.weights[~missing], minlength=test.n_branches)
+    total = known_sizes.sum()
+    shares = known_sizes / total if total > 0 else np.full(test.n_branches, 1.0 / test.n_branches)
+    parts = []
+    for b in range(test.n_branches):
+        here = branch == b
+        if missing.any() and shares[b] > 0:
+            take = here | missing
+            part = rows.take(take)
+            part.weights = np.where(missing[take], part.weights * shares[b], part.weights)
+        else:
+            part = rows.take(here)
+        parts.append(part)
+    return parts
+
+
+def fill_missing(rows: Table, policy: str) -> Table:
+    """``rows`` with missing attribute values filled in (majority policies), else unchanged."""
+    if policy not in ("majority", "class-majority"):
+        return rows
+    columns = list(rows.columns)
+    changed = False
+    for i, column in enumerate(columns):
+        missing = rows.missing_mask(i)
+        if not missing.any() or missing.all():
+            continue
+        changed = True
+        column = column.copy()
+        if policy == "majority":
+            column[missing] = _mode(column[~missing], rows.weights[~missing])
+        else:
+            for cls in np.unique(rows.y[missing]):
+                donors = ~missing & (rows.y == cls)
+                pool = donors if donors.any() else ~missing
+                column[missing & (rows.y == cls)] = _mode(column[pool], rows.weights[pool])
+        columns[i] = column
+    if not changed:
+        return rows
+    filled = rows.take(np.arange(rows.n_rows))
+    filled.columns = columns
+    return filled
+
+
+def _mode(values: np.ndarray, weights: np.ndarray):
+    """The value with the most weight; ties go to the smallest code or number."""
+    unique, inverse = np.unique(values, return_inverse=True)
+    totals = np.bincount(inverse, weights=weights)
+    return unique[int(np.argmax(totals))]
