@@ -16,9 +16,24 @@ from dtcli.induction.criteria import CRITERIA
 @click.option("-c", "--criterion", type=click.Choice(sorted(CRITERIA)),
               help="Split criterion (default: the algorithm's; ID3 uses gain). "
                    "gain-ratio applies Quinlan's rule: only attributes with at least average gain compete.")
+@click.option("--thresholds", type=click.Choice(["data", "midpoint"]),
+              help="Numeric splits A <= t: t is the largest training value not above the cut (data, "
+                   "C4.5's default, as J48 prints it) or the midpoint between the two values (Mitchell, "
+                   "Zaki). Lets ID3 split numeric attributes too.")
+@click.option("--missing", type=click.Choice(["reject", "fractional", "majority", "class-majority"]),
+              help="Missing values: fractional (C4.5's default: cases go down every branch with "
+                   "proportional weight), majority / class-majority (fill in the most common value at "
+                   "the node, overall or within the case's class; Mitchell 3.7.4), reject (ID3's default).")
 @click.option("--max-depth", type=int, metavar="N", help="Make a leaf at depth N (the root is depth 0).")
 @click.option("--min-split", type=float, metavar="N",
               help="Split a node only if it holds at least N cases.  [default: 2]")
+@click.option("-m", "--min-leaf", type=float, metavar="M",
+              help="A split needs at least two branches with M cases (C4.5's -m; c45 default 2).")
+@click.option("--max-leaves", type=int, metavar="N",
+              help="Grow best-first (largest weight x gain first) and stop at N leaves.")
+@click.option("--no-prune", is_flag=True,
+              help="Do not prune (C4.5's pruning is not implemented yet, so C4.5 trees are unpruned "
+                   "either way, as J48 -U).")
 @click.option("--min-gain", type=float, metavar="G",
               help="Split only if the criterion improves by more than G (bits for gain).  [default: 0]")
 @click.option("--purity", type=float, metavar="P",
@@ -28,8 +43,8 @@ from dtcli.induction.criteria import CRITERIA
               show_default=True,
               help="How to print the tree: rich (counts and scores), text (plain, J48 style), json (the model).")
 @click.option("-q", "--quiet", is_flag=True, help="Do not print the tree (use with -o).")
-def command(data, target, ignore, nominal, format_in, algorithm, criterion, max_depth, min_split,
-            min_gain, purity, output, fmt, quiet):
+def command(data, target, ignore, nominal, format_in, algorithm, criterion, thresholds, missing,
+            max_depth, min_split, min_leaf, max_leaves, no_prune, min_gain, purity, output, fmt, quiet):
     """Learn a decision tree from DATA and print it.
 
     The tree shows, at every node, the training class counts ([9+, 5-] for
@@ -37,6 +52,11 @@ def command(data, target, ignore, nominal, format_in, algorithm, criterion, max_
     split, the criterion's score. Ties between attributes go to the one that
     comes first in the file. With -o the model is saved as JSON for
     'dtree predict'.
+
+    Algorithms: id3 (information gain, nominal attributes, no missing values
+    unless --missing says how) and c45 (C4.5 Release 8 as Weka's J48: gain
+    ratio among attributes of at least average gain, numeric thresholds with
+    the MDL correction, fractional cases for missing values, -m 2).
 
     Example: dtree train sample_data/weather.csv --ignore Day -o weather.json
     """
@@ -46,8 +66,11 @@ def command(data, target, ignore, nominal, format_in, algorithm, criterion, max_
     from dtcli.render.tree import rich_tree, summary, text_tree
 
     table = load_training_table(data, target, ignore, nominal, format_in)
-    tree, warnings = train(table, algorithm, criterion=criterion, max_depth=max_depth,
-                           min_split=min_split, min_gain=min_gain, purity=purity)
+    tree, warnings = train(table, algorithm, criterion=criterion, thresholds=thresholds, missing=missing,
+                           max_depth=max_depth, min_split=min_split, min_leaf=min_leaf,
+                           max_leaves=max_leaves, min_gain=min_gain, purity=purity)
+    if algorithm == "c45" and not no_prune:
+        warn("C4.5's error-based pruning is not implemented yet: this tree is unpruned (as J48 -U)")
     for message in warnings:
         warn(message)
     model_text = dumps_model(tree)
@@ -62,4 +85,4 @@ def command(data, target, ignore, nominal, format_in, algorithm, criterion, max_
             click.echo(text_tree(tree), nl=False)
         else:
             make_console().print(rich_tree(tree))
-    info(f"{algorithm.upper()} tree: {summary(tree)}" + (f"; model written to {output}" if output else ""))
+    info(f"{ALGORITHMS[algorithm].title} tree: {summary(tree)}" + (f"; model written to {output}" if output else ""))

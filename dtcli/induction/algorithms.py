@@ -25,17 +25,18 @@ class Algorithm:
     """A preset: its name, a one-line description and its default parameters."""
 
     name: str
+    title: str
     description: str
     defaults: dict
 
 
 ALGORITHMS = {
     "id3": Algorithm(
-        "id3", "Quinlan's ID3: information gain, one branch per nominal value (Mitchell ch. 3)",
+        "id3", "ID3", "Quinlan's ID3: information gain, one branch per nominal value (Mitchell ch. 3)",
         {"criterion": "gain", "missing": "reject"},
     ),
     "c45": Algorithm(
-        "c45", "Quinlan's C4.5 Release 8 as Weka's J48: gain ratio, numeric thresholds, fractional cases",
+        "c45", "C4.5", "Quinlan's C4.5 Release 8 as Weka's J48: gain ratio, numeric thresholds, fractional cases",
         {"criterion": "gain-ratio", "thresholds": "data", "missing": "fractional", "min_leaf": 2.0,
          "collapse": True},
     ),
@@ -57,7 +58,7 @@ def check_table(table: Table, params: GrowParams) -> None:
             f"{table.source}: the target {table.schema.target.name!r} has one class only "
             f"({only!r}); a tree needs at least two classes: check --target"
         )
-    name = params.algorithm.upper()
+    name = ALGORITHMS[params.algorithm].title
     for i, attribute in enumerate(table.attributes):
         if not attribute.is_nominal and not params.thresholds:
             raise DataError(

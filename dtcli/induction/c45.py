@@ -22,7 +22,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dtcli.induction.numeric import WEKA_SMALL, _xlog2x, c45_cut, cut_table
+from dtcli.induction.numeric import _xlog2x, c45_cut, cut_table
+from dtcli.induction.tolerance import eq, gr, gr_or_eq, sm, sm_or_eq
 from dtcli.induction.split import nominal_branch_counts
 from dtcli.model.table import Table
 from dtcli.model.tree import NominalTest, NumericTest
@@ -54,16 +55,16 @@ def c45_gain(counts: np.ndarray, total: float) -> float:
     old = float(_xlog2x(np.array(known)) - _xlog2x(counts.sum(axis=0)).sum())
     new = float((_xlog2x(counts.sum(axis=1)) - _xlog2x(counts).sum(axis=1)).sum())
     numerator = (known / total) * (old - new)
-    return 0.0 if abs(numerator) < WEKA_SMALL else numerator / known
+    return 0.0 if eq(numerator, 0.0) else numerator / known
 
 
 def c45_gain_ratio(counts: np.ndarray, total: float, gain: float) -> float:
     """Gain over split information, the unknown cases counting as one more branch."""
     known = counts.sum()
-    if known <= WEKA_SMALL:
+    if not gr(known, 0.0):
         return 0.0
     split = float(-_xlog2x(counts.sum(axis=1)).sum() - _xlog2x(np.array(total - known)) + _xlog2x(np.array(total)))
-    if abs(split) < WEKA_SMALL:
+    if eq(split, 0.0):
         return 0.0
     return gain / (split / total)
 
@@ -78,14 +79,14 @@ def c45_candidate(table: Table, i: int, rows: np.ndarray, w: np.ndarray, min_lea
     total = float(w.sum())
     if attribute.is_nominal:
         counts = nominal_branch_counts(column, y, w, len(attribute.values), n_classes)
-        if (counts.sum(axis=1) >= min_leaf - WEKA_SMALL).sum() < 2:
+        if gr_or_eq(counts.sum(axis=1), min_leaf).sum() < 2:
             return None
         gain = c45_gain(counts, total)
         return C45Candidate(i, NominalTest(attribute), gain, c45_gain_ratio(counts, total, gain), counts)
     cut = c45_cut(cut_table(column, y, w, n_classes), n_classes, min_leaf, mdl=thresholds.mdl)
     if cut is None:
         return None
-    test = NumericTest(attribute, thresholds.place(i, cut.threshold))
+    test = NumericTest(attribute, cut.threshold)
     ratio = c45_gain_ratio(cut.branch_counts, total, cut.gain)
     return C45Candidate(i, test, cut.gain, ratio, cut.branch_counts)
 
@@ -100,14 +101,14 @@ def c45_choose(table: Table, min_leaf: float, criterion: str, thresholds: "Thres
     rows, w = np.arange(table.n_rows), table.weights
     counts = np.bincount(table.y, weights=w, minlength=len(table.classes))
     total = float(counts.sum())
-    if total < 2 * min_leaf - WEKA_SMALL or abs(total - counts.max()) < WEKA_SMALL:
+    if sm(total, 2 * min_leaf) or eq(total, counts.max()):
         return None
     found = [c for i in range(len(table.attributes))
              if (c := c45_candidate(table, i, rows, w, min_leaf, thresholds)) is not None]
     if not found:
         return None
     if criterion == "gain":
-        return _first_max(found, lambda c: c.gain, "gain")
+        return placed(_first_max(found, lambda c: c.gain, "gain"), thresholds, table)
     limit = 0.3 * n_all
     many = [not a.is_nominal or len(a.values) >= limit for a in table.attributes]
     all_many = all(a.is_nominal and len(a.values) >= limit for a in table.attributes)
@@ -117,35 +118,54 @@ def c45_choose(table: Table, min_leaf: float, criterion: str, thresholds: "Thres
         return None
     average = sum(c.gain for c in counted) / len(counted)
     eligible = [c for c in found if c.gain >= average - 1e-3]
-    return _first_max(eligible, lambda c: c.ratio, "gain-ratio")
+    return placed(_first_max(eligible, lambda c: c.ratio, "gain-ratio"), thresholds, table)
 
 
 def _first_max(found: list[C45Candidate], score, criterion: str) -> Choice | None:
     best, best_score = None, 0.0
     for candidate in found:
-        if score(candidate) > best_score + WEKA_SMALL:
+        if gr(score(candidate), best_score):
             best, best_score = candidate, score(candidate)
     if best is None:
         return None
     return Choice(best.test, best_score, best.gain)
 
 
+def placed(choice: Choice | None, thresholds: "Thresholds", table: Table) -> Choice | None:
+    """The choice with its numeric threshold moved to where ``thresholds`` puts it."""
+    if choice is None or not isinstance(choice.test, NumericTest):
+        return choice
+    i = table.schema.index(choice.test.attribute.name)
+    return Choice(NumericTest(choice.test.attribute, thresholds.place(i, choice.test.threshold)),
+                  choice.score, choice.gain)
+
+
 class Thresholds:
     """Where a numeric test's threshold goes: the midpoint of the cut, or (``data``)
-    the largest training value not above it, as C4.5 and J48 print it."""
+    the largest training value not above it, as C4.5 and J48 print it.
+
+    For ``data``, J48 scans the training rows in order and takes a value if
+    it is not above the midpoint (within 1e-6) and exceeds the one it holds
+    by more than 1e-6; values within 1e-6 of each other therefore resolve
+    by file order, and so they do here.
+    """
 
     def __init__(self, table: Table, mode: str, mdl: bool = True):
         self.mode = mode
         self.mdl = mdl
-        self._values: dict[int, np.ndarray] = {}
         self._table = table
 
     def place(self, i: int, midpoint: float) -> float:
         if self.mode == "midpoint":
             return midpoint
-        if i not in self._values:
-            column = self._table.columns[i]
-            self._values[i] = np.unique(column[~np.isnan(column)])
-        values = self._values[i]
-        k = int(np.searchsorted(values, midpoint + WEKA_SMALL, side="left")) - 1
-        return float(values[k]) if k >= 0 else midpoint
+        column = self._table.columns[i]
+        with np.errstate(invalid="ignore"):
+            eligible = sm_or_eq(column, midpoint)
+        if not eligible.any():
+            return midpoint
+        top = column[eligible].max()
+        held = -np.inf
+        for value in column[eligible & (column > top - 1e-4)]:  # in file order
+            if gr(value, held):
+                held = value
+        return float(held)

@@ -25,11 +25,11 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from dtcli.induction.c45 import Choice, Thresholds, c45_choose
+from dtcli.induction.c45 import Choice, Thresholds, c45_choose, placed
 from dtcli.induction.missing import fill_missing, partition
 from dtcli.induction.split import candidates, choose
 from dtcli.model.table import Table
-from dtcli.model.tree import NominalTest, Node, majority
+from dtcli.model.tree import Node, majority
 
 # A split must gain more than this (on top of --min-gain); Weka's Id3 uses the same 1e-6.
 GAIN_TOLERANCE = 1e-6
@@ -70,10 +70,7 @@ class _Grower:
         best = choose(found, p.criterion)
         if best is None:
             return None
-        test = best.test
-        if p.thresholds == "data" and not isinstance(test, NominalTest):
-            test = type(test)(test.attribute, self.thresholds.place(best.attribute, test.threshold))
-        return Choice(test, best.score, best.gain)
+        return placed(Choice(best.test, best.score, best.gain), self.thresholds, node)
 
     def stops(self, counts: np.ndarray, available: list[int], depth: int) -> bool:
         p = self.params

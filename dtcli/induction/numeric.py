@@ -16,9 +16,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from dtcli.induction.criteria import entropy
+from dtcli.induction.tolerance import SMALL, eq, gr, gr_or_eq, sm, sm_or_eq
 
 EQUAL_VALUES = 1e-5
-WEKA_SMALL = 1e-6
+WEKA_SMALL = SMALL
 
 
 @dataclass
@@ -91,23 +92,26 @@ def c45_gains(table: CutTable) -> np.ndarray:
     new = (_xlog2x(table.left.sum(axis=1)) - _xlog2x(table.left).sum(axis=1)
            + _xlog2x(table.right.sum(axis=1)) - _xlog2x(table.right).sum(axis=1))
     numerator = (known_weight / table.total) * (old - new)
-    return np.where(np.abs(numerator) < WEKA_SMALL, 0.0, numerator / known_weight)
+    return np.where(eq(numerator, 0.0), 0.0, numerator / known_weight)
 
 
 def c45_min_split(known_weight: float, n_classes: int, min_leaf: float) -> float:
     """Cases each side of a cut must hold: ``min(25, max(m, 0.1 known / classes))`` (C4.5 R8)."""
-    return min(25.0, max(float(min_leaf), 0.1 * known_weight / n_classes))
+    value = 0.1 * known_weight / n_classes
+    if sm_or_eq(value, min_leaf):
+        return float(min_leaf)
+    return 25.0 if gr(value, 25.0) else value
 
 
 def first_best(scores: np.ndarray, eligible: np.ndarray, floor: float = 0.0) -> int | None:
     """Index Weka's scan would keep: a score replaces the best only if it beats it by > 1e-6."""
-    candidates = np.flatnonzero(eligible & (scores > floor + WEKA_SMALL))
+    candidates = np.flatnonzero(eligible & gr(scores, floor))
     if len(candidates) == 0:
         return None
     top = scores[candidates].max()
     best, best_score = None, floor
     for i in candidates[scores[candidates] > top - 1e-4]:  # far lower scores cannot win
-        if scores[i] > best_score + WEKA_SMALL:
+        if gr(scores[i], best_score):
             best, best_score = int(i), scores[i]
     return best
 
@@ -118,10 +122,10 @@ def c45_cut(table: CutTable, n_classes: int, min_leaf: float, mdl: bool = True) 
     Penalty: ``log2(number of admissible cuts) / node weight`` (Release 8).
     """
     min_split = c45_min_split(float(table.known.sum()), n_classes, min_leaf)
-    if table.known_rows < 2 * min_split or table.n == 0:
+    if sm(table.known_rows, 2 * min_split) or table.n == 0:
         return None
     sizes_left, sizes_right = table.left.sum(axis=1), table.right.sum(axis=1)
-    admissible = (sizes_left >= min_split - WEKA_SMALL) & (sizes_right >= min_split - WEKA_SMALL)
+    admissible = gr_or_eq(sizes_left, min_split) & gr_or_eq(sizes_right, min_split)
     n_candidates = int(admissible.sum())
     gains = c45_gains(table)
     best = first_best(gains, admissible)
@@ -130,7 +134,7 @@ def c45_cut(table: CutTable, n_classes: int, min_leaf: float, mdl: bool = True) 
     gain = float(gains[best])
     if mdl:
         gain -= math.log2(n_candidates) / table.total
-    if gain < WEKA_SMALL:
+    if sm_or_eq(gain, 0.0):
         return None
     return _cut(table, best, gain, n_candidates)
 

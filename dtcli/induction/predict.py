@@ -21,7 +21,8 @@ def predict_proba(tree: Tree, table: Table) -> np.ndarray:
     proba = np.zeros((table.n_rows, len(tree.classes)), dtype=np.float64)
     index = {a.name: i for i, a in enumerate(table.attributes)}
     rows = np.arange(table.n_rows)
-    _descend(tree.root, table, index, rows, np.ones(table.n_rows), proba)
+    fractional = tree.parameters.get("missing", "fractional") not in ("majority", "class-majority")
+    _descend(tree.root, table, index, rows, np.ones(table.n_rows), proba, fractional)
     return proba
 
 
@@ -40,7 +41,7 @@ def _distribution(node: Node) -> np.ndarray:
 
 
 def _descend(node: Node, table: Table, index: dict, rows: np.ndarray,
-             weights: np.ndarray, proba: np.ndarray) -> None:
+             weights: np.ndarray, proba: np.ndarray, fractional: bool) -> None:
     if len(rows) == 0:
         return
     if node.is_leaf:
@@ -51,10 +52,13 @@ def _descend(node: Node, table: Table, index: dict, rows: np.ndarray,
     missing = branch < 0
     sizes = np.array([child.weight for child in node.children])
     shares = sizes / sizes.sum() if sizes.sum() > 0 else np.full(len(sizes), 1.0 / len(sizes))
+    if not fractional:
+        shares = np.zeros(len(sizes))
+        shares[int(np.argmax(sizes))] = 1.0
     for b, child in enumerate(node.children):
         here = branch == b
         take = here | missing if shares[b] > 0 else here
         if not take.any():
             continue
         scale = np.where(missing[take], shares[b], 1.0)
-        _descend(child, table, index, rows[take], weights[take] * scale, proba)
+        _descend(child, table, index, rows[take], weights[take] * scale, proba, fractional)

@@ -22,7 +22,7 @@ CRITERION_NAMES = {"gain": "gain", "gain-ratio": "gain ratio", "gini": "Gini gai
 def _leaf_suffix(node: Node, classes) -> str:
     errors = node.weight - float(node.counts[node.label])
     text = f"{classes[node.label]} ({j48_number(node.weight)}"
-    if round(errors, 2) > 0:
+    if errors > 1e-6:  # as J48: shown whenever there are errors, even if they round to 0.0
         text += f"/{j48_number(errors)}"
     return text + ")"
 

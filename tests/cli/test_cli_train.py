@@ -96,3 +96,45 @@ def test_single_leaf_tree(run, tmp_path):
     path.write_text("X,Y,Class\nt,t,no\nt,f,yes\nf,t,yes\nf,f,no\n")
     result = run("train", path, "-f", "text")
     assert result.stdout == ": no (4.0/2.0)\n"
+
+
+def test_c45_reproduces_quinlans_golf_tree(run):
+    result = run("train", SAMPLES / "weather-numeric.csv", "-a", "c45", "--no-prune", "-f", "text")
+    assert result.exit_code == 0
+    assert result.stdout == (
+        "Outlook = sunny\n"
+        "|   Humidity <= 75: yes (2.0)\n"
+        "|   Humidity > 75: no (3.0)\n"
+        "Outlook = overcast: yes (4.0)\n"
+        "Outlook = rainy\n"
+        "|   Windy = false: yes (3.0)\n"
+        "|   Windy = true: no (2.0)\n"
+    )
+    assert result.stderr == "C4.5 tree: 5 leaves, 8 nodes, depth 2\n"
+
+
+def test_c45_without_no_prune_says_it_is_unpruned(run):
+    result = run("train", SAMPLES / "weather-numeric.csv", "-a", "c45", "-q")
+    assert "pruning is not implemented yet" in result.stderr
+
+
+def test_mitchell_temperature_thresholds_in_midpoint_mode(run):
+    result = run("train", SAMPLES / "temperature.csv", "--thresholds", "midpoint", "-f", "text")
+    assert result.stdout == (
+        "Temperature <= 54: No (2.0)\n"
+        "Temperature > 54\n"
+        "|   Temperature <= 85: Yes (3.0)\n"
+        "|   Temperature > 85: No (1.0)\n"
+    )
+
+
+def test_numeric_model_round_trips_through_predict(run, tmp_path):
+    model = tmp_path / "golf.json"
+    assert run("train", SAMPLES / "weather-numeric.csv", "-a", "c45", "-q", "-o", model).exit_code == 0
+    doc = json.loads(model.read_text())
+    sunny = doc["root"]["branches"][0]["node"]
+    assert sunny["test"] == {"kind": "numeric", "attribute": "Humidity", "threshold": 75.0}
+    assert [b["value"] for b in sunny["branches"]] == ["<=", ">"]
+    assert doc["parameters"]["missing"] == "fractional" and doc["parameters"]["thresholds"] == "data"
+    result = run("predict", model, SAMPLES / "weather-numeric.csv")
+    assert result.stderr.startswith("Accuracy: 14/14 = 1.000")
