@@ -16,9 +16,20 @@ from dtcli.induction.criteria import CRITERIA
                    "Repeat for a conjunction.")
 @click.option("-c", "--criterion", type=click.Choice(sorted(CRITERIA)), default="gain", show_default=True,
               help="Which score sorts the table and picks the split.")
+@click.option("--thresholds", type=click.Choice(["midpoint", "data"]), default="midpoint", show_default=True,
+              help="Where a numeric attribute's threshold goes: midpoint between the two values at the "
+                   "best cut, or the largest training value not above it (as C4.5 prints it).")
+@click.option("--thresholds-all", is_flag=True,
+              help="List every candidate cut of each numeric attribute with its gain.")
+@click.option("--costs", metavar="FILE", help="Attribute costs, CSV lines 'attribute,cost' (others cost 1).")
+@click.option("--cost-measure", type=click.Choice(["ratio", "tan-schlimmer", "nunez"]), default="ratio",
+              show_default=True, help="With --costs: Gain/Cost, Gain^2/Cost, or (2^Gain - 1)/(Cost + 1)^w.")
+@click.option("--nunez-w", type=float, default=1.0, show_default=True, metavar="W",
+              help="The w of --cost-measure nunez, in [0, 1].")
 @click.option("-f", "--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True, help="table for people; json or csv for scripts (full precision).")
-def command(data, target, ignore, nominal, format_in, conditions, criterion, fmt):
+def command(data, target, ignore, nominal, format_in, conditions, criterion, thresholds, thresholds_all,
+            costs, cost_measure, nunez_w, fmt):
     """Show how well each attribute splits DATA on the target.
 
     For every attribute: the class counts of each branch, the weighted
@@ -27,8 +38,14 @@ def command(data, target, ignore, nominal, format_in, conditions, criterion, fmt
     Above the table: the entropy and class counts of the whole set. Use
     --where to look one level down, as a tree would.
 
+    A numeric attribute is scored at its best cut (A <= t); --thresholds-all
+    lists every cut, marking those where the class changes (Mitchell 3.7.2).
+    With --costs, each attribute's cost and cost score are shown, and the
+    cost score picks the split (Mitchell 3.7.5).
+
     Example: dtree gain sample_data/weather.csv --ignore Day --where Outlook=Sunny
     """
+    from dtcli.induction.c45 import Thresholds
     from dtcli.induction.report import gain_report
     from dtcli.model.where import parse_condition, select
     from dtcli.render import gain as render
@@ -41,7 +58,16 @@ def command(data, target, ignore, nominal, format_in, conditions, criterion, fmt
     if len(rows) == 0:
         raise ParameterError(f"{table.source}: no row satisfies --where {' and '.join(conditions)}")
     fixed = tuple(c.name for c in parsed if c.op == "=")
-    report = gain_report(table, criterion, rows, exclude=fixed)
+    place = Thresholds(table, thresholds).place
+    attribute_costs = None
+    if costs:
+        from dtcli.induction.costs import AttributeCosts
+        from dtcli.io.costs import read_costs
+
+        names = [a.name for a in table.attributes]
+        attribute_costs = AttributeCosts(read_costs(costs, names), cost_measure, nunez_w)
+    report = gain_report(table, criterion, rows, exclude=fixed, place=place, all_cuts=thresholds_all,
+                         costs=attribute_costs)
     where = [str(c) for c in parsed]
     if fmt == "json":
         click.echo(render.to_json(report, where), nl=False)
@@ -54,3 +80,6 @@ def command(data, target, ignore, nominal, format_in, conditions, criterion, fmt
         console.print(render.heading(report, where))
         console.print(render.rich_table(report))
         console.print(render.footer(report))
+        for cuts in render.cut_tables(report):
+            console.print()
+            console.print(cuts)

@@ -24,6 +24,13 @@ from dtcli.induction.criteria import CRITERIA
               help="Missing values: fractional (C4.5's default: cases go down every branch with "
                    "proportional weight), majority / class-majority (fill in the most common value at "
                    "the node, overall or within the case's class; Mitchell 3.7.4), reject (ID3's default).")
+@click.option("--costs", metavar="FILE",
+              help="Attribute costs, CSV lines 'attribute,cost' (others cost 1): splits are chosen by "
+                   "a cost measure of their gain instead of the criterion (Mitchell 3.7.5).")
+@click.option("--cost-measure", type=click.Choice(["ratio", "tan-schlimmer", "nunez"]), default="ratio",
+              show_default=True, help="With --costs: Gain/Cost, Gain^2/Cost, or (2^Gain - 1)/(Cost + 1)^w.")
+@click.option("--nunez-w", type=float, default=1.0, show_default=True, metavar="W",
+              help="The w of --cost-measure nunez, in [0, 1].")
 @click.option("--max-depth", type=int, metavar="N", help="Make a leaf at depth N (the root is depth 0).")
 @click.option("--min-split", type=float, metavar="N",
               help="Split a node only if it holds at least N cases.  [default: 2]")
@@ -44,7 +51,7 @@ from dtcli.induction.criteria import CRITERIA
               help="How to print the tree: rich (counts and scores), text (plain, J48 style), json (the model).")
 @click.option("-q", "--quiet", is_flag=True, help="Do not print the tree (use with -o).")
 def command(data, target, ignore, nominal, format_in, algorithm, criterion, thresholds, missing,
-            max_depth, min_split, min_leaf, max_leaves, no_prune, min_gain, purity, output, fmt, quiet):
+            costs, cost_measure, nunez_w, max_depth, min_split, min_leaf, max_leaves, no_prune, min_gain, purity, output, fmt, quiet):
     """Learn a decision tree from DATA and print it.
 
     The tree shows, at every node, the training class counts ([9+, 5-] for
@@ -66,7 +73,15 @@ def command(data, target, ignore, nominal, format_in, algorithm, criterion, thre
     from dtcli.render.tree import rich_tree, summary, text_tree
 
     table = load_training_table(data, target, ignore, nominal, format_in)
+    attribute_costs = None
+    if costs:
+        from dtcli.induction.costs import AttributeCosts
+        from dtcli.io.costs import read_costs
+
+        names = [a.name for a in table.attributes]
+        attribute_costs = AttributeCosts(read_costs(costs, names), cost_measure, nunez_w)
     tree, warnings = train(table, algorithm, criterion=criterion, thresholds=thresholds, missing=missing,
+                           costs=attribute_costs,
                            max_depth=max_depth, min_split=min_split, min_leaf=min_leaf,
                            max_leaves=max_leaves, min_gain=min_gain, purity=purity)
     if algorithm == "c45" and not no_prune:

@@ -24,7 +24,7 @@ import numpy as np
 
 from dtcli.induction.numeric import _xlog2x, c45_cut, cut_table
 from dtcli.induction.tolerance import eq, gr, gr_or_eq, sm, sm_or_eq
-from dtcli.induction.split import nominal_branch_counts
+from dtcli.induction.split import nominal_branch_counts, score_split
 from dtcli.model.table import Table
 from dtcli.model.tree import NominalTest, NumericTest
 
@@ -45,6 +45,10 @@ class C45Candidate:
     gain: float
     ratio: float
     counts: np.ndarray
+
+    @property
+    def gini(self) -> float:
+        return score_split(self.counts, float(self.counts.sum()), "gini")[1]
 
 
 def c45_gain(counts: np.ndarray, total: float) -> float:
@@ -92,7 +96,7 @@ def c45_candidate(table: Table, i: int, rows: np.ndarray, w: np.ndarray, min_lea
 
 
 def c45_choose(table: Table, min_leaf: float, criterion: str, thresholds: "Thresholds",
-               n_all: int) -> Choice | None:
+               n_all: int, costs=None) -> Choice | None:
     """J48's C45ModelSelection over every attribute of a node's rows (``table``).
 
     ``n_all`` is the number of rows in the whole training set (for the
@@ -107,13 +111,16 @@ def c45_choose(table: Table, min_leaf: float, criterion: str, thresholds: "Thres
              if (c := c45_candidate(table, i, rows, w, min_leaf, thresholds)) is not None]
     if not found:
         return None
-    if criterion == "gain":
-        return placed(_first_max(found, lambda c: c.gain, "gain"), thresholds, table)
+    if costs is not None:  # Mitchell 3.7.5: a cost measure of the gain replaces the criterion
+        name = table.attributes
+        return placed(_first_max(found, lambda c: costs.score(c.gain, costs.cost(name[c.attribute].name)), "cost"),
+                      thresholds, table)
+    if criterion in ("gain", "gini"):
+        score = (lambda c: c.gain) if criterion == "gain" else (lambda c: c.gini)
+        return placed(_first_max(found, score, criterion), thresholds, table)
     limit = 0.3 * n_all
-    many = [not a.is_nominal or len(a.values) >= limit for a in table.attributes]
-    all_many = all(a.is_nominal and len(a.values) >= limit for a in table.attributes)
-    counted = [c for c in found if all_many or not table.attributes[c.attribute].is_nominal
-               or not many[c.attribute]]
+    many_valued = [a.is_nominal and len(a.values) >= limit for a in table.attributes]
+    counted = [c for c in found if all(many_valued) or not many_valued[c.attribute]]
     if not counted:
         return None
     average = sum(c.gain for c in counted) / len(counted)

@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from dtcli.induction.costs import AttributeCosts
 from dtcli.induction.c45 import Choice, Thresholds, c45_choose, placed
 from dtcli.induction.missing import fill_missing, partition
 from dtcli.induction.split import candidates, choose
@@ -50,6 +51,7 @@ class GrowParams:
     thresholds: str | None = None
     missing: str = "reject"
     collapse: bool = False
+    costs: AttributeCosts | None = None
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -65,9 +67,14 @@ class _Grower:
     def choose(self, node: Table, available: list[int]) -> Choice | None:
         p = self.params
         if p.algorithm == "c45":
-            return c45_choose(node, p.min_leaf or 2.0, p.criterion, self.thresholds, self.n_all)
+            return c45_choose(node, p.min_leaf or 2.0, p.criterion, self.thresholds, self.n_all, p.costs)
         found = candidates(node, available, p.criterion, p.thresholds, p.min_leaf)
-        best = choose(found, p.criterion)
+        rule = p.criterion
+        if p.costs is not None:
+            for c in found:
+                c.score = p.costs.score(c.gain, p.costs.cost(node.attributes[c.attribute].name))
+            rule = "gain"  # the cost measure replaces the criterion (and Quinlan's rule)
+        best = choose(found, rule)
         if best is None:
             return None
         return placed(Choice(best.test, best.score, best.gain), self.thresholds, node)
@@ -83,7 +90,7 @@ class _Grower:
 
     def improves(self, choice: Choice) -> bool:
         p = self.params
-        improvement = choice.score if p.criterion == "gini" else choice.gain
+        improvement = choice.score if p.criterion == "gini" and p.costs is None else choice.gain
         if p.algorithm == "c45":
             return p.min_gain <= 0 or improvement > p.min_gain
         return improvement > p.min_gain + GAIN_TOLERANCE

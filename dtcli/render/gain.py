@@ -15,6 +15,7 @@ import math
 from rich.table import Table as RichTable
 
 from dtcli.induction.report import GainReport
+from dtcli.model.tree import format_threshold
 from dtcli.render.counts import class_counts
 
 GAIN_FORMAT = "dtree-gain"
@@ -39,24 +40,53 @@ def heading(report: GainReport, where: list[str]) -> str:
     )
 
 
+def _has_costs(report: GainReport) -> bool:
+    return any(row.cost is not None for row in report.attributes)
+
+
 def rich_table(report: GainReport) -> RichTable:
     table = RichTable(show_edge=False, pad_edge=False)
-    for title in ("Attribute", "Branches", "Entropy after", "Gain", "Split info", "Gain ratio", "Gini gain"):
+    titles = ["Attribute", "Branches", "Entropy after", "Gain", "Split info", "Gain ratio", "Gini gain"]
+    if _has_costs(report):
+        titles += ["Cost", "Cost score"]
+    for title in titles:
         table.add_column(title, justify="left" if title in ("Attribute", "Branches") else "right")
     for row in report.attributes:
         branches = [f"{v} {class_counts(c, report.classes)}" for v, c in zip(row.values, row.branch_counts)]
         if row.missing > 0:
             branches.append(f"? {row.missing:g} missing")
         mark = "* " if row.name == report.chosen else "  "
-        table.add_row(
-            mark + row.name, "\n".join(branches), _fixed(row.weighted_entropy), _fixed(row.gain),
-            _fixed(row.split_info), _fixed(row.gain_ratio), _fixed(row.gini_gain),
-        )
+        cells = [mark + row.name, "\n".join(branches), _fixed(row.weighted_entropy), _fixed(row.gain),
+                 _fixed(row.split_info), _fixed(row.gain_ratio), _fixed(row.gini_gain)]
+        if _has_costs(report):
+            cells += [f"{row.cost:g}", _fixed(row.cost_score)]
+        table.add_row(*cells)
     return table
 
 
+def cut_tables(report: GainReport) -> list[RichTable]:
+    """One table per numeric attribute listing every candidate cut (``--thresholds-all``)."""
+    tables = []
+    for row in report.attributes:
+        if not row.cuts:
+            continue
+        table = RichTable(title=f"{row.name}: every cut (* where the class changes)", show_edge=False,
+                          pad_edge=False, title_justify="left")
+        for title in ("Cut", "Between", "At or below", "Above", "Gain"):
+            table.add_column(title, justify="right" if title in ("Gain",) else "left")
+        for cut in row.cuts:
+            table.add_row(
+                f"{'*' if cut.boundary else ' '} <= {format_threshold(cut.threshold)}",
+                f"{format_threshold(cut.lower)} | {format_threshold(cut.upper)}",
+                class_counts(cut.counts[0], report.classes), class_counts(cut.counts[1], report.classes),
+                _fixed(cut.gain),
+            )
+        tables.append(table)
+    return tables
+
+
 def footer(report: GainReport) -> str:
-    title = CRITERION_TITLES[report.criterion]
+    title = "cost score" if _has_costs(report) else CRITERION_TITLES[report.criterion]
     lines = []
     if report.chosen:
         lines.append(f"* chosen by {title}: {report.chosen}")
@@ -75,9 +105,9 @@ def footer(report: GainReport) -> str:
 def to_json(report: GainReport, where: list[str]) -> str:
     rows = []
     for row in report.attributes:
-        rows.append({
+        entry = {
             "name": row.name,
-            "kind": "nominal",
+            "kind": "nominal" if row.threshold is None else "numeric",
             "branches": [
                 {"value": v, "counts": [float(x) for x in c]} for v, c in zip(row.values, row.branch_counts)
             ],
@@ -87,7 +117,18 @@ def to_json(report: GainReport, where: list[str]) -> str:
             "split_info": row.split_info,
             "gain_ratio": _finite(row.gain_ratio),
             "gini_gain": row.gini_gain,
-        })
+        }
+        if row.threshold is not None:
+            entry["threshold"] = row.threshold
+        if row.cuts:
+            entry["cuts"] = [
+                {"threshold": c.threshold, "lower": c.lower, "upper": c.upper, "gain": c.gain,
+                 "boundary": c.boundary, "counts": [[float(x) for x in side] for side in c.counts]}
+                for c in row.cuts
+            ]
+        if row.cost is not None:
+            entry["cost"], entry["cost_score"] = row.cost, row.cost_score
+        rows.append(entry)
     doc = {
         "format": GAIN_FORMAT,
         "version": GAIN_VERSION,
@@ -108,7 +149,7 @@ def to_json(report: GainReport, where: list[str]) -> str:
 
 
 CSV_COLUMNS = ("attribute", "branches", "missing", "weighted_entropy", "gain", "split_info",
-               "gain_ratio", "gini_gain", "chosen")
+               "gain_ratio", "gini_gain", "chosen", "threshold", "cost", "cost_score")
 
 
 def to_csv(report: GainReport) -> str:
@@ -124,5 +165,7 @@ def to_csv(report: GainReport) -> str:
         writer.writerow([
             row.name, branches, f"{row.missing:g}", repr(row.weighted_entropy), repr(row.gain),
             repr(row.split_info), ratio, repr(row.gini_gain), "yes" if row.name == report.chosen else "",
+            "" if row.threshold is None else repr(row.threshold),
+            "" if row.cost is None else repr(row.cost), "" if row.cost_score is None else repr(row.cost_score),
         ])
     return out.getvalue()

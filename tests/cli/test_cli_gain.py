@@ -6,6 +6,8 @@ import csv
 import io
 import json
 
+import pytest
+
 from helpers import SAMPLES, golden
 
 WEATHER = ("gain", SAMPLES / "weather.csv", "--target", "PlayTennis", "--ignore", "Day")
@@ -75,8 +77,38 @@ def test_ties_are_pointed_out(run):
     assert "tie with Type to 12 decimals" in result.stdout
 
 
-def test_numeric_attributes_are_listed_as_skipped(run):
+def test_numeric_attributes_get_their_best_threshold(run):
     result = run("gain", SAMPLES / "weather-numeric.csv", "-f", "json")
     doc = json.loads(result.stdout)
-    assert [s["name"] for s in doc["skipped"]] == ["Temperature", "Humidity"]
-    assert doc["chosen"] == "Outlook"
+    humidity = next(a for a in doc["attributes"] if a["name"] == "Humidity")
+    assert humidity["kind"] == "numeric" and humidity["threshold"] == 82.5
+    assert [b["value"] for b in humidity["branches"]] == ["<= 82.5", "> 82.5"]
+    assert doc["skipped"] == [] and doc["chosen"] == "Outlook"
+    data = run("gain", SAMPLES / "weather-numeric.csv", "-f", "json", "--thresholds", "data")
+    humidity = next(a for a in json.loads(data.stdout)["attributes"] if a["name"] == "Humidity")
+    assert humidity["threshold"] == 80.0
+
+
+def test_thresholds_all_lists_every_cut(run):
+    result = run("gain", SAMPLES / "temperature.csv", "--thresholds-all", "-f", "json")
+    cuts = json.loads(result.stdout)["attributes"][0]["cuts"]
+    assert [c["threshold"] for c in cuts] == [44.0, 54.0, 66.0, 76.0, 85.0]
+    assert [c["boundary"] for c in cuts] == [False, True, False, False, True]
+    assert cuts[1]["counts"] == [[2.0, 0.0], [1.0, 3.0]]
+    table = run("gain", SAMPLES / "temperature.csv", "--thresholds-all")
+    assert "Temperature: every cut (* where the class changes)" in table.stdout
+    assert "* <= 54" in table.stdout and "* <= 85" in table.stdout
+
+
+def test_costs_columns_and_choice(run, tmp_path):
+    costs = tmp_path / "costs.csv"
+    costs.write_text("attribute,cost\nOutlook,4\n")
+    result = run(*WEATHER, "--costs", costs, "-f", "json")
+    doc = json.loads(result.stdout)
+    assert doc["chosen"] == "Humidity"
+    outlook = next(a for a in doc["attributes"] if a["name"] == "Outlook")
+    assert outlook["cost"] == 4.0 and outlook["cost_score"] == pytest.approx(outlook["gain"] / 4)
+    bad = tmp_path / "bad.csv"
+    bad.write_text("Nope,3\n")
+    error = run(*WEATHER, "--costs", bad)
+    assert error.exit_code == 1 and "no attribute 'Nope'" in error.stderr

@@ -1,0 +1,32 @@
+"""Read an attribute-cost file: CSV with the columns ``attribute,cost``."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from dtcli.errors import DataError
+from dtcli.io.write import read_text
+
+
+def read_costs(path: str, attributes: list[str]) -> dict[str, float]:
+    """Costs by attribute; every name must be an attribute, every cost a number."""
+    text = read_text(path, "cost file")
+    rows = list(csv.reader(io.StringIO(text)))
+    if not rows:
+        raise DataError(f"{path}: empty cost file; give lines 'attribute,cost'")
+    start = 1 if [c.strip().lower() for c in rows[0]] == ["attribute", "cost"] else 0
+    costs: dict[str, float] = {}
+    for line, row in enumerate(rows[start:], start=start + 1):
+        if not row or not "".join(row).strip():
+            continue
+        if len(row) != 2:
+            raise DataError(f"{path}, line {line}: expected 'attribute,cost', found {len(row)} fields")
+        name, value = row[0].strip(), row[1].strip()
+        if name not in attributes:
+            raise DataError(f"{path}, line {line}: no attribute {name!r}; attributes are: {', '.join(attributes)}")
+        try:
+            costs[name] = float(value)
+        except ValueError:
+            raise DataError(f"{path}, line {line}: cost {value!r} is not a number") from None
+    return costs
