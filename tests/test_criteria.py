@@ -113,7 +113,7 @@ def test_vectorised_along_last_axis():
 
 
 def test_criteria_table():
-    assert sorted(CRITERIA) == ["gain", "gain-ratio", "gini"]
+    assert sorted(CRITERIA) == ["cart", "entropy", "gain", "gain-ratio", "gini"]
 
 
 counts = st.lists(st.integers(0, 50), min_size=2, max_size=5)

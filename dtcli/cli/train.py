@@ -14,8 +14,9 @@ from dtcli.induction.criteria import CRITERIA
 @click.option("-a", "--algorithm", type=click.Choice(sorted(ALGORITHMS)), default="id3", show_default=True,
               help="Which algorithm's rules to follow.")
 @click.option("-c", "--criterion", type=click.Choice(sorted(CRITERIA)),
-              help="Split criterion (default: the algorithm's; ID3 uses gain). "
-                   "gain-ratio applies Quinlan's rule: only attributes with at least average gain compete.")
+              help="Split criterion (default: the algorithm's: id3 gain, c45 gain-ratio, cart gini). "
+                   "gain-ratio applies Quinlan's rule: only attributes with at least average gain "
+                   "compete; entropy is gain; cart is Zaki's CART measure (cart only).")
 @click.option("--thresholds", type=click.Choice(["data", "midpoint"]),
               help="Numeric splits A <= t: t is the largest training value not above the cut (data, "
                    "C4.5's default, as J48 prints it) or the midpoint between the two values (Mitchell, "
@@ -61,9 +62,12 @@ def command(data, target, ignore, nominal, format_in, algorithm, criterion, thre
     'dtree predict'.
 
     Algorithms: id3 (information gain, nominal attributes, no missing values
-    unless --missing says how) and c45 (C4.5 Release 8 as Weka's J48: gain
+    unless --missing says how), c45 (C4.5 Release 8 as Weka's J48: gain
     ratio among attributes of at least average gain, numeric thresholds with
-    the MDL correction, fractional cases for missing values, -m 2).
+    the MDL correction, fractional cases for missing values, -m 2) and cart
+    (binary splits A <= v at midpoints and A in V for nominal attributes;
+    --criterion gini, entropy or cart; a missing value goes to the heavier
+    branch).
 
     Example: dtree train sample_data/weather.csv --ignore Day -o weather.json
     """

@@ -35,6 +35,10 @@ ALGORITHMS = {
         "id3", "ID3", "Quinlan's ID3: information gain, one branch per nominal value (Mitchell ch. 3)",
         {"criterion": "gain", "missing": "reject"},
     ),
+    "cart": Algorithm(
+        "cart", "CART", "Breiman et al.'s CART: binary splits (A <= v, A in V), Gini by default (Zaki ch. 16)",
+        {"criterion": "gini", "thresholds": "midpoint", "missing": "majority", "min_leaf": 1.0},
+    ),
     "c45": Algorithm(
         "c45", "C4.5", "Quinlan's C4.5 Release 8 as Weka's J48: gain ratio, numeric thresholds, fractional cases",
         {"criterion": "gain-ratio", "thresholds": "data", "missing": "fractional", "min_leaf": 2.0,
@@ -103,6 +107,8 @@ def train(table: Table, algorithm: str = "id3", **options) -> tuple[Tree, list[s
 def _check_params(params: GrowParams) -> None:
     if params.criterion not in CRITERIA:
         raise ParameterError(f"unknown criterion {params.criterion!r}; choose from {', '.join(sorted(CRITERIA))}")
+    if params.criterion == "cart" and params.algorithm != "cart":
+        raise ParameterError("--criterion cart is defined for binary splits: use it with --algorithm cart")
     if params.max_depth is not None and params.max_depth < 0:
         raise ParameterError("--max-depth must be 0 or more")
     if params.min_split < 0:

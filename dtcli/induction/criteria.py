@@ -108,5 +108,11 @@ CRITERIA = {
     "gain": information_gain,
     "gain-ratio": gain_ratio,
     "gini": gini_gain,
+    "entropy": information_gain,
+    "cart": None,
 }
-"""Split scores by name: higher is better. ``--criterion`` offers these keys."""
+"""Split scores by name: higher is better. ``--criterion`` offers these keys.
+
+``entropy`` is information gain under CART's name; ``cart`` is Zaki's CART
+measure (eq. 16.8), defined for binary splits only (``cart.decrease``).
+"""

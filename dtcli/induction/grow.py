@@ -26,11 +26,12 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from dtcli.induction.costs import AttributeCosts
+from dtcli.induction.cart import cart_choose
 from dtcli.induction.c45 import Choice, Thresholds, c45_choose, placed
 from dtcli.induction.missing import fill_missing, partition
 from dtcli.induction.split import candidates, choose
 from dtcli.model.table import Table
-from dtcli.model.tree import Node, majority
+from dtcli.model.tree import NominalTest, Node, majority
 
 # A split must gain more than this (on top of --min-gain); Weka's Id3 uses the same 1e-6.
 GAIN_TOLERANCE = 1e-6
@@ -66,6 +67,8 @@ class _Grower:
 
     def choose(self, node: Table, available: list[int]) -> Choice | None:
         p = self.params
+        if p.algorithm == "cart":
+            return cart_choose(node, p.criterion, p.min_leaf or 1.0)
         if p.algorithm == "c45":
             return c45_choose(node, p.min_leaf or 2.0, p.criterion, self.thresholds, self.n_all, p.costs)
         found = candidates(node, available, p.criterion, p.thresholds, p.min_leaf)
@@ -91,6 +94,8 @@ class _Grower:
     def improves(self, choice: Choice) -> bool:
         p = self.params
         improvement = choice.score if p.criterion == "gini" and p.costs is None else choice.gain
+        if p.algorithm == "cart":  # like scikit-learn, a split that decreases nothing is still made
+            return choice.score >= p.min_gain - 1e-12
         if p.algorithm == "c45":
             return p.min_gain <= 0 or improvement > p.min_gain
         return improvement > p.min_gain + GAIN_TOLERANCE
@@ -127,7 +132,8 @@ def _make(grower: _Grower, rows: Table, available: list[int], depth: int):
     node = Node(counts, majority(counts))
     if grower.stops(counts, available, depth):
         return node, None
-    filled = fill_missing(rows, grower.params.missing)
+    cart = grower.params.algorithm == "cart"
+    filled = rows if cart else fill_missing(rows, grower.params.missing)
     choice = grower.choose(filled, available)
     if choice is None or not grower.improves(choice):
         return node, None
@@ -137,9 +143,10 @@ def _make(grower: _Grower, rows: Table, available: list[int], depth: int):
 def _split(grower: _Grower, node: Node, rows: Table, available: list[int], depth: int, choice: Choice):
     test = choice.test
     index = rows.schema.index(test.attribute.name)
-    remaining = [i for i in available if i != index] if test.attribute.is_nominal else available
+    remaining = [i for i in available if i != index] if isinstance(test, NominalTest) else available
     children = []
-    for part in partition(rows, index, test):
+    heavier = grower.params.algorithm == "cart" and grower.params.missing != "fractional"
+    for part in partition(rows, index, test, heavier):
         if part.weights.sum() <= 0:
             children.append((Node(np.zeros(grower.n_classes), node.label), None))
         else:

@@ -6,7 +6,8 @@ the branch's share of the known weight (Quinlan 1993); branches with no
 known weight get none of it.
 
 ``fill_missing`` implements Mitchell §3.7.4 for the ``majority`` and
-``class-majority`` policies: at each node, a missing value becomes the most
+``class-majority`` policies of ID3 and C4.5 (CART's ``majority`` instead
+sends the case down the heavier branch of the chosen split): at each node, a missing value becomes the most
 common value among the node's rows (of the same class, for
 ``class-majority``), ties to the first value in order (the smallest number).
 """
@@ -20,13 +21,20 @@ from dtcli.model.table import MISSING, Table
 POLICIES = ("reject", "fractional", "majority", "class-majority")
 
 
-def partition(rows: Table, index: int, test) -> list[Table]:
-    """One Table per branch of ``test`` (on column ``index``), missing values spread fractionally."""
+def partition(rows: Table, index: int, test, heavier: bool = False) -> list[Table]:
+    """One Table per branch of ``test`` (on column ``index``).
+
+    Missing values are spread fractionally, or (``heavier``, CART's
+    ``majority``) all sent down the branch with the most known weight.
+    """
     branch = test.route(rows.columns[index])
     missing = branch == MISSING
     known_sizes = np.bincount(branch[~missing], weights=rows.weights[~missing], minlength=test.n_branches)
     total = known_sizes.sum()
     shares = known_sizes / total if total > 0 else np.full(test.n_branches, 1.0 / test.n_branches)
+    if heavier:
+        shares = np.zeros(test.n_branches)
+        shares[int(np.argmax(known_sizes))] = 1.0
     parts = []
     for b in range(test.n_branches):
         here = branch == b

@@ -59,8 +59,12 @@ class Cut:
     n_candidates: int
 
 
-def cut_table(values: np.ndarray, y: np.ndarray, w: np.ndarray, n_classes: int) -> CutTable:
-    """Sort the known values once; cumulative class weights give every cut at once."""
+def cut_table(values: np.ndarray, y: np.ndarray, w: np.ndarray, n_classes: int,
+              equal: float = EQUAL_VALUES) -> CutTable:
+    """Sort the known values once; cumulative class weights give every cut at once.
+
+    Adjacent values closer than ``equal`` are one value (no cut between them).
+    """
     known = ~np.isnan(values)
     v, cls, wt = values[known], y[known], w[known]
     order = np.argsort(v, kind="stable")
@@ -69,7 +73,7 @@ def cut_table(values: np.ndarray, y: np.ndarray, w: np.ndarray, n_classes: int) 
     onehot[np.arange(len(v)), cls] = wt
     running = np.cumsum(onehot, axis=0)
     known_counts = running[-1] if len(v) else np.zeros(n_classes)
-    cuts = np.flatnonzero(v[:-1] + EQUAL_VALUES < v[1:])
+    cuts = np.flatnonzero(v[:-1] + equal < v[1:])
     left = running[cuts]
     return CutTable(
         lower=v[cuts], upper=v[cuts + 1], left=left, right=known_counts - left,

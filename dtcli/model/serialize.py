@@ -15,7 +15,7 @@ import numpy as np
 from dtcli import __version__
 from dtcli.errors import ModelFormatError
 from dtcli.model.table import KINDS, NOMINAL, Attribute, Schema
-from dtcli.model.tree import TESTS, NominalTest, Node, NumericTest, Tree
+from dtcli.model.tree import TESTS, NominalTest, Node, NumericTest, SubsetTest, Tree
 
 FORMAT = "dtree-model"
 SCHEMA_VERSION = 1
@@ -64,6 +64,8 @@ def _node_to_dict(node: Node, classes: tuple[str, ...]) -> dict:
     out["test"] = {"kind": node.test.kind, "attribute": node.test.attribute.name}
     if isinstance(node.test, NumericTest):
         out["test"]["threshold"] = float(node.test.threshold)
+    if isinstance(node.test, SubsetTest):
+        out["test"]["values"] = list(node.test.values)
     if node.score is not None:
         out["score"] = float(node.score)
     out["branches"] = [
@@ -75,8 +77,8 @@ def _node_to_dict(node: Node, classes: tuple[str, ...]) -> dict:
 
 def branch_values(test) -> list[str]:
     """What each branch is called in the file: the nominal value, or ``<=``/``>``."""
-    if isinstance(test, NumericTest):
-        return list(NumericTest.BRANCHES)
+    if isinstance(test, (NumericTest, SubsetTest)):
+        return list(test.BRANCHES)
     return list(test.attribute.values)
 
 
@@ -219,5 +221,11 @@ class _Reader:
                 raise self.fail(f"{path}.threshold", "expected a finite number")
             return NumericTest(attribute, threshold)
         if not attribute.is_nominal:
-            raise self.fail(f"{path}.attribute", f"{name!r} is numeric; a nominal test needs a nominal attribute")
+            raise self.fail(f"{path}.attribute", f"{name!r} is numeric; a {kind} test needs a nominal attribute")
+        if kind == "subset":
+            values = self.strings(obj, "values", path)
+            unknown = [v for v in values if v not in attribute.values]
+            if unknown or not values:
+                raise self.fail(f"{path}.values", f"expected values of {name!r}, found {unknown or 'none'}")
+            return SubsetTest(attribute, tuple(values))
         return NominalTest(attribute)

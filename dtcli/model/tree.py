@@ -69,8 +69,35 @@ class NumericTest:
         return np.where(np.isnan(column), MISSING, side).astype(np.int32)
 
 
-Test = NominalTest | NumericTest
-TESTS = {"nominal": NominalTest, "numeric": NumericTest}
+@dataclass(frozen=True)
+class SubsetTest:
+    """``A in V``: two branches, values in ``V`` and the rest (CART; Zaki & Meira ch. 16).
+
+    ``values`` lists ``V`` in the attribute's value order. A value outside
+    ``V`` (including one absent at this node in training) takes the second
+    branch; a missing value neither.
+    """
+
+    attribute: Attribute
+    values: tuple[str, ...]
+    kind: str = field(default="subset", init=False)
+
+    n_branches = 2
+    BRANCHES = ("in", "not in")
+
+    def branch_labels(self) -> list[str]:
+        listed = "{" + ", ".join(self.values) + "}"
+        return [f"{self.attribute.name} in {listed}", f"{self.attribute.name} not in {listed}"]
+
+    def route(self, column: np.ndarray) -> np.ndarray:
+        """0 for codes in ``V``, 1 for other codes, ``MISSING`` where missing."""
+        codes = [self.attribute.values.index(v) for v in self.values]
+        side = np.where(np.isin(column, codes), 0, 1)
+        return np.where(column < 0, MISSING, side).astype(np.int32)
+
+
+Test = NominalTest | NumericTest | SubsetTest
+TESTS = {"nominal": NominalTest, "numeric": NumericTest, "subset": SubsetTest}
 
 
 @dataclass

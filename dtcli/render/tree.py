@@ -16,7 +16,8 @@ from rich.tree import Tree as RichTree
 from dtcli.model.tree import Node, Tree
 from dtcli.render.counts import class_counts, j48_number
 
-CRITERION_NAMES = {"gain": "gain", "gain-ratio": "gain ratio", "gini": "Gini gain"}
+CRITERION_NAMES = {"gain": "gain", "gain-ratio": "gain ratio", "gini": "Gini gain", "entropy": "gain",
+                   "cart": "CART measure"}
 
 
 def _leaf_suffix(node: Node, classes) -> str:
