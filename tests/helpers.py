@@ -13,12 +13,12 @@ WEKA = FIXTURES / "weka"
 GOLDEN = TESTS / "golden"
 
 
-def load(path, target=None, ignore=(), nominal=()):
+def load(path, target=None, ignore=(), nominal=(), task="classification"):
     """A training Table from a file, through the real readers."""
     from dtcli.io.encode import infer_table
     from dtcli.io.read import read_data
 
-    return infer_table(read_data(str(path)), target, ignore, nominal)
+    return infer_table(read_data(str(path)), target, ignore, nominal, task)
 
 
 def golden(name: str, text: str) -> None:

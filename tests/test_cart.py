@@ -106,3 +106,33 @@ def test_agrees_with_scikit_learn(record):
     else:
         assert tree.root.n_leaves() == record["n_leaves"]
         assert tree.root.depth() == record["depth"]
+
+
+REGRESSORS = [r for r in SKLEARN if r["estimator"] == "DecisionTreeRegressor"]
+
+
+@pytest.mark.parametrize("record", REGRESSORS, ids=[f"cpu-leaf{r['params']['min_samples_leaf']}" for r in REGRESSORS])
+def test_regression_agrees_with_scikit_learn(record):
+    from dtcli.induction.predict import predict_values
+
+    table = load(WEKA / "data" / "cpu.arff", task="auto")
+    assert table.is_regression
+    tree, _ = train(table, "cart", min_leaf=record["params"]["min_samples_leaf"])
+    assert tree.root.n_leaves() == record["n_leaves"] and tree.root.depth() == record["depth"]
+    assert np.allclose(predict_values(tree, table), record["predictions"], rtol=0, atol=1e-9)
+
+
+def test_regression_model_round_trip_and_cli(run, tmp_path):
+    model = tmp_path / "cpu.json"
+    result = run("train", WEKA / "data" / "cpu.arff", "-a", "cart", "-m", "5", "-o", model, "-f", "text")
+    assert result.exit_code == 0 and result.stdout.startswith("MMAX <= ")
+    doc = json.loads(model.read_text())
+    assert doc["schema"]["target"] == {"name": "class", "kind": "numeric"}
+    assert set(doc["root"]) >= {"weight", "value", "impurity"} and "counts" not in doc["root"]
+    predicted = run("predict", model, WEKA / "data" / "cpu.arff")
+    assert predicted.exit_code == 0 and predicted.stderr.startswith("RMSE ")
+    assert "R^2 0.84" in predicted.stderr
+    classes = run("train", WEKA / "data" / "cpu.arff", "-a", "cart", "--task", "classification", "-q")
+    assert classes.exit_code == 0
+    refused = run("train", WEKA / "data" / "cpu.arff", "-a", "c45", "--task", "regression", "-q")
+    assert refused.exit_code == 1 and "needs --algorithm cart" in refused.stderr

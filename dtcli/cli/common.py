@@ -43,14 +43,14 @@ def split_names(values, columns) -> list[str]:
     return names
 
 
-def load_training_table(data, target, ignore, nominal, format_in):
+def load_training_table(data, target, ignore, nominal, format_in, task="classification"):
     """Read DATA and build the training Table; DataError on any problem."""
     from dtcli.io.encode import infer_table
     from dtcli.io.read import read_data
 
     raw = read_data(data, format_in)
     columns = list(raw.frame.columns)
-    return infer_table(raw, target, split_names(ignore, columns), split_names(nominal, columns))
+    return infer_table(raw, target, split_names(ignore, columns), split_names(nominal, columns), task)
 
 
 def load_model(path: str):

@@ -26,13 +26,13 @@ def command(model, data, output, proba, format_in, quiet):
 
     Example: dtree predict weather.json sample_data/weather.csv -o predicted.csv
     """
-    from dtcli.induction.evaluate import evaluate
+    from dtcli.induction.evaluate import evaluate, evaluate_regression
     from dtcli.induction.predict import predict_proba
     from dtcli.io.encode import encode_for_schema
     from dtcli.io.read import read_data
     from dtcli.io.write import write_text
     from dtcli.render.console import info, warn
-    from dtcli.render.metrics import evaluation_text
+    from dtcli.render.metrics import evaluation_text, regression_text
 
     tree = load_model(model)
     raw = read_data(data, format_in)
@@ -42,16 +42,24 @@ def command(model, data, output, proba, format_in, quiet):
     for name, count in encoded.unseen.items():
         warn(f"{raw.source}: column {name!r}: {count} value(s) never seen in training, treated as missing")
     probabilities = predict_proba(tree, encoded.table)
-    predicted = probabilities.argmax(axis=1)
+    regression = tree.schema.is_regression
     frame = raw.frame.copy()
     if "prediction" in frame.columns:
         warn(f"{raw.source}: the existing 'prediction' column is replaced")
         frame = frame.drop(columns="prediction")
-    frame["prediction"] = [tree.classes[i] for i in predicted] if len(predicted) else []
-    if proba:
-        for j, label in enumerate(tree.classes):
-            frame[f"proba_{label}"] = [f"{p:.6g}" for p in probabilities[:, j]]
+    if regression:
+        predicted = probabilities[:, 0]
+        frame["prediction"] = [f"{v:.10g}" for v in predicted]
+    else:
+        predicted = probabilities.argmax(axis=1)
+        frame["prediction"] = [tree.classes[i] for i in predicted] if len(predicted) else []
+        if proba:
+            for j, label in enumerate(tree.classes):
+                frame[f"proba_{label}"] = [f"{p:.6g}" for p in probabilities[:, j]]
     write_text(output or "-", frame.to_csv(index=False, lineterminator="\n"))
     if encoded.has_target and not quiet:
-        result = evaluate(encoded.actual, predicted, encoded.labels, tree.classes)
-        info(evaluation_text(result).rstrip("\n"))
+        if regression:
+            info(regression_text(evaluate_regression(encoded.actual, predicted)).rstrip("\n"))
+        else:
+            result = evaluate(encoded.actual, predicted, encoded.labels, tree.classes)
+            info(evaluation_text(result).rstrip("\n"))

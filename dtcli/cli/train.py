@@ -13,6 +13,9 @@ from dtcli.induction.criteria import CRITERIA
 @data_options
 @click.option("-a", "--algorithm", type=click.Choice(sorted(ALGORITHMS)), default="id3", show_default=True,
               help="Which algorithm's rules to follow.")
+@click.option("--task", type=click.Choice(["classification", "regression"]),
+              help="What to predict. Default: regression when the target column is numeric and the "
+                   "algorithm is cart (the mean at each leaf, squared-error splits), else classification.")
 @click.option("-c", "--criterion", type=click.Choice(sorted(CRITERIA)),
               help="Split criterion (default: the algorithm's: id3 gain, c45 gain-ratio, cart gini). "
                    "gain-ratio applies Quinlan's rule: only attributes with at least average gain "
@@ -51,7 +54,7 @@ from dtcli.induction.criteria import CRITERIA
               show_default=True,
               help="How to print the tree: rich (counts and scores), text (plain, J48 style), json (the model).")
 @click.option("-q", "--quiet", is_flag=True, help="Do not print the tree (use with -o).")
-def command(data, target, ignore, nominal, format_in, algorithm, criterion, thresholds, missing,
+def command(data, target, ignore, nominal, format_in, algorithm, task, criterion, thresholds, missing,
             costs, cost_measure, nunez_w, max_depth, min_split, min_leaf, max_leaves, no_prune, min_gain, purity, output, fmt, quiet):
     """Learn a decision tree from DATA and print it.
 
@@ -76,7 +79,8 @@ def command(data, target, ignore, nominal, format_in, algorithm, criterion, thre
     from dtcli.render.console import info, make_console, warn
     from dtcli.render.tree import rich_tree, summary, text_tree
 
-    table = load_training_table(data, target, ignore, nominal, format_in)
+    task = task or ("auto" if algorithm == "cart" else "classification")
+    table = load_training_table(data, target, ignore, nominal, format_in, task)
     attribute_costs = None
     if costs:
         from dtcli.induction.costs import AttributeCosts

@@ -51,12 +51,18 @@ def check_table(table: Table, params: GrowParams) -> None:
     """Raise a DataError when ``table`` cannot be learned with ``params``."""
     if table.n_rows == 0:
         raise DataError(f"{table.source}: no data rows; the file has a header but no examples")
-    labelled = table.y >= 0
+    labelled = table.labelled()
     if not labelled.any():
         raise DataError(f"{table.source}: every row lacks a value in the target column "
                         f"{table.schema.target.name!r}")
     present = np.unique(table.y[labelled])
-    if len(present) < 2:
+    if table.is_regression:
+        if params.algorithm != "cart":
+            raise ParameterError(
+                f"regression (a numeric target, {table.schema.target.name!r}) needs --algorithm cart; "
+                "for classes use --task classification"
+            )
+    elif len(present) < 2:
         only = table.classes[present[0]]
         raise DataError(
             f"{table.source}: the target {table.schema.target.name!r} has one class only "
@@ -90,7 +96,7 @@ def train(table: Table, algorithm: str = "id3", **options) -> tuple[Tree, list[s
     _check_params(params)
     check_table(table, params)
     warnings = []
-    unlabelled = int((table.y < 0).sum())
+    unlabelled = int((~table.labelled()).sum())
     if unlabelled:
         warnings.append(f"{table.source}: {unlabelled} row(s) without a class value were left out")
     root = grow(table, params)
@@ -98,7 +104,7 @@ def train(table: Table, algorithm: str = "id3", **options) -> tuple[Tree, list[s
         root = collapse(root)
     training = {
         "source": table.source.rsplit("/", 1)[-1],
-        "rows": int((table.y >= 0).sum()),
+        "rows": int(table.labelled().sum()),
         "sha256": table.sha256,
     }
     return Tree(table.schema, root, algorithm, params.as_dict(), training), warnings

@@ -42,3 +42,25 @@ def evaluate(actual: np.ndarray, predicted: np.ndarray, labels: tuple[str, ...],
     flat = actual[known].astype(np.int64) * k + predicted[known]
     matrix = np.bincount(flat, minlength=len(labels) * k).reshape(len(labels), k)
     return Evaluation(tuple(labels), tuple(classes), matrix, int((~known).sum()))
+
+
+@dataclass
+class RegressionEvaluation:
+    """Errors of numeric predictions on the rows whose target is known."""
+
+    n: int
+    rmse: float
+    mae: float
+    r2: float
+
+
+def evaluate_regression(actual: np.ndarray, predicted: np.ndarray) -> RegressionEvaluation:
+    """RMSE, MAE and R^2 = 1 - SSE/SST over the rows with a known target."""
+    known = ~np.isnan(actual)
+    a, p = actual[known], predicted[known]
+    if len(a) == 0:
+        return RegressionEvaluation(0, float("nan"), float("nan"), float("nan"))
+    errors = a - p
+    sst = float(((a - a.mean()) ** 2).sum())
+    r2 = 1 - float((errors ** 2).sum()) / sst if sst > 0 else float("nan")
+    return RegressionEvaluation(len(a), float(np.sqrt((errors ** 2).mean())), float(np.abs(errors).mean()), r2)

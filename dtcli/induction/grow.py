@@ -29,6 +29,7 @@ from dtcli.induction.costs import AttributeCosts
 from dtcli.induction.cart import cart_choose
 from dtcli.induction.c45 import Choice, Thresholds, c45_choose, placed
 from dtcli.induction.missing import fill_missing, partition
+from dtcli.induction.regression import node_stats, regression_choose
 from dtcli.induction.split import candidates, choose
 from dtcli.model.table import Table
 from dtcli.model.tree import NominalTest, Node, majority
@@ -67,6 +68,8 @@ class _Grower:
 
     def choose(self, node: Table, available: list[int]) -> Choice | None:
         p = self.params
+        if node.is_regression:
+            return regression_choose(node, p.min_leaf or 1.0)
         if p.algorithm == "cart":
             return cart_choose(node, p.criterion, p.min_leaf or 1.0)
         if p.algorithm == "c45":
@@ -91,6 +94,15 @@ class _Grower:
             return True
         return total < p.min_split or counts.max() / total >= p.purity
 
+    def stops_regression(self, node: Node, available: list[int], depth: int) -> bool:
+        """Regression: a leaf when the targets are all equal or a stopping rule holds."""
+        p = self.params
+        if node.weight <= 0 or node.impurity <= 1e-12 * max(1.0, node.value ** 2) or not available:
+            return True
+        if p.max_depth is not None and depth >= p.max_depth:
+            return True
+        return node.weight < p.min_split
+
     def improves(self, choice: Choice) -> bool:
         p = self.params
         improvement = choice.score if p.criterion == "gini" and p.costs is None else choice.gain
@@ -104,7 +116,7 @@ class _Grower:
 def grow(table: Table, params: GrowParams) -> Node:
     """Grow a tree over every row of ``table`` whose class is known."""
     grower = _Grower(table, params)
-    root_rows = table.take(table.y >= 0)
+    root_rows = table.take(table.labelled())
     usable = [i for i, a in enumerate(table.attributes) if a.is_nominal or params.thresholds]
     root, pending = _make(grower, root_rows, usable, 0)
     heap, order, leaves = [], 0, 1
@@ -130,7 +142,11 @@ def _make(grower: _Grower, rows: Table, available: list[int], depth: int):
     """A node for ``rows``, and what expanding it needs (None if it stays a leaf)."""
     counts = rows.class_counts()
     node = Node(counts, majority(counts))
-    if grower.stops(counts, available, depth):
+    if rows.is_regression:
+        _, node.value, node.impurity = node_stats(rows)
+        if grower.stops_regression(node, available, depth):
+            return node, None
+    elif grower.stops(counts, available, depth):
         return node, None
     cart = grower.params.algorithm == "cart"
     filled = rows if cart else fill_missing(rows, grower.params.missing)
@@ -148,7 +164,9 @@ def _split(grower: _Grower, node: Node, rows: Table, available: list[int], depth
     heavier = grower.params.algorithm == "cart" and grower.params.missing != "fractional"
     for part in partition(rows, index, test, heavier):
         if part.weights.sum() <= 0:
-            children.append((Node(np.zeros(grower.n_classes), node.label), None))
+            empty = Node(np.zeros(len(node.counts)), node.label, value=node.value,
+                         impurity=None if node.value is None else 0.0)
+            children.append((empty, None))
         else:
             children.append(_make(grower, part, remaining, depth + 1))
     return children

@@ -17,8 +17,12 @@ from dtcli.model.tree import Node, Tree
 
 
 def predict_proba(tree: Tree, table: Table) -> np.ndarray:
-    """An (rows, classes) matrix of class probabilities; each row sums to 1."""
-    proba = np.zeros((table.n_rows, len(tree.classes)), dtype=np.float64)
+    """An (rows, classes) matrix of class probabilities; each row sums to 1.
+
+    For a regression tree: a (rows, 1) matrix of predicted values.
+    """
+    width = 1 if tree.schema.is_regression else len(tree.classes)
+    proba = np.zeros((table.n_rows, width), dtype=np.float64)
     index = {a.name: i for i, a in enumerate(table.attributes)}
     rows = np.arange(table.n_rows)
     fractional = tree.parameters.get("missing", "fractional") not in ("majority", "class-majority")
@@ -31,7 +35,15 @@ def predict(tree: Tree, table: Table) -> np.ndarray:
     return np.argmax(predict_proba(tree, table), axis=1)
 
 
+def predict_values(tree: Tree, table: Table) -> np.ndarray:
+    """Regression: the mean of the leaf each row reaches (weighted over leaves when
+    a missing value sends it down several branches)."""
+    return predict_proba(tree, table)[:, 0]
+
+
 def _distribution(node: Node) -> np.ndarray:
+    if node.value is not None:
+        return np.array([node.value])
     total = node.counts.sum()
     if total > 0:
         return node.counts / total

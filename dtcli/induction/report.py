@@ -139,7 +139,7 @@ def gain_report(table: Table, criterion: str = "gain", rows: np.ndarray | None =
     ``costs`` (an ``AttributeCosts``) adds each attribute's cost and its
     cost-sensitive score, which then sorts the table and picks the split.
     """
-    labelled = table.y >= 0
+    labelled = table.labelled()
     rows = np.flatnonzero(labelled) if rows is None else rows[labelled[rows]]
     counts = np.bincount(table.y[rows], weights=table.weights[rows], minlength=len(table.classes))
     reports, skipped = [], []

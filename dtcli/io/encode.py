@@ -63,8 +63,13 @@ def _check_names(raw: RawData, names: list[str], option: str) -> None:
             )
 
 
-def infer_table(raw: RawData, target: str | None, ignore=(), nominal=()) -> Table:
-    """The training Table: target (default: last column), kinds inferred or declared."""
+def infer_table(raw: RawData, target: str | None, ignore=(), nominal=(), task: str = "classification") -> Table:
+    """The training Table: target (default: last column), kinds inferred or declared.
+
+    ``task``: ``classification`` (the target's values are classes),
+    ``regression`` (the target must be numeric) or ``auto`` (regression
+    exactly when the target column is numeric and not named by --nominal).
+    """
     columns = list(raw.frame.columns)
     target = columns[-1] if target is None else target
     _check_names(raw, [target], "--target")
@@ -79,7 +84,9 @@ def infer_table(raw: RawData, target: str | None, ignore=(), nominal=()) -> Tabl
         attribute, values = _infer_column(raw, name, force_nominal=name in nominal)
         attributes.append(attribute)
         data.append(values)
-    target_attr, y = _infer_column(raw, target, force_nominal=True)
+    target_attr, y = _infer_column(raw, target, force_nominal=task == "classification" or target in nominal)
+    if task == "regression" and target_attr.kind != NUMERIC:
+        raise DataError(f"{raw.source}: --task regression needs a numeric target, and {target!r} is not numeric")
     schema = Schema(tuple(attributes), target_attr)
     return Table(schema, data, y, source=raw.source, sha256=raw.sha256, lines=raw.lines)
 
@@ -149,6 +156,13 @@ def encode_for_schema(raw: RawData, schema: Schema) -> Encoded:
         data.append(codes)
     has_target = schema.target.name in raw.frame.columns
     labels = schema.classes
+    if schema.is_regression:
+        actual = np.full(len(raw.frame), np.nan)
+        if has_target:
+            actual, bad = _parse_numbers(_clean(raw.frame[schema.target.name]))
+            actual = np.where(bad, np.nan, actual)
+        table = Table(schema, data, actual, source=raw.source, sha256=raw.sha256, lines=raw.lines)
+        return Encoded(table, has_target, unseen, actual, labels)
     if has_target:
         cells = _clean(raw.frame[schema.target.name])
         actual = _encode_declared(cells, schema.target)

@@ -14,7 +14,7 @@ import numpy as np
 
 from dtcli import __version__
 from dtcli.errors import ModelFormatError
-from dtcli.model.table import KINDS, NOMINAL, Attribute, Schema
+from dtcli.model.table import KINDS, NOMINAL, NUMERIC, Attribute, Schema
 from dtcli.model.tree import TESTS, NominalTest, Node, NumericTest, SubsetTest, Tree
 
 FORMAT = "dtree-model"
@@ -47,18 +47,19 @@ def _schema_to_dict(schema: Schema) -> dict:
         if attribute.is_nominal:
             entry["values"] = list(attribute.values)
         attributes.append(entry)
-    return {
-        "attributes": attributes,
-        "target": {"name": schema.target.name, "classes": list(schema.target.values)},
-    }
+    if schema.is_regression:
+        target = {"name": schema.target.name, "kind": "numeric"}
+    else:
+        target = {"name": schema.target.name, "classes": list(schema.target.values)}
+    return {"attributes": attributes, "target": target}
 
 
 def _node_to_dict(node: Node, classes: tuple[str, ...]) -> dict:
-    out = {
-        "kind": "leaf" if node.is_leaf else "split",
-        "counts": [float(c) for c in node.counts],
-        "label": classes[node.label],
-    }
+    out = {"kind": "leaf" if node.is_leaf else "split"}
+    if node.value is not None:  # regression
+        out.update(weight=float(node.weight), value=float(node.value), impurity=float(node.impurity or 0.0))
+    else:
+        out.update(counts=[float(c) for c in node.counts], label=classes[node.label])
     if node.is_leaf:
         return out
     out["test"] = {"kind": node.test.kind, "attribute": node.test.attribute.name}
@@ -156,12 +157,14 @@ class _Reader:
             values = tuple(self.strings(entry, "values", path)) if kind == NOMINAL else ()
             attributes.append(Attribute(name, kind, values))
         target = self.get(obj, "target", dict, "schema")
-        classes = self.strings(target, "classes", "schema.target")
-        if len(classes) < 1:
-            raise self.fail("schema.target.classes", "empty")
         target_name = self.get(target, "name", str, "schema.target")
         if target_name in seen:
             raise self.fail("schema.target.name", f"{target_name!r} is also an attribute")
+        if target.get("kind") == "numeric":
+            return Schema(tuple(attributes), Attribute(target_name, NUMERIC))
+        classes = self.strings(target, "classes", "schema.target")
+        if len(classes) < 1:
+            raise self.fail("schema.target.classes", "empty")
         target_attr = Attribute(target_name, NOMINAL, tuple(classes))
         return Schema(tuple(attributes), target_attr)
 
@@ -175,16 +178,10 @@ class _Reader:
 
     def node(self, obj: dict, schema: Schema, path: str) -> Node:
         kind = self.get(obj, "kind", str, path)
-        counts = self.get(obj, "counts", list, path)
-        if len(counts) != len(schema.classes) or not all(
-            isinstance(c, (int, float)) and not isinstance(c, bool) and math.isfinite(c) and c >= 0
-            for c in counts
-        ):
-            raise self.fail(f"{path}.counts", f"expected {len(schema.classes)} non-negative numbers")
-        label_name = self.get(obj, "label", str, path)
-        if label_name not in schema.classes:
-            raise self.fail(f"{path}.label", f"{label_name!r} is not one of the classes")
-        node = Node(np.asarray(counts, dtype=np.float64), schema.classes.index(label_name))
+        if schema.is_regression:
+            node = self.regression_node(obj, path)
+        else:
+            node = self.class_node(obj, schema, path)
         if kind == "leaf":
             return node
         if kind != "split":
@@ -203,6 +200,29 @@ class _Reader:
             for i, b in enumerate(branches)
         ]
         return node
+
+    def number(self, obj: dict, key: str, path: str, minimum: float | None = None) -> float:
+        value = self.get(obj, key, float, path)
+        if not math.isfinite(value) or (minimum is not None and value < minimum):
+            raise self.fail(f"{path}.{key}", "expected a finite number" + ("" if minimum is None else f" >= {minimum:g}"))
+        return value
+
+    def regression_node(self, obj: dict, path: str) -> Node:
+        weight = self.number(obj, "weight", path, 0.0)
+        return Node(np.array([weight]), 0, value=self.number(obj, "value", path),
+                    impurity=self.number(obj, "impurity", path, 0.0))
+
+    def class_node(self, obj: dict, schema: Schema, path: str) -> Node:
+        counts = self.get(obj, "counts", list, path)
+        if len(counts) != len(schema.classes) or not all(
+            isinstance(c, (int, float)) and not isinstance(c, bool) and math.isfinite(c) and c >= 0
+            for c in counts
+        ):
+            raise self.fail(f"{path}.counts", f"expected {len(schema.classes)} non-negative numbers")
+        label_name = self.get(obj, "label", str, path)
+        if label_name not in schema.classes:
+            raise self.fail(f"{path}.label", f"{label_name!r} is not one of the classes")
+        return Node(np.asarray(counts, dtype=np.float64), schema.classes.index(label_name))
 
     def test(self, obj: dict, schema: Schema, path: str):
         kind = self.get(obj, "kind", str, path)

@@ -49,6 +49,10 @@ class Schema:
     def classes(self) -> tuple[str, ...]:
         return self.target.values
 
+    @property
+    def is_regression(self) -> bool:
+        return self.target.kind == NUMERIC
+
     def index(self, name: str) -> int:
         """Position of the attribute called ``name`` (KeyError if absent)."""
         for i, attribute in enumerate(self.attributes):
@@ -92,6 +96,15 @@ class Table:
     def classes(self) -> tuple[str, ...]:
         return self.schema.classes
 
+    @property
+    def is_regression(self) -> bool:
+        """True when the target is numeric (``y`` holds float values, NaN if unknown)."""
+        return self.schema.is_regression
+
+    def labelled(self) -> np.ndarray:
+        """True for the rows whose target value is known."""
+        return ~np.isnan(self.y) if self.is_regression else self.y != MISSING
+
     def missing_mask(self, i: int) -> np.ndarray:
         """True where column ``i`` has no value."""
         column = self.columns[i]
@@ -118,7 +131,10 @@ class Table:
         return f"row {row + 1}"
 
     def class_counts(self) -> np.ndarray:
-        """Weighted count of each class over the rows whose class is known."""
+        """Weighted count of each class over the rows whose class is known
+        (for regression: a single entry, the total weight of the labelled rows)."""
+        if self.is_regression:
+            return np.array([self.weights[self.labelled()].sum()], dtype=np.float64)
         known = self.y != MISSING
         return np.bincount(
             self.y[known], weights=self.weights[known], minlength=len(self.classes)

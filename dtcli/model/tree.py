@@ -106,6 +106,8 @@ class Node:
 
     ``score`` is the value of the split criterion that chose the test (for
     explanations); ``counts`` the weighted training class distribution.
+    A regression node has ``counts`` = [weight], its mean target ``value``
+    and the weighted mean squared error ``impurity`` around it.
     """
 
     counts: np.ndarray
@@ -113,6 +115,8 @@ class Node:
     test: Test | None = None
     children: list["Node"] = field(default_factory=list)
     score: float | None = None
+    value: float | None = None
+    impurity: float | None = None
 
     @property
     def is_leaf(self) -> bool:

@@ -25,3 +25,11 @@ def evaluation_text(evaluation: Evaluation) -> str:
         note = "   (never seen in training)" if label not in evaluation.classes else ""
         lines.append(f"  {label.ljust(head)} {cells}{note}")
     return "\n".join(lines) + "\n"
+
+
+def regression_text(evaluation) -> str:
+    """``RMSE 12.3, MAE 8.1, R^2 0.912 (209 rows)``."""
+    if evaluation.n == 0:
+        return "Errors: no rows with a known target value to compare with\n"
+    return (f"RMSE {evaluation.rmse:.6g}, MAE {evaluation.mae:.6g}, R^2 {evaluation.r2:.4f} "
+            f"({evaluation.n} rows)\n")

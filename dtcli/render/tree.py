@@ -14,13 +14,15 @@ from __future__ import annotations
 from rich.tree import Tree as RichTree
 
 from dtcli.model.tree import Node, Tree
-from dtcli.render.counts import class_counts, j48_number
+from dtcli.render.counts import class_counts, j48_number, number
 
 CRITERION_NAMES = {"gain": "gain", "gain-ratio": "gain ratio", "gini": "Gini gain", "entropy": "gain",
                    "cart": "CART measure"}
 
 
 def _leaf_suffix(node: Node, classes) -> str:
+    if node.value is not None:  # regression: the mean, and (cases) as J48 prints them
+        return f"{node.value:.6g} ({j48_number(node.weight)})"
     errors = node.weight - float(node.counts[node.label])
     text = f"{classes[node.label]} ({j48_number(node.weight)}"
     if errors > 1e-6:  # as J48: shown whenever there are errors, even if they round to 0.0
@@ -49,12 +51,17 @@ def _text_lines(node: Node, classes, depth: int, lines: list[str]) -> None:
 
 
 def _describe(node: Node, classes, criterion: str) -> str:
-    counts = class_counts(node.counts, classes)
+    if node.value is not None:
+        counts = f"[n {number(node.weight)}, mean {node.value:.4g}, MSE {node.impurity:.4g}]"
+        criterion = "MSE decrease"
+    else:
+        counts = class_counts(node.counts, classes)
     if node.is_leaf:
-        return f"{counts} → {classes[node.label]}"
+        return f"{counts} → {node.value:.6g}" if node.value is not None else f"{counts} → {classes[node.label]}"
     score = ""
     if node.score is not None:
-        score = f" ({CRITERION_NAMES.get(criterion, criterion)} {node.score:.3f})"
+        score = f" ({CRITERION_NAMES.get(criterion, criterion)} {node.score:.4g})" if node.value is not None \
+            else f" ({CRITERION_NAMES.get(criterion, criterion)} {node.score:.3f})"
     return f"{counts} · split on {node.test.attribute.name}{score}"
 
 
