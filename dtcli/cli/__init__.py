@@ -18,6 +18,7 @@ from dtcli.errors import DtreeError
 COMMANDS = {
     "gain": ("dtcli.cli.gain", "Show entropy, information gain, gain ratio and Gini for each attribute."),
     "predict": ("dtcli.cli.predict", "Apply a model to data: predictions, probabilities, accuracy."),
+    "prune": ("dtcli.cli.prune", "Prune a model: cost-complexity at an alpha or by cross-validation."),
     "train": ("dtcli.cli.train", "Learn a decision tree from a CSV or ARFF file."),
 }
 

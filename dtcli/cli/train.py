@@ -45,6 +45,14 @@ from dtcli.induction.criteria import CRITERIA
 @click.option("--no-prune", is_flag=True,
               help="Do not prune (C4.5's pruning is not implemented yet, so C4.5 trees are unpruned "
                    "either way, as J48 -U).")
+@click.option("--ccp-alpha", type=float, metavar="A",
+              help="Cost-complexity pruning at A: prune every weakest link with g(t) <= A "
+                   "(scikit-learn's ccp_alpha).")
+@click.option("--cv-folds", type=int, metavar="K",
+              help="Cost-complexity pruning at the alpha K-fold cross-validation picks; the table of "
+                   "alpha, leaves, training and CV error goes to standard error.")
+@click.option("--one-se", is_flag=True, help="With --cv-folds: the smallest tree within one SE of the best.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed for the cross-validation folds.")
 @click.option("--min-gain", type=float, metavar="G",
               help="Split only if the criterion improves by more than G (bits for gain).  [default: 0]")
 @click.option("--purity", type=float, metavar="P",
@@ -55,7 +63,7 @@ from dtcli.induction.criteria import CRITERIA
               help="How to print the tree: rich (counts and scores), text (plain, J48 style), json (the model).")
 @click.option("-q", "--quiet", is_flag=True, help="Do not print the tree (use with -o).")
 def command(data, target, ignore, nominal, format_in, algorithm, task, criterion, thresholds, missing,
-            costs, cost_measure, nunez_w, max_depth, min_split, min_leaf, max_leaves, no_prune, min_gain, purity, output, fmt, quiet):
+            costs, cost_measure, nunez_w, max_depth, min_split, min_leaf, max_leaves, no_prune, ccp_alpha, cv_folds, one_se, seed, min_gain, purity, output, fmt, quiet):
     """Learn a decision tree from DATA and print it.
 
     The tree shows, at every node, the training class counts ([9+, 5-] for
@@ -92,7 +100,9 @@ def command(data, target, ignore, nominal, format_in, algorithm, task, criterion
                            costs=attribute_costs,
                            max_depth=max_depth, min_split=min_split, min_leaf=min_leaf,
                            max_leaves=max_leaves, min_gain=min_gain, purity=purity)
-    if algorithm == "c45" and not no_prune:
+    if ccp_alpha is not None or cv_folds:
+        tree = _cost_complexity(tree, table, ccp_alpha, cv_folds, one_se, seed)
+    elif algorithm == "c45" and not no_prune:
         warn("C4.5's error-based pruning is not implemented yet: this tree is unpruned (as J48 -U)")
     for message in warnings:
         warn(message)
@@ -109,3 +119,23 @@ def command(data, target, ignore, nominal, format_in, algorithm, task, criterion
         else:
             make_console().print(rich_tree(tree))
     info(f"{ALGORITHMS[algorithm].title} tree: {summary(tree)}" + (f"; model written to {output}" if output else ""))
+
+
+def _cost_complexity(tree, table, alpha, folds, one_se, seed):
+    from dtcli.errors import ParameterError
+    from dtcli.induction.ccp_select import cost_complexity
+    from dtcli.render.ccp import cp_table
+    from dtcli.render.console import info
+
+    if alpha is not None and folds:
+        raise ParameterError("give --ccp-alpha or --cv-folds, not both")
+    if alpha is not None and alpha < 0:
+        raise ParameterError("--ccp-alpha must be 0 or more")
+    if folds is not None and not 2 <= folds <= int(table.labelled().sum()):
+        raise ParameterError("--cv-folds must be at least 2 and at most the number of rows")
+    pruned, rows, chosen = cost_complexity(tree, table, alpha, folds, one_se, seed)
+    if folds:
+        info(f"Cost-complexity pruning, {folds}-fold cross-validation (seed {seed})"
+             + (", 1-SE rule" if one_se else "") + ":")
+        info(cp_table(rows, chosen).rstrip("\n"))
+    return pruned

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from dtcli.errors import DataError, ParameterError
+from dtcli.induction.costs import AttributeCosts
 from dtcli.induction.criteria import CRITERIA
 from dtcli.induction.grow import GrowParams, grow
 from dtcli.induction.missing import POLICIES
@@ -131,3 +132,18 @@ def _check_params(params: GrowParams) -> None:
         raise ParameterError("--thresholds must be data or midpoint")
     if params.missing not in POLICIES:
         raise ParameterError(f"--missing must be one of {', '.join(POLICIES)}")
+
+
+def regrow(tree: Tree, table: Table):
+    """Grow a new root on ``table`` with the parameters ``tree`` was grown with."""
+    params = params_from_dict(tree.parameters)
+    root = grow(table, params)
+    return collapse(root) if params.collapse else root
+
+
+def params_from_dict(parameters: dict) -> GrowParams:
+    """GrowParams from a model's recorded parameters (unknown keys ignored)."""
+    known = {f: parameters[f] for f in GrowParams.__dataclass_fields__ if f in parameters}
+    if isinstance(known.get("costs"), dict):
+        known["costs"] = AttributeCosts(**known["costs"])
+    return GrowParams(**known)

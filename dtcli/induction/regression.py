@@ -22,13 +22,18 @@ FEATURE_THRESHOLD = 1e-7
 
 
 def node_stats(rows: Table) -> tuple[float, float, float]:
-    """(weight, weighted mean, weighted mean squared error) of the labelled rows."""
+    """(weight, weighted mean, weighted mean squared error) of the labelled rows.
+
+    The error is ``sum w y^2 / W - (sum w y / W)^2``, as scikit-learn computes
+    it, so that cost-complexity alphas agree with it to the last digits.
+    """
     w, y = rows.weights, rows.y
     total = float(w.sum())
     if total <= 0:
         return 0.0, 0.0, 0.0
-    mean = float(np.dot(w, y) / total)
-    return total, mean, float(np.dot(w, (y - mean) ** 2) / total)
+    s, sq = float(np.sum(w * y)), float(np.sum(w * y * y))
+    mean = s / total
+    return total, mean, max(0.0, sq / total - mean * mean)
 
 
 def _decrease(w_l, s_l, q_l, w_r, s_r, q_r):
