@@ -67,3 +67,45 @@ def load_model(path: str):
 
 def output_option(help_text: str):
     return click.option("-o", "--output", metavar="FILE", help=help_text)
+
+
+def emit_tree(tree, output, fmt, quiet) -> None:
+    """Write the model to ``output`` (atomically) and print the tree as ``fmt`` asks."""
+    from dtcli.model.serialize import dumps_model
+    from dtcli.render.console import make_console
+    from dtcli.render.tree import rich_tree, text_tree
+
+    text = dumps_model(tree)
+    if output:
+        from dtcli.io.write import write_text
+
+        write_text(output, text)
+    if quiet:
+        return
+    if fmt == "json":
+        click.echo(text, nl=False)
+    elif fmt == "text":
+        click.echo(text_tree(tree), nl=False)
+    else:
+        make_console().print(rich_tree(tree))
+
+
+def cost_complexity_pruning(tree, table, alpha, folds, one_se, seed):
+    """Prune by cost complexity (checking the options); the CV table goes to stderr."""
+    from dtcli.errors import ParameterError
+    from dtcli.induction.ccp_select import cost_complexity
+    from dtcli.render.ccp import cp_table
+    from dtcli.render.console import info
+
+    if alpha is not None and folds:
+        raise ParameterError("give --ccp-alpha or --cv-folds, not both")
+    if alpha is not None and alpha < 0:
+        raise ParameterError("--ccp-alpha must be 0 or more")
+    if folds is not None and not 2 <= folds <= int(table.labelled().sum()):
+        raise ParameterError("--cv-folds must be at least 2 and at most the number of rows")
+    pruned, rows, chosen = cost_complexity(tree, table, alpha, folds, one_se, seed)
+    if folds:
+        info(f"Cost-complexity pruning, {folds}-fold cross-validation (seed {seed})"
+             + (", 1-SE rule" if one_se else "") + ":")
+        info(cp_table(rows, chosen).rstrip("\n"))
+    return pruned

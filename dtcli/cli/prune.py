@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from dtcli.cli.common import format_in_option, load_model, output_option
+from dtcli.cli.common import cost_complexity_pruning, emit_tree, format_in_option, load_model, output_option
 
 PRUNERS = {
     "cost-complexity": "Breiman's weakest-link pruning at an alpha, given or chosen by cross-validation",
@@ -40,7 +40,7 @@ def command(model, method, ccp_alpha, data, cv_folds, one_se, seed, show_path, f
     Example: dtree prune cart.json --data train.csv --cv-folds 10 -o pruned.json
     """
     from dtcli.errors import ParameterError
-    from dtcli.induction.ccp_select import cost_complexity, subtrees
+    from dtcli.induction.ccp_select import subtrees
     from dtcli.render.ccp import cp_json, cp_table
     from dtcli.render.console import info
 
@@ -50,23 +50,15 @@ def command(model, method, ccp_alpha, data, cv_folds, one_se, seed, show_path, f
         rows = subtrees(tree.root, criterion)
         click.echo(cp_json(rows) if fmt == "json" else cp_table(rows), nl=False)
         return
-    if (ccp_alpha is None) == (cv_folds is None):
+    if ccp_alpha is None and cv_folds is None:
         raise ParameterError("give --ccp-alpha A, or --cv-folds K with --data DATA (or --path to list the alphas)")
-    if ccp_alpha is not None and ccp_alpha < 0:
-        raise ParameterError("--ccp-alpha must be 0 or more")
     table = None
     if cv_folds is not None:
         if not data:
             raise ParameterError("--cv-folds needs the training data: --data DATA")
         table = _training_table(tree, data, format_in)
-        if not 2 <= cv_folds <= int(table.labelled().sum()):
-            raise ParameterError("--cv-folds must be at least 2 and at most the number of rows")
-    pruned, rows, chosen = cost_complexity(tree, table, ccp_alpha, cv_folds, one_se, seed)
-    if cv_folds:
-        info(f"Cost-complexity pruning, {cv_folds}-fold cross-validation (seed {seed})"
-             + (", 1-SE rule" if one_se else "") + ":")
-        info(cp_table(rows, chosen).rstrip("\n"))
-    _emit(pruned, output, fmt, quiet)
+    pruned = cost_complexity_pruning(tree, table, ccp_alpha, cv_folds, one_se, seed)
+    emit_tree(pruned, output, fmt, quiet)
     info(f"pruned from {tree.root.n_leaves()} to {pruned.root.n_leaves()} leaves"
          + (f"; model written to {output}" if output else ""))
 
@@ -81,22 +73,3 @@ def _training_table(tree, data, format_in):
         raise DataError(f"{data}: no column {tree.schema.target.name!r}; the training data needs the target")
     return encoded.table
 
-
-def _emit(tree, output, fmt, quiet):
-    from dtcli.model.serialize import dumps_model
-    from dtcli.render.console import make_console
-    from dtcli.render.tree import rich_tree, text_tree
-
-    text = dumps_model(tree)
-    if output:
-        from dtcli.io.write import write_text
-
-        write_text(output, text)
-    if quiet:
-        return
-    if fmt == "json":
-        click.echo(text, nl=False)
-    elif fmt == "text":
-        click.echo(text_tree(tree), nl=False)
-    else:
-        make_console().print(rich_tree(tree))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from dtcli.cli.common import data_options, load_training_table, output_option
+from dtcli.cli.common import cost_complexity_pruning, data_options, emit_tree, load_training_table, output_option
 from dtcli.induction.algorithms import ALGORITHMS
 from dtcli.induction.criteria import CRITERIA
 
@@ -83,9 +83,8 @@ def command(data, target, ignore, nominal, format_in, algorithm, task, criterion
     Example: dtree train sample_data/weather.csv --ignore Day -o weather.json
     """
     from dtcli.induction.algorithms import train
-    from dtcli.model.serialize import dumps_model
-    from dtcli.render.console import info, make_console, warn
-    from dtcli.render.tree import rich_tree, summary, text_tree
+    from dtcli.render.console import info, warn
+    from dtcli.render.tree import summary
 
     task = task or ("auto" if algorithm == "cart" else "classification")
     table = load_training_table(data, target, ignore, nominal, format_in, task)
@@ -101,41 +100,11 @@ def command(data, target, ignore, nominal, format_in, algorithm, task, criterion
                            max_depth=max_depth, min_split=min_split, min_leaf=min_leaf,
                            max_leaves=max_leaves, min_gain=min_gain, purity=purity)
     if ccp_alpha is not None or cv_folds:
-        tree = _cost_complexity(tree, table, ccp_alpha, cv_folds, one_se, seed)
+        tree = cost_complexity_pruning(tree, table, ccp_alpha, cv_folds, one_se, seed)
     elif algorithm == "c45" and not no_prune:
         warn("C4.5's error-based pruning is not implemented yet: this tree is unpruned (as J48 -U)")
     for message in warnings:
         warn(message)
-    model_text = dumps_model(tree)
-    if output:
-        from dtcli.io.write import write_text
-
-        write_text(output, model_text)
-    if not quiet:
-        if fmt == "json":
-            click.echo(model_text, nl=False)
-        elif fmt == "text":
-            click.echo(text_tree(tree), nl=False)
-        else:
-            make_console().print(rich_tree(tree))
+    emit_tree(tree, output, fmt, quiet)
     info(f"{ALGORITHMS[algorithm].title} tree: {summary(tree)}" + (f"; model written to {output}" if output else ""))
 
-
-def _cost_complexity(tree, table, alpha, folds, one_se, seed):
-    from dtcli.errors import ParameterError
-    from dtcli.induction.ccp_select import cost_complexity
-    from dtcli.render.ccp import cp_table
-    from dtcli.render.console import info
-
-    if alpha is not None and folds:
-        raise ParameterError("give --ccp-alpha or --cv-folds, not both")
-    if alpha is not None and alpha < 0:
-        raise ParameterError("--ccp-alpha must be 0 or more")
-    if folds is not None and not 2 <= folds <= int(table.labelled().sum()):
-        raise ParameterError("--cv-folds must be at least 2 and at most the number of rows")
-    pruned, rows, chosen = cost_complexity(tree, table, alpha, folds, one_se, seed)
-    if folds:
-        info(f"Cost-complexity pruning, {folds}-fold cross-validation (seed {seed})"
-             + (", 1-SE rule" if one_se else "") + ":")
-        info(cp_table(rows, chosen).rstrip("\n"))
-    return pruned
