@@ -136,3 +136,20 @@ def test_regression_model_round_trip_and_cli(run, tmp_path):
     assert classes.exit_code == 0
     refused = run("train", WEKA / "data" / "cpu.arff", "-a", "c45", "--task", "regression", "-q")
     assert refused.exit_code == 1 and "needs --algorithm cart" in refused.stderr
+
+
+def test_gain_shows_variance_reduction(run):
+    result = run("gain", WEKA / "data" / "cpu.arff", "--task", "regression", "-f", "json")
+    doc = json.loads(result.stdout)
+    assert doc["task"] == "regression" and doc["chosen"] == "MMAX" and doc["rows"] == 209
+    top = doc["attributes"][0]
+    assert top["split"] == "MMAX <= 48000"
+    table = load(WEKA / "data" / "cpu.arff", task="auto")
+    y = table.y
+    left = y[table.columns[table.schema.index("MMAX")] <= 48000]
+    right = y[table.columns[table.schema.index("MMAX")] > 48000]
+    expected = y.var() - (len(left) * left.var() + len(right) * right.var()) / len(y)
+    assert top["mse_decrease"] == pytest.approx(expected)
+    sub = json.loads(run("gain", WEKA / "data" / "cpu.arff", "--task", "regression", "-w", "CACH>100",
+                         "-f", "json").stdout)
+    assert sub["rows"] == int((table.columns[table.schema.index("CACH")] > 100).sum())

@@ -26,10 +26,13 @@ from dtcli.induction.criteria import CRITERIA
               show_default=True, help="With --costs: Gain/Cost, Gain^2/Cost, or (2^Gain - 1)/(Cost + 1)^w.")
 @click.option("--nunez-w", type=float, default=1.0, show_default=True, metavar="W",
               help="The w of --cost-measure nunez, in [0, 1].")
+@click.option("--task", type=click.Choice(["classification", "regression"]),
+              help="regression: a numeric target, scored by the decrease in mean squared error of each "
+                   "attribute's best binary split (default: classification).")
 @click.option("-f", "--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True, help="table for people; json or csv for scripts (full precision).")
 def command(data, target, ignore, nominal, format_in, conditions, criterion, thresholds, thresholds_all,
-            costs, cost_measure, nunez_w, fmt):
+            costs, cost_measure, nunez_w, task, fmt):
     """Show how well each attribute splits DATA on the target.
 
     For every attribute: the class counts of each branch, the weighted
@@ -51,12 +54,19 @@ def command(data, target, ignore, nominal, format_in, conditions, criterion, thr
     from dtcli.render import gain as render
 
     parsed = [parse_condition(c) for c in conditions]
-    table = load_training_table(data, target, ignore, nominal, format_in)
+    table = load_training_table(data, target, ignore, nominal, format_in, task or "classification")
     if table.n_rows == 0:
         raise DataError(f"{table.source}: no data rows; the file has a header but no examples")
     rows = select(table, parsed)
     if len(rows) == 0:
         raise ParameterError(f"{table.source}: no row satisfies --where {' and '.join(conditions)}")
+    if table.is_regression:
+        from dtcli.induction.regression import regression_report
+        from dtcli.render.gain import regression_output
+
+        subset = table.take(rows)
+        click.echo(regression_output(*regression_report(subset), subset, [str(c) for c in parsed], fmt), nl=False)
+        return
     fixed = tuple(c.name for c in parsed if c.op == "=")
     place = Thresholds(table, thresholds).place
     attribute_costs = None

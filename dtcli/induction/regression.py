@@ -107,3 +107,20 @@ def regression_choose(rows: Table, min_leaf: float) -> Choice | None:
         if best is None or score > best.score:
             best = Choice(test, score, score)
     return best
+
+
+def regression_report(rows: Table) -> tuple[tuple[float, float, float], list[tuple[str, object, float]]]:
+    """Node stats and, per attribute, its best binary split and MSE decrease, best first.
+
+    Attributes that cannot split the rows are left out. Ties keep column order.
+    """
+    stats = node_stats(rows)
+    total = float(rows.weights.sum())
+    found = []
+    for i, attribute in enumerate(rows.attributes):
+        split = _nominal(rows, i, 1.0) if attribute.is_nominal else _numeric(rows, i, 1.0)
+        if split is not None:
+            score, test, known = split
+            found.append((attribute.name, test, score * (known / total if total > 0 else 0.0)))
+    found.sort(key=lambda f: -f[2])
+    return stats, found

@@ -169,3 +169,33 @@ def to_csv(report: GainReport) -> str:
             "" if row.cost is None else repr(row.cost), "" if row.cost_score is None else repr(row.cost_score),
         ])
     return out.getvalue()
+
+
+def regression_output(stats, found, table, where: list[str], fmt: str) -> str:
+    """The regression form of ``dtree gain``: each attribute's best split and MSE decrease."""
+    weight, mean, mse = stats
+    if fmt == "json":
+        doc = {
+            "format": GAIN_FORMAT, "version": GAIN_VERSION, "task": "regression",
+            "target": table.schema.target.name, "rows": int(table.labelled().sum()), "where": where,
+            "weight": weight, "mean": mean, "mse": mse,
+            "chosen": found[0][0] if found else None,
+            "attributes": [{"name": n, "split": t.branch_labels()[0], "mse_decrease": d} for n, t, d in found],
+        }
+        return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    if fmt == "csv":
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(("attribute", "split", "mse_decrease", "chosen"))
+        for k, (name, test, decrease) in enumerate(found):
+            writer.writerow((name, test.branch_labels()[0], repr(decrease), "yes" if k == 0 else ""))
+        return out.getvalue()
+    subset = f" where {' and '.join(where)}" if where else ""
+    lines = [f"{table.schema.target.name}{subset}: {weight:g} rows, mean {mean:.6g}, MSE {mse:.6g}"]
+    width = max([len(n) for n, _, _ in found] + [9])
+    lines.append(f"  {'Attribute':<{width}}  {'Best split':<30} {'MSE decrease':>12}")
+    for k, (name, test, decrease) in enumerate(found):
+        lines.append(f"{'*' if k == 0 else ' '} {name:<{width}}  {test.branch_labels()[0]:<30} {decrease:12.6g}")
+    if found:
+        lines.append(f"* chosen by MSE decrease: {found[0][0]}")
+    return "\n".join(lines) + "\n"
