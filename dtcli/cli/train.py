@@ -35,6 +35,10 @@ from dtcli.induction.criteria import CRITERIA
               show_default=True, help="With --costs: Gain/Cost, Gain^2/Cost, or (2^Gain - 1)/(Cost + 1)^w.")
 @click.option("--nunez-w", type=float, default=1.0, show_default=True, metavar="W",
               help="The w of --cost-measure nunez, in [0, 1].")
+@click.option("--ties", type=click.Choice(["sklearn", "column"]),
+              help="CART only: attributes tied for the best split go to the first in scikit-learn's "
+                   "random visiting order for --seed (the default, so trees equal scikit-learn's "
+                   "with random_state=SEED) or to the first column.")
 @click.option("--max-depth", type=int, metavar="N", help="Make a leaf at depth N (the root is depth 0).")
 @click.option("--min-split", type=float, metavar="N",
               help="Split a node only if it holds at least N cases.  [default: 2]")
@@ -52,7 +56,8 @@ from dtcli.induction.criteria import CRITERIA
               help="Cost-complexity pruning at the alpha K-fold cross-validation picks; the table of "
                    "alpha, leaves, training and CV error goes to standard error.")
 @click.option("--one-se", is_flag=True, help="With --cv-folds: the smallest tree within one SE of the best.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed for the cross-validation folds.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed for the cross-validation folds and for CART's scikit-learn tie order.")
 @click.option("--min-gain", type=float, metavar="G",
               help="Split only if the criterion improves by more than G (bits for gain).  [default: 0]")
 @click.option("--purity", type=float, metavar="P",
@@ -63,7 +68,7 @@ from dtcli.induction.criteria import CRITERIA
               help="How to print the tree: rich (counts and scores), text (plain, J48 style), json (the model).")
 @click.option("-q", "--quiet", is_flag=True, help="Do not print the tree (use with -o).")
 def command(data, target, ignore, nominal, format_in, algorithm, task, criterion, thresholds, missing,
-            costs, cost_measure, nunez_w, max_depth, min_split, min_leaf, max_leaves, no_prune, ccp_alpha, cv_folds, one_se, seed, min_gain, purity, output, fmt, quiet):
+            costs, cost_measure, nunez_w, ties, max_depth, min_split, min_leaf, max_leaves, no_prune, ccp_alpha, cv_folds, one_se, seed, min_gain, purity, output, fmt, quiet):
     """Learn a decision tree from DATA and print it.
 
     The tree shows, at every node, the training class counts ([9+, 5-] for
@@ -96,7 +101,7 @@ def command(data, target, ignore, nominal, format_in, algorithm, task, criterion
         names = [a.name for a in table.attributes]
         attribute_costs = AttributeCosts(read_costs(costs, names), cost_measure, nunez_w)
     tree, warnings = train(table, algorithm, criterion=criterion, thresholds=thresholds, missing=missing,
-                           costs=attribute_costs,
+                           costs=attribute_costs, ties=ties, seed=seed,
                            max_depth=max_depth, min_split=min_split, min_leaf=min_leaf,
                            max_leaves=max_leaves, min_gain=min_gain, purity=purity)
     if ccp_alpha is not None or cv_folds:

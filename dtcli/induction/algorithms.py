@@ -38,7 +38,7 @@ ALGORITHMS = {
     ),
     "cart": Algorithm(
         "cart", "CART", "Breiman et al.'s CART: binary splits (A <= v, A in V), Gini by default (Zaki ch. 16)",
-        {"criterion": "gini", "thresholds": "midpoint", "missing": "majority", "min_leaf": 1.0},
+        {"criterion": "gini", "thresholds": "midpoint", "missing": "majority", "min_leaf": 1.0, "ties": "sklearn"},
     ),
     "c45": Algorithm(
         "c45", "C4.5", "Quinlan's C4.5 Release 8 as Weka's J48: gain ratio, numeric thresholds, fractional cases",
@@ -130,6 +130,10 @@ def _check_params(params: GrowParams) -> None:
         raise ParameterError("--max-leaves must be 1 or more")
     if params.thresholds not in (None, "data", "midpoint"):
         raise ParameterError("--thresholds must be data or midpoint")
+    if params.ties not in ("column", "sklearn"):
+        raise ParameterError("--ties must be sklearn or column")
+    if params.ties == "sklearn" and params.algorithm != "cart":
+        raise ParameterError("--ties sklearn applies to --algorithm cart only (ID3 and C4.5 follow Weka)")
     if params.missing not in POLICIES:
         raise ParameterError(f"--missing must be one of {', '.join(POLICIES)}")
 

@@ -30,6 +30,7 @@ from dtcli.induction.criteria import entropy, gini
 from dtcli.induction.numeric import cut_table
 from dtcli.induction.split import nominal_branch_counts
 from dtcli.model.table import Table
+from dtcli.induction.sklearn_order import single
 from dtcli.model.tree import NumericTest, SubsetTest
 
 SUBSET_LIMIT = 10
@@ -51,21 +52,54 @@ def decrease(left: np.ndarray, right: np.ndarray, criterion: str) -> np.ndarray:
     return impurity(left + right) - (n_left * impurity(left) + n_right * impurity(right)) / safe
 
 
-def _numeric(table: Table, i: int, criterion: str, min_leaf: float):
-    cuts = cut_table(table.columns[i], table.y, table.weights, len(table.classes), FEATURE_THRESHOLD)
+def proxy(left: np.ndarray, right: np.ndarray, criterion: str) -> np.ndarray:
+    """scikit-learn's proxy of the decrease, ``-W_R I(R) - W_L I(L)``, in its order of operations.
+
+    It ranks splits like ``decrease``; computing it the same way makes ties
+    and near-ties come out as they do in scikit-learn.
+    """
+    w_left, w_right = left.sum(axis=-1), right.sum(axis=-1)
+    if criterion == "cart":
+        return decrease(left, right, criterion)
+    impurity_left, impurity_right = np.zeros(len(left)), np.zeros(len(left))
+    if criterion == "gini":
+        sq_left, sq_right = np.zeros(len(left)), np.zeros(len(left))
+        for c in range(left.shape[1]):
+            sq_left = sq_left + left[:, c] * left[:, c]
+            sq_right = sq_right + right[:, c] * right[:, c]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            impurity_left = 1.0 - sq_left / (w_left * w_left)
+            impurity_right = 1.0 - sq_right / (w_right * w_right)
+    else:
+        for c in range(left.shape[1]):
+            for counts, w, out in ((left, w_left, impurity_left), (right, w_right, impurity_right)):
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    p = counts[:, c] / w
+                    out -= np.where(counts[:, c] > 0, p * (np.log(np.where(p > 0, p, 1.0)) / LN2), 0.0)
+    return -w_right * impurity_right - w_left * impurity_left
+
+
+LN2 = float(np.log(2.0))
+
+
+def _numeric(table: Table, i: int, criterion: str, min_leaf: float, exact: bool = False):
+    values = single(table.columns[i]) if exact else table.columns[i]
+    cuts = cut_table(values, table.y, table.weights, len(table.classes), FEATURE_THRESHOLD)
     if cuts.n == 0:
         return None
     ok = (cuts.left.sum(axis=1) >= min_leaf) & (cuts.right.sum(axis=1) >= min_leaf)
     if not ok.any():
         return None
-    scores = np.where(ok, decrease(cuts.left, cuts.right, criterion), -np.inf)
-    best = int(np.argmax(scores))
+    rank = proxy(cuts.left, cuts.right, criterion) if exact else decrease(cuts.left, cuts.right, criterion)
+    best = int(np.argmax(np.where(ok, rank, -np.inf)))
+    scores = decrease(cuts.left, cuts.right, criterion)
     lower, upper = float(cuts.lower[best]), float(cuts.upper[best])
-    threshold = (lower + upper) / 2
+    threshold = lower / 2.0 + upper / 2.0 if exact else (lower + upper) / 2
     if threshold == upper or not np.isfinite(threshold):
         threshold = lower
     test = NumericTest(table.attributes[i], threshold)
-    return float(scores[best]), test, np.vstack([cuts.left[best], cuts.right[best]])
+    key = float(rank[best])
+    return float(scores[best]), test, np.vstack([cuts.left[best], cuts.right[best]]), key
 
 
 def _subsets(counts: np.ndarray, criterion: str, limit: int) -> tuple[np.ndarray, np.ndarray] | None:
@@ -132,25 +166,37 @@ def _nominal(table: Table, i: int, criterion: str, min_leaf: float, limit: int):
     inside = chosen if len(chosen) <= len(others) else others
     values = tuple(attribute.values[j] for j in sorted(inside))
     first, second = (left[best], right[best]) if inside is chosen else (right[best], left[best])
-    return float(scores[best]), SubsetTest(attribute, values), np.vstack([first, second])
+    key = float(proxy(left[best:best + 1], right[best:best + 1], criterion)[0])
+    return float(scores[best]), SubsetTest(attribute, values), np.vstack([first, second]), key
 
 
-def cart_choose(table: Table, criterion: str, min_leaf: float, subset_limit: int = SUBSET_LIMIT) -> Choice | None:
-    """The best binary split over every attribute of a node's rows (``table``)."""
+def cart_choose(table: Table, criterion: str, min_leaf: float, subset_limit: int = SUBSET_LIMIT,
+                order: list[int] | None = None) -> Choice | None:
+    """The best binary split over the attributes of a node's rows (``table``).
+
+    With ``order`` (scikit-learn's visiting order, ``sklearn_order``) the
+    attributes are tried in that order, numbers in single precision, and
+    splits compared by scikit-learn's proxy; otherwise in column order.
+    """
     total = float(table.weights.sum())
-    best = None
-    for i, attribute in enumerate(table.attributes):
+    exact = order is not None
+    best, best_key = None, -np.inf
+    for i in order if exact else range(len(table.attributes)):
+        attribute = table.attributes[i]
         if attribute.is_nominal:
             found = _nominal(table, i, criterion, min_leaf, subset_limit)
         else:
-            found = _numeric(table, i, criterion, min_leaf)
+            found = _numeric(table, i, criterion, min_leaf, exact)
         if found is None:
             continue
-        score, test, counts = found
+        score, test, counts, key = found
         share = counts.sum() / total if total > 0 else 0.0
         if share != 1.0:
             score *= share
-        if best is None or score > best.score:
+            key = score
+        if not exact:
+            key = score
+        if best is None or key > best_key:
             gain = float(entropy(counts.sum(axis=0)) - (counts.sum(axis=1) @ entropy(counts)) / counts.sum())
-            best = Choice(test, score, gain * share)
+            best, best_key = Choice(test, score, gain * share), key
     return best

@@ -30,12 +30,15 @@ from dtcli.induction.cart import cart_choose
 from dtcli.induction.c45 import Choice, Thresholds, c45_choose, placed
 from dtcli.induction.missing import fill_missing, partition
 from dtcli.induction.regression import node_stats, regression_choose
+from dtcli.induction.sklearn_order import SklearnOrder
 from dtcli.induction.split import candidates, choose
 from dtcli.model.table import Table
 from dtcli.model.tree import NominalTest, Node, majority
 
 # A split must gain more than this (on top of --min-gain); Weka's Id3 uses the same 1e-6.
 GAIN_TOLERANCE = 1e-6
+# A regression node whose mean squared error is at most this is pure (as scikit-learn).
+EPSILON = float(np.finfo(np.float64).eps)
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,8 @@ class GrowParams:
     missing: str = "reject"
     collapse: bool = False
     costs: AttributeCosts | None = None
+    ties: str = "column"
+    seed: int = 0
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -65,13 +70,37 @@ class _Grower:
         self.thresholds = Thresholds(table, params.thresholds or "midpoint")
         self.n_classes = len(table.classes)
         self.n_all = table.n_rows
+        self.sklearn = None
+        if params.algorithm == "cart" and params.ties == "sklearn":
+            self.sklearn = SklearnOrder(len(table.attributes), params.seed)
 
-    def choose(self, node: Table, available: list[int]) -> Choice | None:
+    def decide(self, item: "_Pending") -> Choice | None:
+        """The split to make at a pending node (None: it stays a leaf); stores it on the item."""
+        node, rows, p = item.node, item.rows, self.params
+        if rows.is_regression:
+            if self.stops_regression(node, item.available, item.depth):
+                return None
+        elif self.stops(node.counts, item.available, item.depth):
+            return None
+        if p.algorithm == "cart" and node.weight < 2 * (p.min_leaf or 1.0):
+            return None
+        if p.algorithm != "cart":
+            item.rows = rows = fill_missing(rows, p.missing)
+        order = None
+        if self.sklearn is not None:
+            order, item.n_constant = self.sklearn.visit(rows, item.n_constant)
+        choice = self.choose(rows, item.available, order)
+        if choice is None or not self.improves(choice):
+            return None
+        item.choice = choice
+        return choice
+
+    def choose(self, node: Table, available: list[int], order: list[int] | None = None) -> Choice | None:
         p = self.params
         if node.is_regression:
-            return regression_choose(node, p.min_leaf or 1.0)
+            return regression_choose(node, p.min_leaf or 1.0, order)
         if p.algorithm == "cart":
-            return cart_choose(node, p.criterion, p.min_leaf or 1.0)
+            return cart_choose(node, p.criterion, p.min_leaf or 1.0, order=order)
         if p.algorithm == "c45":
             return c45_choose(node, p.min_leaf or 2.0, p.criterion, self.thresholds, self.n_all, p.costs)
         found = candidates(node, available, p.criterion, p.thresholds, p.min_leaf)
@@ -97,7 +126,7 @@ class _Grower:
     def stops_regression(self, node: Node, available: list[int], depth: int) -> bool:
         """Regression: a leaf when the targets are all equal or a stopping rule holds."""
         p = self.params
-        if node.weight <= 0 or node.impurity <= 1e-12 * max(1.0, node.value ** 2) or not available:
+        if node.weight <= 0 or node.impurity <= EPSILON or not available:
             return True
         if p.max_depth is not None and depth >= p.max_depth:
             return True
@@ -113,60 +142,71 @@ class _Grower:
         return improvement > p.min_gain + GAIN_TOLERANCE
 
 
+@dataclass
+class _Pending:
+    """A node waiting to be expanded, with its rows and what its split search needs."""
+
+    node: Node
+    rows: Table
+    available: list[int]
+    depth: int
+    n_constant: int = 0
+    choice: Choice | None = None
+
+
 def grow(table: Table, params: GrowParams) -> Node:
-    """Grow a tree over every row of ``table`` whose class is known."""
+    """Grow a tree over every row of ``table`` whose class is known.
+
+    Nodes are expanded depth first, left branch first (the order in which
+    scikit-learn's builder draws its random attribute order), or best first
+    with ``max_leaves``.
+    """
     grower = _Grower(table, params)
-    root_rows = table.take(table.labelled())
     usable = [i for i, a in enumerate(table.attributes) if a.is_nominal or params.thresholds]
-    root, pending = _make(grower, root_rows, usable, 0)
-    heap, order, leaves = [], 0, 1
-    if pending:
-        heapq.heappush(heap, (0.0, order, pending))
-    while heap:
-        _, _, (node, rows, available, depth, choice) = heapq.heappop(heap)
-        children = _split(grower, node, rows, available, depth, choice)
-        if params.max_leaves is not None and leaves + len(children) - 1 > params.max_leaves:
+    root = _Pending(_node(table.take(table.labelled())), table.take(table.labelled()), usable, 0)
+    best_first = params.max_leaves is not None
+    frontier, order, leaves = [], 0, 1
+    if not best_first or grower.decide(root):
+        heapq.heappush(frontier, (0.0, 0, root))
+    while frontier:
+        _, _, item = heapq.heappop(frontier)
+        choice = item.choice if best_first else grower.decide(item)
+        if choice is None:
             continue
-        node.test, node.score = choice.test, choice.score
+        children = _split(grower, item, choice)
+        if best_first and leaves + len(children) - 1 > params.max_leaves:
+            continue
+        item.node.test, item.node.score = choice.test, choice.score
+        item.node.children = [child.node for child in children]
         leaves += len(children) - 1
-        for child, child_pending in children:
-            node.children.append(child)
-            if child_pending:
-                order += 1
-                priority = -child.weight * child_pending[4].gain if params.max_leaves else 0.0
-                heapq.heappush(heap, (priority, order, child_pending))
-    return root
+        for child in reversed(children):  # the first branch is popped first
+            if child.rows is None or (best_first and not grower.decide(child)):
+                continue
+            order += 1
+            key = -child.node.weight * child.choice.gain if best_first else 0.0
+            heapq.heappush(frontier, (key, order if best_first else -order, child))
+    return root.node
 
 
-def _make(grower: _Grower, rows: Table, available: list[int], depth: int):
-    """A node for ``rows``, and what expanding it needs (None if it stays a leaf)."""
+def _node(rows: Table) -> Node:
     counts = rows.class_counts()
     node = Node(counts, majority(counts))
     if rows.is_regression:
         _, node.value, node.impurity = node_stats(rows)
-        if grower.stops_regression(node, available, depth):
-            return node, None
-    elif grower.stops(counts, available, depth):
-        return node, None
-    cart = grower.params.algorithm == "cart"
-    filled = rows if cart else fill_missing(rows, grower.params.missing)
-    choice = grower.choose(filled, available)
-    if choice is None or not grower.improves(choice):
-        return node, None
-    return node, (node, filled, available, depth, choice)
+    return node
 
 
-def _split(grower: _Grower, node: Node, rows: Table, available: list[int], depth: int, choice: Choice):
-    test = choice.test
+def _split(grower: _Grower, item: _Pending, choice: Choice) -> list[_Pending]:
+    test, rows, node = choice.test, item.rows, item.node
     index = rows.schema.index(test.attribute.name)
-    remaining = [i for i in available if i != index] if isinstance(test, NominalTest) else available
+    remaining = [i for i in item.available if i != index] if isinstance(test, NominalTest) else item.available
     children = []
     heavier = grower.params.algorithm == "cart" and grower.params.missing != "fractional"
     for part in partition(rows, index, test, heavier):
         if part.weights.sum() <= 0:
             empty = Node(np.zeros(len(node.counts)), node.label, value=node.value,
                          impurity=None if node.value is None else 0.0)
-            children.append((empty, None))
+            children.append(_Pending(empty, None, remaining, item.depth + 1))
         else:
-            children.append(_make(grower, part, remaining, depth + 1))
+            children.append(_Pending(_node(part), part, remaining, item.depth + 1, item.n_constant))
     return children

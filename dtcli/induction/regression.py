@@ -16,6 +16,7 @@ import numpy as np
 
 from dtcli.induction.c45 import Choice
 from dtcli.model.table import Table
+from dtcli.induction.sklearn_order import single
 from dtcli.model.tree import NumericTest, SubsetTest
 
 FEATURE_THRESHOLD = 1e-7
@@ -46,8 +47,8 @@ def _decrease(w_l, s_l, q_l, w_r, s_r, q_r):
     return (sse_parent - sse_l - sse_r) / w
 
 
-def _numeric(rows: Table, i: int, min_leaf: float):
-    x = rows.columns[i]
+def _numeric(rows: Table, i: int, min_leaf: float, exact: bool = False):
+    x = single(rows.columns[i]) if exact else rows.columns[i]
     known = ~np.isnan(x)
     order = np.argsort(x[known], kind="stable")
     v, y, w = x[known][order], rows.y[known][order], rows.weights[known][order]
@@ -60,13 +61,17 @@ def _numeric(rows: Table, i: int, min_leaf: float):
     ok = (w_l >= min_leaf) & (cw[-1] - w_l >= min_leaf)
     if not ok.any():
         return None
-    scores = np.where(ok, scores, -np.inf)
-    best = int(np.argmax(scores))
+    if exact:  # scikit-learn's proxy: S_L^2 / W_L + S_R^2 / W_R
+        rank = s_l * s_l / w_l + (cs[-1] - s_l) * (cs[-1] - s_l) / (cw[-1] - w_l)
+    else:
+        rank = scores
+    best = int(np.argmax(np.where(ok, rank, -np.inf)))
     lower, upper = float(v[cuts[best]]), float(v[cuts[best] + 1])
-    threshold = (lower + upper) / 2
+    threshold = lower / 2.0 + upper / 2.0 if exact else (lower + upper) / 2
     if threshold == upper or not np.isfinite(threshold):
         threshold = lower
-    return float(scores[best]), NumericTest(rows.attributes[i], threshold), float(w[known].sum())
+    test = NumericTest(rows.attributes[i], threshold)
+    return float(scores[best]), test, float(w[known].sum()), float(rank[best])
 
 
 def _nominal(rows: Table, i: int, min_leaf: float):
@@ -91,21 +96,29 @@ def _nominal(rows: Table, i: int, min_leaf: float):
     chosen, others = order[:k], order[k:]
     inside = chosen if len(chosen) <= len(others) else others
     values = tuple(attribute.values[j] for j in sorted(inside))
-    return float(scores[k - 1]), SubsetTest(attribute, values), float(w.sum())
+    return float(scores[k - 1]), SubsetTest(attribute, values), float(w.sum()), float(scores[k - 1])
 
 
-def regression_choose(rows: Table, min_leaf: float) -> Choice | None:
-    """The binary split of largest squared-error decrease (scaled by the known share)."""
+def regression_choose(rows: Table, min_leaf: float, order: list[int] | None = None) -> Choice | None:
+    """The binary split of largest squared-error decrease (scaled by the known share).
+
+    With ``order`` (scikit-learn's visiting order) attributes are tried in
+    that order, numbers in single precision, compared by scikit-learn's proxy.
+    """
     total = float(rows.weights.sum())
-    best = None
-    for i, attribute in enumerate(rows.attributes):
-        found = _nominal(rows, i, min_leaf) if attribute.is_nominal else _numeric(rows, i, min_leaf)
+    exact = order is not None
+    best, best_key = None, -np.inf
+    for i in order if exact else range(len(rows.attributes)):
+        attribute = rows.attributes[i]
+        found = _nominal(rows, i, min_leaf) if attribute.is_nominal else _numeric(rows, i, min_leaf, exact)
         if found is None:
             continue
-        score, test, known = found
+        score, test, known, key = found
         score *= known / total if total > 0 else 0.0
-        if best is None or score > best.score:
-            best = Choice(test, score, score)
+        if not exact or known != total:
+            key = score
+        if best is None or key > best_key:
+            best, best_key = Choice(test, score, score), key
     return best
 
 
@@ -120,7 +133,7 @@ def regression_report(rows: Table) -> tuple[tuple[float, float, float], list[tup
     for i, attribute in enumerate(rows.attributes):
         split = _nominal(rows, i, 1.0) if attribute.is_nominal else _numeric(rows, i, 1.0)
         if split is not None:
-            score, test, known = split
+            score, test, known, _ = split
             found.append((attribute.name, test, score * (known / total if total > 0 else 0.0)))
     found.sort(key=lambda f: -f[2])
     return stats, found
