@@ -109,3 +109,27 @@ def cost_complexity_pruning(tree, table, alpha, folds, one_se, seed):
              + (", 1-SE rule" if one_se else "") + ":")
         info(cp_table(rows, chosen).rstrip("\n"))
     return pruned
+
+
+def cost_options(costs_help: str):
+    """--costs, --cost-measure and --nunez-w (Mitchell 3.7.5), shared by train and gain."""
+
+    def decorate(func):
+        func = click.option("--nunez-w", type=float, default=1.0, show_default=True, metavar="W",
+                            help="The w of --cost-measure nunez, in [0, 1].")(func)
+        func = click.option("--cost-measure", type=click.Choice(["ratio", "tan-schlimmer", "nunez"]),
+                            default="ratio", show_default=True,
+                            help="With --costs: Gain/Cost, Gain^2/Cost, or (2^Gain - 1)/(Cost + 1)^w.")(func)
+        return click.option("--costs", metavar="FILE", help=costs_help)(func)
+
+    return decorate
+
+
+def load_costs(path, measure, nunez_w, table):
+    """The AttributeCosts of a --costs file for ``table``'s attributes (None without a file)."""
+    if not path:
+        return None
+    from dtcli.induction.costs import AttributeCosts
+    from dtcli.io.costs import read_costs
+
+    return AttributeCosts(read_costs(path, [a.name for a in table.attributes]), measure, nunez_w)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from dtcli.cli.common import data_options, load_training_table
+from dtcli.cli.common import cost_options, data_options, load_costs, load_training_table
 from dtcli.errors import DataError, ParameterError
 from dtcli.induction.criteria import CRITERIA
 
@@ -21,11 +21,7 @@ from dtcli.induction.criteria import CRITERIA
                    "best cut, or the largest training value not above it (as C4.5 prints it).")
 @click.option("--thresholds-all", is_flag=True,
               help="List every candidate cut of each numeric attribute with its gain.")
-@click.option("--costs", metavar="FILE", help="Attribute costs, CSV lines 'attribute,cost' (others cost 1).")
-@click.option("--cost-measure", type=click.Choice(["ratio", "tan-schlimmer", "nunez"]), default="ratio",
-              show_default=True, help="With --costs: Gain/Cost, Gain^2/Cost, or (2^Gain - 1)/(Cost + 1)^w.")
-@click.option("--nunez-w", type=float, default=1.0, show_default=True, metavar="W",
-              help="The w of --cost-measure nunez, in [0, 1].")
+@cost_options("Attribute costs, CSV lines 'attribute,cost' (others cost 1).")
 @click.option("--task", type=click.Choice(["classification", "regression"]),
               help="regression: a numeric target, scored by the decrease in mean squared error of each "
                    "attribute's best binary split (default: classification).")
@@ -69,13 +65,7 @@ def command(data, target, ignore, nominal, format_in, conditions, criterion, thr
         return
     fixed = tuple(c.name for c in parsed if c.op == "=")
     place = Thresholds(table, thresholds).place
-    attribute_costs = None
-    if costs:
-        from dtcli.induction.costs import AttributeCosts
-        from dtcli.io.costs import read_costs
-
-        names = [a.name for a in table.attributes]
-        attribute_costs = AttributeCosts(read_costs(costs, names), cost_measure, nunez_w)
+    attribute_costs = load_costs(costs, cost_measure, nunez_w, table)
     report = gain_report(table, criterion, rows, exclude=fixed, place=place, all_cuts=thresholds_all,
                          costs=attribute_costs)
     where = [str(c) for c in parsed]

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import click
 
-from dtcli.cli.common import cost_complexity_pruning, data_options, emit_tree, load_training_table, output_option
+from dtcli.cli.common import (
+    cost_complexity_pruning,
+    cost_options,
+    data_options,
+    emit_tree,
+    load_costs,
+    load_training_table,
+    output_option,
+)
 from dtcli.induction.algorithms import ALGORITHMS
 from dtcli.induction.criteria import CRITERIA
 
@@ -28,13 +36,8 @@ from dtcli.induction.criteria import CRITERIA
               help="Missing values: fractional (C4.5's default: cases go down every branch with "
                    "proportional weight), majority / class-majority (fill in the most common value at "
                    "the node, overall or within the case's class; Mitchell 3.7.4), reject (ID3's default).")
-@click.option("--costs", metavar="FILE",
-              help="Attribute costs, CSV lines 'attribute,cost' (others cost 1): splits are chosen by "
-                   "a cost measure of their gain instead of the criterion (Mitchell 3.7.5).")
-@click.option("--cost-measure", type=click.Choice(["ratio", "tan-schlimmer", "nunez"]), default="ratio",
-              show_default=True, help="With --costs: Gain/Cost, Gain^2/Cost, or (2^Gain - 1)/(Cost + 1)^w.")
-@click.option("--nunez-w", type=float, default=1.0, show_default=True, metavar="W",
-              help="The w of --cost-measure nunez, in [0, 1].")
+@cost_options("Attribute costs, CSV lines 'attribute,cost' (others cost 1): splits are chosen by "
+              "a cost measure of their gain instead of the criterion (Mitchell 3.7.5).")
 @click.option("--ties", type=click.Choice(["sklearn", "column"]),
               help="CART only: attributes tied for the best split go to the first in scikit-learn's "
                    "random visiting order for --seed (the default, so trees equal scikit-learn's "
@@ -93,13 +96,7 @@ def command(data, target, ignore, nominal, format_in, algorithm, task, criterion
 
     task = task or ("auto" if algorithm == "cart" else "classification")
     table = load_training_table(data, target, ignore, nominal, format_in, task)
-    attribute_costs = None
-    if costs:
-        from dtcli.induction.costs import AttributeCosts
-        from dtcli.io.costs import read_costs
-
-        names = [a.name for a in table.attributes]
-        attribute_costs = AttributeCosts(read_costs(costs, names), cost_measure, nunez_w)
+    attribute_costs = load_costs(costs, cost_measure, nunez_w, table)
     tree, warnings = train(table, algorithm, criterion=criterion, thresholds=thresholds, missing=missing,
                            costs=attribute_costs, ties=ties, seed=seed,
                            max_depth=max_depth, min_split=min_split, min_leaf=min_leaf,
