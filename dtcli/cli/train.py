@@ -49,9 +49,16 @@ from dtcli.induction.criteria import CRITERIA
               help="A split needs at least two branches with M cases (C4.5's -m; c45 default 2).")
 @click.option("--max-leaves", type=int, metavar="N",
               help="Grow best-first (largest weight x gain first) and stop at N leaves.")
-@click.option("--no-prune", is_flag=True,
-              help="Do not prune (C4.5's pruning is not implemented yet, so C4.5 trees are unpruned "
-                   "either way, as J48 -U).")
+@click.option("--prune", "prune_method", type=click.Choice(["pessimistic", "none"]),
+              help="Pruning after growth (default: pessimistic for c45, as J48; none otherwise). "
+                   "pessimistic is C4.5's error-based pruning with subtree raising.")
+@click.option("--no-prune", is_flag=True, help="Do not prune (the same as --prune none; J48 -U).")
+@click.option("--cf", type=float, default=0.25, show_default=True, metavar="CF",
+              help="Confidence factor of pessimistic pruning (smaller prunes more).")
+@click.option("--no-raise", is_flag=True, help="Pessimistic pruning without subtree raising (J48 -S).")
+@click.option("--error-bound", type=click.Choice(["j48", "c45r8"]), default="j48", show_default=True,
+              help="The upper error bound: Weka J48's (exact normal quantile) or Quinlan's C4.5 R8 table.")
+@click.option("--trace", is_flag=True, help="Print each pruning decision and the estimates compared (stderr).")
 @click.option("--ccp-alpha", type=float, metavar="A",
               help="Cost-complexity pruning at A: prune every weakest link with g(t) <= A "
                    "(scikit-learn's ccp_alpha).")
@@ -71,7 +78,7 @@ from dtcli.induction.criteria import CRITERIA
               help="How to print the tree: rich (counts and scores), text (plain, J48 style), json (the model).")
 @click.option("-q", "--quiet", is_flag=True, help="Do not print the tree (use with -o).")
 def command(data, target, ignore, nominal, format_in, algorithm, task, criterion, thresholds, missing,
-            costs, cost_measure, nunez_w, ties, max_depth, min_split, min_leaf, max_leaves, no_prune, ccp_alpha, cv_folds, one_se, seed, min_gain, purity, output, fmt, quiet):
+            costs, cost_measure, nunez_w, ties, max_depth, min_split, min_leaf, max_leaves, prune_method, no_prune, cf, no_raise, error_bound, trace, ccp_alpha, cv_folds, one_se, seed, min_gain, purity, output, fmt, quiet):
     """Learn a decision tree from DATA and print it.
 
     The tree shows, at every node, the training class counts ([9+, 5-] for
@@ -100,11 +107,15 @@ def command(data, target, ignore, nominal, format_in, algorithm, task, criterion
     tree, warnings = train(table, algorithm, criterion=criterion, thresholds=thresholds, missing=missing,
                            costs=attribute_costs, ties=ties, seed=seed,
                            max_depth=max_depth, min_split=min_split, min_leaf=min_leaf,
-                           max_leaves=max_leaves, min_gain=min_gain, purity=purity)
+                           max_leaves=max_leaves, min_gain=min_gain, purity=purity,
+                           prune="none" if no_prune else prune_method, cf=cf, raising=not no_raise,
+                           error_bound=error_bound)
+    if trace:
+        from dtcli.render.trace import pessimistic_text
+
+        info(pessimistic_text(tree.trace).rstrip("\n"))
     if ccp_alpha is not None or cv_folds:
         tree = cost_complexity_pruning(tree, table, ccp_alpha, cv_folds, one_se, seed)
-    elif algorithm == "c45" and not no_prune:
-        warn("C4.5's error-based pruning is not implemented yet: this tree is unpruned (as J48 -U)")
     for message in warnings:
         warn(message)
     emit_tree(tree, output, fmt, quiet)

@@ -12,10 +12,12 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from dtcli.errors import DataError, ParameterError
+from dtcli.induction.bounds import BOUNDS
 from dtcli.induction.costs import AttributeCosts
 from dtcli.induction.criteria import CRITERIA
 from dtcli.induction.grow import GrowParams, grow
 from dtcli.induction.missing import POLICIES
+from dtcli.induction.pessimistic import pessimistic_prune
 from dtcli.induction.prune import collapse
 from dtcli.model.table import Table
 from dtcli.model.tree import Tree
@@ -29,6 +31,7 @@ class Algorithm:
     title: str
     description: str
     defaults: dict
+    prune: str = "none"
 
 
 ALGORITHMS = {
@@ -44,6 +47,7 @@ ALGORITHMS = {
         "c45", "C4.5", "Quinlan's C4.5 Release 8 as Weka's J48: gain ratio, numeric thresholds, fractional cases",
         {"criterion": "gain-ratio", "thresholds": "data", "missing": "fractional", "min_leaf": 2.0,
          "collapse": True},
+        prune="pessimistic",
     ),
 }
 
@@ -89,8 +93,17 @@ def check_table(table: Table, params: GrowParams) -> None:
             )
 
 
-def train(table: Table, algorithm: str = "id3", **options) -> tuple[Tree, list[str]]:
-    """Train a tree; returns it with any warnings (as text, for the caller to show)."""
+PRUNING = ("none", "pessimistic")
+
+
+def train(table: Table, algorithm: str = "id3", prune: str | None = None, cf: float = 0.25,
+          raising: bool = True, error_bound: str = "j48", **options) -> tuple[Tree, list[str]]:
+    """Train a tree; returns it with any warnings (as text, for the caller to show).
+
+    ``prune`` (default: the algorithm's; C4.5 prunes pessimistically, as J48)
+    may be ``none`` or ``pessimistic`` (with ``cf``, ``raising``,
+    ``error_bound``); the pruning decisions are left in ``tree.trace``.
+    """
     preset = ALGORITHMS[algorithm]
     params = GrowParams(algorithm=algorithm, **preset.defaults)
     params = replace(params, **{k: v for k, v in options.items() if v is not None})
@@ -108,7 +121,24 @@ def train(table: Table, algorithm: str = "id3", **options) -> tuple[Tree, list[s
         "rows": int(table.labelled().sum()),
         "sha256": table.sha256,
     }
-    return Tree(table.schema, root, algorithm, params.as_dict(), training), warnings
+    tree = Tree(table.schema, root, algorithm, params.as_dict(), training)
+    method = prune or preset.prune
+    if method not in PRUNING:
+        raise ParameterError(f"unknown pruning {method!r}; choose from {', '.join(PRUNING)}")
+    if method == "pessimistic":
+        check_pessimistic(cf, error_bound, table)
+        tree, tree.trace = pessimistic_prune(tree, table, cf, raising, error_bound)
+    return tree, warnings
+
+
+def check_pessimistic(cf: float, error_bound: str, table: Table) -> None:
+    """Options of error-based pruning, checked."""
+    if not 0 < cf <= 0.5:
+        raise ParameterError("--cf must be in (0, 0.5], e.g. 0.25 (smaller prunes more)")
+    if error_bound not in BOUNDS:
+        raise ParameterError(f"--error-bound must be one of {', '.join(BOUNDS)}")
+    if table.is_regression:
+        raise ParameterError("pessimistic pruning needs classes; prune regression trees by cost complexity")
 
 
 def _check_params(params: GrowParams) -> None:

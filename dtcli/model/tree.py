@@ -159,6 +159,7 @@ class Tree:
     algorithm: str
     parameters: dict
     training: dict = field(default_factory=dict)
+    trace: list = field(default_factory=list, compare=False)  # pruning decisions (not saved)
 
     @property
     def classes(self) -> tuple[str, ...]:

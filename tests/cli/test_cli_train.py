@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-from helpers import SAMPLES, golden
+from helpers import SAMPLES, WEKA, golden
 
 MITCHELL_TEXT = """\
 Outlook = Sunny
@@ -113,9 +113,24 @@ def test_c45_reproduces_quinlans_golf_tree(run):
     assert result.stderr == "C4.5 tree: 5 leaves, 8 nodes, depth 2\n"
 
 
-def test_c45_without_no_prune_says_it_is_unpruned(run):
-    result = run("train", SAMPLES / "weather-numeric.csv", "-a", "c45", "-q")
-    assert "pruning is not implemented yet" in result.stderr
+def test_c45_prunes_by_default_and_traces(run, tmp_path):
+    labor = WEKA / "data" / "labor.arff"
+    result = run("train", labor, "-a", "c45", "-f", "text", "--trace")
+    assert result.stdout == (
+        "wage-increase-first-year <= 2.5: bad (15.27/2.27)\n"
+        "wage-increase-first-year > 2.5\n"
+        "|   statutory-holidays <= 10: bad (10.77/4.77)\n"
+        "|   statutory-holidays > 10: good (30.96/1.0)\n"
+    )
+    assert "raise longterm-disability-assistance = yes" in result.stderr
+    unpruned = run("train", labor, "-a", "c45", "--no-prune", "-q")
+    assert "13 leaves" in unpruned.stderr
+    no_raise = run("train", labor, "-a", "c45", "--no-raise", "-f", "text")
+    assert no_raise.stdout != result.stdout
+    model = tmp_path / "m.json"
+    run("train", labor, "-a", "c45", "-q", "-o", model, "--cf", "0.1", "--error-bound", "c45r8")
+    assert json.loads(model.read_text())["parameters"]["pruning"] == {
+        "method": "pessimistic", "cf": 0.1, "raising": True, "error_bound": "c45r8", "original_leaves": 13}
 
 
 def test_mitchell_temperature_thresholds_in_midpoint_mode(run):
