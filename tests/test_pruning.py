@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -56,3 +57,146 @@ def test_smaller_confidence_prunes_more():
     table = load(WEKA / "data" / "credit-g.arff")
     sizes = [train(table, "c45", cf=cf)[0].root.n_nodes() for cf in (0.5, 0.25, 0.1, 0.01)]
     assert sizes == sorted(sizes, reverse=True) and sizes[0] > sizes[-1]
+
+
+# ---------------------------------------------------------------------------
+# Reduced-error pruning against an independent implementation of Mitchell's procedure
+
+import copy  # noqa: E402
+
+import numpy as np  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from dtcli.induction.curve import pruning_curve  # noqa: E402
+from dtcli.induction.reduced_error import reduced_error_prune, stratified_holdout  # noqa: E402
+from dtcli.model.table import NOMINAL, Attribute, Schema, Table  # noqa: E402
+from test_id3 import shape  # noqa: E402
+
+
+def classify(node, row):
+    while not node.is_leaf:
+        node = node.children[row[node.test.attribute.name]]
+    return node.label
+
+
+def mitchell(root, rows, labels):
+    """Mitchell 3.7.1.1, written plainly: prune the node whose removal helps most."""
+    root = copy.deepcopy(root)
+
+    def acc():
+        return sum(classify(root, r) == y for r, y in zip(rows, labels)) / len(rows)
+
+    def internal(node):
+        if node.is_leaf:
+            return []
+        out = [node]
+        for child in node.children:
+            out += internal(child)
+        return out
+
+    current = acc()
+    while True:
+        best, best_acc = None, -1.0
+        for node in internal(root):
+            saved = node.test, node.children
+            node.test, node.children = None, []
+            trial = acc()
+            node.test, node.children = saved
+            if trial > best_acc:
+                best, best_acc = node, trial
+        if best is None or best_acc < current:
+            return root
+        best.test, best.children = None, []
+        current = best_acc
+
+
+@st.composite
+def labelled_tables(draw):
+    n_attr = draw(st.integers(2, 4))
+    n = draw(st.integers(12, 50))
+    rows = [[draw(st.integers(0, 2)) for _ in range(n_attr)] for _ in range(n)]
+    labels = [(r[0] + (r[1] if draw(st.booleans()) else 0)) % 2 for r in rows]
+    return rows, labels
+
+
+def to_table(rows, labels):
+    attributes = tuple(Attribute(f"A{j}", NOMINAL, ("a", "b", "c")) for j in range(len(rows[0])))
+    columns = [np.array([r[j] for r in rows], dtype=np.int32) for j in range(len(rows[0]))]
+    schema = Schema(attributes, Attribute("y", NOMINAL, ("p", "q")))
+    return Table(schema, columns, np.array(labels, dtype=np.int32))
+
+
+@settings(max_examples=60, deadline=None)
+@given(labelled_tables(), st.integers(0, 10))
+def test_reduced_error_matches_mitchells_procedure(case, seed):
+    rows, labels = case
+    table = to_table(rows, labels)
+    if len(set(labels)) < 2:
+        return
+    train_rows, held = stratified_holdout(table, 1 / 3, seed)
+    if len(held) == 0 or len(set(table.y[train_rows])) < 2:
+        return
+    tree, _ = train(table.take(train_rows), "id3")
+    pruned, steps = reduced_error_prune(tree, table.take(held))
+    held_rows = [{f"A{j}": rows[i][j] for j in range(len(rows[0]))} for i in held]
+    expected = mitchell(tree.root, held_rows, [labels[i] for i in held])
+    assert shape(pruned.root, tree.classes) == shape(expected, tree.classes)
+    accuracies = [s.after for s in steps]
+    assert all(s.after >= s.before for s in steps) and accuracies == sorted(accuracies)
+    assert pruned.root.n_nodes() <= tree.root.n_nodes()
+
+
+def test_curve_training_falls_validation_does_not():
+    table = load(WEKA / "data" / "credit-g.arff")
+    rows, held = stratified_holdout(table, 1 / 3, 0)
+    tree, _ = train(table.take(rows), "c45", prune="none")
+    points = pruning_curve(tree, table.take(held), table.take(held))
+    assert len(points) > 5 and points[0].nodes == tree.root.n_nodes()
+    training = [p.training for p in points]
+    validation = [p.validation for p in points]
+    assert training == sorted(training, reverse=True) and training[-1] < training[0]
+    assert validation == sorted(validation) and validation[-1] > validation[0]
+
+
+def test_stratified_holdout_keeps_class_shares():
+    table = load(WEKA / "data" / "credit-g.arff")
+    rows, held = stratified_holdout(table, 1 / 3, 7)
+    assert len(np.intersect1d(rows, held)) == 0 and len(rows) + len(held) == table.n_rows
+    share = np.bincount(table.y[held]) / np.bincount(table.y)
+    assert np.allclose(share, 1 / 3, atol=0.01)
+
+
+def test_chi_square_pre_pruning(weather):
+    from dtcli.induction.chisquare import chi2_sf, chi_square
+
+    assert chi2_sf(3.841458820694124, 1) == pytest.approx(0.05)
+    assert chi2_sf(18.307038053275146, 10) == pytest.approx(0.05)
+    statistic, df, p_value = chi_square([[3, 2], [0, 4], [2, 3]])  # Outlook at the root
+    assert df == 2 and statistic == pytest.approx(3.5467, abs=1e-4) and p_value == pytest.approx(0.1698, abs=1e-4)
+    assert train(weather, chi2_alpha=0.05)[0].root.is_leaf  # Outlook is not significant at 5%
+    tree, _ = train(weather, chi2_alpha=0.2)
+    assert tree.root.n_leaves() == 5
+    assert [round(s.p_value, 4) for s in tree.trace] == [0.1698, 0.0253, 0.0253]
+
+
+def test_prune_command_methods(run, tmp_path):
+    vote = WEKA / "data" / "vote.arff"
+    model = tmp_path / "vote.json"
+    assert run("train", vote, "-a", "c45", "--no-prune", "-q", "-o", model).exit_code == 0
+    pessimistic = run("prune", model, "--method", "pessimistic", "--data", vote, "-f", "text", "--trace")
+    expected = (WEKA / "expected" / "vote.j48-pruned.txt").read_text().split("\n\nNumber of Leaves")[0].strip()
+    assert pessimistic.stdout.strip() == expected
+    assert "Pessimistic pruning" in pessimistic.stderr
+    curve = run("prune", model, "--method", "reduced-error", "--validation", vote, "--curve", "-f", "json")
+    doc = json.loads(curve.stdout)
+    assert doc["format"] == "dtree-curve" and doc["points"][0]["nodes"] >= doc["points"][-1]["nodes"]
+    missing = run("prune", model, "--method", "pessimistic")
+    assert missing.exit_code == 1 and "--data" in missing.stderr
+    plot = run("prune", model, "--method", "reduced-error", "--validation", vote, "--curve", "--plot",
+               tmp_path / "c.svg")
+    try:
+        import matplotlib  # noqa: F401
+        assert plot.exit_code == 0 and (tmp_path / "c.svg").read_text().startswith("<?xml")
+    except ImportError:
+        assert plot.exit_code == 1 and "pip install 'dtree[plot]'" in plot.stderr

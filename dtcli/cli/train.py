@@ -49,16 +49,22 @@ from dtcli.induction.criteria import CRITERIA
               help="A split needs at least two branches with M cases (C4.5's -m; c45 default 2).")
 @click.option("--max-leaves", type=int, metavar="N",
               help="Grow best-first (largest weight x gain first) and stop at N leaves.")
-@click.option("--prune", "prune_method", type=click.Choice(["pessimistic", "none"]),
+@click.option("--prune", "prune_method", type=click.Choice(["pessimistic", "reduced-error", "none"]),
               help="Pruning after growth (default: pessimistic for c45, as J48; none otherwise). "
-                   "pessimistic is C4.5's error-based pruning with subtree raising.")
+                   "pessimistic is C4.5's error-based pruning with subtree raising; reduced-error "
+                   "holds out --holdout of the rows (stratified, --seed) and prunes on them (Mitchell).")
+@click.option("--holdout", type=float, default=1 / 3, show_default="0.33", metavar="F",
+              help="With --prune reduced-error: the share of rows kept for validation.")
 @click.option("--no-prune", is_flag=True, help="Do not prune (the same as --prune none; J48 -U).")
 @click.option("--cf", type=float, default=0.25, show_default=True, metavar="CF",
               help="Confidence factor of pessimistic pruning (smaller prunes more).")
 @click.option("--no-raise", is_flag=True, help="Pessimistic pruning without subtree raising (J48 -S).")
 @click.option("--error-bound", type=click.Choice(["j48", "c45r8"]), default="j48", show_default=True,
               help="The upper error bound: Weka J48's (exact normal quantile) or Quinlan's C4.5 R8 table.")
-@click.option("--trace", is_flag=True, help="Print each pruning decision and the estimates compared (stderr).")
+@click.option("--chi2-alpha", type=float, metavar="ALPHA",
+              help="Chi-square pre-pruning: make a split only if its association with the class is "
+                   "significant at level ALPHA (e.g. 0.05).")
+@click.option("--trace", is_flag=True, help="Print each pruning decision and the numbers compared (stderr).")
 @click.option("--ccp-alpha", type=float, metavar="A",
               help="Cost-complexity pruning at A: prune every weakest link with g(t) <= A "
                    "(scikit-learn's ccp_alpha).")
@@ -78,7 +84,7 @@ from dtcli.induction.criteria import CRITERIA
               help="How to print the tree: rich (counts and scores), text (plain, J48 style), json (the model).")
 @click.option("-q", "--quiet", is_flag=True, help="Do not print the tree (use with -o).")
 def command(data, target, ignore, nominal, format_in, algorithm, task, criterion, thresholds, missing,
-            costs, cost_measure, nunez_w, ties, max_depth, min_split, min_leaf, max_leaves, prune_method, no_prune, cf, no_raise, error_bound, trace, ccp_alpha, cv_folds, one_se, seed, min_gain, purity, output, fmt, quiet):
+            costs, cost_measure, nunez_w, ties, max_depth, min_split, min_leaf, max_leaves, prune_method, holdout, no_prune, cf, no_raise, error_bound, chi2_alpha, trace, ccp_alpha, cv_folds, one_se, seed, min_gain, purity, output, fmt, quiet):
     """Learn a decision tree from DATA and print it.
 
     The tree shows, at every node, the training class counts ([9+, 5-] for
@@ -105,15 +111,15 @@ def command(data, target, ignore, nominal, format_in, algorithm, task, criterion
     table = load_training_table(data, target, ignore, nominal, format_in, task)
     attribute_costs = load_costs(costs, cost_measure, nunez_w, table)
     tree, warnings = train(table, algorithm, criterion=criterion, thresholds=thresholds, missing=missing,
-                           costs=attribute_costs, ties=ties, seed=seed,
+                           costs=attribute_costs, ties=ties, seed=seed, chi2_alpha=chi2_alpha,
                            max_depth=max_depth, min_split=min_split, min_leaf=min_leaf,
                            max_leaves=max_leaves, min_gain=min_gain, purity=purity,
                            prune="none" if no_prune else prune_method, cf=cf, raising=not no_raise,
-                           error_bound=error_bound)
+                           error_bound=error_bound, holdout=holdout)
     if trace:
-        from dtcli.render.trace import pessimistic_text
+        from dtcli.render.trace import trace_text
 
-        info(pessimistic_text(tree.trace).rstrip("\n"))
+        info(trace_text(tree.trace).rstrip("\n"))
     if ccp_alpha is not None or cv_folds:
         tree = cost_complexity_pruning(tree, table, ccp_alpha, cv_folds, one_se, seed)
     for message in warnings:

@@ -93,17 +93,23 @@ def check_table(table: Table, params: GrowParams) -> None:
             )
 
 
-PRUNING = ("none", "pessimistic")
+PRUNING = ("none", "pessimistic", "reduced-error")
 
 
 def train(table: Table, algorithm: str = "id3", prune: str | None = None, cf: float = 0.25,
-          raising: bool = True, error_bound: str = "j48", **options) -> tuple[Tree, list[str]]:
+          raising: bool = True, error_bound: str = "j48", holdout: float = 1 / 3,
+          **options) -> tuple[Tree, list[str]]:
     """Train a tree; returns it with any warnings (as text, for the caller to show).
 
     ``prune`` (default: the algorithm's; C4.5 prunes pessimistically, as J48)
-    may be ``none`` or ``pessimistic`` (with ``cf``, ``raising``,
-    ``error_bound``); the pruning decisions are left in ``tree.trace``.
+    may be ``none``, ``pessimistic`` (with ``cf``, ``raising``,
+    ``error_bound``) or ``reduced-error`` (a stratified ``holdout`` share of
+    the rows, drawn with ``seed``, is kept aside for validation and the tree
+    grown on the rest). The pruning decisions are left in ``tree.trace``.
     """
+    method = prune or ALGORITHMS[algorithm].prune
+    if method == "reduced-error":
+        return _train_reduced_error(table, algorithm, holdout, **options)
     preset = ALGORITHMS[algorithm]
     params = GrowParams(algorithm=algorithm, **preset.defaults)
     params = replace(params, **{k: v for k, v in options.items() if v is not None})
@@ -113,7 +119,8 @@ def train(table: Table, algorithm: str = "id3", prune: str | None = None, cf: fl
     unlabelled = int((~table.labelled()).sum())
     if unlabelled:
         warnings.append(f"{table.source}: {unlabelled} row(s) without a class value were left out")
-    root = grow(table, params)
+    growth_trace: list = []
+    root = grow(table, params, growth_trace)
     if params.collapse:
         root = collapse(root)
     training = {
@@ -121,13 +128,13 @@ def train(table: Table, algorithm: str = "id3", prune: str | None = None, cf: fl
         "rows": int(table.labelled().sum()),
         "sha256": table.sha256,
     }
-    tree = Tree(table.schema, root, algorithm, params.as_dict(), training)
-    method = prune or preset.prune
+    tree = Tree(table.schema, root, algorithm, params.as_dict(), training, trace=growth_trace)
     if method not in PRUNING:
         raise ParameterError(f"unknown pruning {method!r}; choose from {', '.join(PRUNING)}")
     if method == "pessimistic":
         check_pessimistic(cf, error_bound, table)
-        tree, tree.trace = pessimistic_prune(tree, table, cf, raising, error_bound)
+        tree, steps = pessimistic_prune(tree, table, cf, raising, error_bound)
+        tree.trace = growth_trace + steps
     return tree, warnings
 
 
@@ -160,6 +167,8 @@ def _check_params(params: GrowParams) -> None:
         raise ParameterError("--max-leaves must be 1 or more")
     if params.thresholds not in (None, "data", "midpoint"):
         raise ParameterError("--thresholds must be data or midpoint")
+    if params.chi2_alpha is not None and not 0 < params.chi2_alpha < 1:
+        raise ParameterError("--chi2-alpha must be a significance level between 0 and 1, e.g. 0.05")
     if params.ties not in ("column", "sklearn"):
         raise ParameterError("--ties must be sklearn or column")
     if params.ties == "sklearn" and params.algorithm != "cart":
@@ -181,3 +190,20 @@ def params_from_dict(parameters: dict) -> GrowParams:
     if isinstance(known.get("costs"), dict):
         known["costs"] = AttributeCosts(**known["costs"])
     return GrowParams(**known)
+
+
+def _train_reduced_error(table: Table, algorithm: str, holdout: float, **options) -> tuple[Tree, list[str]]:
+    from dtcli.induction.reduced_error import reduced_error_prune, stratified_holdout
+
+    if not 0 < holdout < 1:
+        raise ParameterError("--holdout must be a fraction between 0 and 1, e.g. 0.33")
+    if table.is_regression:
+        raise ParameterError("reduced-error pruning needs classes; prune regression trees by cost complexity")
+    rows, held = stratified_holdout(table, holdout, options.get("seed") or 0)
+    if len(held) == 0 or len(rows) == 0:
+        raise ParameterError(f"--holdout {holdout:g} leaves no rows on one side; use more data or another share")
+    tree, warnings = train(table.take(rows), algorithm, prune="none", **options)
+    pruned, steps = reduced_error_prune(tree, table.take(held))
+    pruned.parameters["pruning"].update(holdout=holdout, seed=options.get("seed") or 0)
+    pruned.trace = steps
+    return pruned, warnings

@@ -27,6 +27,7 @@ import numpy as np
 
 from dtcli.induction.costs import AttributeCosts
 from dtcli.induction.cart import cart_choose
+from dtcli.induction.chisquare import chi_square
 from dtcli.induction.c45 import Choice, Thresholds, c45_choose, placed
 from dtcli.induction.missing import fill_missing, partition
 from dtcli.induction.regression import node_stats, regression_choose
@@ -59,6 +60,7 @@ class GrowParams:
     costs: AttributeCosts | None = None
     ties: str = "column"
     seed: int = 0
+    chi2_alpha: float | None = None
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -71,6 +73,7 @@ class _Grower:
         self.n_classes = len(table.classes)
         self.n_all = table.n_rows
         self.sklearn = None
+        self.trace: list[ChiStep] = []
         if params.algorithm == "cart" and params.ties == "sklearn":
             self.sklearn = SklearnOrder(len(table.attributes), params.seed)
 
@@ -92,8 +95,23 @@ class _Grower:
         choice = self.choose(rows, item.available, order)
         if choice is None or not self.improves(choice):
             return None
+        if p.chi2_alpha is not None and not self.significant(rows, choice, item.depth):
+            return None
         item.choice = choice
         return choice
+
+    def significant(self, rows: Table, choice: Choice, depth: int) -> bool:
+        """Chi-square pre-pruning: is the split's association with the class significant?"""
+        test = choice.test
+        branch = test.route(rows.columns[rows.schema.index(test.attribute.name)])
+        known = branch >= 0
+        counts = np.zeros((test.n_branches, len(rows.classes)))
+        np.add.at(counts, (branch[known], rows.y[known]), rows.weights[known])
+        statistic, df, p_value = chi_square(counts)
+        keep = p_value < self.params.chi2_alpha
+        self.trace.append(ChiStep(depth, float(rows.weights.sum()), test.attribute.name, statistic, df, p_value,
+                                  "split" if keep else "leaf"))
+        return keep
 
     def choose(self, node: Table, available: list[int], order: list[int] | None = None) -> Choice | None:
         p = self.params
@@ -143,6 +161,19 @@ class _Grower:
 
 
 @dataclass
+class ChiStep:
+    """A chi-square pre-pruning check: the node's depth and cases, the test, the verdict."""
+
+    depth: int
+    cases: float
+    attribute: str
+    statistic: float
+    df: int
+    p_value: float
+    action: str
+
+
+@dataclass
 class _Pending:
     """A node waiting to be expanded, with its rows and what its split search needs."""
 
@@ -154,7 +185,7 @@ class _Pending:
     choice: Choice | None = None
 
 
-def grow(table: Table, params: GrowParams) -> Node:
+def grow(table: Table, params: GrowParams, trace: list | None = None) -> Node:
     """Grow a tree over every row of ``table`` whose class is known.
 
     Nodes are expanded depth first, left branch first (the order in which
@@ -185,6 +216,8 @@ def grow(table: Table, params: GrowParams) -> Node:
             order += 1
             key = -child.node.weight * child.choice.gain if best_first else 0.0
             heapq.heappush(frontier, (key, order if best_first else -order, child))
+    if trace is not None:
+        trace.extend(grower.trace)
     return root.node
 
 

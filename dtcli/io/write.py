@@ -20,6 +20,11 @@ def write_text(path: str, text: str) -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
         return
+    write_bytes(path, text.encode("utf-8"))
+
+
+def write_bytes(path: str, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (temporary file, then rename)."""
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
     if not directory.is_dir():
@@ -31,8 +36,8 @@ def write_text(path: str, text: str) -> None:
     except OSError as exc:
         raise DataError(f"{path}: cannot write: {exc.strerror}") from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
         os.replace(temp, target)
     except BaseException as exc:
         Path(temp).unlink(missing_ok=True)

@@ -1,0 +1,38 @@
+"""Drawing the pruning curve with matplotlib (the optional extra ``dtree[plot]``)."""
+
+from __future__ import annotations
+
+from dtcli.errors import ParameterError
+
+
+def plot_curve(points, path: str) -> None:
+    """Accuracy (training, validation, test) against the number of nodes, saved to ``path``."""
+    if not path.lower().endswith((".svg", ".png")):
+        raise ParameterError(f"--plot {path}: give a file ending in .svg or .png")
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise ParameterError("--plot needs matplotlib: pip install 'dtree[plot]' (or pip install matplotlib)") from None
+    nodes = [p.nodes for p in points]
+    figure, axes = plt.subplots(figsize=(6, 4))
+    axes.plot(nodes, [p.training for p in points], marker=".", label="training data")
+    axes.plot(nodes, [p.validation for p in points], marker=".", label="validation data")
+    if any(p.test is not None for p in points):
+        axes.plot(nodes, [p.test for p in points], marker=".", label="test data")
+    axes.set_xlabel("size of tree (number of nodes)")
+    axes.set_ylabel("accuracy")
+    axes.set_title("Reduced-error pruning")
+    axes.invert_xaxis()
+    axes.legend()
+    figure.tight_layout()
+    from dtcli.io.write import write_bytes
+
+    import io
+
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format=path.rsplit(".", 1)[-1].lower())
+    plt.close(figure)
+    write_bytes(path, buffer.getvalue())
