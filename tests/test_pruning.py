@@ -200,3 +200,22 @@ def test_prune_command_methods(run, tmp_path):
         assert plot.exit_code == 0 and (tmp_path / "c.svg").read_text().startswith("<?xml")
     except ImportError:
         assert plot.exit_code == 1 and "pip install 'dtree[plot]'" in plot.stderr
+
+
+def test_reduced_error_hand_worked(weather, tmp_path):
+    # Validation: (Sunny, High) No, (Sunny, Normal) No, (Rain, Weak) Yes. Mitchell's tree gets
+    # 2/3. Pruning Humidity (Sunny: 3 No, 2 Yes -> No) gives 3/3, the best; then pruning Wind
+    # (Rain: 3 Yes, 2 No -> Yes) keeps 3/3 (no worse is enough); pruning the root would give 1/3.
+    from dtcli.io.encode import encode_for_schema
+    from dtcli.io.read import read_data
+
+    tree, _ = train(weather)
+    held = tmp_path / "held.csv"
+    held.write_text("Outlook,Temperature,Humidity,Wind,PlayTennis\n"
+                    "Sunny,Hot,High,Weak,No\nSunny,Mild,Normal,Weak,No\nRain,Mild,High,Weak,Yes\n")
+    validation = encode_for_schema(read_data(str(held)), tree.schema).table
+    pruned, steps = reduced_error_prune(tree, validation)
+    assert [(s.path, round(s.before, 3), round(s.after, 3)) for s in steps] == [
+        ("/Outlook = Sunny", 0.667, 1.0), ("/Outlook = Rain", 1.0, 1.0)]
+    assert shape(pruned.root, tree.classes) == ("Outlook", {"Sunny": "No", "Overcast": "Yes", "Rain": "Yes"})
+    assert pruned.parameters["pruning"] == {"method": "reduced-error", "validation_rows": 3, "original_leaves": 5}

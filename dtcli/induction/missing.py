@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from dtcli.induction.tolerance import gr
 from dtcli.model.table import MISSING, Table
 
 POLICIES = ("reject", "fractional", "majority", "class-majority")
@@ -35,10 +36,17 @@ def partition(rows: Table, index: int, test, heavier: bool = False) -> list[Tabl
     if heavier:
         shares = np.zeros(test.n_branches)
         shares[int(np.argmax(known_sizes))] = 1.0
+    return spread(rows, branch, shares, test.n_branches)
+
+
+def spread(rows: Table, branch: np.ndarray, shares: np.ndarray, n_branches: int) -> list[Table]:
+    """The rows of each branch; a row with no branch (missing) joins every branch whose share
+    exceeds 1e-6, its weight multiplied by that share (C4.5, as J48 splits instances)."""
+    missing = branch == MISSING
     parts = []
-    for b in range(test.n_branches):
+    for b in range(n_branches):
         here = branch == b
-        if missing.any() and shares[b] > 0:
+        if missing.any() and gr(shares[b], 0.0):
             take = here | missing
             part = rows.take(take)
             part.weights = np.where(missing[take], part.weights * shares[b], part.weights)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from dtcli.induction.bounds import added_errors
+from dtcli.induction.missing import spread
 from dtcli.induction.tolerance import eq, gr, gr_or_eq, sm_or_eq
 from dtcli.model.table import MISSING, Table
 from dtcli.model.tree import Node, Tree, majority
@@ -116,20 +117,9 @@ def _route(test, data: Table) -> tuple[np.ndarray, list[Table]]:
         here = branch == b
         bags[b] = np.bincount(data.y[here], weights=data.weights[here], minlength=k)
     if missing.any():
-        spread = np.bincount(data.y[missing], weights=data.weights[missing], minlength=k)
-        bags += np.outer(old_shares, spread)
-    shares = _shares(bags)
-    parts = []
-    for b in range(test.n_branches):
-        here = branch == b
-        if missing.any() and gr(shares[b], 0.0):
-            take = here | missing
-            part = data.take(take)
-            part.weights = np.where(missing[take], part.weights * shares[b], part.weights)
-        else:
-            part = data.take(here)
-        parts.append(part)
-    return bags, parts
+        unknown = np.bincount(data.y[missing], weights=data.weights[missing], minlength=k)
+        bags += np.outer(old_shares, unknown)
+    return bags, spread(data, branch, _shares(bags), test.n_branches)
 
 
 def _known_shares(test, data: Table) -> np.ndarray:
