@@ -243,11 +243,16 @@ def test_gzip_arff(tmp_path):
     assert attr(table, "outlook")[0].values == ("sunny", "overcast", "rainy", "foggy")
 
 
-def test_raw_frame_keeps_cells_as_written(tmp_path):
+def test_raw_rows_can_be_echoed_as_written(tmp_path):
     raw = read_data(write(tmp_path, "t.csv", "A,N,Play\nx,007,No\n?,1.50,Yes\n"))
-    assert raw.frame["N"].tolist() == ["007", "1.50"]
-    assert raw.frame["A"].tolist() == ["x", "?"]
+    assert raw.frame["N"].tolist() == [7.0, 1.5]  # parsed as numbers by the C parser
+    assert raw.frame["A"].isna().tolist() == [False, True]  # ? is missing
+    assert raw.echo_lines() == ["A,N,Play", "x,007,No", "?,1.50,Yes"]  # but rows echo verbatim
     assert raw.source.endswith("t.csv") and raw.declared == {}
+    text = read_data(write(tmp_path, "t.csv", "A,N,Play\nx,007,No\n?,1.50,Yes\n"), text_columns=["N"])
+    assert text.frame["N"].tolist() == ["007", "1.50"]  # codes stay as written when asked
+    quoted = read_data(write(tmp_path, "q.csv", 'A,N\n"x,y",1\n'))
+    assert quoted.echo_lines() is None
 
 
 # --- stdin and fingerprints -------------------------------------------------------------------

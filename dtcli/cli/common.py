@@ -45,10 +45,14 @@ def split_names(values, columns) -> list[str]:
 
 def load_training_table(data, target, ignore, nominal, format_in, task="classification"):
     """Read DATA and build the training Table; DataError on any problem."""
+    from dtcli.io.csv_reader import LAST_COLUMN
     from dtcli.io.encode import infer_table
     from dtcli.io.read import read_data
 
-    raw = read_data(data, format_in)
+    texts = [part.strip() for value in nominal for part in value.split(",")] + list(nominal)
+    if task == "classification":
+        texts.append(target if target is not None else LAST_COLUMN)
+    raw = read_data(data, format_in, texts)
     columns = list(raw.frame.columns)
     return infer_table(raw, target, split_names(ignore, columns), split_names(nominal, columns), task)
 

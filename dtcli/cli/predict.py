@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import click
+import numpy as np
 
 from dtcli.cli.common import format_in_option, load_model, output_option
 
@@ -28,14 +29,14 @@ def command(model, data, output, proba, format_in, quiet):
     """
     from dtcli.induction.evaluate import evaluate, evaluate_regression
     from dtcli.induction.predict import predict_proba
-    from dtcli.io.encode import encode_for_schema
+    from dtcli.io.encode import encode_for_schema, text_columns
     from dtcli.io.read import read_data
     from dtcli.io.write import write_text
     from dtcli.render.console import info, warn
     from dtcli.render.metrics import evaluation_text, regression_text
 
     tree = load_model(model)
-    raw = read_data(data, format_in)
+    raw = read_data(data, format_in, text_columns(tree.schema))
     encoded = encode_for_schema(raw, tree.schema)
     if encoded.table.n_rows == 0:
         warn(f"{raw.source}: no data rows to predict")
@@ -43,23 +44,50 @@ def command(model, data, output, proba, format_in, quiet):
         warn(f"{raw.source}: column {name!r}: {count} value(s) never seen in training, treated as missing")
     probabilities = predict_proba(tree, encoded.table)
     regression = tree.schema.is_regression
-    frame = raw.frame.copy()
-    if "prediction" in frame.columns:
-        warn(f"{raw.source}: the existing 'prediction' column is replaced")
-        frame = frame.drop(columns="prediction")
     if regression:
         predicted = probabilities[:, 0]
-        frame["prediction"] = [f"{v:.10g}" for v in predicted]
+        columns = {"prediction": [f"{v:.10g}" for v in predicted]}
     else:
         predicted = probabilities.argmax(axis=1)
-        frame["prediction"] = [tree.classes[i] for i in predicted] if len(predicted) else []
+        columns = {"prediction": np.asarray(tree.classes, dtype=object)[predicted] if len(predicted) else []}
         if proba:
             for j, label in enumerate(tree.classes):
-                frame[f"proba_{label}"] = [f"{p:.6g}" for p in probabilities[:, j]]
-    write_text(output or "-", frame.to_csv(index=False, lineterminator="\n"))
+                columns[f"proba_{label}"] = [f"{p:.6g}" for p in probabilities[:, j]]
+    write_text(output or "-", _output(raw, columns))
     if encoded.has_target and not quiet:
         if regression:
             info(regression_text(evaluate_regression(encoded.actual, predicted)).rstrip("\n"))
         else:
             result = evaluate(encoded.actual, predicted, encoded.labels, tree.classes)
             info(evaluation_text(result).rstrip("\n"))
+
+
+def _output(raw, columns: dict) -> str:
+    """The input rows, as written when possible, with the new columns appended, as CSV."""
+    import csv
+    import io
+
+    lines = raw.echo_lines() if "prediction" not in raw.frame.columns else None
+    if lines is not None and all(_plain(name, raw.sep) for name in columns):
+        extra = [[str(v) for v in values] for values in columns.values()]
+        if all(_plain(v, raw.sep) for values in extra for v in values):
+            out = [lines[0] + "".join(raw.sep + name for name in columns)]
+            rows = zip(*extra) if extra else [()] * (len(lines) - 1)
+            out.extend(line + "".join(raw.sep + v for v in row) for line, row in zip(lines[1:], rows))
+            return "\n".join(out) + "\n"
+    frame = raw.frame.copy()
+    if "prediction" in frame.columns:
+        from dtcli.render.console import warn
+
+        warn(f"{raw.source}: the existing 'prediction' column is replaced")
+        frame = frame.drop(columns="prediction")
+    for name, values in columns.items():
+        frame[name] = values
+    buffer = io.StringIO()
+    frame.to_csv(buffer, index=False, lineterminator="\n", quoting=csv.QUOTE_MINIMAL, na_rep="?")
+    return buffer.getvalue()
+
+
+def _plain(text: str, sep: str) -> bool:
+    """True if ``text`` needs no CSV quoting."""
+    return not any(c in text for c in (sep, '"', "\n", "\r"))

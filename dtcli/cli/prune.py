@@ -119,10 +119,10 @@ def _cost_complexity(tree, data, ccp_alpha, cv_folds, one_se, seed, show_path, f
 def _table(tree, data, format_in):
     """DATA encoded with the model's schema; it must have the target column."""
     from dtcli.errors import DataError
-    from dtcli.io.encode import encode_for_schema
+    from dtcli.io.encode import encode_for_schema, text_columns
     from dtcli.io.read import read_data
 
-    encoded = encode_for_schema(read_data(data, format_in), tree.schema)
+    encoded = encode_for_schema(read_data(data, format_in, text_columns(tree.schema)), tree.schema)
     if not encoded.has_target:
         raise DataError(f"{data}: no column {tree.schema.target.name!r}; pruning needs the target values")
     return encoded.table

@@ -44,9 +44,11 @@ def parse_arff(text: str, source: str) -> tuple[pd.DataFrame, dict[str, Attribut
     rows = parsed["data"]
     columns = {}
     for j, name in enumerate(names):
-        numeric = name in declared and declared[name].kind == NUMERIC
-        columns[name] = [_arff_cell(row[j], numeric) for row in rows]
-    frame = pd.DataFrame(columns, columns=names, dtype=object)
+        if name in declared and declared[name].kind == NUMERIC:
+            columns[name] = pd.Series([np.nan if row[j] is None else row[j] for row in rows], dtype=np.float64)
+        else:
+            columns[name] = pd.Series([None if row[j] is None else str(row[j]) for row in rows], dtype=object)
+    frame = pd.DataFrame(columns, columns=names)
     return frame, declared, _data_lines(text)
 
 
@@ -58,10 +60,3 @@ def _data_lines(text: str) -> np.ndarray:
             if lines[i].strip() and not lines[i].lstrip().startswith("%")]
     return np.asarray(rows, dtype=np.int64)
 
-
-def _arff_cell(value, numeric: bool) -> str:
-    if value is None:
-        return ARFF_MISSING
-    if numeric:
-        return f"{value:.15g}"
-    return str(value)

@@ -1,4 +1,5 @@
-"""CSV parsing with pandas: every cell as text, widths checked against the header."""
+"""CSV parsing with pandas' C parser: numeric columns as float64, the rest as text,
+widths checked against the header first (pandas would pad short rows silently)."""
 
 from __future__ import annotations
 
@@ -22,31 +23,99 @@ def _sniff_separator(header: str, path: str) -> str:
     return ","
 
 
-def parse_csv(text: str, source: str, path: str) -> tuple[pd.DataFrame, np.ndarray]:
-    """The cells as a str DataFrame and the file line of each row."""
+MISSING_CELLS = ["", "?"]
+NUMERIC_MISSING = ["", "?", "NA", "NaN", "nan", "NAN", "N/A"]
+SAMPLE_ROWS = 2000
+LAST_COLUMN = "\x00last"  # in text_columns: the last column, whatever its name
+
+
+def parse_csv(text: str, source: str, path: str, text_columns=()) -> tuple[pd.DataFrame, np.ndarray, str]:
+    """The table as a DataFrame, the file line of each row, and the separator.
+
+    Columns whose first rows hold only numbers (or missing markers) are
+    parsed as float64 by pandas' C parser, with empty cells, ``?``, ``NA``
+    and ``NaN`` missing (NaN); every other column, and those named in
+    ``text_columns``, as text, with empty cells and ``?`` missing (NaN).
+    """
     first = text.lstrip("\r\n").split("\n", 1)[0].rstrip("\r")
     if not first.strip():
         raise DataError(f"{source}: file is empty; a CSV file needs a header line naming the columns")
     sep = _sniff_separator(first, path)
     header = [name.strip() for name in next(csv.reader([first], delimiter=sep))]
     lines = _check_widths(text, sep, len(header), source)
+    options = dict(sep=sep, index_col=False, skipinitialspace=True, engine="c", keep_default_na=False,
+                   header=0, names=None)
     try:
-        frame = pd.read_csv(
-            io.StringIO(text), sep=sep, dtype=str, na_filter=False, index_col=False,
-            skipinitialspace=True, engine="c",
-        )
+        sample = pd.read_csv(io.StringIO(text), dtype=str, nrows=SAMPLE_ROWS, na_filter=False, **options)
+        texts = set(text_columns) | ({header[-1]} if LAST_COLUMN in text_columns else set())
+        numeric = [c for i, c in enumerate(sample.columns)
+                   if i < len(header) and header[i] not in texts and _looks_numeric(sample[c])]
+        frame = _read_typed(text, sample.columns, numeric, options)
     except pd.errors.ParserError as exc:
         raise DataError(f"{source}: cannot parse CSV ({_parser_message(str(exc))}); check the quoting") from None
     except pd.errors.EmptyDataError:
         raise DataError(f"{source}: file is empty; a CSV file needs a header line naming the columns") from None
-    return _check_header(frame, header, source), lines
+    return _check_header(frame, header, source), lines, sep
+
+
+def _looks_numeric(cells: pd.Series) -> bool:
+    values = cells.str.strip()
+    values = values[~values.isin(NUMERIC_MISSING)]
+    return len(values) > 0 and not pd.to_numeric(values, errors="coerce").isna().any()
+
+
+def _read_typed(text: str, columns, numeric: list, options: dict) -> pd.DataFrame:
+    """Read with float64 for ``numeric`` columns and text for the rest; if a later row holds a
+    non-number in a numeric column, read that file's columns all as text instead."""
+    dtypes = {c: (np.float64 if c in numeric else str) for c in columns}
+    missing = {c: (NUMERIC_MISSING if c in numeric else MISSING_CELLS) for c in columns}
+    try:
+        return pd.read_csv(io.StringIO(text), dtype=dtypes, na_values=missing, **options)
+    except ValueError:
+        return pd.read_csv(io.StringIO(text), dtype=str, na_values={c: MISSING_CELLS for c in columns}, **options)
 
 
 def _check_widths(text: str, sep: str, width: int, source: str) -> np.ndarray:
     """Every record must have as many fields as the header: name the first line that has not.
 
-    Returns the line on which each record starts.
+    Returns the line on which each record starts. Without quotes in the file
+    this counts separators line by line with array operations.
     """
+    if '"' in text:
+        return _check_widths_quoted(text, sep, width, source)
+    raw = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
+    ends = np.flatnonzero(raw == 10)
+    if len(raw) and raw[-1] != 10:
+        ends = np.append(ends, len(raw))
+    starts = np.concatenate([[0], ends[:-1] + 1]) if len(ends) else np.array([], dtype=np.int64)
+    lengths = ends - starts - (raw[np.maximum(ends - 1, 0)] == 13) if len(ends) else ends
+    blank = lengths <= 0
+    separators = np.add.reduceat((raw == ord(sep)).view(np.uint8), starts, dtype=np.int64) if len(starts) else starts
+    separators = np.where(blank, 0, separators)
+    line_numbers = np.arange(1, len(starts) + 1)
+    content = np.flatnonzero(~blank)
+    if len(content) == 0:
+        return np.array([], dtype=np.int64)
+    data = content[1:]  # the first non-blank line is the header
+    fields = separators[data] + 1
+    wrong = np.flatnonzero(fields != width)
+    if len(wrong):
+        k = data[wrong[0]]
+        line = text[starts[k]:ends[k]].strip()
+        if line.replace(sep, "").strip():
+            _width_error(source, int(line_numbers[k]), int(fields[wrong[0]]), width)
+    return line_numbers[data].astype(np.int64)
+
+
+def _width_error(source: str, line: int, found: int, width: int):
+    if found < width:
+        advice = "add the missing values (an empty field or ? for a missing value)"
+    else:
+        advice = "quote values that contain the separator, or remove the extra fields"
+    raise DataError(f"{source}, line {line}: {found} fields where the header has {width}; {advice}")
+
+
+def _check_widths_quoted(text: str, sep: str, width: int, source: str) -> np.ndarray:
     reader = csv.reader(io.StringIO(text), delimiter=sep)
     next(reader, None)
     starts = []
@@ -56,13 +125,7 @@ def _check_widths(text: str, sep: str, width: int, source: str) -> np.ndarray:
             starts.append(previous + 1)
         previous = reader.line_num
         if record and len(record) != width and any(field.strip() for field in record):
-            if len(record) < width:
-                advice = "add the missing values (an empty field or ? for a missing value)"
-            else:
-                advice = "quote values that contain the separator, or remove the extra fields"
-            raise DataError(
-                f"{source}, line {starts[-1]}: {len(record)} fields where the header has {width}; {advice}"
-            )
+            _width_error(source, starts[-1], len(record), width)
     return np.asarray(starts, dtype=np.int64)
 
 
@@ -85,7 +148,7 @@ def _check_header(frame: pd.DataFrame, header: list[str], source: str) -> pd.Dat
     unnamed = [i for i, name in enumerate(header) if name == ""]
     for i in reversed(unnamed):
         column = frame.iloc[:, i]
-        if (column.fillna("").str.strip() != "").any():
+        if column.notna().any() and (column.dropna().astype(str).str.strip() != "").any():
             raise DataError(f"{source}: column {i + 1} has no name in the header line; name it")
         frame = frame.drop(columns=frame.columns[i])
     return frame

@@ -1,10 +1,11 @@
-"""Turn text cells (RawData) into the columnar Table the induction code uses.
+"""Turn a RawData frame into the columnar Table the induction code uses.
 
 ``infer_table`` decides each column's kind for training: ARFF declarations
 win; otherwise a column whose every non-missing cell is a number is numeric,
-and any other column nominal, with its values in order of first appearance.
-``encode_for_schema`` encodes new data against a trained model's schema.
-Missing cells: empty, ``?``, and ``NA``/``NaN`` in numeric columns.
+and any other column nominal, with its values in order of first appearance
+(surrounding spaces ignored). ``encode_for_schema`` encodes new data against
+a trained model's schema. Missing cells: empty, ``?``, and ``NA``/``NaN``
+in numeric columns (and in numeric codes read as nominal).
 """
 
 from __future__ import annotations
@@ -22,36 +23,52 @@ MISSING_ANY = ("", "?")
 MISSING_NUMERIC = ("NA", "NaN", "nan", "NAN", "N/A")
 
 
-def _clean(series: pd.Series) -> pd.Series:
-    return series.astype(str).str.strip()
+def _is_float(series: pd.Series) -> bool:
+    return series.dtype.kind in "fiu"
 
 
-def _nominal_codes(cells: pd.Series) -> tuple[np.ndarray, tuple[str, ...]]:
-    known = ~cells.isin(MISSING_ANY)
-    codes, uniques = pd.factorize(cells.where(known), use_na_sentinel=True)
-    return codes.astype(np.int32), tuple(str(u) for u in uniques)
+def _nominal_codes(series: pd.Series, na_too: bool = False) -> tuple[np.ndarray, tuple[str, ...]]:
+    """Codes in order of first appearance (-1 missing) and the value labels, spaces stripped."""
+    if _is_float(series):
+        series = series.map(lambda v: f"{v:.15g}" if v == v else None)
+    codes, uniques = pd.factorize(series, use_na_sentinel=True)
+    labels = [str(u).strip() for u in uniques]
+    drop = set(MISSING_ANY) | (set(MISSING_NUMERIC) if na_too else set())
+    keep = [label for label in labels if label not in drop]
+    if keep == labels and len(set(labels)) == len(labels):
+        return codes.astype(np.int32), tuple(labels)
+    final = tuple(dict.fromkeys(keep))
+    index = {label: i for i, label in enumerate(final)}
+    remap = np.array([index.get(label, MISSING) for label in labels] + [MISSING], dtype=np.int32)
+    return remap[codes].astype(np.int32), final
 
 
-def _parse_numbers(cells: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+def _parse_numbers(series: pd.Series) -> tuple[np.ndarray, np.ndarray]:
     """The cells as float64 (NaN for missing) and a mask of cells that are not numbers."""
-    missing = (cells.isin(MISSING_ANY) | cells.isin(MISSING_NUMERIC)).to_numpy()
-    values = pd.to_numeric(cells.where(~missing), errors="coerce").to_numpy(dtype=np.float64)
+    if _is_float(series):
+        values = series.to_numpy(dtype=np.float64)
+        return values, np.zeros(len(values), dtype=bool)
+    text = series.astype(object).where(series.notna(), "").astype(str).str.strip()
+    missing = (text.isin(MISSING_ANY) | text.isin(MISSING_NUMERIC)).to_numpy()
+    values = pd.to_numeric(text.where(~missing), errors="coerce").to_numpy(dtype=np.float64)
     return values, np.isnan(values) & ~missing
 
 
-def _numeric_values(cells: pd.Series) -> np.ndarray | None:
+def _numeric_values(series: pd.Series) -> np.ndarray | None:
     """The cells as float64 (NaN for missing), or None if some cell is not a number."""
-    values, bad = _parse_numbers(cells)
+    values, bad = _parse_numbers(series)
     return None if bad.any() else values
 
 
-def _encode_declared(cells: pd.Series, attribute: Attribute) -> np.ndarray:
+def _encode_declared(series: pd.Series, attribute: Attribute) -> np.ndarray:
+    """Codes into the attribute's values (unknown or missing: -1), or numbers."""
     if attribute.kind == NUMERIC:
-        values = _numeric_values(cells)
+        values = _numeric_values(series)
         assert values is not None  # liac-arff has checked the numbers
         return values
-    lookup = {value: code for code, value in enumerate(attribute.values)}
-    return cells.map(lookup).fillna(MISSING).to_numpy(dtype=np.int32)
+    codes, labels = _nominal_codes(series)
+    lookup = np.array([attribute.code_of(label) for label in labels] + [MISSING], dtype=np.int32)
+    return lookup[codes]
 
 
 def _check_names(raw: RawData, names: list[str], option: str) -> None:
@@ -92,17 +109,18 @@ def infer_table(raw: RawData, target: str | None, ignore=(), nominal=(), task: s
 
 
 def _infer_column(raw: RawData, name: str, force_nominal: bool) -> tuple[Attribute, np.ndarray]:
-    cells = _clean(raw.frame[name])
+    series = raw.frame[name]
     declared = raw.declared.get(name)
     if declared is not None and (declared.kind == NOMINAL or not force_nominal):
-        return declared, _encode_declared(cells, declared)
-    values = _numeric_values(cells) if declared is None else None
+        return declared, _encode_declared(series, declared)
+    values = _numeric_values(series) if declared is None else None
     if values is not None and not np.isnan(values).all():
         if not force_nominal:
             return Attribute(name, NUMERIC), values
         # numbers used as codes: NA/NaN still mean missing, as in any numeric column
-        cells = cells.where(~cells.isin(MISSING_NUMERIC), "")
-    codes, labels = _nominal_codes(cells)
+        codes, labels = _nominal_codes(series, na_too=True)
+        return Attribute(name, NOMINAL, labels), codes
+    codes, labels = _nominal_codes(series)
     return Attribute(name, NOMINAL, labels), codes
 
 
@@ -127,6 +145,12 @@ class Encoded:
     labels: tuple[str, ...]
 
 
+def text_columns(schema: Schema) -> list[str]:
+    """Columns to read as text for a model: its nominal attributes and class labels."""
+    names = [a.name for a in schema.attributes if a.is_nominal]
+    return names if schema.is_regression else names + [schema.target.name]
+
+
 def encode_for_schema(raw: RawData, schema: Schema) -> Encoded:
     """Encode ``raw`` with a model's schema; unseen nominal values become missing."""
     missing = [a.name for a in schema.attributes if a.name not in raw.frame.columns]
@@ -138,39 +162,39 @@ def encode_for_schema(raw: RawData, schema: Schema) -> Encoded:
     unseen: dict[str, int] = {}
     data = []
     for attribute in schema.attributes:
-        cells = _clean(raw.frame[attribute.name])
+        series = raw.frame[attribute.name]
         if attribute.kind == NUMERIC:
-            values, bad = _parse_numbers(cells)
+            values, bad = _parse_numbers(series)
             if bad.any():
                 row = int(np.flatnonzero(bad)[0])
                 raise DataError(
                     f"{raw.source}: column {attribute.name!r} must be numeric for this model, "
-                    f"but {_where(raw, row)} holds {cells.iloc[row]!r}"
+                    f"but {_where(raw, row)} holds {series.iloc[row]!r}"
                 )
             data.append(values)
             continue
-        codes = _encode_declared(cells, attribute)
-        count = int(((codes == MISSING) & ~cells.isin(MISSING_ANY).to_numpy()).sum())
+        codes, labels = _nominal_codes(series)
+        lookup = np.array([attribute.code_of(label) for label in labels] + [MISSING], dtype=np.int32)
+        encoded = lookup[codes]
+        count = int(((encoded == MISSING) & (codes != MISSING)).sum())
         if count:
             unseen[attribute.name] = count
-        data.append(codes)
+        data.append(encoded)
     has_target = schema.target.name in raw.frame.columns
     labels = schema.classes
     if schema.is_regression:
         actual = np.full(len(raw.frame), np.nan)
         if has_target:
-            actual, bad = _parse_numbers(_clean(raw.frame[schema.target.name]))
+            actual, bad = _parse_numbers(raw.frame[schema.target.name])
             actual = np.where(bad, np.nan, actual)
         table = Table(schema, data, actual, source=raw.source, sha256=raw.sha256, lines=raw.lines)
         return Encoded(table, has_target, unseen, actual, labels)
     if has_target:
-        cells = _clean(raw.frame[schema.target.name])
-        actual = _encode_declared(cells, schema.target)
-        strange = (actual == MISSING) & ~cells.isin(MISSING_ANY).to_numpy()
-        if strange.any():
-            extra, extra_labels = _nominal_codes(cells.where(strange, ""))
-            labels = labels + extra_labels
-            actual = np.where(strange, extra + len(schema.classes), actual).astype(np.int32)
+        codes, found = _nominal_codes(raw.frame[schema.target.name])
+        extra = tuple(label for label in found if label not in schema.classes)
+        labels = schema.classes + extra
+        lookup = np.array([labels.index(label) for label in found] + [MISSING], dtype=np.int32)
+        actual = lookup[codes]
     else:
         actual = np.full(len(raw.frame), MISSING, dtype=np.int32)
     y = np.where(actual < len(schema.classes), actual, MISSING).astype(np.int32)

@@ -28,18 +28,34 @@ FORMATS = ("csv", "arff")
 
 @dataclass
 class RawData:
-    """A table as text: ``frame`` holds str cells; ``declared`` ARFF types by column;
-    ``lines`` the file line of each row, for messages (None if unknown)."""
+    """A table as read: ``frame`` holds float64 columns (NaN missing) and text columns
+    (str, NaN missing); ``declared`` the ARFF types by column; ``lines`` the file line of
+    each row, for messages (None if unknown); for CSV, ``text`` and ``sep`` so that rows
+    can be echoed exactly as they were written."""
 
     frame: pd.DataFrame
     source: str
     sha256: str
     declared: dict[str, Attribute] = field(default_factory=dict)
     lines: np.ndarray | None = None
+    text: str | None = None
+    sep: str = ","
+
+    def echo_lines(self) -> list[str] | None:
+        """The header and data lines as written (CSV without quotes or blank lines), else None."""
+        if self.text is None or '"' in self.text:
+            return None
+        lines = [line.rstrip("\r") for line in self.text.split("\n")]
+        lines = [line for line in lines if line.strip()]
+        return lines if len(lines) == len(self.frame) + 1 else None
 
 
-def read_data(path: str, format_in: str | None = None) -> RawData:
-    """Read ``path`` (``-`` for stdin) as CSV or ARFF, by extension unless forced."""
+def read_data(path: str, format_in: str | None = None, text_columns=()) -> RawData:
+    """Read ``path`` (``-`` for stdin) as CSV or ARFF, by extension unless forced.
+
+    ``text_columns`` are read as text even when they hold numbers (class
+    labels, ``--nominal`` codes).
+    """
     source = "<stdin>" if path == "-" else path
     data = _read_bytes(path, source)
     if path.endswith(".gz"):
@@ -50,15 +66,18 @@ def read_data(path: str, format_in: str | None = None) -> RawData:
     kind = format_in or _guess_format(path, data)
     digest = hashlib.sha256(data).hexdigest()
     text = _decode(data, source)
+    sep, csv_text = ",", None
     if kind == "arff":
         frame, declared, lines = parse_arff(text, source)
     else:
-        (frame, lines), declared = parse_csv(text, source, path), {}
+        frame, lines, sep = parse_csv(text, source, path, set(text_columns))
+        declared, csv_text = {}, text
     if len(frame.columns) == 0:
         raise DataError(f"{source}: no columns found; the first line must name the columns")
     if lines is not None and len(lines) != len(frame):
         lines = None
-    return RawData(frame=frame, source=source, sha256=digest, declared=declared, lines=lines)
+    return RawData(frame=frame, source=source, sha256=digest, declared=declared, lines=lines,
+                   text=csv_text, sep=sep)
 
 
 def _read_bytes(path: str, source: str) -> bytes:
