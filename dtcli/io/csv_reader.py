@@ -84,13 +84,14 @@ def _check_widths(text: str, sep: str, width: int, source: str) -> np.ndarray:
     if '"' in text:
         return _check_widths_quoted(text, sep, width, source)
     raw = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
-    ends = np.flatnonzero(raw == 10)
+    ends, cumulative = _separators_at_newlines(raw, ord(sep))
     if len(raw) and raw[-1] != 10:
         ends = np.append(ends, len(raw))
+        cumulative = np.append(cumulative, np.count_nonzero(raw == ord(sep)))
     starts = np.concatenate([[0], ends[:-1] + 1]) if len(ends) else np.array([], dtype=np.int64)
     lengths = ends - starts - (raw[np.maximum(ends - 1, 0)] == 13) if len(ends) else ends
     blank = lengths <= 0
-    separators = np.add.reduceat((raw == ord(sep)).view(np.uint8), starts, dtype=np.int64) if len(starts) else starts
+    separators = np.diff(np.concatenate([[0], cumulative]))
     separators = np.where(blank, 0, separators)
     line_numbers = np.arange(1, len(starts) + 1)
     content = np.flatnonzero(~blank)
@@ -105,6 +106,22 @@ def _check_widths(text: str, sep: str, width: int, source: str) -> np.ndarray:
         if line.replace(sep, "").strip():
             _width_error(source, int(line_numbers[k]), int(fields[wrong[0]]), width)
     return line_numbers[data].astype(np.int64)
+
+
+def _separators_at_newlines(raw: np.ndarray, sep: int, chunk: int = 1 << 23) -> tuple[np.ndarray, np.ndarray]:
+    """Positions of the newlines and the number of separators before each, chunk by chunk
+    (so the running count never needs more than a chunk's memory)."""
+    ends, counts, carry = [], [], 0
+    for offset in range(0, len(raw), chunk):
+        part = raw[offset:offset + chunk]
+        separators = np.flatnonzero(part == sep)
+        newlines = np.flatnonzero(part == 10)
+        ends.append(newlines + offset)
+        counts.append(np.searchsorted(separators, newlines) + carry)
+        carry += len(separators)
+    if not ends:
+        return np.array([], dtype=np.int64), np.array([], dtype=np.int64)
+    return np.concatenate(ends), np.concatenate(counts)
 
 
 def _width_error(source: str, line: int, found: int, width: int):

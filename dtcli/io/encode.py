@@ -44,14 +44,21 @@ def _nominal_codes(series: pd.Series, na_too: bool = False) -> tuple[np.ndarray,
 
 
 def _parse_numbers(series: pd.Series) -> tuple[np.ndarray, np.ndarray]:
-    """The cells as float64 (NaN for missing) and a mask of cells that are not numbers."""
+    """The cells as float64 (NaN for missing) and a mask of cells that are not numbers.
+
+    Text cells are parsed once per distinct value, not once per row.
+    """
     if _is_float(series):
         values = series.to_numpy(dtype=np.float64)
         return values, np.zeros(len(values), dtype=bool)
-    text = series.astype(object).where(series.notna(), "").astype(str).str.strip()
+    codes, uniques = pd.factorize(series, use_na_sentinel=True)
+    text = pd.Series([str(u).strip() for u in uniques], dtype=object)
     missing = (text.isin(MISSING_ANY) | text.isin(MISSING_NUMERIC)).to_numpy()
-    values = pd.to_numeric(text.where(~missing), errors="coerce").to_numpy(dtype=np.float64)
-    return values, np.isnan(values) & ~missing
+    numbers = pd.to_numeric(text.where(~missing), errors="coerce").to_numpy(dtype=np.float64)
+    bad_unique = np.isnan(numbers) & ~missing
+    numbers = np.append(numbers, np.nan)  # code -1: a missing cell
+    bad_unique = np.append(bad_unique, False)
+    return numbers[codes], bad_unique[codes]
 
 
 def _numeric_values(series: pd.Series) -> np.ndarray | None:
