@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Benchmark dtree against scikit-learn and Weka J48 on the same tables, in one run.
+
+    python tests/benchmarks/run_benchmarks.py [--sizes 10000 100000 1000000]
+        [--sklearn-python PATH] [--weka-jar PATH] [--keep DIR]
+
+Tables come from ../shared/bench/make_data.py (mixed nominal/numeric, 3
+classes, 1% missing) and are written to a temporary directory (never to the
+repository). Every tool runs as its own process, end to end from the file;
+wall time and peak memory (max RSS, from wait4) are measured per process.
+scikit-learn runs in the Python given by --sklearn-python (a scratch venv
+with scikit-learn and pandas; it is not a dependency of dtree) and is
+skipped when none is given; Weka J48 runs when java and the jar are present.
+The table printed at the end gives each measurement and the ratio
+dtree / competitor. Not part of the default test run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+MAKE_DATA = ROOT.parent / "shared" / "bench" / "make_data.py"
+
+SKLEARN_FIT = r"""
+import sys, time
+import pandas as pd
+from sklearn.tree import DecisionTreeClassifier
+frame = pd.read_csv(sys.argv[1])
+y = frame.pop("label")
+nominal = [c for c in frame.columns if not pd.api.types.is_numeric_dtype(frame[c])]
+for c in nominal:
+    frame[c] = frame[c].astype("category").cat.codes  # -1 for missing
+frame = frame.fillna(-1e9)
+model = DecisionTreeClassifier(criterion=sys.argv[2], min_samples_leaf=int(sys.argv[3]), random_state=0)
+model.fit(frame.to_numpy(dtype="float32"), y)
+print(model.get_n_leaves())
+"""
+
+
+def run(command: list[str]) -> tuple[float, float, str]:
+    """(wall seconds, peak MB, stdout+stderr) of one process."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - start
+    output = process.stdout.read()
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} failed:\n{output[-2000:]}")
+    return wall, usage.ru_maxrss / 1024, output
+
+
+def to_arff(csv_path: Path, arff_path: Path) -> None:
+    import pandas as pd
+
+    frame = pd.read_csv(csv_path, dtype=str, keep_default_na=False)
+    with open(arff_path, "w") as out:
+        out.write("@relation bench\n")
+        for column in frame.columns:
+            values = sorted(v for v in frame[column].unique() if v != "")
+            numeric = column.startswith("x")
+            out.write(f"@attribute {column} {'numeric' if numeric else '{' + ','.join(values) + '}'}\n")
+        out.write("@data\n")
+        frame.replace("", "?").to_csv(out, header=False, index=False)
+
+
+def leaves(text: str) -> str:
+    for line in text.splitlines():
+        if "leaves" in line:
+            return line.split(" tree: ")[-1].split(" leaves")[0]
+        if line.strip().startswith("Number of Leaves"):
+            return line.split(":")[-1].strip()
+    return text.strip().splitlines()[-1] if text.strip() else "?"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
+    parser.add_argument("--sklearn-python", help="Python with scikit-learn and pandas installed")
+    parser.add_argument("--weka-jar", default="/usr/share/java/weka-3.6.14.jar")
+    parser.add_argument("--keep", help="Keep the generated tables in this directory")
+    args = parser.parse_args()
+    work = Path(args.keep or tempfile.mkdtemp(prefix="dtree-bench-"))
+    work.mkdir(parents=True, exist_ok=True)
+    dtree = [sys.executable, "-m", "dtcli"]
+    java = shutil.which("java") and Path(args.weka_jar).exists()
+    rows = []
+    for size in args.sizes:
+        data = work / f"bench-{size}.csv"
+        if not data.exists():
+            subprocess.run([sys.executable, str(MAKE_DATA), str(size), str(data)], check=True)
+        model = work / f"model-{size}.json"
+        jobs = [
+            ("c45 (pruned)", dtree + ["train", str(data), "-a", "c45", "-q", "-o", str(model)]),
+            ("c45 (unpruned)", dtree + ["train", str(data), "-a", "c45", "--no-prune", "-q"]),
+            ("cart", dtree + ["train", str(data), "-a", "cart", "-m", "2", "--criterion", "entropy", "-q"]),
+        ]
+        results = {}
+        for name, command in jobs:
+            results[name] = run(command)
+            rows.append((size, f"dtree {name}", *results[name][:2], leaves(results[name][2]), ""))
+        wall, peak, _ = run(dtree + ["predict", str(model), str(data), "-o", os.devnull, "-q"])
+        rows.append((size, "dtree predict", wall, peak, "", ""))
+        if args.sklearn_python:
+            wall, peak, out = run([args.sklearn_python, "-c", SKLEARN_FIT, str(data), "entropy", "2"])
+            rows.append((size, "sklearn DecisionTree (entropy, leaf 2)", wall, peak, out.strip(),
+                         f"c45 {results['c45 (pruned)'][0] / wall:.2f}x, cart {results['cart'][0] / wall:.2f}x"))
+        if java:
+            arff = work / f"bench-{size}.arff"
+            if not arff.exists():
+                to_arff(data, arff)
+            wall, peak, out = run(["java", "-Xmx8g", "-cp", args.weka_jar, "weka.classifiers.trees.J48",
+                                   "-no-cv", "-t", str(arff)])
+            rows.append((size, "Weka J48", wall, peak, leaves(out),
+                         f"c45 {results['c45 (pruned)'][0] / wall:.3f}x"))
+    print(f"{'rows':>9}  {'tool':<40} {'wall s':>8} {'peak MB':>8} {'leaves':>8}  dtree/competitor")
+    for size, tool, wall, peak, leaf, ratio in rows:
+        print(f"{size:>9}  {tool:<40} {wall:8.2f} {peak:8.0f} {leaf:>8}  {ratio}")
+    print(f"\n(tables in {work}; machine: {os.cpu_count()} cores, Python {sys.version.split()[0]})")
+
+
+if __name__ == "__main__":
+    main()
