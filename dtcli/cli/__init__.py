@@ -18,7 +18,8 @@ from dtcli.errors import DtreeError
 COMMANDS = {
     "gain": ("dtcli.cli.gain", "Show entropy, information gain, gain ratio and Gini for each attribute."),
     "predict": ("dtcli.cli.predict", "Apply a model to data: predictions, probabilities, accuracy."),
-    "prune": ("dtcli.cli.prune", "Prune a model: cost-complexity at an alpha or by cross-validation."),
+    "prune": ("dtcli.cli.prune", "Prune a model: cost-complexity, pessimistic or reduced-error."),
+    "rules": ("dtcli.cli.rules", "Turn a tree into IF-THEN rules; post-prune them; export as Python or SQL."),
     "train": ("dtcli.cli.train", "Learn a decision tree from a CSV or ARFF file."),
 }
 

@@ -16,7 +16,8 @@ from dtcli.cli.common import format_in_option, load_model, output_option
 @format_in_option
 @click.option("-q", "--quiet", is_flag=True, help="Do not report accuracy on standard error.")
 def command(model, data, output, proba, format_in, quiet):
-    """Predict the class of every row of DATA with MODEL (from 'dtree train -o').
+    """Predict the class of every row of DATA with MODEL (from 'dtree train -o',
+    or a rule set from 'dtree rules -f json': the first rule that fires, else the default).
 
     Writes DATA's rows, as read, with a 'prediction' column (and with
     --proba one 'proba_<class>' column per class) as CSV. A value the model
@@ -42,13 +43,21 @@ def command(model, data, output, proba, format_in, quiet):
         warn(f"{raw.source}: no data rows to predict")
     for name, count in encoded.unseen.items():
         warn(f"{raw.source}: column {name!r}: {count} value(s) never seen in training, treated as missing")
-    probabilities = predict_proba(tree, encoded.table)
+    from dtcli.model.rules import RuleSet
+
+    if isinstance(tree, RuleSet):
+        from dtcli.induction.rules import predict_rules
+
+        codes, probabilities = predict_rules(tree, encoded.table)
+    else:
+        probabilities = predict_proba(tree, encoded.table)
+        codes = probabilities.argmax(axis=1)
     regression = tree.schema.is_regression
     if regression:
         predicted = probabilities[:, 0]
         columns = {"prediction": [f"{v:.10g}" for v in predicted]}
     else:
-        predicted = probabilities.argmax(axis=1)
+        predicted = codes
         columns = {"prediction": np.asarray(tree.classes, dtype=object)[predicted] if len(predicted) else []}
         if proba:
             for j, label in enumerate(tree.classes):

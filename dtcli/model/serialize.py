@@ -30,7 +30,7 @@ def tree_to_dict(tree: Tree) -> dict:
         "algorithm": tree.algorithm,
         "parameters": dict(tree.parameters),
         "training_data": dict(tree.training),
-        "schema": _schema_to_dict(tree.schema),
+        "schema": schema_to_dict(tree.schema),
         "root": _node_to_dict(tree.root, tree.schema.classes),
     }
 
@@ -40,7 +40,7 @@ def dumps_model(tree: Tree) -> str:
     return json.dumps(tree_to_dict(tree), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def _schema_to_dict(schema: Schema) -> dict:
+def schema_to_dict(schema: Schema) -> dict:
     attributes = []
     for attribute in schema.attributes:
         entry = {"name": attribute.name, "kind": attribute.kind}
@@ -95,9 +95,14 @@ def loads_model(text: str, source: str = "<model>") -> Tree:
     return tree_from_dict(data, source)
 
 
-def tree_from_dict(data: object, source: str = "<model>") -> Tree:
-    """Build a Tree from a parsed model dictionary, validating as it goes."""
+def tree_from_dict(data: object, source: str = "<model>"):
+    """Build a Tree (or, for ``"format": "dtree-rules"``, a RuleSet) from a parsed model
+    dictionary, validating as it goes."""
     reader = _Reader(source)
+    if isinstance(data, dict) and data.get("format") == "dtree-rules":
+        from dtcli.model.rules import rules_from_dict
+
+        return rules_from_dict(data, source)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ModelFormatError(
             f'{source}: not a dtree model (no "format": "{FORMAT}" field); '

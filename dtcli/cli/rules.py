@@ -1,0 +1,77 @@
+"""``dtree rules``: a model as IF-THEN rules, optionally post-pruned, in several formats."""
+
+from __future__ import annotations
+
+import click
+
+from dtcli.cli.common import format_in_option, load_model, output_option
+
+
+@click.command("rules")
+@click.argument("model", metavar="MODEL")
+@click.option("--prune", "prune", is_flag=True,
+              help="Rule post-pruning on the training data (--data): drop preconditions while the "
+                   "pessimistic accuracy estimate does not get worse, remove duplicates, sort, add a default.")
+@click.option("--data", metavar="DATA", help="The training data, for --prune.")
+@click.option("--cf", type=float, default=0.25, show_default=True, metavar="CF",
+              help="Confidence factor of the pessimistic estimate (as in C4.5).")
+@click.option("--error-bound", type=click.Choice(["j48", "c45r8"]), default="j48", show_default=True,
+              help="The upper error bound: Weka J48's or Quinlan's C4.5 R8 table.")
+@click.option("--trace", is_flag=True, help="Print every precondition dropped and the estimates compared (stderr).")
+@click.option("-f", "--format", "fmt", type=click.Choice(["text", "json", "csv", "markdown", "python", "sql"]),
+              default="text", show_default=True,
+              help="text for people; json (a rule set 'dtree predict' can apply); csv; markdown; python "
+                   "(a function predict(row)); sql (a CASE WHEN expression).")
+@format_in_option
+@output_option("Write the rules to FILE instead of standard output.")
+def command(model, prune, data, cf, error_bound, trace, fmt, format_in, output):
+    """Turn MODEL (a tree from 'dtree train -o') into IF-THEN rules, one per leaf.
+
+    Each rule lists its conditions (several tests of one numeric attribute
+    merged into an interval such as 22.5 < Age <= 45; nominal subsets as
+    Car in {Sports, SUV}), its class, the training cases it covers, its
+    accuracy and class distribution; rules are numbered R1, R2, ... and the
+    last is the default. A row whose tested value is missing satisfies no
+    condition. The JSON form can be applied with 'dtree predict RULES.json DATA'.
+
+    Example: dtree rules weather.json --prune --data sample_data/weather.csv
+    """
+    from dtcli.errors import ParameterError
+    from dtcli.induction.rules import extract, prune_rules
+    from dtcli.model.rules import RuleSet
+    from dtcli.render.rules import render
+
+    loaded = load_model(model)
+    ruleset = loaded if isinstance(loaded, RuleSet) else extract(loaded)
+    if prune:
+        if not data:
+            raise ParameterError("--prune needs the training data: --data DATA")
+        from dtcli.induction.algorithms import check_pessimistic
+        from dtcli.io.encode import encode_for_schema, text_columns
+        from dtcli.io.read import read_data
+
+        encoded = encode_for_schema(read_data(data, format_in, text_columns(ruleset.schema)), ruleset.schema)
+        if not encoded.has_target:
+            raise ParameterError(f"{data}: no column {ruleset.schema.target.name!r}; pruning needs the classes")
+        check_pessimistic(cf, error_bound, encoded.table)
+        ruleset, drops = prune_rules(ruleset, encoded.table, cf, error_bound)
+        if trace:
+            from dtcli.render.console import info
+
+            info(_trace(drops).rstrip("\n"))
+    text = render(ruleset, fmt)
+    if output:
+        from dtcli.io.write import write_text
+
+        write_text(output, text)
+    else:
+        click.echo(text, nl=False)
+
+
+def _trace(drops) -> str:
+    if not drops:
+        return "Rule post-pruning: no precondition could be dropped without a worse estimate\n"
+    lines = ["Rule post-pruning (pessimistic accuracy estimate; no worse is enough):"]
+    for d in drops:
+        lines.append(f"  R{d.rule}: dropped {d.condition}: {d.before:.4f} -> {d.after:.4f}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,154 @@
+"""Rule sets for people and programs: text, JSON, CSV, Markdown, Python and SQL.
+
+The Python and SQL forms are generated code. Every attribute name and value
+in them is written as a literal produced by the language's own quoting
+(``repr`` for Python strings; doubled quotes for SQL identifiers and
+strings), and numbers as finite float literals, so whatever the names and
+values hold, the generated code can only compare values and return a class.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+
+from dtcli.errors import ParameterError
+from dtcli.model.rules import RuleSet, dumps_rules
+from dtcli.render.counts import class_counts
+
+FORMATS = ("text", "json", "csv", "markdown", "python", "sql")
+
+
+def _conditions(rule) -> str:
+    return " AND ".join(c.text() for c in rule.conditions) or "TRUE"
+
+
+def _accuracy(rule) -> str:
+    return "-" if math.isnan(rule.accuracy) else f"{rule.accuracy:.3f}"
+
+
+def text(ruleset: RuleSet) -> str:
+    target, classes = ruleset.schema.target.name, ruleset.classes
+    lines = []
+    for k, rule in enumerate(ruleset.rules, start=1):
+        estimate = "" if rule.estimate is None else f", estimate {rule.estimate:.3f}"
+        lines.append(f"R{k}: IF {_conditions(rule)} THEN {target} = {classes[rule.label]}")
+        cases = f"{rule.cases:g} case" + ("" if rule.cases == 1 else "s")
+        lines.append(f"    {cases}, accuracy {_accuracy(rule)}{estimate} "
+                     f"{class_counts(rule.counts, classes)}")
+    lines.append(f"R{len(ruleset.rules) + 1}: ELSE {target} = {classes[ruleset.default]}  (default)")
+    return "\n".join(lines) + "\n"
+
+
+def table_rows(ruleset: RuleSet):
+    classes = ruleset.classes
+    for k, rule in enumerate(ruleset.rules, start=1):
+        yield (f"R{k}", _conditions(rule), classes[rule.label], f"{rule.cases:g}", _accuracy(rule),
+               "" if rule.estimate is None else f"{rule.estimate:.6g}")
+    yield (f"R{len(ruleset.rules) + 1}", "(default)", classes[ruleset.default],
+           f"{ruleset.default_counts.sum():g}", "", "")
+
+
+def to_csv(ruleset: RuleSet) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(("rule", "conditions", "class", "cases", "accuracy", "estimate"))
+    writer.writerows(table_rows(ruleset))
+    return out.getvalue()
+
+
+def markdown(ruleset: RuleSet) -> str:
+    def cell(value: str) -> str:
+        return value.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ").replace("\r", " ")
+
+    lines = ["| rule | conditions | class | cases | accuracy | estimate |", "|---|---|---|---|---|---|"]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in table_rows(ruleset)]
+    return "\n".join(lines) + "\n"
+
+
+def _number(value: float) -> str:
+    if not math.isfinite(value):
+        raise ParameterError("a rule compares with a number that is not finite; it cannot be exported")
+    return repr(float(value))
+
+
+def python(ruleset: RuleSet) -> str:
+    """A self-contained ``predict(row: dict) -> str``; names and values as ``repr`` literals."""
+    classes = ruleset.classes
+    lines = [
+        '"""Rules exported by dtree: predict(row) returns the class for a dict of column -> value."""',
+        "",
+        "",
+        "def _number(value):",
+        "    try:",
+        "        number = float(value)",
+        "    except (TypeError, ValueError):",
+        "        return None",
+        "    return None if number != number else number",
+        "",
+        "",
+        "def _text(value):",
+        "    if value is None:",
+        "        return None",
+        "    text = str(value).strip()",
+        "    return None if text in ('', '?') else text",
+        "",
+        "",
+        "def predict(row: dict) -> str:",
+    ]
+    for rule in ruleset.rules:
+        tests = []
+        for c in rule.conditions:
+            name = repr(c.attribute)
+            if c.is_nominal:
+                tests.append(f"_text(row.get({name})) in {repr(tuple(c.values))}")
+                continue
+            tests.append(f"_number(row.get({name})) is not None")
+            if c.low is not None:
+                tests.append(f"_number(row.get({name})) > {_number(c.low)}")
+            if c.high is not None:
+                tests.append(f"_number(row.get({name})) <= {_number(c.high)}")
+        condition = " and ".join(tests) or "True"
+        lines.append(f"    if {condition}:")
+        lines.append(f"        return {repr(classes[rule.label])}")
+    lines.append(f"    return {repr(classes[ruleset.default])}")
+    return "\n".join(lines) + "\n"
+
+
+def _identifier(name: str) -> str:
+    if "\x00" in name:
+        raise ParameterError(f"column name {name!r} holds a NUL character, which SQL cannot quote")
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _string(value: str) -> str:
+    if "\x00" in value:
+        raise ParameterError(f"value {value!r} holds a NUL character, which SQL cannot quote")
+    return "'" + value.replace("'", "''") + "'"
+
+
+def sql(ruleset: RuleSet) -> str:
+    """A ``CASE WHEN ... END`` expression; NULL (missing) satisfies no condition."""
+    classes = ruleset.classes
+    lines = ["CASE"]
+    for rule in ruleset.rules:
+        tests = []
+        for c in rule.conditions:
+            column = _identifier(c.attribute)
+            if c.is_nominal:
+                tests.append(f"{column} IN ({', '.join(_string(v) for v in c.values)})")
+                continue
+            if c.low is not None:
+                tests.append(f"{column} > {_number(c.low)}")
+            if c.high is not None:
+                tests.append(f"{column} <= {_number(c.high)}")
+        lines.append(f"  WHEN {' AND '.join(tests) or '1 = 1'} THEN {_string(classes[rule.label])}")
+    lines.append(f"  ELSE {_string(classes[ruleset.default])}")
+    lines.append("END")
+    return "\n".join(lines) + "\n"
+
+
+def render(ruleset: RuleSet, fmt: str) -> str:
+    return {"text": text, "json": dumps_rules, "csv": to_csv, "markdown": markdown,
+            "python": python, "sql": sql}[fmt](ruleset)
