@@ -22,7 +22,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dtcli.induction.numeric import _xlog2x, c45_cut, cut_table
+from dtcli.induction.kernels import c45_numeric
+from dtcli.induction.numeric import Cut, _xlog2x, c45_cut, cut_table
 from dtcli.induction.tolerance import eq, gr, gr_or_eq, sm, sm_or_eq
 from dtcli.induction.split import nominal_branch_counts, score_split
 from dtcli.model.table import Table
@@ -74,7 +75,7 @@ def c45_gain_ratio(counts: np.ndarray, total: float, gain: float) -> float:
 
 
 def c45_candidate(table: Table, i: int, rows: np.ndarray, w: np.ndarray, min_leaf: float,
-                  thresholds: "Thresholds") -> C45Candidate | None:
+                  thresholds: "Thresholds", compiled: bool = False) -> C45Candidate | None:
     """The C4.5 split on attribute ``i`` at a node, or None if it has no admissible split."""
     attribute = table.attributes[i]
     column = table.columns[i][rows]
@@ -87,7 +88,15 @@ def c45_candidate(table: Table, i: int, rows: np.ndarray, w: np.ndarray, min_lea
             return None
         gain = c45_gain(counts, total)
         return C45Candidate(i, NominalTest(attribute), gain, c45_gain_ratio(counts, total, gain), counts)
-    cut = c45_cut(cut_table(column, y, w, n_classes), n_classes, min_leaf, mdl=thresholds.mdl)
+    if compiled:
+        found = c45_numeric(column, y, w, n_classes, min_leaf, thresholds.mdl)
+        if found is None:
+            return None
+        lower, upper, gain, _, counts = found
+        threshold = (lower + upper) / 2
+        cut = Cut(lower if threshold == upper else threshold, lower, upper, gain, counts, 0)
+    else:
+        cut = c45_cut(cut_table(column, y, w, n_classes), n_classes, min_leaf, mdl=thresholds.mdl)
     if cut is None:
         return None
     test = NumericTest(attribute, cut.threshold)
@@ -96,7 +105,7 @@ def c45_candidate(table: Table, i: int, rows: np.ndarray, w: np.ndarray, min_lea
 
 
 def c45_choose(table: Table, min_leaf: float, criterion: str, thresholds: "Thresholds",
-               n_all: int, costs=None) -> Choice | None:
+               n_all: int, costs=None, compiled: bool = False) -> Choice | None:
     """J48's C45ModelSelection over every attribute of a node's rows (``table``).
 
     ``n_all`` is the number of rows in the whole training set (for the
@@ -108,7 +117,7 @@ def c45_choose(table: Table, min_leaf: float, criterion: str, thresholds: "Thres
     if sm(total, 2 * min_leaf) or eq(total, counts.max()):
         return None
     found = [c for i in range(len(table.attributes))
-             if (c := c45_candidate(table, i, rows, w, min_leaf, thresholds)) is not None]
+             if (c := c45_candidate(table, i, rows, w, min_leaf, thresholds, compiled)) is not None]
     if not found:
         return None
     if costs is not None:  # Mitchell 3.7.5: a cost measure of the gain replaces the criterion

@@ -28,6 +28,7 @@ import numpy as np
 from dtcli.induction.costs import AttributeCosts
 from dtcli.induction.cart import cart_choose
 from dtcli.induction.chisquare import chi_square
+from dtcli.induction.kernels import use_compiled
 from dtcli.induction.c45 import Choice, Thresholds, c45_choose, placed
 from dtcli.induction.missing import fill_missing, partition
 from dtcli.induction.regression import node_stats, regression_choose
@@ -72,6 +73,7 @@ class _Grower:
         self.thresholds = Thresholds(table, params.thresholds or "midpoint")
         self.n_classes = len(table.classes)
         self.n_all = table.n_rows
+        self.compiled = params.algorithm == "c45" and use_compiled(table.n_rows)
         self.sklearn = None
         self.trace: list[ChiStep] = []
         if params.algorithm == "cart" and params.ties == "sklearn":
@@ -120,7 +122,8 @@ class _Grower:
         if p.algorithm == "cart":
             return cart_choose(node, p.criterion, p.min_leaf or 1.0, order=order)
         if p.algorithm == "c45":
-            return c45_choose(node, p.min_leaf or 2.0, p.criterion, self.thresholds, self.n_all, p.costs)
+            return c45_choose(node, p.min_leaf or 2.0, p.criterion, self.thresholds, self.n_all, p.costs,
+                              self.compiled)
         found = candidates(node, available, p.criterion, p.thresholds, p.min_leaf)
         rule = p.criterion
         if p.costs is not None:

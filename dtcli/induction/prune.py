@@ -19,12 +19,26 @@ def training_errors(node: Node) -> float:
 
 def collapse(node: Node) -> Node:
     """Replace, top-down, every subtree that is no better than a leaf on the training data."""
-    if node.is_leaf:
-        return node
-    as_leaf = float(node.counts.sum() - node.counts.max())
-    if training_errors(node) >= as_leaf - 1e-3:
-        node.test, node.children, node.score = None, [], None
-        return node
-    for child in node.children:
-        collapse(child)
+    errors: dict[int, float] = {}
+
+    def subtree_errors(n: Node) -> float:  # every node's errors, in one bottom-up pass
+        if n.is_leaf:
+            value = float(n.counts.sum() - n.counts.max())
+        else:
+            value = sum(subtree_errors(child) for child in n.children)
+        errors[id(n)] = value
+        return value
+
+    subtree_errors(node)
+
+    def visit(n: Node) -> None:
+        if n.is_leaf:
+            return
+        if errors[id(n)] >= float(n.counts.sum() - n.counts.max()) - 1e-3:
+            n.test, n.children, n.score = None, [], None
+            return
+        for child in n.children:
+            visit(child)
+
+    visit(node)
     return node
