@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dtcli.induction.kernels import c45_numeric
+from dtcli.induction.kernels import KernelUnavailable, c45_numeric
 from dtcli.induction.numeric import Cut, _xlog2x, c45_cut, cut_table
 from dtcli.induction.tolerance import eq, gr, gr_or_eq, sm, sm_or_eq
 from dtcli.induction.split import nominal_branch_counts, score_split
@@ -88,20 +88,27 @@ def c45_candidate(table: Table, i: int, rows: np.ndarray, w: np.ndarray, min_lea
             return None
         gain = c45_gain(counts, total)
         return C45Candidate(i, NominalTest(attribute), gain, c45_gain_ratio(counts, total, gain), counts)
-    if compiled:
-        found = c45_numeric(column, y, w, n_classes, min_leaf, thresholds.mdl)
-        if found is None:
-            return None
-        lower, upper, gain, _, counts = found
-        threshold = (lower + upper) / 2
-        cut = Cut(lower if threshold == upper else threshold, lower, upper, gain, counts, 0)
-    else:
+    cut = _compiled_cut(column, y, w, n_classes, min_leaf, thresholds.mdl) if compiled else False
+    if cut is False:
         cut = c45_cut(cut_table(column, y, w, n_classes), n_classes, min_leaf, mdl=thresholds.mdl)
     if cut is None:
         return None
     test = NumericTest(attribute, cut.threshold)
     ratio = c45_gain_ratio(cut.branch_counts, total, cut.gain)
     return C45Candidate(i, test, cut.gain, ratio, cut.branch_counts)
+
+
+def _compiled_cut(column, y, w, n_classes, min_leaf, mdl):
+    """The compiled cut search: a Cut, None (no cut), or False (kernel unavailable)."""
+    try:
+        found = c45_numeric(column, y, w, n_classes, min_leaf, mdl)
+    except KernelUnavailable:
+        return False
+    if found is None:
+        return None
+    lower, upper, gain, candidates, counts = found
+    threshold = (lower + upper) / 2
+    return Cut(lower if threshold == upper else threshold, lower, upper, gain, counts, candidates)
 
 
 def c45_choose(table: Table, min_leaf: float, criterion: str, thresholds: "Thresholds",

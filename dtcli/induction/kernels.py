@@ -118,11 +118,23 @@ def _compile():
     return c45_numeric
 
 
+class KernelUnavailable(Exception):
+    """The compiled kernel could not run here; the caller uses the numpy path."""
+
+
 def c45_numeric(values: np.ndarray, y: np.ndarray, w: np.ndarray, n_classes: int, min_leaf: float, mdl: bool):
     """The compiled C4.5 cut search (see the module docstring); None when there is no cut."""
-    found, lower, upper, gain, candidates, left, right = _load()(
-        np.ascontiguousarray(values, dtype=np.float64), np.ascontiguousarray(y, dtype=np.int64),
-        np.ascontiguousarray(w, dtype=np.float64), n_classes, float(min_leaf), bool(mdl))
+    global _kernel
+    kernel = _load()
+    if kernel is None:
+        raise KernelUnavailable()
+    try:
+        found, lower, upper, gain, candidates, left, right = kernel(
+            np.ascontiguousarray(values, dtype=np.float64), np.ascontiguousarray(y, dtype=np.int64),
+            np.ascontiguousarray(w, dtype=np.float64), n_classes, float(min_leaf), bool(mdl))
+    except Exception as exc:  # a numba that cannot compile here: fall back for good
+        _kernel = False
+        raise KernelUnavailable() from exc
     if not found:
         return None
     return float(lower), float(upper), float(gain), int(candidates), np.vstack([left, right])
