@@ -133,7 +133,7 @@ def train(table: Table, algorithm: str = "id3", prune: str | None = None, cf: fl
         raise ParameterError(f"unknown pruning {method!r}; choose from {', '.join(PRUNING)}")
     if method == "pessimistic":
         check_pessimistic(cf, error_bound, table)
-        tree, steps = pessimistic_prune(tree, table, cf, raising, error_bound)
+        tree, steps = pessimistic_prune(tree, table, cf, raising, error_bound, in_place=True)
         tree.trace = growth_trace + steps
     return tree, warnings
 

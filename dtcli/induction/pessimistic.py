@@ -174,9 +174,13 @@ def _to_nodes(p: _P) -> Node:
 
 
 def pessimistic_prune(tree: Tree, table: Table, cf: float = 0.25, raising: bool = True,
-                      bound: str = "j48") -> tuple[Tree, list[Step]]:
-    """A pruned copy of ``tree`` (trained on ``table``) and the decisions taken, bottom-up."""
-    root = copy.deepcopy(tree.root)
+                      bound: str = "j48", in_place: bool = False) -> tuple[Tree, list[Step]]:
+    """A pruned copy of ``tree`` (trained on ``table``) and the decisions taken, bottom-up.
+
+    With ``in_place`` the given tree's nodes are reused (and changed) instead of copied.
+    """
+    original_leaves = tree.root.n_leaves()
+    root = tree.root if in_place else copy.deepcopy(tree.root)
     data = table.take(table.labelled())
     p = _build(root, data)
     pruner = _Pruner(cf, raising, bound)
@@ -186,5 +190,5 @@ def pessimistic_prune(tree: Tree, table: Table, cf: float = 0.25, raising: bool 
     pruned_root.label = majority(pruned_root.counts)
     parameters = dict(tree.parameters)
     parameters["pruning"] = {"method": "pessimistic", "cf": cf, "raising": raising, "error_bound": bound,
-                             "original_leaves": tree.root.n_leaves()}
+                             "original_leaves": original_leaves}
     return Tree(tree.schema, pruned_root, tree.algorithm, parameters, dict(tree.training)), pruner.steps
