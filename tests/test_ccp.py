@@ -11,7 +11,7 @@ import pytest
 from dtcli.induction.algorithms import train
 from dtcli.induction.ccp import prune_at, pruning_path
 from dtcli.induction.ccp_select import cost_complexity, select, subtrees, Row
-from helpers import FIXTURES, SAMPLES, WEKA, load
+from helpers import FIXTURES, WEKA, load
 
 SKLEARN = json.loads((FIXTURES / "sklearn" / "cart.json").read_text())
 CASES = SKLEARN

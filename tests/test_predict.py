@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from helpers import SAMPLES, load
+from helpers import load
 from dtcli.induction.algorithms import train
 from dtcli.induction.evaluate import evaluate
 from dtcli.induction.predict import predict, predict_proba

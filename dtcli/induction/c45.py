@@ -17,7 +17,6 @@ chosen split at a node, or None for a leaf. Rules, in J48's terms:
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np

@@ -61,7 +61,7 @@ def read_data(path: str, format_in: str | None = None, text_columns=()) -> RawDa
     if path.endswith(".gz"):
         try:
             data = gzip.decompress(data)
-        except OSError as exc:
+        except OSError:
             raise DataError(f"{source}: not a readable gzip file; check that it is gzip-compressed") from None
     kind = format_in or _guess_format(path, data)
     digest = hashlib.sha256(data).hexdigest()

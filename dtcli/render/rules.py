@@ -73,6 +73,20 @@ def _number(value: float) -> str:
     return repr(float(value))
 
 
+def _comparisons(rule):
+    """A rule's tests as (operator, attribute, operand): ``in`` a tuple of values, ``known``
+    (a number is present), or ``>``/``<=`` a finite float literal. Python and SQL render these."""
+    for c in rule.conditions:
+        if c.is_nominal:
+            yield "in", c.attribute, c.values
+            continue
+        yield "known", c.attribute, None
+        if c.low is not None:
+            yield ">", c.attribute, _number(c.low)
+        if c.high is not None:
+            yield "<=", c.attribute, _number(c.high)
+
+
 def python(ruleset: RuleSet) -> str:
     """A self-contained ``predict(row: dict) -> str``; names and values as ``repr`` literals."""
     classes = ruleset.classes
@@ -99,16 +113,13 @@ def python(ruleset: RuleSet) -> str:
     ]
     for rule in ruleset.rules:
         tests = []
-        for c in rule.conditions:
-            name = repr(c.attribute)
-            if c.is_nominal:
-                tests.append(f"_text(row.get({name})) in {repr(tuple(c.values))}")
-                continue
-            tests.append(f"_number(row.get({name})) is not None")
-            if c.low is not None:
-                tests.append(f"_number(row.get({name})) > {_number(c.low)}")
-            if c.high is not None:
-                tests.append(f"_number(row.get({name})) <= {_number(c.high)}")
+        for op, name, operand in _comparisons(rule):
+            if op == "in":
+                tests.append(f"_text(row.get({name!r})) in {tuple(operand)!r}")
+            elif op == "known":
+                tests.append(f"_number(row.get({name!r})) is not None")
+            else:
+                tests.append(f"_number(row.get({name!r})) {op} {operand}")
         condition = " and ".join(tests) or "True"
         lines.append(f"    if {condition}:")
         lines.append(f"        return {repr(classes[rule.label])}")
@@ -134,15 +145,11 @@ def sql(ruleset: RuleSet) -> str:
     lines = ["CASE"]
     for rule in ruleset.rules:
         tests = []
-        for c in rule.conditions:
-            column = _identifier(c.attribute)
-            if c.is_nominal:
-                tests.append(f"{column} IN ({', '.join(_string(v) for v in c.values)})")
-                continue
-            if c.low is not None:
-                tests.append(f"{column} > {_number(c.low)}")
-            if c.high is not None:
-                tests.append(f"{column} <= {_number(c.high)}")
+        for op, name, operand in _comparisons(rule):
+            if op == "in":
+                tests.append(f"{_identifier(name)} IN ({', '.join(_string(v) for v in operand)})")
+            elif op != "known":  # in SQL, NULL already fails every comparison
+                tests.append(f"{_identifier(name)} {op} {operand}")
         lines.append(f"  WHEN {' AND '.join(tests) or '1 = 1'} THEN {_string(classes[rule.label])}")
     lines.append(f"  ELSE {_string(classes[ruleset.default])}")
     lines.append("END")
