@@ -1,4 +1,5 @@
-"""The compiled kernels against the plain-numpy reference: identical splits and trees."""
+"""The level-wise engine and the compiled kernels against the plain-numpy per-node reference:
+identical splits and identical trees (every count, threshold and score of the model file)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ import json
 import numpy as np
 import pytest
 
-from dtcli.induction import kernels
 from dtcli.induction.algorithms import train
 from dtcli.induction.numeric import c45_cut, cut_table
+from dtcli.model.serialize import dumps_model
 from dtcli.render.tree import text_tree
 from helpers import WEKA, load
 
@@ -31,31 +32,56 @@ def generated(n: int, seed: int):
     return Table(Schema(attributes, Attribute("y", NOMINAL, ("k0", "k1", "k2"))), columns, y)
 
 
-@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("seed", range(8))
 def test_numeric_kernel_matches_reference(seed):
+    """One node's cut: the level-wise scan gives the reference's cut, gain and ratio bit for bit."""
+    from dtcli.induction import engine_c45
+    from dtcli.induction.c45 import c45_gain_ratio
+
     rng = np.random.default_rng(seed)
-    n = 200
+    n = 300
     values = np.round(rng.normal(0, 1, n), 1)
     values[rng.random(n) < 0.1] = np.nan
     y = rng.integers(0, 3, n)
     w = np.where(rng.random(n) < 0.2, 0.5, 1.0)
-    reference = c45_cut(cut_table(values, y, w, 3), 3, 2.0)
-    compiled = kernels.c45_numeric(values, y, w, 3, 2.0, True)
+    total = float(np.bincount(y, weights=w).sum())
+    reference = c45_cut(cut_table(values, y, w, 3, total=total), 3, 2.0)
+    known = np.flatnonzero(~np.isnan(values))
+    order = known[np.argsort(values[known], kind="stable")]
+    found, lower, upper, gain, ratio = engine_c45.c45_numeric(
+        values[order], np.zeros(len(order), dtype=np.int32), y[order].astype(np.int32), w[order],
+        np.ones(1, dtype=np.bool_), np.array([total]), 3, 2.0, True)
     if reference is None:
-        assert compiled is None
+        assert not found[0]
         return
-    lower, upper, gain, candidates, counts = compiled
-    assert (lower, upper, candidates) == (reference.lower, reference.upper, reference.n_candidates)
-    assert gain == pytest.approx(reference.gain, abs=1e-12)
-    assert np.allclose(counts, reference.branch_counts)
+    assert found[0]
+    assert (lower[0], upper[0]) == (reference.lower, reference.upper)
+    assert gain[0] == reference.gain
+    assert ratio[0] == c45_gain_ratio(reference.branch_counts, total, reference.gain)
 
 
 def grow_both(monkeypatch, table, **options):
+    """The model file of the tree grown node by node with numpy and of the one grown level-wise."""
     monkeypatch.setenv("DTREE_ENGINE", "numpy")
     reference, _ = train(table, "c45", **options)
     monkeypatch.setenv("DTREE_ENGINE", "numba")
     compiled, _ = train(table, "c45", **options)
-    return text_tree(reference), text_tree(compiled)
+    assert text_tree(reference) == text_tree(compiled)
+    return dumps_model(reference), dumps_model(compiled)
+
+
+def test_engine_is_used_when_asked(monkeypatch):
+    from dtcli.induction.engine import use_engine
+    from dtcli.induction.grow import GrowParams
+
+    table = generated(100, 0)
+    params = GrowParams(algorithm="c45", criterion="gain-ratio", thresholds="data", missing="fractional")
+    monkeypatch.setenv("DTREE_ENGINE", "numba")
+    assert use_engine(table, params)
+    monkeypatch.setenv("DTREE_ENGINE", "numpy")
+    assert not use_engine(table, params)
+    monkeypatch.setenv("DTREE_ENGINE", "auto")
+    assert not use_engine(table, params)  # small: no numba start-up
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -66,13 +92,36 @@ def test_trees_identical_on_generated_data(monkeypatch, seed):
         assert reference == compiled
 
 
+@pytest.mark.parametrize("options", [
+    {"prune": "none", "criterion": "gain"},
+    {"prune": "none", "min_leaf": 7.0},
+    {"prune": "none", "max_depth": 2},
+    {"prune": "none", "min_gain": 0.05},
+    {"prune": "none", "purity": 0.8, "min_split": 40.0},
+    {"prune": "none", "thresholds": "midpoint"},
+    {"prune": "none", "min_leaf": 0.5},
+])
+def test_trees_identical_with_options(monkeypatch, options):
+    reference, compiled = grow_both(monkeypatch, generated(2000, 7), **options)
+    assert reference == compiled
+
+
+def test_trees_identical_with_many_missing_values(monkeypatch):
+    table = generated(2500, 11)
+    rng = np.random.default_rng(3)
+    for i, column in enumerate(table.columns):
+        hole = rng.random(len(column)) < 0.25
+        column[hole] = -1 if table.attributes[i].is_nominal else np.nan
+    table.weights = np.where(rng.random(table.n_rows) < 0.3, 0.5, 1.0)  # weighted rows too
+    reference, compiled = grow_both(monkeypatch, table, prune="none")
+    assert reference == compiled
+
+
 MANIFEST = json.loads((WEKA / "manifest.json").read_text())
-NUMERIC = sorted({m["dataset"] for m in MANIFEST if m["ok"] and m["classifier"].endswith("J48")}
-                 & {"iris", "labor", "diabetes", "glass", "ionosphere", "segment-challenge", "credit-g",
-                    "weather.numeric", "unbalanced"})
+J48_FILES = sorted({m["dataset"] for m in MANIFEST if m["ok"] and m["classifier"].endswith("J48")})
 
 
-@pytest.mark.parametrize("name", NUMERIC)
+@pytest.mark.parametrize("name", J48_FILES)
 def test_trees_identical_on_weka_files(monkeypatch, name):
     reference, compiled = grow_both(monkeypatch, load(WEKA / "data" / f"{name}.arff"))
     assert reference == compiled

@@ -21,10 +21,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dtcli.induction.kernels import KernelUnavailable, c45_numeric
-from dtcli.induction.numeric import Cut, _xlog2x, c45_cut, cut_table
-from dtcli.induction.tolerance import eq, gr, gr_or_eq, sm, sm_or_eq
+from dtcli.induction.numeric import _xlog2x, c45_cut, cut_table, seqsum
 from dtcli.induction.split import nominal_branch_counts, score_split
+from dtcli.induction.tolerance import eq, gr, gr_or_eq, sm, sm_or_eq
 from dtcli.model.table import Table
 from dtcli.model.tree import NominalTest, NumericTest
 
@@ -52,44 +51,52 @@ class C45Candidate:
 
 
 def c45_gain(counts: np.ndarray, total: float) -> float:
-    """J48's InfoGainSplitCrit: known share x (H(known) - H(branches)), 0 below 1e-6."""
-    known = counts.sum()
+    """J48's InfoGainSplitCrit: known share x (H(known) - H(branches)), 0 below 1e-6.
+
+    Sums run in Weka's order: old = xlog2x(known) - the classes' terms;
+    new = -(each branch's class terms, less the branch's own term, in turn).
+    """
+    sizes = seqsum(counts, axis=1)
+    known = float(seqsum(sizes))
     if known <= 0:
         return 0.0
-    old = float(_xlog2x(np.array(known)) - _xlog2x(counts.sum(axis=0)).sum())
-    new = float((_xlog2x(counts.sum(axis=1)) - _xlog2x(counts).sum(axis=1)).sum())
+    old = float(_xlog2x(np.array(known)) - seqsum(_xlog2x(seqsum(counts, axis=0))))
+    terms = np.hstack([_xlog2x(counts), -_xlog2x(sizes)[:, None]])
+    new = -float(seqsum(terms.ravel()))
     numerator = (known / total) * (old - new)
     return 0.0 if eq(numerator, 0.0) else numerator / known
 
 
 def c45_gain_ratio(counts: np.ndarray, total: float, gain: float) -> float:
     """Gain over split information, the unknown cases counting as one more branch."""
-    known = counts.sum()
+    sizes = seqsum(counts, axis=1)
+    known = float(seqsum(sizes))
     if not gr(known, 0.0):
         return 0.0
-    split = float(-_xlog2x(counts.sum(axis=1)).sum() - _xlog2x(np.array(total - known)) + _xlog2x(np.array(total)))
+    split = float(-seqsum(_xlog2x(sizes)) - _xlog2x(np.array(total - known)) + _xlog2x(np.array(total)))
     if eq(split, 0.0):
         return 0.0
     return gain / (split / total)
 
 
 def c45_candidate(table: Table, i: int, rows: np.ndarray, w: np.ndarray, min_leaf: float,
-                  thresholds: "Thresholds", compiled: bool = False) -> C45Candidate | None:
-    """The C4.5 split on attribute ``i`` at a node, or None if it has no admissible split."""
+                  thresholds: Thresholds, total: float | None = None) -> C45Candidate | None:
+    """The C4.5 split on attribute ``i`` at a node, or None if it has no admissible split.
+
+    ``total`` is the node's weight (default: the sum of ``w``; ``c45_choose`` passes the sum of
+    the class weights, as the level-wise engine computes it)."""
     attribute = table.attributes[i]
     column = table.columns[i][rows]
     y = table.y[rows]
     n_classes = len(table.classes)
-    total = float(w.sum())
+    total = float(w.sum()) if total is None else total
     if attribute.is_nominal:
         counts = nominal_branch_counts(column, y, w, len(attribute.values), n_classes)
         if gr_or_eq(counts.sum(axis=1), min_leaf).sum() < 2:
             return None
         gain = c45_gain(counts, total)
         return C45Candidate(i, NominalTest(attribute), gain, c45_gain_ratio(counts, total, gain), counts)
-    cut = _compiled_cut(column, y, w, n_classes, min_leaf, thresholds.mdl) if compiled else False
-    if cut is False:
-        cut = c45_cut(cut_table(column, y, w, n_classes), n_classes, min_leaf, mdl=thresholds.mdl)
+    cut = c45_cut(cut_table(column, y, w, n_classes, total=total), n_classes, min_leaf, mdl=thresholds.mdl)
     if cut is None:
         return None
     test = NumericTest(attribute, cut.threshold)
@@ -97,21 +104,8 @@ def c45_candidate(table: Table, i: int, rows: np.ndarray, w: np.ndarray, min_lea
     return C45Candidate(i, test, cut.gain, ratio, cut.branch_counts)
 
 
-def _compiled_cut(column, y, w, n_classes, min_leaf, mdl):
-    """The compiled cut search: a Cut, None (no cut), or False (kernel unavailable)."""
-    try:
-        found = c45_numeric(column, y, w, n_classes, min_leaf, mdl)
-    except KernelUnavailable:
-        return False
-    if found is None:
-        return None
-    lower, upper, gain, candidates, counts = found
-    threshold = (lower + upper) / 2
-    return Cut(lower if threshold == upper else threshold, lower, upper, gain, counts, candidates)
-
-
-def c45_choose(table: Table, min_leaf: float, criterion: str, thresholds: "Thresholds",
-               n_all: int, costs=None, compiled: bool = False) -> Choice | None:
+def c45_choose(table: Table, min_leaf: float, criterion: str, thresholds: Thresholds,
+               n_all: int, costs=None) -> Choice | None:
     """J48's C45ModelSelection over every attribute of a node's rows (``table``).
 
     ``n_all`` is the number of rows in the whole training set (for the
@@ -123,7 +117,7 @@ def c45_choose(table: Table, min_leaf: float, criterion: str, thresholds: "Thres
     if sm(total, 2 * min_leaf) or eq(total, counts.max()):
         return None
     found = [c for i in range(len(table.attributes))
-             if (c := c45_candidate(table, i, rows, w, min_leaf, thresholds, compiled)) is not None]
+             if (c := c45_candidate(table, i, rows, w, min_leaf, thresholds, total)) is not None]
     if not found:
         return None
     if costs is not None:  # Mitchell 3.7.5: a cost measure of the gain replaces the criterion
@@ -153,7 +147,7 @@ def _first_max(found: list[C45Candidate], score, criterion: str) -> Choice | Non
     return Choice(best.test, best_score, best.gain)
 
 
-def placed(choice: Choice | None, thresholds: "Thresholds", table: Table) -> Choice | None:
+def placed(choice: Choice | None, thresholds: Thresholds, table: Table) -> Choice | None:
     """The choice with its numeric threshold moved to where ``thresholds`` puts it."""
     if choice is None or not isinstance(choice.test, NumericTest):
         return choice

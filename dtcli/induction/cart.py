@@ -28,9 +28,9 @@ import numpy as np
 from dtcli.induction.c45 import Choice
 from dtcli.induction.criteria import entropy, gini
 from dtcli.induction.numeric import cut_table
+from dtcli.induction.sklearn_order import single
 from dtcli.induction.split import nominal_branch_counts
 from dtcli.model.table import Table
-from dtcli.induction.sklearn_order import single
 from dtcli.model.tree import NumericTest, SubsetTest
 
 SUBSET_LIMIT = 10

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import numpy as np
 
-
 LN2 = float(np.log(2.0))
 
 

@@ -12,7 +12,11 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
-from dtcli.induction.reduced_error import accuracy, reduced_error_prune, training_accuracy
+from dtcli.induction.reduced_error import (
+    accuracy,
+    reduced_error_prune,
+    training_accuracy,
+)
 from dtcli.model.table import Table
 from dtcli.model.tree import Tree
 

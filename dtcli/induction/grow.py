@@ -25,17 +25,17 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from dtcli.induction.costs import AttributeCosts
+from dtcli.induction.c45 import Choice, Thresholds, c45_choose, placed
 from dtcli.induction.cart import cart_choose
 from dtcli.induction.chisquare import chi_square
-from dtcli.induction.kernels import use_compiled
-from dtcli.induction.c45 import Choice, Thresholds, c45_choose, placed
+from dtcli.induction.costs import AttributeCosts
+from dtcli.induction.engine import grow_levelwise, use_engine
 from dtcli.induction.missing import fill_missing, partition
 from dtcli.induction.regression import node_stats, regression_choose
 from dtcli.induction.sklearn_order import SklearnOrder
 from dtcli.induction.split import candidates, choose
 from dtcli.model.table import Table
-from dtcli.model.tree import NominalTest, Node, majority
+from dtcli.model.tree import Node, NominalTest, majority
 
 # A split must gain more than this (on top of --min-gain); Weka's Id3 uses the same 1e-6.
 GAIN_TOLERANCE = 1e-6
@@ -73,13 +73,12 @@ class _Grower:
         self.thresholds = Thresholds(table, params.thresholds or "midpoint")
         self.n_classes = len(table.classes)
         self.n_all = table.n_rows
-        self.compiled = params.algorithm == "c45" and use_compiled(table.n_rows)
         self.sklearn = None
         self.trace: list[ChiStep] = []
         if params.algorithm == "cart" and params.ties == "sklearn":
             self.sklearn = SklearnOrder(len(table.attributes), params.seed)
 
-    def decide(self, item: "_Pending") -> Choice | None:
+    def decide(self, item: _Pending) -> Choice | None:
         """The split to make at a pending node (None: it stays a leaf); stores it on the item."""
         node, rows, p = item.node, item.rows, self.params
         if rows.is_regression:
@@ -122,8 +121,7 @@ class _Grower:
         if p.algorithm == "cart":
             return cart_choose(node, p.criterion, p.min_leaf or 1.0, order=order)
         if p.algorithm == "c45":
-            return c45_choose(node, p.min_leaf or 2.0, p.criterion, self.thresholds, self.n_all, p.costs,
-                              self.compiled)
+            return c45_choose(node, p.min_leaf or 2.0, p.criterion, self.thresholds, self.n_all, p.costs)
         found = candidates(node, available, p.criterion, p.thresholds, p.min_leaf)
         rule = p.criterion
         if p.costs is not None:
@@ -188,13 +186,16 @@ class _Pending:
     choice: Choice | None = None
 
 
-def grow(table: Table, params: GrowParams, trace: list | None = None) -> Node:
+def grow(table: Table, params: GrowParams, trace: list | None = None, progress=None) -> Node:
     """Grow a tree over every row of ``table`` whose class is known.
 
     Nodes are expanded depth first, left branch first (the order in which
     scikit-learn's builder draws its random attribute order), or best first
-    with ``max_leaves``.
+    with ``max_leaves``. Large tables go to the level-wise engine when it
+    supports ``params`` (same tree; ``progress`` is called once per level).
     """
+    if use_engine(table, params):
+        return grow_levelwise(table, params, progress)
     grower = _Grower(table, params)
     usable = [i for i, a in enumerate(table.attributes) if a.is_nominal or params.thresholds]
     root = _Pending(_node(table.take(table.labelled())), table.take(table.labelled()), usable, 0)

@@ -60,10 +60,11 @@ class Cut:
 
 
 def cut_table(values: np.ndarray, y: np.ndarray, w: np.ndarray, n_classes: int,
-              equal: float = EQUAL_VALUES) -> CutTable:
+              equal: float = EQUAL_VALUES, total: float | None = None) -> CutTable:
     """Sort the known values once; cumulative class weights give every cut at once.
 
     Adjacent values closer than ``equal`` are one value (no cut between them).
+    ``total``: the node's weight, missing values included (default: the sum of ``w``).
     """
     known = ~np.isnan(values)
     v, cls, wt = values[known], y[known], w[known]
@@ -77,7 +78,8 @@ def cut_table(values: np.ndarray, y: np.ndarray, w: np.ndarray, n_classes: int,
     left = running[cuts]
     return CutTable(
         lower=v[cuts], upper=v[cuts + 1], left=left, right=known_counts - left,
-        left_rows=cuts + 1, known=known_counts, known_rows=int(len(v)), total=float(w.sum()),
+        left_rows=cuts + 1, known=known_counts, known_rows=len(v),
+        total=float(w.sum()) if total is None else total,
     )
 
 
@@ -87,15 +89,35 @@ def _xlog2x(x: np.ndarray) -> np.ndarray:
     return np.where(x < WEKA_SMALL, 0.0, x * np.log(safe) / math.log(2))
 
 
+def seqsum(x: np.ndarray, axis: int = -1) -> np.ndarray | float:
+    """Sum along ``axis`` strictly in order, as Weka (and the compiled kernels) add up
+    (``np.sum`` adds long runs pairwise, which can differ in the last bit)."""
+    x = np.asarray(x, dtype=np.float64)
+    if x.shape[axis] == 0:
+        return np.sum(x, axis=axis)
+    return np.take(np.cumsum(x, axis=axis), -1, axis=axis)
+
+
 def c45_gains(table: CutTable) -> np.ndarray:
-    """C4.5's gain of every cut: known fraction x (H(known) - H(split)), in bits (Quinlan 1993)."""
-    known_weight = table.known.sum()
+    """C4.5's gain of every cut: known fraction x (H(known) - H(split)), in bits (Quinlan 1993).
+
+    In Weka's order (InfoGainSplitCrit): old = xlog2x(known) - sum of the
+    classes' terms; new = -(sum over each side of its classes' terms less
+    its own term).
+    """
+    known_weight = float(seqsum(table.known))
     if known_weight <= 0 or table.n == 0:
         return np.zeros(table.n)
-    old = _xlog2x(np.array(known_weight)) - _xlog2x(table.known).sum()
-    new = (_xlog2x(table.left.sum(axis=1)) - _xlog2x(table.left).sum(axis=1)
-           + _xlog2x(table.right.sum(axis=1)) - _xlog2x(table.right).sum(axis=1))
-    numerator = (known_weight / table.total) * (old - new)
+    old = _xlog2x(np.array(known_weight)) - seqsum(_xlog2x(table.known))
+    w_left = seqsum(table.left, axis=1)
+    acc = np.zeros(table.n)
+    for c in range(table.left.shape[1]):
+        acc = acc + _xlog2x(table.left[:, c])
+    acc = acc - _xlog2x(w_left)
+    for c in range(table.left.shape[1]):
+        acc = acc + _xlog2x(table.right[:, c])
+    acc = acc - _xlog2x(known_weight - w_left)
+    numerator = (known_weight / table.total) * (old + acc)
     return np.where(eq(numerator, 0.0), 0.0, numerator / known_weight)
 
 
@@ -125,10 +147,12 @@ def c45_cut(table: CutTable, n_classes: int, min_leaf: float, mdl: bool = True) 
 
     Penalty: ``log2(number of admissible cuts) / node weight`` (Release 8).
     """
-    min_split = c45_min_split(float(table.known.sum()), n_classes, min_leaf)
+    known_weight = float(seqsum(table.known))
+    min_split = c45_min_split(known_weight, n_classes, min_leaf)
     if sm(table.known_rows, 2 * min_split) or table.n == 0:
         return None
-    sizes_left, sizes_right = table.left.sum(axis=1), table.right.sum(axis=1)
+    sizes_left = seqsum(table.left, axis=1)
+    sizes_right = known_weight - sizes_left
     admissible = gr_or_eq(sizes_left, min_split) & gr_or_eq(sizes_right, min_split)
     n_candidates = int(admissible.sum())
     gains = c45_gains(table)

@@ -35,7 +35,7 @@ class _P:
     node: Node
     data: Table
     bags: np.ndarray | None = None  # J48's split distribution: (branches, classes)
-    children: list["_P"] = field(default_factory=list)
+    children: list[_P] = field(default_factory=list)
 
 
 @dataclass

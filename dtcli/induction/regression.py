@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from dtcli.induction.c45 import Choice
-from dtcli.model.table import Table
 from dtcli.induction.sklearn_order import single
+from dtcli.model.table import Table
 from dtcli.model.tree import NumericTest, SubsetTest
 
 FEATURE_THRESHOLD = 1e-7

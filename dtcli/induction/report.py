@@ -20,7 +20,14 @@ import numpy as np
 from dtcli.induction.criteria import entropy, gini, weighted_impurity
 from dtcli.induction.grow import GAIN_TOLERANCE
 from dtcli.induction.numeric import boundary_cut, boundary_mask, cut_table, plain_gains
-from dtcli.induction.split import Candidate, better, choose, near_ties, nominal_branch_counts, score_split
+from dtcli.induction.split import (
+    Candidate,
+    better,
+    choose,
+    near_ties,
+    nominal_branch_counts,
+    score_split,
+)
 from dtcli.model.table import Table
 from dtcli.model.tree import format_threshold
 
@@ -42,7 +49,7 @@ class AttributeReport:
     gain_ratio: float
     gini_gain: float
     threshold: float | None = None
-    cuts: list["CutReport"] = field(default_factory=list)
+    cuts: list[CutReport] = field(default_factory=list)
     cost: float | None = None
     cost_score: float | None = None
 

@@ -21,7 +21,7 @@ import numpy as np
 from dtcli.induction.bounds import upper_rate
 from dtcli.model.rules import Condition, Rule, RuleSet
 from dtcli.model.table import Table
-from dtcli.model.tree import NominalTest, Node, SubsetTest, Tree, majority
+from dtcli.model.tree import Node, NominalTest, SubsetTest, Tree, majority
 
 
 def _branch_condition(test, branch: int) -> Condition:
