@@ -67,6 +67,7 @@ def grow_both(monkeypatch, table, **options):
     monkeypatch.setenv("DTREE_ENGINE", "numba")
     compiled, _ = train(table, "c45", **options)
     assert text_tree(reference) == text_tree(compiled)
+    assert reference.trace == compiled.trace  # every pruning decision, its path and estimates
     return dumps_model(reference), dumps_model(compiled)
 
 
@@ -100,6 +101,10 @@ def test_trees_identical_on_generated_data(monkeypatch, seed):
     {"prune": "none", "purity": 0.8, "min_split": 40.0},
     {"prune": "none", "thresholds": "midpoint"},
     {"prune": "none", "min_leaf": 0.5},
+    {"raising": False},
+    {"error_bound": "c45r8"},
+    {"cf": 0.05},
+    {"cf": 0.5, "min_leaf": 1.0},
 ])
 def test_trees_identical_with_options(monkeypatch, options):
     reference, compiled = grow_both(monkeypatch, generated(2000, 7), **options)
@@ -113,8 +118,9 @@ def test_trees_identical_with_many_missing_values(monkeypatch):
         hole = rng.random(len(column)) < 0.25
         column[hole] = -1 if table.attributes[i].is_nominal else np.nan
     table.weights = np.where(rng.random(table.n_rows) < 0.3, 0.5, 1.0)  # weighted rows too
-    reference, compiled = grow_both(monkeypatch, table, prune="none")
-    assert reference == compiled
+    for options in ({"prune": "none"}, {}):
+        reference, compiled = grow_both(monkeypatch, table, **options)
+        assert reference == compiled
 
 
 MANIFEST = json.loads((WEKA / "manifest.json").read_text())

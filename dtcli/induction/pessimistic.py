@@ -25,6 +25,9 @@ import numpy as np
 
 from dtcli.induction.bounds import added_errors
 from dtcli.induction.missing import spread
+from dtcli.induction.kernels import ENGINE_MIN_ROWS, engine_choice
+from dtcli.induction.numeric import seqsum
+from dtcli.induction.pessimistic_flat import flat_prune
 from dtcli.induction.tolerance import eq, gr, gr_or_eq, sm_or_eq
 from dtcli.model.table import MISSING, Table
 from dtcli.model.tree import Node, Tree, majority
@@ -56,7 +59,7 @@ class _Pruner:
         self.steps: list[Step] = []
 
     def errors(self, counts: np.ndarray) -> float:
-        total = float(counts.sum())
+        total = float(seqsum(counts))
         if eq(total, 0.0):
             return 0.0
         wrong = total - float(counts.max())
@@ -84,23 +87,23 @@ class _Pruner:
         tree = self.tree_errors(p)
         beats = (lambda a, b: sm_or_eq(a, b + 0.1))
         if beats(leaf, tree) and (branch is None or beats(leaf, branch)):
-            self.steps.append(Step(path or "/", float(p.data.weights.sum()), leaf, tree, branch, "leaf"))
+            self.steps.append(Step(path or "/", float(seqsum(p.data.weights)), leaf, tree, branch, "leaf"))
             p.children, p.bags, p.node.test = [], None, None
             return
         if branch is not None and beats(branch, tree):
-            self.steps.append(Step(path or "/", float(p.data.weights.sum()), leaf, tree, branch,
+            self.steps.append(Step(path or "/", float(seqsum(p.data.weights)), leaf, tree, branch,
                                    f"raise {p.node.test.branch_labels()[largest]}"))
             raised = p.children[largest]
             p.node.test, p.children, p.bags = raised.node.test, raised.children, raised.bags
             _redistribute(p, p.data)
             self.prune(p, path)
             return
-        self.steps.append(Step(path or "/", float(p.data.weights.sum()), leaf, tree, branch, "keep"))
+        self.steps.append(Step(path or "/", float(seqsum(p.data.weights)), leaf, tree, branch, "keep"))
 
 
 def _shares(bags: np.ndarray) -> np.ndarray:
-    sizes = bags.sum(axis=1)
-    total = sizes.sum()
+    sizes = seqsum(bags, axis=1)
+    total = seqsum(sizes)
     return sizes / total if not eq(total, 0.0) else np.full(len(sizes), 1.0 / len(sizes))
 
 
@@ -126,7 +129,7 @@ def _known_shares(test, data: Table) -> np.ndarray:
     branch = test.route(data.columns[data.schema.index(test.attribute.name)])
     known = branch != MISSING
     sizes = np.bincount(branch[known], weights=data.weights[known], minlength=test.n_branches)
-    total = sizes.sum()
+    total = seqsum(sizes)
     return sizes / total if not eq(total, 0.0) else np.full(test.n_branches, 1.0 / test.n_branches)
 
 
@@ -152,7 +155,7 @@ def _redistribute(p: _P, data: Table) -> None:
 def _max_bag(bags: np.ndarray) -> int:
     """J48's maxBag: the heaviest branch, the last one on ties."""
     best, top = -1, 0.0
-    for i, size in enumerate(bags.sum(axis=1)):
+    for i, size in enumerate(seqsum(bags, axis=1)):
         if gr_or_eq(size, top):
             best, top = i, size
     return best
@@ -181,14 +184,25 @@ def pessimistic_prune(tree: Tree, table: Table, cf: float = 0.25, raising: bool 
     """
     original_leaves = tree.root.n_leaves()
     root = tree.root if in_place else copy.deepcopy(tree.root)
-    data = table.take(table.labelled())
-    p = _build(root, data)
-    pruner = _Pruner(cf, raising, bound)
-    pruner.prune(p, "")
-    pruned_root = _to_nodes(p)
-    pruned_root.counts = p.data.class_counts()
-    pruned_root.label = majority(pruned_root.counts)
+    flat = flat_prune(root, table, cf, raising, bound) if _compiled(table) else None
+    if flat is not None:
+        pruned_root, steps = flat
+    else:
+        data = table.take(table.labelled())
+        p = _build(root, data)
+        pruner = _Pruner(cf, raising, bound)
+        pruner.prune(p, "")
+        pruned_root = _to_nodes(p)
+        pruned_root.counts = p.data.class_counts()
+        pruned_root.label = majority(pruned_root.counts)
+        steps = pruner.steps
     parameters = dict(tree.parameters)
     parameters["pruning"] = {"method": "pessimistic", "cf": cf, "raising": raising, "error_bound": bound,
                              "original_leaves": original_leaves}
-    return Tree(tree.schema, pruned_root, tree.algorithm, parameters, dict(tree.training)), pruner.steps
+    return Tree(tree.schema, pruned_root, tree.algorithm, parameters, dict(tree.training)), steps
+
+
+def _compiled(table: Table) -> bool:
+    """Whether to prune with the compiled kernels (the same choice as the growth engine's)."""
+    choice = engine_choice()
+    return choice == "numba" or (choice == "auto" and table.n_rows >= ENGINE_MIN_ROWS)

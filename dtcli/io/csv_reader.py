@@ -42,15 +42,16 @@ def parse_csv(text: str, source: str, path: str, text_columns=()) -> tuple[pd.Da
         raise DataError(f"{source}: file is empty; a CSV file needs a header line naming the columns")
     sep = _sniff_separator(first, path)
     header = [name.strip() for name in next(csv.reader([first], delimiter=sep))]
-    lines = _check_widths(text, sep, len(header), source)
+    payload = text.encode("utf-8")  # pandas reads bytes without a copy (a StringIO would hold 4 bytes a character)
+    lines = _check_widths(text, sep, len(header), source, payload)
     options = dict(sep=sep, index_col=False, skipinitialspace=True, engine="c", keep_default_na=False,
-                   header=0, names=None)
+                   header=0, names=None, encoding="utf-8")
     try:
-        sample = pd.read_csv(io.StringIO(text), dtype=str, nrows=SAMPLE_ROWS, na_filter=False, **options)
+        sample = pd.read_csv(io.BytesIO(payload), dtype=str, nrows=SAMPLE_ROWS, na_filter=False, **options)
         texts = set(text_columns) | ({header[-1]} if LAST_COLUMN in text_columns else set())
         numeric = [c for i, c in enumerate(sample.columns)
                    if i < len(header) and header[i] not in texts and _looks_numeric(sample[c])]
-        frame = _read_typed(text, sample.columns, numeric, options)
+        frame = _read_typed(payload, sample.columns, numeric, options)
     except pd.errors.ParserError as exc:
         raise DataError(f"{source}: cannot parse CSV ({_parser_message(str(exc))}); check the quoting") from None
     except pd.errors.EmptyDataError:
@@ -64,18 +65,34 @@ def _looks_numeric(cells: pd.Series) -> bool:
     return len(values) > 0 and not pd.to_numeric(values, errors="coerce").isna().any()
 
 
-def _read_typed(text: str, columns, numeric: list, options: dict) -> pd.DataFrame:
+def _read_typed(payload: bytes, columns, numeric: list, options: dict) -> pd.DataFrame:
     """Read with float64 for ``numeric`` columns and text for the rest; if a later row holds a
-    non-number in a numeric column, read that file's columns all as text instead."""
-    dtypes = {c: (np.float64 if c in numeric else str) for c in columns}
+    non-number in a numeric column, read that file's columns all as text instead.
+
+    Text columns are read as pandas categoricals: each distinct value is one
+    Python string, the cells small integer codes (a million rows of text as
+    objects would take hundreds of MB and twice the time).
+    """
+    dtypes = {c: (np.float64 if c in numeric else "category") for c in columns}
     missing = {c: (NUMERIC_MISSING if c in numeric else MISSING_CELLS) for c in columns}
     try:
-        return pd.read_csv(io.StringIO(text), dtype=dtypes, na_values=missing, **options)
+        frame = pd.read_csv(io.BytesIO(payload), dtype=dtypes, na_values=missing, **options)
     except ValueError:
-        return pd.read_csv(io.StringIO(text), dtype=str, na_values={c: MISSING_CELLS for c in columns}, **options)
+        missing = {c: MISSING_CELLS for c in columns}
+        frame = pd.read_csv(io.BytesIO(payload), dtype="category", na_values=missing, **options)
+    # pandas turns categories that look like booleans or numbers into those ("TRUE" and "true"
+    # become True): read such columns again as plain text, to keep each value as written.
+    retyped = [c for c in frame.columns
+               if isinstance(frame[c].dtype, pd.CategoricalDtype) and frame[c].cat.categories.dtype.kind not in "OTU"]
+    if retyped:
+        text = pd.read_csv(io.BytesIO(payload), dtype=str, usecols=retyped,
+                           na_values={c: missing[c] for c in retyped}, **options)
+        for c in retyped:
+            frame[c] = text[c]
+    return frame
 
 
-def _check_widths(text: str, sep: str, width: int, source: str) -> np.ndarray:
+def _check_widths(text: str, sep: str, width: int, source: str, payload: bytes) -> np.ndarray:
     """Every record must have as many fields as the header: name the first line that has not.
 
     Returns the line on which each record starts. Without quotes in the file
@@ -83,7 +100,7 @@ def _check_widths(text: str, sep: str, width: int, source: str) -> np.ndarray:
     """
     if '"' in text:
         return _check_widths_quoted(text, sep, width, source)
-    raw = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
+    raw = np.frombuffer(payload, dtype=np.uint8)
     ends, cumulative = _separators_at_newlines(raw, ord(sep))
     if len(raw) and raw[-1] != 10:
         ends = np.append(ends, len(raw))
