@@ -15,6 +15,8 @@ from dtcli.errors import DataError, ParameterError
 from dtcli.induction.bounds import BOUNDS
 from dtcli.induction.costs import AttributeCosts
 from dtcli.induction.criteria import CRITERIA
+from dtcli.induction.engine import grow_levelwise, use_engine
+from dtcli.induction.flat import collapse as flat_collapse
 from dtcli.induction.grow import GrowParams, grow
 from dtcli.induction.missing import POLICIES
 from dtcli.induction.pessimistic import pessimistic_prune
@@ -97,7 +99,7 @@ PRUNING = ("none", "pessimistic", "reduced-error")
 
 
 def train(table: Table, algorithm: str = "id3", prune: str | None = None, cf: float = 0.25,
-          raising: bool = True, error_bound: str = "j48", holdout: float = 1 / 3,
+          raising: bool = True, error_bound: str = "j48", holdout: float = 1 / 3, progress=None,
           **options) -> tuple[Tree, list[str]]:
     """Train a tree; returns it with any warnings (as text, for the caller to show).
 
@@ -106,6 +108,9 @@ def train(table: Table, algorithm: str = "id3", prune: str | None = None, cf: fl
     ``error_bound``) or ``reduced-error`` (a stratified ``holdout`` share of
     the rows, drawn with ``seed``, is kept aside for validation and the tree
     grown on the rest). The pruning decisions are left in ``tree.trace``.
+    Large tables grow level by level (``engine``; ``progress(level, nodes,
+    records, seconds)`` is called once per level) and stay arrays until
+    pruned, so that only the final tree becomes Nodes.
     """
     method = prune or ALGORITHMS[algorithm].prune
     if method == "reduced-error":
@@ -119,21 +124,28 @@ def train(table: Table, algorithm: str = "id3", prune: str | None = None, cf: fl
     unlabelled = int((~table.labelled()).sum())
     if unlabelled:
         warnings.append(f"{table.source}: {unlabelled} row(s) without a class value were left out")
+    if method not in PRUNING:
+        raise ParameterError(f"unknown pruning {method!r}; choose from {', '.join(PRUNING)}")
+    if method == "pessimistic":
+        check_pessimistic(cf, error_bound, table)
     growth_trace: list = []
-    root = grow(table, params, growth_trace)
-    if params.collapse:
-        root = collapse(root)
     training = {
         "source": table.source.rsplit("/", 1)[-1],
         "rows": int(table.labelled().sum()),
         "sha256": table.sha256,
     }
+    flat = grow_levelwise(table, params, progress) if use_engine(table, params) else None
+    if flat is not None:
+        if params.collapse:
+            flat_collapse(flat)
+        root = None if method == "pessimistic" else flat.to_nodes()
+    else:
+        root = grow(table, params, growth_trace, progress)
+        if params.collapse:
+            root = collapse(root)
     tree = Tree(table.schema, root, algorithm, params.as_dict(), training, trace=growth_trace)
-    if method not in PRUNING:
-        raise ParameterError(f"unknown pruning {method!r}; choose from {', '.join(PRUNING)}")
     if method == "pessimistic":
-        check_pessimistic(cf, error_bound, table)
-        tree, steps = pessimistic_prune(tree, table, cf, raising, error_bound, in_place=True)
+        tree, steps = pessimistic_prune(tree, table, cf, raising, error_bound, in_place=True, flat=flat)
         tree.trace = growth_trace + steps
     return tree, warnings
 

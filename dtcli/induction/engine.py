@@ -1,7 +1,7 @@
 """The level-wise engine (DESIGN §6): the tree grows one level at a time.
 
-Contract: ``grow_levelwise(table, params, progress)`` returns the same root
-Node as ``grow.grow(table, params)`` for the parameters ``unsupported``
+Contract: ``grow_levelwise(table, params, progress)`` returns, as a
+FlatTree, the same tree as ``grow.grow(table, params)`` for the parameters ``unsupported``
 accepts (C4.5 with gain ratio or gain, fractional missing values, the
 stopping rules), but its cost per level is a handful of passes over the
 rows, not a handful of numpy calls per node:
@@ -38,7 +38,7 @@ import numpy as np
 from dtcli.induction.c45 import Thresholds
 from dtcli.induction.kernels import ENGINE_MIN_ROWS, engine_choice
 from dtcli.model.table import Table
-from dtcli.model.tree import Node, NominalTest, NumericTest
+from dtcli.induction.flat import FlatTree
 
 _kernels = None
 
@@ -85,7 +85,11 @@ def kernels():
 
 
 class _Columns:
-    """The labelled rows' attribute values, grouped by kind for the kernels."""
+    """The labelled rows' attribute values, grouped by kind for the kernels.
+
+    When every row is labelled, the table's own columns become views into
+    these blocks (same values), so the data is held once, not twice.
+    """
 
     def __init__(self, table: Table, rows: np.ndarray):
         attributes = table.attributes
@@ -95,24 +99,39 @@ class _Columns:
         for i, attribute in enumerate(attributes):
             group = nominal if attribute.is_nominal else numeric
             self.slot[i] = len(group)
-            group.append(table.columns[i][rows])
+            group.append(i)
         n = len(rows)
-        self.nominal = np.vstack(nominal).astype(np.int32) if nominal else np.zeros((1, n), dtype=np.int32)
-        self.numeric = np.vstack(numeric).astype(np.float64) if numeric else np.zeros((1, n))
+        everything = n == table.n_rows
+        self.nominal = np.zeros((max(len(nominal), 1), n), dtype=np.int32)
+        self.numeric = np.zeros((max(len(numeric), 1), n))
+        for block, members in ((self.nominal, nominal), (self.numeric, numeric)):
+            for j, i in enumerate(members):
+                block[j] = table.columns[i] if everything else table.columns[i][rows]
+                if everything and table.columns[i].dtype == block.dtype:
+                    table.columns[i] = block[j]
         self.n_values = [len(a.values) for a in attributes]
 
+    @classmethod
+    def of(cls, table: Table) -> _Columns:
+        """The blocks of ``table``'s labelled rows, made once per table (growth and pruning share them)."""
+        made = getattr(table, "_engine_columns", None)
+        if made is None:
+            made = cls(table, np.flatnonzero(table.labelled()))
+            table._engine_columns = made
+        return made
 
-def grow_levelwise(table: Table, params, progress=None) -> Node:
+
+def grow_levelwise(table: Table, params, progress=None) -> FlatTree:
     """Grow a tree over the labelled rows of ``table`` level by level (see the module docstring).
 
-    ``progress(level, frontier, records)``, when given, is called once per level.
+    ``progress(level, frontier, records, seconds)``, when given, is called once per level.
     """
     k = kernels()
     labelled = table.labelled()
     rows = np.flatnonzero(labelled)
     n_classes = len(table.classes)
     attributes = table.attributes
-    columns = _Columns(table, rows)
+    columns = _Columns.of(table)
     min_leaf = float(params.min_leaf if params.min_leaf is not None else 2.0)
     criterion = 1 if params.criterion == "gain" else 0
     limit = 0.3 * table.n_rows
@@ -120,39 +139,28 @@ def grow_levelwise(table: Table, params, progress=None) -> Node:
     counted = ~many_valued if not many_valued.all() else np.ones(len(attributes), dtype=np.bool_)
     usable = [i for i, a in enumerate(attributes) if a.is_nominal or params.thresholds]
     placer = _Placer(table, params.thresholds or "midpoint")
-
     rec_row = np.arange(len(rows), dtype=np.int64)
     rec_y = table.y[rows].astype(np.int64)
     rec_w = table.weights[rows].astype(np.float64)
     rec_node = np.zeros(len(rows), dtype=np.int64)
-    orders = {}
-    for i in usable:
-        if not attributes[i].is_nominal:
-            values = columns.numeric[columns.slot[i]]
-            known = np.flatnonzero(~np.isnan(values))
-            order = known[np.argsort(values[known], kind="stable")]
-            orders[i] = (values[order], np.zeros(len(order), dtype=np.int32), rec_y[order].astype(np.int32),
-                         rec_w[order], order.astype(np.int32))
-
-    # The frontier: for each node slot, its parent's label (for empty branches) and depth.
-    root = None
-    parents: list[tuple[Node, int, int]] = []  # (parent, first slot, branches) of the previous level
+    levels = []  # per level: counts, labels, attr, thr, nb, child start (within the next level), score
     parent_labels = np.zeros(1, dtype=np.int64)
     depth = 0
     started = time.perf_counter()
     pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 1)
     try:
+        numeric = [i for i in usable if not attributes[i].is_nominal]
+        orders = dict(zip(numeric, pool.map(partial(_sorted_list, columns, rec_y, rec_w), numeric)))
+        for i in numeric:
+            placer.distinct[i] = _distinct(orders[i][0], table.columns[i], labelled)
         while True:
             n_nodes = len(parent_labels)
             counts = k.class_counts(rec_y, rec_w, rec_node, n_nodes, n_classes)
             totals = counts.sum(axis=1)
             tops = counts.max(axis=1)
             labels = np.where(totals > 0, counts.argmax(axis=1), parent_labels)
-            nodes = [Node(counts[s], int(labels[s])) for s in range(n_nodes)]
-            if root is None:
-                root = nodes[0]
-            for parent, first, n_branches in parents:
-                parent.children = nodes[first:first + n_branches]
+            level = _LevelTree(counts, labels, n_nodes)
+            levels.append(level)
             if progress is not None:
                 progress(depth, n_nodes, len(rec_row), time.perf_counter() - started)
             active = _splittable(counts, totals, tops, depth, params, min_leaf) if usable else np.zeros(n_nodes, bool)
@@ -162,56 +170,89 @@ def grow_levelwise(table: Table, params, progress=None) -> Node:
             gains = np.zeros((n_nodes, len(attributes)))
             ratios = np.zeros((n_nodes, len(attributes)))
             cuts = {}
-            level = _Level(rec_row, rec_y, rec_w, rec_node, active, totals, found, gains, ratios, cuts)
-            list(pool.map(partial(_score, k, columns, attributes, orders, level, n_classes, min_leaf), usable))
+            scoring = _Level(rec_row, rec_y, rec_w, rec_node, active, totals, found, gains, ratios, cuts)
+            list(pool.map(partial(_score, k, columns, attributes, orders, scoring, n_classes, min_leaf), usable))
             best, scores = k.c45_select(found, gains, ratios, counted, criterion)
-            chosen_gain = gains[np.arange(n_nodes), np.maximum(best, 0)]
             if params.min_gain > 0:
-                best[chosen_gain <= params.min_gain] = -1
+                best[gains[np.arange(n_nodes), np.maximum(best, 0)] <= params.min_gain] = -1
+            del found, gains, ratios, scoring
             split = np.flatnonzero(best >= 0)
             if len(split) == 0:
                 break
-            thresholds = np.zeros(n_nodes)
-            n_branches = np.zeros(n_nodes, dtype=np.int64)
-            parents = []
-            next_labels = []
-            first = 0
-            child_base = np.zeros(n_nodes, dtype=np.int64)
-            for s in split:
+            level.attr[split] = best[split]
+            level.score[split] = scores[split]
+            nominal_split = columns.is_nominal[best[split]]
+            level.nb[split] = np.where(nominal_split, np.array(columns.n_values)[best[split]], 2)
+            for s in split[~nominal_split]:
                 i = int(best[s])
-                attribute = attributes[i]
-                if attribute.is_nominal:
-                    test = NominalTest(attribute)
-                else:
-                    lower, upper = cuts[i][0][s], cuts[i][1][s]
-                    midpoint = (lower + upper) / 2
-                    if midpoint == upper:
-                        midpoint = lower
-                    thresholds[s] = placer.place(i, float(midpoint))
-                    test = NumericTest(attribute, thresholds[s])
-                node = nodes[s]
-                node.test, node.score = test, float(scores[s])
-                n_branches[s] = test.n_branches
-                child_base[s] = first
-                parents.append((node, first, test.n_branches))
-                next_labels.extend([node.label] * test.n_branches)
-                first += test.n_branches
-            split_attr = np.full(n_nodes, -1, dtype=np.int64)
-            split_attr[split] = best[split]
-            branch, sizes = k.route(rec_row, rec_w, rec_node, split_attr, columns.is_nominal, thresholds,
-                                    np.maximum(n_branches, 1), columns.nominal, columns.numeric, columns.slot)
-            shares = _shares(sizes, n_branches)
-            rec_row, rec_y, rec_w, rec_node, packed = k.spread(rec_row, rec_y, rec_w, rec_node, branch,
-                                                                         shares, child_base)
-            names = list(orders)
-            carried = list(pool.map(partial(_carry, k, orders, packed, rec_node, rec_w), names))
-            orders = dict(zip(names, carried))
-            del carried
-            parent_labels = np.array(next_labels, dtype=np.int64)
+                lower, upper = cuts[i][0][s], cuts[i][1][s]
+                midpoint = (lower + upper) / 2
+                if midpoint == upper:
+                    midpoint = lower
+                level.thr[s] = placer.place(i, float(midpoint))
+            level.cstart = np.cumsum(level.nb) - level.nb
+            branch, sizes = k.route(rec_row, rec_w, rec_node, level.attr, columns.is_nominal, level.thr,
+                                    np.maximum(level.nb, 1), columns.nominal, columns.numeric, columns.slot)
+            shares = _shares(sizes, level.nb)
+            rec_row, rec_y, rec_w, rec_node, packed = k.spread(rec_row, rec_y, rec_w, rec_node, branch, shares,
+                                                               level.cstart)
+            del branch, sizes, shares
+            carried = pool.map(partial(_carry, k, orders, packed, rec_node, rec_w), list(orders))
+            for i, carried_list in zip(list(orders), carried):
+                orders[i] = carried_list  # the old list goes as soon as its successor is made
+            del packed, carried
+            parent_labels = np.repeat(labels, level.nb)
             depth += 1
     finally:
         pool.shutdown()
-    return root
+    return _assemble(levels, attributes)
+
+
+class _LevelTree:
+    """One level's nodes as arrays (slots numbered within the level)."""
+
+    def __init__(self, counts: np.ndarray, labels: np.ndarray, n_nodes: int):
+        self.counts, self.labels = counts, labels
+        self.attr = np.full(n_nodes, -1, dtype=np.int64)
+        self.thr = np.zeros(n_nodes)
+        self.nb = np.zeros(n_nodes, dtype=np.int64)
+        self.cstart = np.zeros(n_nodes, dtype=np.int64)
+        self.score = np.full(n_nodes, np.nan)
+
+
+def _assemble(levels: list[_LevelTree], attributes) -> FlatTree:
+    """The levels as one FlatTree: slots numbered level after level."""
+    offsets = np.cumsum([0] + [len(level.labels) for level in levels])
+    return FlatTree(
+        attributes=attributes,
+        attr=np.concatenate([level.attr for level in levels]),
+        thr=np.concatenate([level.thr for level in levels]),
+        nb=np.concatenate([level.nb for level in levels]),
+        cstart=np.concatenate([level.cstart + offsets[d + 1] for d, level in enumerate(levels)]),
+        counts=np.concatenate([level.counts for level in levels]),
+        label=np.concatenate([level.labels for level in levels]).astype(np.int64),
+        score=np.concatenate([level.score for level in levels]),
+    )
+
+
+def _sorted_list(columns: _Columns, rec_y: np.ndarray, rec_w: np.ndarray, i: int):
+    """Attribute ``i``'s known values sorted (ties in row order), with each record's node (0),
+    class, weight and id: the list the numeric kernels scan (numpy's sort releases the GIL)."""
+    values = columns.numeric[columns.slot[i]]
+    known = np.flatnonzero(~np.isnan(values))
+    order = known[np.argsort(values[known], kind="stable")]
+    classes = rec_y[order].astype(np.int8 if rec_y.max(initial=0) < 127 else np.int32)
+    return values[order], np.zeros(len(order), dtype=np.int32), classes, rec_w[order], order.astype(np.int32)
+
+
+def _distinct(sorted_values: np.ndarray, column: np.ndarray, labelled: np.ndarray) -> np.ndarray:
+    """The distinct values of a whole column (labelled rows' values come sorted already)."""
+    if not labelled.all():
+        return np.unique(column[~np.isnan(column)])
+    keep = np.empty(len(sorted_values), dtype=bool)
+    keep[:1] = True
+    np.not_equal(sorted_values[1:], sorted_values[:-1], out=keep[1:])
+    return sorted_values[keep]
 
 
 @dataclass

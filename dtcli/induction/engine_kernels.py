@@ -132,7 +132,7 @@ def expand(sv, sn, sy, sw, sr, packed, new_node, new_w):
         total += int(packed[sr[j], 1])
     ov = np.empty(total)
     on = np.empty(total, dtype=np.int32)
-    oy = np.empty(total, dtype=np.int32)
+    oy = np.empty(total, dtype=sy.dtype)
     ow = np.empty(total)
     orr = np.empty(total, dtype=np.int32)
     i = 0

@@ -195,7 +195,7 @@ def grow(table: Table, params: GrowParams, trace: list | None = None, progress=N
     supports ``params`` (same tree; ``progress`` is called once per level).
     """
     if use_engine(table, params):
-        return grow_levelwise(table, params, progress)
+        return grow_levelwise(table, params, progress).to_nodes()
     grower = _Grower(table, params)
     usable = [i for i, a in enumerate(table.attributes) if a.is_nominal or params.thresholds]
     root = _Pending(_node(table.take(table.labelled())), table.take(table.labelled()), usable, 0)

@@ -27,6 +27,7 @@ from dtcli.induction.bounds import added_errors
 from dtcli.induction.missing import spread
 from dtcli.induction.kernels import ENGINE_MIN_ROWS, engine_choice
 from dtcli.induction.numeric import seqsum
+from dtcli.induction.flat import FlatTree, from_nodes, n_leaves
 from dtcli.induction.pessimistic_flat import flat_prune
 from dtcli.induction.tolerance import eq, gr, gr_or_eq, sm_or_eq
 from dtcli.model.table import MISSING, Table
@@ -177,16 +178,25 @@ def _to_nodes(p: _P) -> Node:
 
 
 def pessimistic_prune(tree: Tree, table: Table, cf: float = 0.25, raising: bool = True,
-                      bound: str = "j48", in_place: bool = False) -> tuple[Tree, list[Step]]:
+                      bound: str = "j48", in_place: bool = False, flat: FlatTree | None = None
+                      ) -> tuple[Tree, list[Step]]:
     """A pruned copy of ``tree`` (trained on ``table``) and the decisions taken, bottom-up.
 
     With ``in_place`` the given tree's nodes are reused (and changed) instead of copied.
+    ``flat``: the tree as the level-wise engine grew it (``tree.root`` is then not used).
+    Large tables are pruned by the compiled kernels (``pessimistic_flat``), with the same result.
     """
-    original_leaves = tree.root.n_leaves()
-    root = tree.root if in_place else copy.deepcopy(tree.root)
-    flat = flat_prune(root, table, cf, raising, bound) if _compiled(table) else None
-    if flat is not None:
-        pruned_root, steps = flat
+    if flat is None:
+        original_leaves = tree.root.n_leaves()
+        root = tree.root if in_place else copy.deepcopy(tree.root)
+        flat = from_nodes(root, table.attributes) if _compiled(table) else None
+    else:
+        original_leaves = n_leaves(flat)
+    done = flat_prune(flat, table, cf, raising, bound) if flat is not None else None
+    if done is None and flat is not None and flat.nodes is None:
+        root = flat.to_nodes()  # no compiler here after all: the reference does it
+    if done is not None:
+        pruned_root, steps = done
     else:
         data = table.take(table.labelled())
         p = _build(root, data)

@@ -7,6 +7,7 @@ in its place would (within 1e-3) becomes that leaf.
 
 from __future__ import annotations
 
+from dtcli.induction.numeric import seqsum
 from dtcli.model.tree import Node
 
 
@@ -23,7 +24,7 @@ def collapse(node: Node) -> Node:
 
     def subtree_errors(n: Node) -> float:  # every node's errors, in one bottom-up pass
         if n.is_leaf:
-            value = float(n.counts.sum() - n.counts.max())
+            value = float(seqsum(n.counts) - n.counts.max())
         else:
             value = sum(subtree_errors(child) for child in n.children)
         errors[id(n)] = value
@@ -34,7 +35,7 @@ def collapse(node: Node) -> Node:
     def visit(n: Node) -> None:
         if n.is_leaf:
             return
-        if errors[id(n)] >= float(n.counts.sum() - n.counts.max()) - 1e-3:
+        if errors[id(n)] >= float(seqsum(n.counts) - n.counts.max()) - 1e-3:
             n.test, n.children, n.score = None, [], None
             return
         for child in n.children:
