@@ -48,8 +48,9 @@ def test_numeric_kernel_matches_reference(seed):
     reference = c45_cut(cut_table(values, y, w, 3, total=total), 3, 2.0)
     known = np.flatnonzero(~np.isnan(values))
     order = known[np.argsort(values[known], kind="stable")]
+    distinct, ranks = np.unique(values[order], return_inverse=True)
     found, lower, upper, gain, ratio = engine_c45.c45_numeric(
-        values[order], np.zeros(len(order), dtype=np.int32), y[order].astype(np.int32), w[order],
+        ranks.astype(np.int32), distinct, np.zeros(len(order), dtype=np.int32), y[order].astype(np.int32), w[order],
         np.ones(1, dtype=np.bool_), np.array([total]), 3, 2.0, True)
     if reference is None:
         assert not found[0]

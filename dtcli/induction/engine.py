@@ -139,10 +139,11 @@ def grow_levelwise(table: Table, params, progress=None) -> FlatTree:
     counted = ~many_valued if not many_valued.all() else np.ones(len(attributes), dtype=np.bool_)
     usable = [i for i, a in enumerate(attributes) if a.is_nominal or params.thresholds]
     placer = _Placer(table, params.thresholds or "midpoint")
-    rec_row = np.arange(len(rows), dtype=np.int64)
-    rec_y = table.y[rows].astype(np.int64)
+    rec_row = np.arange(len(rows), dtype=np.int32)  # records: 4-byte row, node and class, 8-byte weight
+    rec_y = table.y[rows].astype(np.int32)
     rec_w = table.weights[rows].astype(np.float64)
-    rec_node = np.zeros(len(rows), dtype=np.int64)
+    rec_node = np.zeros(len(rows), dtype=np.int32)
+    orders = {}  # numeric attribute -> its sorted list: value rank, node, class, weight, record
     levels = []  # per level: counts, labels, attr, thr, nb, child start (within the next level), score
     parent_labels = np.zeros(1, dtype=np.int64)
     depth = 0
@@ -150,9 +151,10 @@ def grow_levelwise(table: Table, params, progress=None) -> FlatTree:
     pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 1)
     try:
         numeric = [i for i in usable if not attributes[i].is_nominal]
-        orders = dict(zip(numeric, pool.map(partial(_sorted_list, columns, rec_y, rec_w), numeric)))
-        for i in numeric:
-            placer.distinct[i] = _distinct(orders[i][0], table.columns[i], labelled)
+        for i, (order, distinct) in zip(numeric, pool.map(partial(_sorted_list, columns, table, labelled, rec_y,
+                                                                   rec_w), numeric)):
+            orders[i] = order
+            placer.distinct[i] = distinct
         while True:
             n_nodes = len(parent_labels)
             counts = k.class_counts(rec_y, rec_w, rec_node, n_nodes, n_classes)
@@ -171,7 +173,8 @@ def grow_levelwise(table: Table, params, progress=None) -> FlatTree:
             ratios = np.zeros((n_nodes, len(attributes)))
             cuts = {}
             scoring = _Level(rec_row, rec_y, rec_w, rec_node, active, totals, found, gains, ratios, cuts)
-            list(pool.map(partial(_score, k, columns, attributes, orders, scoring, n_classes, min_leaf), usable))
+            list(pool.map(partial(_score, k, columns, attributes, orders, placer.distinct, scoring, n_classes, min_leaf),
+                          usable))
             best, scores = k.c45_select(found, gains, ratios, counted, criterion)
             if params.min_gain > 0:
                 best[gains[np.arange(n_nodes), np.maximum(best, 0)] <= params.min_gain] = -1
@@ -194,13 +197,14 @@ def grow_levelwise(table: Table, params, progress=None) -> FlatTree:
             branch, sizes = k.route(rec_row, rec_w, rec_node, level.attr, columns.is_nominal, level.thr,
                                     np.maximum(level.nb, 1), columns.nominal, columns.numeric, columns.slot)
             shares = _shares(sizes, level.nb)
-            rec_row, rec_y, rec_w, rec_node, packed = k.spread(rec_row, rec_y, rec_w, rec_node, branch, shares,
-                                                               level.cstart)
+            n_children = int(level.nb.sum())
+            rec_row, rec_y, rec_w, rec_node, dest, dups = k.spread(rec_row, rec_y, rec_w, rec_node, branch, shares,
+                                                                     level.cstart, n_children)
             del branch, sizes, shares
-            carried = pool.map(partial(_carry, k, orders, packed, rec_node, rec_w), list(orders))
+            carried = pool.map(partial(_carry, k, orders, dest, dups, rec_node, rec_w, n_children), list(orders))
             for i, carried_list in zip(list(orders), carried):
                 orders[i] = carried_list  # the old list goes as soon as its successor is made
-            del packed, carried
+            del dest, dups, carried
             parent_labels = np.repeat(labels, level.nb)
             depth += 1
     finally:
@@ -235,24 +239,27 @@ def _assemble(levels: list[_LevelTree], attributes) -> FlatTree:
     )
 
 
-def _sorted_list(columns: _Columns, rec_y: np.ndarray, rec_w: np.ndarray, i: int):
-    """Attribute ``i``'s known values sorted (ties in row order), with each record's node (0),
-    class, weight and id: the list the numeric kernels scan (numpy's sort releases the GIL)."""
+def _sorted_list(columns: _Columns, table: Table, labelled: np.ndarray, rec_y: np.ndarray, rec_w: np.ndarray,
+                 i: int):
+    """Attribute ``i``'s sorted list (values as ranks into the column's distinct values, each
+    record's node (0), class, weight and id; ties in row order) and those distinct values
+    (numpy's sort releases the GIL, so attributes sort in parallel)."""
     values = columns.numeric[columns.slot[i]]
     known = np.flatnonzero(~np.isnan(values))
     order = known[np.argsort(values[known], kind="stable")]
+    ordered = values[order]
+    if labelled.all():
+        fresh = np.empty(len(ordered), dtype=bool)
+        fresh[:1] = True
+        np.not_equal(ordered[1:], ordered[:-1], out=fresh[1:])
+        distinct = ordered[fresh]
+        ranks = (np.cumsum(fresh) - 1).astype(np.int32)
+    else:
+        column = table.columns[i]
+        distinct = np.unique(column[~np.isnan(column)])
+        ranks = np.searchsorted(distinct, ordered).astype(np.int32)
     classes = rec_y[order].astype(np.int8 if rec_y.max(initial=0) < 127 else np.int32)
-    return values[order], np.zeros(len(order), dtype=np.int32), classes, rec_w[order], order.astype(np.int32)
-
-
-def _distinct(sorted_values: np.ndarray, column: np.ndarray, labelled: np.ndarray) -> np.ndarray:
-    """The distinct values of a whole column (labelled rows' values come sorted already)."""
-    if not labelled.all():
-        return np.unique(column[~np.isnan(column)])
-    keep = np.empty(len(sorted_values), dtype=bool)
-    keep[:1] = True
-    np.not_equal(sorted_values[1:], sorted_values[:-1], out=keep[1:])
-    return sorted_values[keep]
+    return (ranks, np.zeros(len(order), dtype=np.int32), classes, rec_w[order], order.astype(np.int32)), distinct
 
 
 @dataclass
@@ -271,26 +278,25 @@ class _Level:
     cuts: dict
 
 
-def _score(k, columns: _Columns, attributes, orders: dict, level: _Level, n_classes: int, min_leaf: float,
-           i: int) -> None:
+def _score(k, columns: _Columns, attributes, orders: dict, distinct: dict, level: _Level, n_classes: int,
+           min_leaf: float, i: int) -> None:
     """Attribute ``i``'s best split at every active node (run in a worker thread; the kernels
     release the GIL, so attributes are scored in parallel)."""
     if attributes[i].is_nominal:
-        per_value = k.nominal_counts(columns.nominal[columns.slot[i]], level.rec_row, level.rec_y, level.rec_w,
-                                     level.rec_node, level.active, columns.n_values[i], n_classes)
         level.found[:, i], level.gains[:, i], level.ratios[:, i] = k.c45_nominal(
-            per_value, level.totals, level.active, min_leaf)
+            columns.nominal[columns.slot[i]], level.rec_row, level.rec_y, level.rec_w, level.rec_node, level.active,
+            level.totals, columns.n_values[i], n_classes, min_leaf)
     else:
         sv, sn, sy, sw, _ = orders[i]
         found, lower, upper, level.gains[:, i], level.ratios[:, i] = k.c45_numeric(
-            sv, sn, sy, sw, level.active, level.totals, n_classes, min_leaf, True)
+            sv, distinct[i], sn, sy, sw, level.active, level.totals, n_classes, min_leaf, True)
         level.found[:, i] = found
         level.cuts[i] = (lower, upper)
 
 
-def _carry(k, orders: dict, packed, rec_node, rec_w, i: int):
+def _carry(k, orders: dict, dest, dups, rec_node, rec_w, n_children: int, i: int):
     """Attribute ``i``'s sorted list carried down to the next level (in a worker thread)."""
-    return k.expand(*orders[i], packed, rec_node, rec_w)
+    return k.expand(*orders[i], dest, dups, rec_node, rec_w, n_children)
 
 
 def _splittable(counts, totals, tops, depth, params, min_leaf) -> np.ndarray:

@@ -73,130 +73,146 @@ def c45_ratio(counts, total, gain):
 
 
 @njit(cache=True, nogil=True)
-def c45_nominal(counts, totals, active, min_leaf):
-    """Per node: admissible (two branches with ``min_leaf`` cases), gain, gain ratio."""
-    n_nodes, n_values, n_classes = counts.shape
+def c45_nominal(codes, rec_row, rec_y, rec_w, rec_node, active, totals, n_values, n_classes, min_leaf):
+    """Per node: admissible (two branches with ``min_leaf`` cases), gain, gain ratio of the split
+    on a nominal attribute (``codes`` by row). The records come grouped by node, so each node's
+    (value, class) weights are summed in a small buffer and scored at once."""
+    n_nodes = active.shape[0]
     ok = np.zeros(n_nodes, dtype=np.bool_)
     gains = np.zeros(n_nodes)
     ratios = np.zeros(n_nodes)
-    for k in range(n_nodes):
+    counts = np.zeros((n_values, n_classes))
+    n = rec_row.shape[0]
+    start = 0
+    while start < n:
+        k = rec_node[start]
+        end = start
+        while end < n and rec_node[end] == k:
+            end += 1
+        block = start
+        start = end
         if not active[k]:
             continue
+        counts[:, :] = 0.0
+        for r in range(block, end):
+            v = codes[rec_row[r]]
+            if v >= 0:
+                counts[v, rec_y[r]] += rec_w[r]
         branches = 0
         for v in range(n_values):
             size = 0.0
             for c in range(n_classes):
-                size += counts[k, v, c]
+                size += counts[v, c]
             if size - min_leaf > -SMALL:
                 branches += 1
         if branches < 2:
             continue
         ok[k] = True
-        gains[k] = c45_gain(counts[k], totals[k])
-        ratios[k] = c45_ratio(counts[k], totals[k], gains[k])
+        gains[k] = c45_gain(counts, totals[k])
+        ratios[k] = c45_ratio(counts, totals[k], gains[k])
     return ok, gains, ratios
 
 
 @njit(cache=True, nogil=True)
-def c45_numeric(sv, sn, sy, sw, active, totals, n_classes, min_leaf, mdl):
+def c45_numeric(sv, distinct, sn, sy, sw, active, totals, n_classes, min_leaf, mdl):
     """J48's best cut on one numeric attribute for every active node, in one pass per attribute.
 
-    ``sv, sn, sy, sw``: value, node, class and weight of the records with a
-    known value, sorted by value (ties in row order). Returns per node:
-    found, lower and upper value of the cut, gain after the MDL penalty,
-    and gain ratio. A node's running state is one row of ``state`` (one
-    or two cache lines), since the scan visits the nodes in no order.
+    ``sv, sn, sy, sw``: value (a rank into ``distinct``), node, class and
+    weight of the records with a known value, grouped by node, each node's
+    sorted by value (ties in row order). Returns per node: found, lower and upper value of the cut, gain
+    after the MDL penalty, and gain ratio.
     """
     n_nodes = active.shape[0]
-    # state[k]: previous value, min split, known weight, old entropy term, rows known, usable,
-    # then per class: left weight, known weight, xlog2x(left), xlog2x(known - left).
     C = n_classes
-    L, K, XL, XR = 6, 6 + C, 6 + 2 * C, 6 + 3 * C
-    state = np.zeros((n_nodes, 6 + 4 * C))
-    for r in range(sv.shape[0]):
-        k = sn[r]
-        if active[k]:
-            state[k, K + sy[r]] += sw[r]
-            state[k, 4] += 1.0
-    for k in range(n_nodes):
+    found = np.zeros(n_nodes, dtype=np.bool_)
+    best_lower = np.zeros(n_nodes)
+    best_upper = np.zeros(n_nodes)
+    best_gains = np.zeros(n_nodes)
+    ratios = np.zeros(n_nodes)
+    known = np.zeros(C)
+    left = np.zeros(C)
+    xl = np.zeros(C)
+    xr = np.zeros(C)
+    best_left = np.zeros(C)
+    branches = np.zeros((2, C))
+    n = sv.shape[0]
+    start = 0
+    while start < n:
+        k = sn[start]
+        end = start
+        while end < n and sn[end] == k:
+            end += 1
+        block_start = start
+        start = end
         if not active[k]:
             continue
+        known[:] = 0.0
+        for r in range(block_start, end):
+            known[sy[r]] += sw[r]
+        n_known = end - block_start
         kw = 0.0
         for c in range(C):
-            kw += state[k, K + c]
-        state[k, 2] = kw
+            kw += known[c]
         ms = 0.1 * kw / C
         if ms - min_leaf < SMALL:
             ms = min_leaf
         elif ms - 25.0 > SMALL:
             ms = 25.0
-        state[k, 1] = ms
-        n_known = state[k, 4]
-        state[k, 5] = 0.0 if (2 * ms - n_known > SMALL or n_known < 2) else 1.0
+        if 2 * ms - n_known > SMALL or n_known < 2:
+            continue
         acc = 0.0
         for c in range(C):
-            acc += xlog2x(state[k, K + c])
-            state[k, XR + c] = xlog2x(state[k, K + c])
-        state[k, 3] = xlog2x(kw) - acc
-        state[k, 0] = np.nan
-    best_gain = np.zeros(n_nodes)
-    best_lower = np.zeros(n_nodes)
-    best_upper = np.zeros(n_nodes)
-    best_left = np.zeros((n_nodes, C))
-    found = np.zeros(n_nodes, dtype=np.bool_)
-    candidates = np.zeros(n_nodes, dtype=np.int64)
-    for r in range(sv.shape[0]):
-        k = sn[r]
-        if state[k, 5] == 0.0:
-            continue
-        value = sv[r]
-        previous = state[k, 0]
-        if not np.isnan(previous) and previous + 1e-5 < value:
-            wl = 0.0
-            for c in range(C):
-                wl += state[k, L + c]
-            known_weight = state[k, 2]
-            wr = known_weight - wl
-            ms = state[k, 1]
-            if ms - wl < SMALL and ms - wr < SMALL:
-                acc = 0.0
+            acc += xlog2x(known[c])
+            xr[c] = xlog2x(known[c])
+            left[c] = 0.0
+            xl[c] = 0.0
+        old = xlog2x(kw) - acc
+        total = totals[k]
+        best_gain = 0.0
+        lower = upper = 0.0
+        candidates = 0
+        previous = np.nan
+        for r in range(block_start, end):
+            value = distinct[sv[r]]
+            if not np.isnan(previous) and previous + 1e-5 < value:
+                wl = 0.0
                 for c in range(C):
-                    acc += state[k, XL + c]
-                acc -= xlog2x(wl)
-                for c in range(C):
-                    acc += state[k, XR + c]
-                acc -= xlog2x(wr)
-                numerator = (known_weight / totals[k]) * (state[k, 3] + acc)
-                gain = 0.0 if abs(numerator) < SMALL else numerator / known_weight
-                if gain - best_gain[k] > SMALL:
-                    best_gain[k] = gain
-                    best_lower[k] = previous
-                    best_upper[k] = value
-                    found[k] = True
+                    wl += left[c]
+                wr = kw - wl
+                if ms - wl < SMALL and ms - wr < SMALL:
+                    acc = 0.0
                     for c in range(C):
-                        best_left[k, c] = state[k, L + c]
-                candidates[k] += 1
-        c = sy[r]
-        left = state[k, L + c] + sw[r]
-        state[k, L + c] = left
-        state[k, XL + c] = xlog2x(left)
-        state[k, XR + c] = xlog2x(state[k, K + c] - left)
-        state[k, 0] = value
-    ratios = np.zeros(n_nodes)
-    branches = np.zeros((2, C))
-    for k in range(n_nodes):
+                        acc += xl[c]
+                    acc -= xlog2x(wl)
+                    for c in range(C):
+                        acc += xr[c]
+                    acc -= xlog2x(wr)
+                    numerator = (kw / total) * (old + acc)
+                    gain = 0.0 if abs(numerator) < SMALL else numerator / kw
+                    if gain - best_gain > SMALL:
+                        best_gain, lower, upper = gain, previous, value
+                        found[k] = True
+                        for c in range(C):
+                            best_left[c] = left[c]
+                    candidates += 1
+            c = sy[r]
+            left[c] += sw[r]
+            xl[c] = xlog2x(left[c])
+            xr[c] = xlog2x(known[c] - left[c])
+            previous = value
         if not found[k]:
             continue
         if mdl:
-            best_gain[k] -= np.log2(candidates[k]) / totals[k]
-        if best_gain[k] < SMALL:
+            best_gain -= np.log2(candidates) / total
+        if best_gain < SMALL:
             found[k] = False
             continue
+        best_lower[k], best_upper[k], best_gains[k] = lower, upper, best_gain
         for c in range(C):
-            branches[0, c] = best_left[k, c]
-            branches[1, c] = state[k, K + c] - best_left[k, c]
-        ratios[k] = c45_ratio(branches, totals[k], best_gain[k])
-    return found, best_lower, best_upper, best_gain, ratios
+            branches[0, c] = best_left[c]
+            branches[1, c] = known[c] - best_left[c]
+        ratios[k] = c45_ratio(branches, total, best_gain)
+    return found, best_lower, best_upper, best_gains, ratios
 
 
 @njit(cache=True, nogil=True)

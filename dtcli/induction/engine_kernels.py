@@ -35,26 +35,12 @@ def class_counts(rec_y, rec_w, rec_node, n_nodes, n_classes):
 
 
 @njit(cache=True, nogil=True)
-def nominal_counts(codes, rec_row, rec_y, rec_w, rec_node, active, n_values, n_classes):
-    """(node, value, class) weights of the records with a known value, for the active nodes."""
-    counts = np.zeros((active.shape[0], n_values, n_classes))
-    for r in range(rec_row.shape[0]):
-        k = rec_node[r]
-        if not active[k]:
-            continue
-        v = codes[rec_row[r]]
-        if v >= 0:
-            counts[k, v, rec_y[r]] += rec_w[r]
-    return counts
-
-
-@njit(cache=True, nogil=True)
 def route(rec_row, rec_w, rec_node, split_attr, is_nominal, thresholds, n_branches, nominal_cols,
           numeric_cols, slot):
     """Branch of each record at its node's test (-1: missing value, -2: node not split) and the
     known weight each branch receives."""
     n = rec_row.shape[0]
-    branch = np.full(n, -2, dtype=np.int64)
+    branch = np.full(n, -2, dtype=np.int32)
     sizes = np.zeros((split_attr.shape[0], n_branches.max()))
     for r in range(n):
         k = rec_node[r]
@@ -72,79 +58,111 @@ def route(rec_row, rec_w, rec_node, split_attr, is_nominal, thresholds, n_branch
     return branch, sizes
 
 
+MASK = (1 << 32) - 1
+
+
 @njit(cache=True, nogil=True)
-def spread(rec_row, rec_y, rec_w, rec_node, branch, shares, child_base):
-    """The next level's records: a known record goes to its branch; a missing one to every branch
-    whose share exceeds 1e-6, its weight times the share. Also each old record's first new record
-    and how many it became (for the sorted lists)."""
+def spread(rec_row, rec_y, rec_w, rec_node, branch, shares, child_base, n_children):
+    """The next level's records, grouped by node (each node's records in row order): a known
+    record goes to its branch; a missing one to every branch whose share exceeds 1e-6, its weight
+    times the share.
+
+    ``dest[r]`` tells where old record ``r`` went, in one 8-byte word so that
+    carrying a sorted list down costs one look-up an entry: ``new << 32 |
+    node`` for a record that went down one branch unchanged, -1 for one
+    whose node stopped, ``-2 - d`` for a case with a missing value, whose
+    copies are listed at ``dups[d]`` (how many, then the new records).
+    """
     n = rec_row.shape[0]
     n_branches = shares.shape[1]
-    first = np.zeros(n, dtype=np.int64)
-    count = np.zeros(n, dtype=np.int64)
-    total = 0
+    counts = np.zeros(n_children + 1, dtype=np.int64)
+    n_dups = 0
     for r in range(n):
         b = branch[r]
-        first[r] = total
+        k = rec_node[r]
         if b >= 0:
-            count[r] = 1
+            counts[child_base[k] + b] += 1
         elif b == -1:
-            k = rec_node[r]
+            n_dups += 1
             for j in range(n_branches):
                 if shares[k, j] > SMALL:
-                    count[r] += 1
-        total += count[r]
-    new_row = np.empty(total, dtype=np.int64)
-    new_y = np.empty(total, dtype=np.int64)
+                    counts[child_base[k] + j] += 1
+                    n_dups += 1
+    starts = np.zeros(n_children + 1, dtype=np.int64)
+    for c in range(n_children):
+        starts[c + 1] = starts[c] + counts[c]
+    total = starts[n_children]
+    position = starts[:n_children].copy()
+    new_row = np.empty(total, dtype=rec_row.dtype)
+    new_y = np.empty(total, dtype=rec_y.dtype)
     new_w = np.empty(total)
-    new_node = np.empty(total, dtype=np.int64)
+    new_node = np.empty(total, dtype=rec_node.dtype)
+    dest = np.full(n, -1, dtype=np.int64)
+    dups = np.empty(n_dups, dtype=np.int64)
+    d = 0
     for r in range(n):
         b = branch[r]
-        if count[r] == 0:
-            continue
         k = rec_node[r]
-        i = first[r]
         if b >= 0:
-            new_row[i], new_y[i], new_w[i], new_node[i] = rec_row[r], rec_y[r], rec_w[r], child_base[k] + b
-            continue
-        for j in range(n_branches):
-            if shares[k, j] > SMALL:
-                new_row[i], new_y[i], new_node[i] = rec_row[r], rec_y[r], child_base[k] + j
-                new_w[i] = rec_w[r] * shares[k, j]
-                i += 1
-    # One row per old record, so that carrying a sorted list down costs one cache miss an entry:
-    # its first new record, how many it became, and the first one's node and weight.
-    packed = np.empty((n, 4))
-    for r in range(n):
-        packed[r, 0] = first[r]
-        packed[r, 1] = count[r]
-        if count[r] > 0:
-            packed[r, 2] = new_node[first[r]]
-            packed[r, 3] = new_w[first[r]]
-    return new_row, new_y, new_w, new_node, packed
+            c = child_base[k] + b
+            i = position[c]
+            position[c] += 1
+            new_row[i], new_y[i], new_w[i], new_node[i] = rec_row[r], rec_y[r], rec_w[r], c
+            dest[r] = (i << 32) | c
+        elif b == -1:
+            dest[r] = -2 - d
+            head = d
+            dups[head] = 0
+            d += 1
+            for j in range(n_branches):
+                if shares[k, j] > SMALL:
+                    c = child_base[k] + j
+                    i = position[c]
+                    position[c] += 1
+                    new_row[i], new_y[i], new_node[i] = rec_row[r], rec_y[r], c
+                    new_w[i] = rec_w[r] * shares[k, j]
+                    dups[d] = i
+                    d += 1
+                    dups[head] += 1
+    return new_row, new_y, new_w, new_node, dest, dups
 
 
 @njit(cache=True, nogil=True)
-def expand(sv, sn, sy, sw, sr, packed, new_node, new_w):
-    """A sorted record list carried to the next level: each record replaced by the ones it
-    became (none for a node that stopped), in the same order."""
-    total = 0
+def expand(sv, sn, sy, sw, sr, dest, dups, new_node, new_w, n_children):
+    """A sorted record list carried to the next level: grouped by the new nodes, each node's
+    entries still in value order (a stable partition of each old node's block)."""
+    counts = np.zeros(n_children + 1, dtype=np.int64)
     for j in range(sr.shape[0]):
-        total += int(packed[sr[j], 1])
-    ov = np.empty(total)
+        e = dest[sr[j]]
+        if e >= 0:
+            counts[e & MASK] += 1
+        elif e <= -2:
+            d = -2 - e
+            for m in range(1, dups[d] + 1):
+                counts[new_node[dups[d + m]]] += 1
+    starts = np.zeros(n_children + 1, dtype=np.int64)
+    for c in range(n_children):
+        starts[c + 1] = starts[c] + counts[c]
+    total = starts[n_children]
+    position = starts[:n_children].copy()
+    ov = np.empty(total, dtype=sv.dtype)
     on = np.empty(total, dtype=np.int32)
     oy = np.empty(total, dtype=sy.dtype)
     ow = np.empty(total)
     orr = np.empty(total, dtype=np.int32)
-    i = 0
     for j in range(sr.shape[0]):
-        p = packed[sr[j]]
-        count = int(p[1])
-        if count == 0:
-            continue
-        first = int(p[0])
-        ov[i], on[i], oy[i], ow[i], orr[i] = sv[j], int(p[2]), sy[j], p[3], first
-        i += 1
-        for m in range(1, count):
-            ov[i], on[i], oy[i], ow[i], orr[i] = sv[j], new_node[first + m], sy[j], new_w[first + m], first + m
-            i += 1
+        e = dest[sr[j]]
+        if e >= 0:
+            c = e & MASK
+            i = position[c]
+            position[c] += 1
+            ov[i], on[i], oy[i], ow[i], orr[i] = sv[j], c, sy[j], sw[j], e >> 32
+        elif e <= -2:
+            d = -2 - e
+            for m in range(1, dups[d] + 1):
+                new = dups[d + m]
+                c = new_node[new]
+                i = position[c]
+                position[c] += 1
+                ov[i], on[i], oy[i], ow[i], orr[i] = sv[j], c, sy[j], new_w[new], new
     return ov, on, oy, ow, orr
