@@ -35,10 +35,10 @@ from pathlib import Path
 
 import numpy as np
 
-from dtcli.induction.c45 import Thresholds
+from dtcli.induction.engine_data import Columns, Placer, sorted_list
+from dtcli.induction.flat import FlatTree
 from dtcli.induction.kernels import ENGINE_MIN_ROWS, engine_choice
 from dtcli.model.table import Table
-from dtcli.induction.flat import FlatTree
 
 _kernels = None
 
@@ -84,43 +84,6 @@ def kernels():
     return _kernels or None
 
 
-class _Columns:
-    """The labelled rows' attribute values, grouped by kind for the kernels.
-
-    When every row is labelled, the table's own columns become views into
-    these blocks (same values), so the data is held once, not twice.
-    """
-
-    def __init__(self, table: Table, rows: np.ndarray):
-        attributes = table.attributes
-        self.is_nominal = np.array([a.is_nominal for a in attributes], dtype=np.bool_)
-        self.slot = np.zeros(len(attributes), dtype=np.int64)
-        nominal, numeric = [], []
-        for i, attribute in enumerate(attributes):
-            group = nominal if attribute.is_nominal else numeric
-            self.slot[i] = len(group)
-            group.append(i)
-        n = len(rows)
-        everything = n == table.n_rows
-        self.nominal = np.zeros((max(len(nominal), 1), n), dtype=np.int32)
-        self.numeric = np.zeros((max(len(numeric), 1), n))
-        for block, members in ((self.nominal, nominal), (self.numeric, numeric)):
-            for j, i in enumerate(members):
-                block[j] = table.columns[i] if everything else table.columns[i][rows]
-                if everything and table.columns[i].dtype == block.dtype:
-                    table.columns[i] = block[j]
-        self.n_values = [len(a.values) for a in attributes]
-
-    @classmethod
-    def of(cls, table: Table) -> _Columns:
-        """The blocks of ``table``'s labelled rows, made once per table (growth and pruning share them)."""
-        made = getattr(table, "_engine_columns", None)
-        if made is None:
-            made = cls(table, np.flatnonzero(table.labelled()))
-            table._engine_columns = made
-        return made
-
-
 def grow_levelwise(table: Table, params, progress=None) -> FlatTree:
     """Grow a tree over the labelled rows of ``table`` level by level (see the module docstring).
 
@@ -131,14 +94,14 @@ def grow_levelwise(table: Table, params, progress=None) -> FlatTree:
     rows = np.flatnonzero(labelled)
     n_classes = len(table.classes)
     attributes = table.attributes
-    columns = _Columns.of(table)
+    columns = Columns.of(table)
     min_leaf = float(params.min_leaf if params.min_leaf is not None else 2.0)
     criterion = 1 if params.criterion == "gain" else 0
     limit = 0.3 * table.n_rows
     many_valued = np.array([a.is_nominal and len(a.values) >= limit for a in attributes], dtype=np.bool_)
     counted = ~many_valued if not many_valued.all() else np.ones(len(attributes), dtype=np.bool_)
     usable = [i for i, a in enumerate(attributes) if a.is_nominal or params.thresholds]
-    placer = _Placer(table, params.thresholds or "midpoint")
+    placer = Placer(table, params.thresholds or "midpoint")
     rec_row = np.arange(len(rows), dtype=np.int32)  # records: 4-byte row, node and class, 8-byte weight
     rec_y = table.y[rows].astype(np.int32)
     rec_w = table.weights[rows].astype(np.float64)
@@ -151,7 +114,7 @@ def grow_levelwise(table: Table, params, progress=None) -> FlatTree:
     pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 1)
     try:
         numeric = [i for i in usable if not attributes[i].is_nominal]
-        for i, (order, distinct) in zip(numeric, pool.map(partial(_sorted_list, columns, table, labelled, rec_y,
+        for i, (order, distinct) in zip(numeric, pool.map(partial(sorted_list, columns, table, labelled, rec_y,
                                                                    rec_w), numeric)):
             orders[i] = order
             placer.distinct[i] = distinct
@@ -239,29 +202,6 @@ def _assemble(levels: list[_LevelTree], attributes) -> FlatTree:
     )
 
 
-def _sorted_list(columns: _Columns, table: Table, labelled: np.ndarray, rec_y: np.ndarray, rec_w: np.ndarray,
-                 i: int):
-    """Attribute ``i``'s sorted list (values as ranks into the column's distinct values, each
-    record's node (0), class, weight and id; ties in row order) and those distinct values
-    (numpy's sort releases the GIL, so attributes sort in parallel)."""
-    values = columns.numeric[columns.slot[i]]
-    known = np.flatnonzero(~np.isnan(values))
-    order = known[np.argsort(values[known], kind="stable")]
-    ordered = values[order]
-    if labelled.all():
-        fresh = np.empty(len(ordered), dtype=bool)
-        fresh[:1] = True
-        np.not_equal(ordered[1:], ordered[:-1], out=fresh[1:])
-        distinct = ordered[fresh]
-        ranks = (np.cumsum(fresh) - 1).astype(np.int32)
-    else:
-        column = table.columns[i]
-        distinct = np.unique(column[~np.isnan(column)])
-        ranks = np.searchsorted(distinct, ordered).astype(np.int32)
-    classes = rec_y[order].astype(np.int8 if rec_y.max(initial=0) < 127 else np.int32)
-    return (ranks, np.zeros(len(order), dtype=np.int32), classes, rec_w[order], order.astype(np.int32)), distinct
-
-
 @dataclass
 class _Level:
     """What the kernels read at one level, and where they write each attribute's candidates."""
@@ -278,7 +218,7 @@ class _Level:
     cuts: dict
 
 
-def _score(k, columns: _Columns, attributes, orders: dict, distinct: dict, level: _Level, n_classes: int,
+def _score(k, columns: Columns, attributes, orders: dict, distinct: dict, level: _Level, n_classes: int,
            min_leaf: float, i: int) -> None:
     """Attribute ``i``'s best split at every active node (run in a worker thread; the kernels
     release the GIL, so attributes are scored in parallel)."""
@@ -321,34 +261,3 @@ def _shares(sizes: np.ndarray, n_branches: np.ndarray) -> np.ndarray:
     for s in np.flatnonzero(~known & (n_branches > 0)):
         shares[s, :n_branches[s]] = 1.0 / n_branches[s]
     return shares
-
-
-class _Placer:
-    """``Thresholds.place`` without a pass over the column for each split: the sorted distinct
-    values answer it unless several values lie within 1e-4 below the threshold (then file order
-    decides, as in J48, and the exact scan runs)."""
-
-    def __init__(self, table: Table, mode: str):
-        self.exact = Thresholds(table, mode)
-        self.mode = mode
-        self.table = table
-        self.distinct: dict[int, np.ndarray] = {}
-
-    def place(self, i: int, midpoint: float) -> float:
-        if self.mode == "midpoint":
-            return midpoint
-        if i not in self.distinct:
-            column = self.table.columns[i]
-            self.distinct[i] = np.unique(column[~np.isnan(column)])
-        u = self.distinct[i]
-        at = int(np.searchsorted(u, midpoint + 1e-6, side="right"))
-        while at > 0 and not u[at - 1] - midpoint < 1e-6:
-            at -= 1
-        while at < len(u) and u[at] - midpoint < 1e-6:
-            at += 1
-        if at == 0:
-            return midpoint
-        top = float(u[at - 1])
-        if at >= 2 and u[at - 2] > top - 1e-4:
-            return self.exact.place(i, midpoint)
-        return top

@@ -16,7 +16,7 @@ import numpy as np
 
 from dtcli.induction.numeric import seqsum
 from dtcli.model.table import Attribute
-from dtcli.model.tree import NominalTest, Node, NumericTest
+from dtcli.model.tree import Node, NominalTest, NumericTest
 
 
 @dataclass

@@ -15,17 +15,18 @@ from statistics import NormalDist
 import numpy as np
 
 from dtcli.induction.bounds import r8_coefficient
+from dtcli.induction.flat import FlatTree
 from dtcli.induction.numeric import seqsum
 from dtcli.induction.tolerance import gr
 from dtcli.model.table import Table
-from dtcli.induction.flat import FlatTree
 from dtcli.model.tree import Node, majority
 
 ACTIONS = ("leaf", "raise", "keep")
 
 
 def flat_prune(flat: FlatTree, table: Table, cf: float, raising: bool, bound: str):
-    from dtcli.induction.engine import _Columns, kernels
+    from dtcli.induction.engine import kernels
+    from dtcli.induction.engine_data import Columns
 
     if kernels() is None:
         return None
@@ -33,7 +34,7 @@ def flat_prune(flat: FlatTree, table: Table, cf: float, raising: bool, bound: st
 
     n_slots = flat.n_slots
     labelled = table.labelled()
-    columns = _Columns.of(table)
+    columns = Columns.of(table)
     is_nominal, slot, nominal, numeric = columns.is_nominal, columns.slot, columns.nominal, columns.numeric
     n = int(labelled.sum())
     y = table.y[labelled].astype(np.int64)
