@@ -105,17 +105,22 @@ def command(data, target, ignore, nominal, format_in, algorithm, task, criterion
     """
     from dtcli.induction.algorithms import train
     from dtcli.render.console import info, warn
+    from dtcli.render.progress import TrainingProgress
     from dtcli.render.tree import summary
 
     task = task or ("auto" if algorithm == "cart" else "classification")
     table = load_training_table(data, target, ignore, nominal, format_in, task)
     attribute_costs = load_costs(costs, cost_measure, nunez_w, table)
-    tree, warnings = train(table, algorithm, criterion=criterion, thresholds=thresholds, missing=missing,
-                           costs=attribute_costs, ties=ties, seed=seed, chi2_alpha=chi2_alpha,
-                           max_depth=max_depth, min_split=min_split, min_leaf=min_leaf,
-                           max_leaves=max_leaves, min_gain=min_gain, purity=purity,
-                           prune="none" if no_prune else prune_method, cf=cf, raising=not no_raise,
-                           error_bound=error_bound, holdout=holdout)
+    progress = TrainingProgress(enabled=None if not quiet else False)
+    try:
+        tree, warnings = train(table, algorithm, criterion=criterion, thresholds=thresholds, missing=missing,
+                               costs=attribute_costs, ties=ties, seed=seed, chi2_alpha=chi2_alpha,
+                               max_depth=max_depth, min_split=min_split, min_leaf=min_leaf,
+                               max_leaves=max_leaves, min_gain=min_gain, purity=purity,
+                               prune="none" if no_prune else prune_method, cf=cf, raising=not no_raise,
+                               error_bound=error_bound, holdout=holdout, progress=progress)
+    finally:
+        progress.close()
     if trace:
         from dtcli.render.trace import trace_text
 

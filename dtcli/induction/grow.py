@@ -192,7 +192,8 @@ def grow(table: Table, params: GrowParams, trace: list | None = None, progress=N
     Nodes are expanded depth first, left branch first (the order in which
     scikit-learn's builder draws its random attribute order), or best first
     with ``max_leaves``. Large tables go to the level-wise engine when it
-    supports ``params`` (same tree; ``progress`` is called once per level).
+    supports ``params`` (same tree). ``progress(depth, nodes, rows, seconds)``
+    is called as growth goes (per level in the engine; every 256 nodes here).
     """
     if use_engine(table, params):
         return grow_levelwise(table, params, progress).to_nodes()
@@ -203,8 +204,12 @@ def grow(table: Table, params: GrowParams, trace: list | None = None, progress=N
     frontier, order, leaves = [], 0, 1
     if not best_first or grower.decide(root):
         heapq.heappush(frontier, (0.0, 0, root))
+    expanded = 0
     while frontier:
         _, _, item = heapq.heappop(frontier)
+        expanded += 1
+        if progress is not None and expanded % 256 == 0:
+            progress(item.depth, expanded, item.rows.n_rows, 0.0)
         choice = item.choice if best_first else grower.decide(item)
         if choice is None:
             continue

@@ -1,0 +1,51 @@
+"""The training progress line: on a terminal only, after a delay, erased at the end."""
+
+from __future__ import annotations
+
+import io
+
+from dtcli.render.progress import TrainingProgress
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_line_is_written_in_place_and_erased():
+    stream = Terminal()
+    progress = TrainingProgress(stream, delay=0.0)
+    progress(3, 1234, 1_000_000, 0.5)
+    progress(4, 5678, 999_000, 0.9)
+    assert stream.getvalue().count("\r") == 2
+    assert "level 4, 5,678 node(s), 999,000 rows" in stream.getvalue()
+    progress.close()
+    assert stream.getvalue().endswith("\r\x1b[K")
+
+
+def test_no_progress_before_the_delay_or_off_a_terminal():
+    quick = Terminal()
+    TrainingProgress(quick, delay=60.0)(1, 2, 3, 0.1)
+    assert quick.getvalue() == ""
+    pipe = io.StringIO()
+    progress = TrainingProgress(pipe, delay=0.0)
+    progress(1, 2, 3, 0.1)
+    progress.close()
+    assert pipe.getvalue() == ""
+
+
+def test_engine_reports_each_level(monkeypatch):
+    from dtcli.induction.algorithms import train
+    from test_engine import generated
+
+    monkeypatch.setenv("DTREE_ENGINE", "numba")
+    seen = []
+    train(generated(2000, 1), "c45", prune="none", progress=lambda *args: seen.append(args))
+    levels = [level for level, *_ in seen]
+    assert levels == list(range(len(levels))) and len(levels) >= 3
+    assert seen[0][1:3] == (1, 2000)  # the root: one node, every row
+
+
+def test_cli_prints_no_progress_to_a_pipe(run, tmp_path):
+    result = run("train", "sample_data/weather.csv", "--ignore", "Day")
+    assert "training:" not in result.stderr
