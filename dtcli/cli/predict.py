@@ -79,10 +79,14 @@ def _output(raw, columns: dict) -> str:
     lines = raw.echo_lines() if "prediction" not in raw.frame.columns else None
     if lines is not None and all(_plain(name, raw.sep) for name in columns):
         extra = [[str(v) for v in values] for values in columns.values()]
-        if all(_plain(v, raw.sep) for values in extra for v in values):
-            out = [lines[0] + "".join(raw.sep + name for name in columns)]
-            rows = zip(*extra) if extra else [()] * (len(lines) - 1)
-            out.extend(line + "".join(raw.sep + v for v in row) for line, row in zip(lines[1:], rows))
+        if all(_plain(v, raw.sep) for values in extra for v in set(values)):  # distinct values only
+            sep = raw.sep
+            out = [lines[0] + "".join(sep + name for name in columns)]
+            if len(extra) == 1:
+                out.extend([line + sep + v for line, v in zip(lines[1:], extra[0])])
+            else:
+                tails = [sep + sep.join(row) for row in zip(*extra)] if extra else [""] * (len(lines) - 1)
+                out.extend([line + tail for line, tail in zip(lines[1:], tails)])
             return "\n".join(out) + "\n"
     frame = raw.frame.copy()
     if "prediction" in frame.columns:
