@@ -79,7 +79,7 @@ def emit_tree(tree, output, fmt, quiet) -> None:
     from dtcli.render.console import make_console
     from dtcli.render.tree import rich_tree, text_tree
 
-    text = dumps_model(tree)
+    text = dumps_model(tree) if output or (fmt == "json" and not quiet) else None
     if output:
         from dtcli.io.write import write_text
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from dtcli import __version__
 from dtcli.errors import ModelFormatError
+from dtcli.model import jsontext
 from dtcli.model.table import KINDS, NOMINAL, NUMERIC, Attribute, Schema
 from dtcli.model.tree import TESTS, NominalTest, Node, NumericTest, SubsetTest, Tree
 
@@ -37,7 +38,7 @@ def tree_to_dict(tree: Tree) -> dict:
 
 def dumps_model(tree: Tree) -> str:
     """The model as JSON text: sorted keys, two-space indent, final newline."""
-    return json.dumps(tree_to_dict(tree), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return jsontext.dumps(tree_to_dict(tree)) + "\n"
 
 
 def schema_to_dict(schema: Schema) -> dict:
