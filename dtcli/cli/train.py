@@ -47,6 +47,9 @@ from dtcli.induction.criteria import CRITERIA
               help="Split a node only if it holds at least N cases.  [default: 2]")
 @click.option("-m", "--min-leaf", type=float, metavar="M",
               help="A split needs at least two branches with M cases (C4.5's -m; c45 default 2).")
+@click.option("--max-bins", type=int, metavar="N",
+              help="Approximate mode for very large tables: each numeric attribute is cut only between N "
+                   "quantile bins (thresholds are bin maxima), not between every pair of distinct values.")
 @click.option("--max-leaves", type=int, metavar="N",
               help="Grow best-first (largest weight x gain first) and stop at N leaves.")
 @click.option("--prune", "prune_method", type=click.Choice(["pessimistic", "reduced-error", "none"]),
@@ -84,7 +87,7 @@ from dtcli.induction.criteria import CRITERIA
               help="How to print the tree: rich (counts and scores), text (plain, J48 style), json (the model).")
 @click.option("-q", "--quiet", is_flag=True, help="Do not print the tree (use with -o).")
 def command(data, target, ignore, nominal, format_in, algorithm, task, criterion, thresholds, missing,
-            costs, cost_measure, nunez_w, ties, max_depth, min_split, min_leaf, max_leaves, prune_method, holdout, no_prune, cf, no_raise, error_bound, chi2_alpha, trace, ccp_alpha, cv_folds, one_se, seed, min_gain, purity, output, fmt, quiet):
+            costs, cost_measure, nunez_w, ties, max_depth, min_split, min_leaf, max_bins, max_leaves, prune_method, holdout, no_prune, cf, no_raise, error_bound, chi2_alpha, trace, ccp_alpha, cv_folds, one_se, seed, min_gain, purity, output, fmt, quiet):
     """Learn a decision tree from DATA and print it.
 
     The tree shows, at every node, the training class counts ([9+, 5-] for
@@ -116,7 +119,7 @@ def command(data, target, ignore, nominal, format_in, algorithm, task, criterion
         tree, warnings = train(table, algorithm, criterion=criterion, thresholds=thresholds, missing=missing,
                                costs=attribute_costs, ties=ties, seed=seed, chi2_alpha=chi2_alpha,
                                max_depth=max_depth, min_split=min_split, min_leaf=min_leaf,
-                               max_leaves=max_leaves, min_gain=min_gain, purity=purity,
+                               max_leaves=max_leaves, max_bins=max_bins, min_gain=min_gain, purity=purity,
                                prune="none" if no_prune else prune_method, cf=cf, raising=not no_raise,
                                error_bound=error_bound, holdout=holdout, progress=progress)
     finally:

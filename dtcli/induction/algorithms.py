@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from dtcli.errors import DataError, ParameterError
+from dtcli.induction.bins import bin_table, snap
 from dtcli.induction.bounds import BOUNDS
 from dtcli.induction.costs import AttributeCosts
 from dtcli.induction.criteria import CRITERIA
@@ -134,19 +135,23 @@ def train(table: Table, algorithm: str = "id3", prune: str | None = None, cf: fl
         "rows": int(table.labelled().sum()),
         "sha256": table.sha256,
     }
-    flat = grow_levelwise(table, params, progress) if use_engine(table, params) else None
+    engine = use_engine(table, params)  # the engine bins by itself; the per-node path grows on binned data
+    data = bin_table(table, params.max_bins) if params.max_bins and not engine else table
+    flat = grow_levelwise(data, params, progress) if engine else None
     if flat is not None:
         if params.collapse:
             flat_collapse(flat)
         root = None if method == "pessimistic" else flat.to_nodes()
     else:
-        root = grow(table, params, growth_trace, progress)
+        root = grow(data, params, growth_trace, progress)
         if params.collapse:
             root = collapse(root)
     tree = Tree(table.schema, root, algorithm, params.as_dict(), training, trace=growth_trace)
     if method == "pessimistic":
-        tree, steps = pessimistic_prune(tree, table, cf, raising, error_bound, in_place=True, flat=flat)
+        tree, steps = pessimistic_prune(tree, data, cf, raising, error_bound, in_place=True, flat=flat)
         tree.trace = growth_trace + steps
+    if params.max_bins and not engine:
+        snap(tree.root, data)
     return tree, warnings
 
 
@@ -185,6 +190,8 @@ def _check_params(params: GrowParams) -> None:
         raise ParameterError("--ties must be sklearn or column")
     if params.ties == "sklearn" and params.algorithm != "cart":
         raise ParameterError("--ties sklearn applies to --algorithm cart only (ID3 and C4.5 follow Weka)")
+    if params.max_bins is not None and params.max_bins < 2:
+        raise ParameterError("--max-bins must be 2 or more (e.g. 256)")
     if params.missing not in POLICIES:
         raise ParameterError(f"--missing must be one of {', '.join(POLICIES)}")
 
@@ -192,8 +199,10 @@ def _check_params(params: GrowParams) -> None:
 def regrow(tree: Tree, table: Table):
     """Grow a new root on ``table`` with the parameters ``tree`` was grown with."""
     params = params_from_dict(tree.parameters)
-    root = grow(table, params)
-    return collapse(root) if params.collapse else root
+    data = bin_table(table, params.max_bins) if params.max_bins else table
+    root = grow(data, params)
+    root = collapse(root) if params.collapse else root
+    return snap(root, data) if params.max_bins else root
 
 
 def params_from_dict(parameters: dict) -> GrowParams:

@@ -35,6 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
+from dtcli.induction.bins import bin_codes
 from dtcli.induction.engine_data import Columns, Placer, sorted_list
 from dtcli.induction.flat import FlatTree
 from dtcli.induction.kernels import ENGINE_MIN_ROWS, engine_choice
@@ -114,8 +115,14 @@ def grow_levelwise(table: Table, params, progress=None) -> FlatTree:
     pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 1)
     try:
         numeric = [i for i in usable if not attributes[i].is_nominal]
-        for i, (order, distinct) in zip(numeric, pool.map(partial(sorted_list, columns, table, labelled, rec_y,
-                                                                   rec_w), numeric)):
+        binned = {}  # --max-bins: numeric attribute -> (bin of each labelled row, each bin's largest value)
+        if params.max_bins:
+            for i in numeric:
+                codes, tops = bin_codes(table.columns[i], labelled, params.max_bins)
+                binned[i] = (codes[rows], tops)
+        exact = [i for i in numeric if i not in binned]
+        for i, (order, distinct) in zip(exact, pool.map(partial(sorted_list, columns, table, labelled, rec_y,
+                                                                 rec_w), exact)):
             orders[i] = order
             placer.distinct[i] = distinct
         while True:
@@ -136,7 +143,8 @@ def grow_levelwise(table: Table, params, progress=None) -> FlatTree:
             ratios = np.zeros((n_nodes, len(attributes)))
             cuts = {}
             scoring = _Level(rec_row, rec_y, rec_w, rec_node, active, totals, found, gains, ratios, cuts)
-            list(pool.map(partial(_score, k, columns, attributes, orders, placer.distinct, scoring, n_classes, min_leaf),
+            list(pool.map(partial(_score, k, columns, attributes, orders, placer.distinct, binned, scoring, n_classes,
+                                  min_leaf),
                           usable))
             best, scores = k.c45_select(found, gains, ratios, counted, criterion)
             if params.min_gain > 0:
@@ -155,7 +163,7 @@ def grow_levelwise(table: Table, params, progress=None) -> FlatTree:
                 midpoint = (lower + upper) / 2
                 if midpoint == upper:
                     midpoint = lower
-                level.thr[s] = placer.place(i, float(midpoint))
+                level.thr[s] = lower if i in binned else placer.place(i, float(midpoint))
             level.cstart = np.cumsum(level.nb) - level.nb
             branch, sizes = k.route(rec_row, rec_w, rec_node, level.attr, columns.is_nominal, level.thr,
                                     np.maximum(level.nb, 1), columns.nominal, columns.numeric, columns.slot)
@@ -218,14 +226,20 @@ class _Level:
     cuts: dict
 
 
-def _score(k, columns: Columns, attributes, orders: dict, distinct: dict, level: _Level, n_classes: int,
-           min_leaf: float, i: int) -> None:
+def _score(k, columns: Columns, attributes, orders: dict, distinct: dict, binned: dict, level: _Level,
+           n_classes: int, min_leaf: float, i: int) -> None:
     """Attribute ``i``'s best split at every active node (run in a worker thread; the kernels
     release the GIL, so attributes are scored in parallel)."""
     if attributes[i].is_nominal:
         level.found[:, i], level.gains[:, i], level.ratios[:, i] = k.c45_nominal(
             columns.nominal[columns.slot[i]], level.rec_row, level.rec_y, level.rec_w, level.rec_node, level.active,
             level.totals, columns.n_values[i], n_classes, min_leaf)
+    elif i in binned:
+        found, lower, upper, level.gains[:, i], level.ratios[:, i] = k.c45_binned(
+            *binned[i], level.rec_row, level.rec_y, level.rec_w, level.rec_node, level.active, level.totals,
+            n_classes, min_leaf, True)
+        level.found[:, i] = found
+        level.cuts[i] = (lower, upper)
     else:
         sv, sn, sy, sw, _ = orders[i]
         found, lower, upper, level.gains[:, i], level.ratios[:, i] = k.c45_numeric(

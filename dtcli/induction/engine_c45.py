@@ -245,3 +245,4 @@ def c45_select(found, gains, ratios, counted, criterion):
                 best[k], top = a, ratios[k, a]
         scores[k] = top
     return best, scores
+

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from dtcli.induction.engine_bins import c45_binned  # noqa: F401
 from dtcli.induction.engine_c45 import (  # noqa: F401
     SMALL,
     c45_gain,

@@ -62,6 +62,7 @@ class GrowParams:
     ties: str = "column"
     seed: int = 0
     chi2_alpha: float | None = None
+    max_bins: int | None = None
 
     def as_dict(self) -> dict:
         return asdict(self)
