@@ -46,10 +46,11 @@ print(model.get_n_leaves())
 """
 
 
-def run(command: list[str]) -> tuple[float, float, str]:
+def run(command: list[str], env: dict | None = None) -> tuple[float, float, str]:
     """(wall seconds, peak MB, stdout+stderr) of one process."""
     start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               env={**os.environ, **(env or {})})
     _, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - start
     output = process.stdout.read()
@@ -82,12 +83,37 @@ def leaves(text: str) -> str:
     return text.strip().splitlines()[-1] if text.strip() else "?"
 
 
+def machine() -> str:
+    """One line describing this machine and the software measured."""
+    cpu = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+        memory = int(Path("/proc/meminfo").read_text().split()[1]) / 2**20
+    except OSError:
+        memory = 0.0
+    import numpy
+
+    try:
+        import numba
+
+        compiled = f"numba {numba.__version__}"
+    except ImportError:
+        compiled = "no numba"
+    return (f"{cpu}, {os.cpu_count()} cores, {memory:.0f} GiB; Python {sys.version.split()[0]}, "
+            f"numpy {numpy.__version__}, {compiled}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
     parser.add_argument("--sklearn-python", help="Python with scikit-learn and pandas installed")
     parser.add_argument("--weka-jar", default="/usr/share/java/weka-3.6.14.jar")
     parser.add_argument("--keep", help="Keep the generated tables in this directory")
+    parser.add_argument("--skip", nargs="*", default=[], metavar="JOB@ROWS",
+                        help="Jobs not to run, e.g. cart@1000000 or j48@1000000")
     args = parser.parse_args()
     work = Path(args.keep or tempfile.mkdtemp(prefix="dtree-bench-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -98,34 +124,49 @@ def main() -> None:
         data = work / f"bench-{size}.csv"
         if not data.exists():
             subprocess.run([sys.executable, str(MAKE_DATA), str(size), str(data)], check=True)
+    # The first run on a machine compiles the engine's kernels (cached for every later run): time it apart.
+    first = work / f"bench-{min(args.sizes)}.csv"
+    wall, _, _ = run(dtree + ["train", str(first), "-a", "c45", "-q"], {"DTREE_ENGINE": "numba"})
+    print(f"first run on this machine (compiling the engine's kernels, {min(args.sizes)} rows): {wall:.1f} s",
+          flush=True)
+    for size in args.sizes:
+        data = work / f"bench-{size}.csv"
         model = work / f"model-{size}.json"
         jobs = [
-            ("c45 (pruned)", dtree + ["train", str(data), "-a", "c45", "-q", "-o", str(model)]),
-            ("c45 (unpruned)", dtree + ["train", str(data), "-a", "c45", "--no-prune", "-q"]),
-            ("cart", dtree + ["train", str(data), "-a", "cart", "-m", "2", "--criterion", "entropy", "-q"]),
+            ("c45", "c45 (pruned, as J48)", dtree + ["train", str(data), "-a", "c45", "-q", "-o", str(model)]),
+            ("c45u", "c45 --no-prune", dtree + ["train", str(data), "-a", "c45", "--no-prune", "-q"]),
+            ("bins", "c45 --max-bins 256", dtree + ["train", str(data), "-a", "c45", "--max-bins", "256", "-q"]),
+            ("cart", "cart -m 2 --criterion entropy", dtree + ["train", str(data), "-a", "cart", "-m", "2",
+                                                               "--criterion", "entropy", "-q"]),
         ]
         results = {}
-        for name, command in jobs:
-            results[name] = run(command)
-            rows.append((size, f"dtree {name}", *results[name][:2], leaves(results[name][2]), ""))
-        wall, peak, _ = run(dtree + ["predict", str(model), str(data), "-o", os.devnull, "-q"])
-        rows.append((size, "dtree predict", wall, peak, "", ""))
-        if args.sklearn_python:
+        for key, name, command in jobs:
+            if f"{key}@{size}" in args.skip:
+                continue
+            results[key] = run(command)
+            rows.append((size, f"dtree {name}", *results[key][:2], leaves(results[key][2]), ""))
+            print(rows[-1], flush=True)
+        if "c45" in results:
+            wall, peak, _ = run(dtree + ["predict", str(model), str(data), "-o", os.devnull, "-q"])
+            rows.append((size, "dtree predict (c45 model)", wall, peak, "", ""))
+        if args.sklearn_python and f"sklearn@{size}" not in args.skip:
             wall, peak, out = run([args.sklearn_python, "-c", SKLEARN_FIT, str(data), "entropy", "2"])
-            rows.append((size, "sklearn DecisionTree (entropy, leaf 2)", wall, peak, out.strip(),
-                         f"c45 {results['c45 (pruned)'][0] / wall:.2f}x, cart {results['cart'][0] / wall:.2f}x"))
-        if java:
+            ratios = ", ".join(f"{key} {results[key][0] / wall:.2f}x" for key in ("c45", "cart") if key in results)
+            rows.append((size, "sklearn DecisionTree (entropy, leaf 2)", wall, peak, out.strip(), ratios))
+            print(rows[-1], flush=True)
+        if java and f"j48@{size}" not in args.skip:
             arff = work / f"bench-{size}.arff"
             if not arff.exists():
                 to_arff(data, arff)
             wall, peak, out = run(["java", "-Xmx8g", "-cp", args.weka_jar, "weka.classifiers.trees.J48",
                                    "-no-cv", "-t", str(arff)])
-            rows.append((size, "Weka J48", wall, peak, leaves(out),
-                         f"c45 {results['c45 (pruned)'][0] / wall:.3f}x"))
-    print(f"{'rows':>9}  {'tool':<40} {'wall s':>8} {'peak MB':>8} {'leaves':>8}  dtree/competitor")
+            ratio = f"c45 {results['c45'][0] / wall:.3f}x" if "c45" in results else ""
+            rows.append((size, "Weka J48 (pruned)", wall, peak, leaves(out), ratio))
+            print(rows[-1], flush=True)
+    print(f"\n{'rows':>9}  {'tool':<40} {'wall s':>8} {'peak MB':>8} {'leaves':>8}  dtree/competitor")
     for size, tool, wall, peak, leaf, ratio in rows:
         print(f"{size:>9}  {tool:<40} {wall:8.2f} {peak:8.0f} {leaf:>8}  {ratio}")
-    print(f"\n(tables in {work}; machine: {os.cpu_count()} cores, Python {sys.version.split()[0]})")
+    print(f"\n(tables in {work}; {machine()})")
 
 
 if __name__ == "__main__":
