@@ -121,7 +121,8 @@ def command(data, target, ignore, nominal, format_in, algorithm, task, criterion
                                max_depth=max_depth, min_split=min_split, min_leaf=min_leaf,
                                max_leaves=max_leaves, max_bins=max_bins, min_gain=min_gain, purity=purity,
                                prune="none" if no_prune else prune_method, cf=cf, raising=not no_raise,
-                               error_bound=error_bound, holdout=holdout, progress=progress)
+                               error_bound=error_bound, holdout=holdout, progress=progress,
+                               record=trace)
     finally:
         progress.close()
     if trace:

@@ -101,14 +101,15 @@ PRUNING = ("none", "pessimistic", "reduced-error")
 
 def train(table: Table, algorithm: str = "id3", prune: str | None = None, cf: float = 0.25,
           raising: bool = True, error_bound: str = "j48", holdout: float = 1 / 3, progress=None,
-          **options) -> tuple[Tree, list[str]]:
+          record: bool = True, **options) -> tuple[Tree, list[str]]:
     """Train a tree; returns it with any warnings (as text, for the caller to show).
 
     ``prune`` (default: the algorithm's; C4.5 prunes pessimistically, as J48)
     may be ``none``, ``pessimistic`` (with ``cf``, ``raising``,
     ``error_bound``) or ``reduced-error`` (a stratified ``holdout`` share of
     the rows, drawn with ``seed``, is kept aside for validation and the tree
-    grown on the rest). The pruning decisions are left in ``tree.trace``.
+    grown on the rest). The pruning decisions are left in ``tree.trace``
+    (``record=False`` lets large trees skip that list).
     Large tables grow level by level (``engine``; ``progress(level, nodes,
     records, seconds)`` is called once per level) and stay arrays until
     pruned, so that only the final tree becomes Nodes.
@@ -148,7 +149,8 @@ def train(table: Table, algorithm: str = "id3", prune: str | None = None, cf: fl
             root = collapse(root)
     tree = Tree(table.schema, root, algorithm, params.as_dict(), training, trace=growth_trace)
     if method == "pessimistic":
-        tree, steps = pessimistic_prune(tree, data, cf, raising, error_bound, in_place=True, flat=flat)
+        tree, steps = pessimistic_prune(tree, data, cf, raising, error_bound, in_place=True, flat=flat,
+                                        record=record)
         tree.trace = growth_trace + steps
     if params.max_bins and not engine:
         snap(tree.root, data)

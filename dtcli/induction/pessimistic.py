@@ -178,13 +178,14 @@ def _to_nodes(p: _P) -> Node:
 
 
 def pessimistic_prune(tree: Tree, table: Table, cf: float = 0.25, raising: bool = True,
-                      bound: str = "j48", in_place: bool = False, flat: FlatTree | None = None
-                      ) -> tuple[Tree, list[Step]]:
+                      bound: str = "j48", in_place: bool = False, flat: FlatTree | None = None,
+                      record: bool = True) -> tuple[Tree, list[Step]]:
     """A pruned copy of ``tree`` (trained on ``table``) and the decisions taken, bottom-up.
 
     With ``in_place`` the given tree's nodes are reused (and changed) instead of copied.
     ``flat``: the tree as the level-wise engine grew it (``tree.root`` is then not used).
-    Large tables are pruned by the compiled kernels (``pessimistic_flat``), with the same result.
+    Large tables are pruned by the compiled kernels (``pessimistic_flat``), with the same result;
+    there, ``record=False`` skips listing the decisions (the steps are then empty).
     """
     if flat is None:
         original_leaves = tree.root.n_leaves()
@@ -192,7 +193,7 @@ def pessimistic_prune(tree: Tree, table: Table, cf: float = 0.25, raising: bool 
         flat = from_nodes(root, table.attributes) if _compiled(table) else None
     else:
         original_leaves = n_leaves(flat)
-    done = flat_prune(flat, table, cf, raising, bound) if flat is not None else None
+    done = flat_prune(flat, table, cf, raising, bound, record) if flat is not None else None
     if done is None and flat is not None and flat.nodes is None:
         root = flat.to_nodes()  # no compiler here after all: the reference does it
     if done is not None:

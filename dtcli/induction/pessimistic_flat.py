@@ -24,7 +24,7 @@ from dtcli.model.tree import Node, majority
 ACTIONS = ("leaf", "raise", "keep")
 
 
-def flat_prune(flat: FlatTree, table: Table, cf: float, raising: bool, bound: str):
+def flat_prune(flat: FlatTree, table: Table, cf: float, raising: bool, bound: str, record: bool = True):
     from dtcli.induction.engine import kernels
     from dtcli.induction.engine_data import Columns
 
@@ -64,6 +64,8 @@ def flat_prune(flat: FlatTree, table: Table, cf: float, raising: bool, bound: st
     root = _rebuild(0, flat, t_attr, t_nb, t_cstart, t_src, bags3)
     root.counts = dcounts[0].copy()
     root.label = majority(root.counts)
+    if not record:  # the caller does not want the decisions (no --trace): skip naming their paths
+        return root, []
     steps = _steps(steps_i[:counters[0]], steps_f[:counters[0]], entries_i[:counters[1]], flat, raising)
     return root, steps
 
