@@ -52,7 +52,8 @@ def bin_table(table: Table, max_bins: int) -> Table:
         if attribute.is_nominal:
             continue
         codes, tops = bin_codes(columns[i], labelled, max_bins)
-        columns[i] = np.where(codes >= 0, tops[np.maximum(codes, 0)], np.nan)
+        if len(tops):
+            columns[i] = np.where(codes >= 0, tops[np.maximum(codes, 0)], np.nan)
     return Table(table.schema, columns, table.y, table.weights, table.source, table.sha256, table.lines)
 
 
