@@ -27,6 +27,7 @@ import numpy as np
 
 from dtcli.induction.c45 import Choice, Thresholds, c45_choose, placed
 from dtcli.induction.cart import cart_choose
+from dtcli.induction.cart_engine import grow_cart, use_cart_engine
 from dtcli.induction.chisquare import chi_square
 from dtcli.induction.costs import AttributeCosts
 from dtcli.induction.engine import grow_levelwise, use_engine
@@ -198,6 +199,8 @@ def grow(table: Table, params: GrowParams, trace: list | None = None, progress=N
     """
     if use_engine(table, params):
         return grow_levelwise(table, params, progress).to_nodes()
+    if use_cart_engine(table, params):
+        return grow_cart(table, params).to_nodes()
     grower = _Grower(table, params)
     usable = [i for i, a in enumerate(table.attributes) if a.is_nominal or params.thresholds]
     root = _Pending(_node(table.take(table.labelled())), table.take(table.labelled()), usable, 0)

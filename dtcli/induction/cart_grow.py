@@ -1,0 +1,326 @@
+"""CART grown by compiled code (numba), depth first, on value lists sorted once.
+
+The same tree as the per-node path (``grow`` with ``cart_choose`` and
+``SklearnOrder``), node for node: scikit-learn's tie order needs the nodes
+in its depth-first order (its random generator runs from node to node), so
+CART is grown depth first, not level by level; what the engine shares with
+the level-wise C4.5 engine is the data layout. Each numeric attribute keeps
+its rows sorted by value, and each node owns a segment of every list; a
+split partitions the segments stably (SPRINT), so no node sorts anything.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from dtcli.induction.cart_kernels import best_subset, decrease, proxy
+
+RAND_R_MAX = 0x7FFFFFFF
+FEATURE_THRESHOLD = 1e-7
+
+
+@njit(cache=True, nogil=True)
+def _rand_int(state, low, high):
+    s = state[0]
+    if s == 0:
+        s = 1
+    s ^= (s << 13) & 0xFFFFFFFF
+    s ^= s >> 17
+    s ^= (s << 5) & 0xFFFFFFFF
+    state[0] = s
+    return low + (s % (RAND_R_MAX + 1)) % (high - low)
+
+
+@njit(cache=True, nogil=True)
+def _constant(a, is_nominal, slot, nominal, values, rows, rs, re, lists, ls, le):
+    """``sklearn_order.is_constant`` at a node."""
+    if is_nominal[a]:
+        first = -1
+        for i in range(rs, re):
+            code = nominal[slot[a], rows[i]]
+            if code >= 0:
+                if first < 0:
+                    first = code
+                elif code != first:
+                    return False
+        return True
+    s = slot[a]
+    if le[s] <= ls[s]:
+        return True
+    low = values[s, lists[s, ls[s]]]
+    high = values[s, lists[s, le[s] - 1]]
+    return high <= low + FEATURE_THRESHOLD
+
+
+@njit(cache=True, nogil=True)
+def _visit(state, features, constant, n_known, is_nominal, slot, nominal, values, rows, rs, re, lists, ls, le):
+    """``SklearnOrder.visit``: the attributes to evaluate in order, and the constant count."""
+    d = features.shape[0]
+    f_i, n_found, n_drawn, n_total, visited = d, 0, 0, n_known, 0
+    order = np.empty(d, dtype=np.int64)
+    n_order = 0
+    while f_i > n_total and (visited < d or visited <= n_found + n_drawn):
+        visited += 1
+        f_j = _rand_int(state, n_drawn, f_i - n_found)
+        if f_j < n_known:
+            features[n_drawn], features[f_j] = features[f_j], features[n_drawn]
+            n_drawn += 1
+            continue
+        f_j += n_found
+        if _constant(features[f_j], is_nominal, slot, nominal, values, rows, rs, re, lists, ls, le):
+            features[f_j], features[n_total] = features[n_total], features[f_j]
+            n_found += 1
+            n_total += 1
+            continue
+        f_i -= 1
+        features[f_i], features[f_j] = features[f_j], features[f_i]
+        order[n_order] = features[f_i]
+        n_order += 1
+    for i in range(n_known):
+        features[i] = constant[i]
+    for i in range(n_known, n_known + n_found):
+        constant[i] = features[i]
+    return order[:n_order], n_total
+
+
+@njit(cache=True, nogil=True)
+def _numeric(s, values, y, w, lists, ls, le, n_classes, criterion, min_leaf, exact):
+    """``cart._numeric`` on the node's sorted segment: (found, score, key, lower, upper, left, right)."""
+    known = np.zeros(n_classes)
+    for i in range(ls[s], le[s]):
+        r = lists[s, i]
+        known[y[r]] += w[r]
+    left = np.zeros(n_classes)
+    right = np.zeros(n_classes)
+    best_left = np.zeros(n_classes)
+    best_key = -np.inf
+    found = False
+    lower = upper = 0.0
+    for i in range(ls[s], le[s] - 1):
+        r = lists[s, i]
+        left[y[r]] += w[r]
+        v, nxt = values[s, r], values[s, lists[s, i + 1]]
+        if not v + FEATURE_THRESHOLD < nxt:
+            continue
+        n_left = 0.0
+        n_right = 0.0
+        for c in range(n_classes):
+            right[c] = known[c] - left[c]
+            n_left += left[c]
+            n_right += right[c]
+        if not (n_left >= min_leaf and n_right >= min_leaf):
+            continue
+        key = proxy(left, right, criterion) if exact else decrease(left, right, criterion)
+        if not found or key > best_key:
+            found, best_key, lower, upper = True, key, v, nxt
+            best_left[:] = left
+    best_right = known - best_left
+    score = decrease(best_left, best_right, criterion) if found else 0.0
+    return found, score, best_key, lower, upper, best_left, best_right
+
+
+@njit(cache=True, nogil=True)
+def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists, lengths, n_classes, criterion,
+              min_leaf, max_depth, min_split, purity, min_gain, limit, exact, state):
+    """The whole tree, depth first (see the module docstring). Returns per node, in creation
+    order: counts, label, attribute (-1: leaf), threshold, subset membership by value code,
+    first child, score."""
+    n = y.shape[0]
+    n_attributes = is_nominal.shape[0]
+    n_numeric = lists.shape[0]
+    widest = 1
+    for a in range(n_attributes):
+        if is_nominal[a] and n_values[a] > widest:
+            widest = n_values[a]
+    cap = 2 * n + 1
+    counts = np.zeros((cap, n_classes))
+    label = np.zeros(cap, dtype=np.int64)
+    attr = np.full(cap, -1, dtype=np.int64)
+    thr = np.zeros(cap)
+    member = np.zeros((cap, widest), dtype=np.bool_)
+    first_child = np.zeros(cap, dtype=np.int64)
+    score = np.full(cap, np.nan)
+    rows = np.arange(n, dtype=np.int64)
+    side = np.zeros(n, dtype=np.int8)
+    tmp = np.empty(n, dtype=np.int64)
+    tmp_list = np.empty(n, dtype=lists.dtype)
+    features = np.arange(n_attributes, dtype=np.int64)
+    constant = np.arange(n_attributes, dtype=np.int64)
+    # the stack of nodes to expand: id, row segment, list segments, depth, known constants
+    st_id = np.empty(n + 2, dtype=np.int64)
+    st_rs = np.empty(n + 2, dtype=np.int64)
+    st_re = np.empty(n + 2, dtype=np.int64)
+    st_ls = np.empty((n + 2, max(n_numeric, 1)), dtype=np.int64)
+    st_le = np.empty((n + 2, max(n_numeric, 1)), dtype=np.int64)
+    st_depth = np.empty(n + 2, dtype=np.int64)
+    st_const = np.empty(n + 2, dtype=np.int64)
+    for r in range(n):
+        counts[0, y[r]] += w[r]
+    label[0] = np.argmax(counts[0])
+    n_nodes = 1
+    top = 0
+    st_id[0], st_rs[0], st_re[0], st_depth[0], st_const[0] = 0, 0, n, 0, 0
+    for s in range(n_numeric):
+        st_ls[0, s], st_le[0, s] = 0, lengths[s]
+    top = 1
+    hist = np.zeros((max(widest, 1), n_classes))
+    while top > 0:
+        top -= 1
+        node, rs, re, depth, n_const = st_id[top], st_rs[top], st_re[top], st_depth[top], st_const[top]
+        ls, le = st_ls[top].copy(), st_le[top].copy()
+        total = 0.0
+        nonzero = 0
+        biggest = 0.0
+        for c in range(n_classes):
+            total += counts[node, c]
+            if counts[node, c] > 0:
+                nonzero += 1
+            if counts[node, c] > biggest:
+                biggest = counts[node, c]
+        if total <= 0 or nonzero <= 1 or (max_depth >= 0 and depth >= max_depth):
+            continue
+        if total < min_split or biggest / total >= purity or total < 2 * min_leaf:
+            continue
+        if exact:
+            order, n_const = _visit(state, features, constant, n_const, is_nominal, slot, nominal, values, rows,
+                                    rs, re, lists, ls, le)
+        else:
+            order = np.arange(n_attributes, dtype=np.int64)
+        best_a, best_key, best_score, best_thr = -1, -np.inf, 0.0, 0.0
+        best_member = np.zeros(widest, dtype=np.bool_)
+        for a in order:
+            if is_nominal[a]:
+                hist[:, :] = 0.0
+                for i in range(rs, re):
+                    code = nominal[slot[a], rows[i]]
+                    if code >= 0:
+                        hist[code, y[rows[i]]] += w[rows[i]]
+                n_present = 0
+                present = np.empty(n_values[a], dtype=np.int64)
+                for v in range(n_values[a]):
+                    size = 0.0
+                    for c in range(n_classes):
+                        size += hist[v, c]
+                    if size > 0:
+                        present[n_present] = v
+                        n_present += 1
+                mask, sc, left, right = best_subset(hist[:n_values[a]], present[:n_present], criterion, min_leaf,
+                                                    limit)
+                if mask.shape[0] == 0:
+                    continue
+                n_in = 0
+                for j in range(n_present):
+                    if mask[j]:
+                        n_in += 1
+                key = proxy(left, right, criterion)
+                inside_chosen = n_in <= n_present - n_in
+                known_weight = 0.0
+                for c in range(n_classes):
+                    known_weight += left[c]
+                for c in range(n_classes):
+                    known_weight += right[c]
+            else:
+                found, sc, key, lower, upper, left, right = _numeric(slot[a], values, y, w, lists, ls, le, n_classes,
+                                                                     criterion, min_leaf, exact)
+                if not found:
+                    continue
+                known_weight = 0.0
+                for c in range(n_classes):
+                    known_weight += left[c]
+                for c in range(n_classes):
+                    known_weight += right[c]
+            share = known_weight / total if total > 0 else 0.0
+            if share != 1.0:
+                sc *= share
+                key = sc
+            if not exact:
+                key = sc
+            if best_a < 0 or key > best_key:
+                best_a, best_key, best_score = a, key, sc
+                if is_nominal[a]:
+                    best_member[:] = False
+                    for j in range(n_present):
+                        if mask[j] == inside_chosen:
+                            best_member[present[j]] = True
+                else:
+                    t = lower / 2.0 + upper / 2.0 if exact else (lower + upper) / 2
+                    if t == upper or not np.isfinite(t):
+                        t = lower
+                    best_thr = t
+        if best_a < 0 or not best_score >= min_gain - 1e-12:
+            continue
+        # route the node's rows: missing values go down the heavier branch
+        sizes0 = 0.0
+        sizes1 = 0.0
+        for i in range(rs, re):
+            r = rows[i]
+            if is_nominal[best_a]:
+                code = nominal[slot[best_a], r]
+                b = -1 if code < 0 else (0 if best_member[code] else 1)
+            else:
+                v = original[slot[best_a], r]
+                b = -1 if np.isnan(v) else (0 if v <= best_thr else 1)
+            side[r] = b
+            if b == 0:
+                sizes0 += w[r]
+            elif b == 1:
+                sizes1 += w[r]
+        heavier = 0 if sizes0 >= sizes1 else 1
+        n_left = 0
+        for i in range(rs, re):
+            r = rows[i]
+            if side[r] < 0:
+                side[r] = heavier
+            if side[r] == 0:
+                n_left += 1
+        _partition(rows, rs, re, side, tmp)
+        new_le = np.empty(n_numeric, dtype=np.int64)
+        for s in range(n_numeric):
+            new_le[s] = ls[s] + _partition(lists[s], ls[s], le[s], side, tmp_list)
+        attr[node], thr[node], score[node] = best_a, best_thr, best_score
+        member[node, :] = best_member
+        c0 = n_nodes
+        first_child[node] = c0
+        n_nodes += 2
+        for b in range(2):
+            child = c0 + b
+            lo, hi = (rs, rs + n_left) if b == 0 else (rs + n_left, re)
+            for i in range(lo, hi):
+                counts[child, y[rows[i]]] += w[rows[i]]
+            weight = 0.0
+            for c in range(n_classes):
+                weight += counts[child, c]
+            label[child] = np.argmax(counts[child]) if weight > 0 else label[node]
+        for b in (1, 0):  # the left child is expanded first
+            child = c0 + b
+            lo, hi = (rs, rs + n_left) if b == 0 else (rs + n_left, re)
+            if hi <= lo:
+                continue
+            st_id[top], st_rs[top], st_re[top], st_depth[top], st_const[top] = child, lo, hi, depth + 1, n_const
+            for s in range(n_numeric):
+                if b == 0:
+                    st_ls[top, s], st_le[top, s] = ls[s], new_le[s]
+                else:
+                    st_ls[top, s], st_le[top, s] = new_le[s], le[s]
+            top += 1
+    return (counts[:n_nodes], label[:n_nodes], attr[:n_nodes], thr[:n_nodes], member[:n_nodes],
+            first_child[:n_nodes], score[:n_nodes])
+
+
+@njit(cache=True, nogil=True)
+def _partition(items, start, end, side, tmp):
+    """Stable partition of ``items[start:end]`` (rows) by ``side``: 0 first. Returns how many 0s."""
+    k = start
+    for i in range(start, end):
+        if side[items[i]] == 0:
+            tmp[k] = items[i]
+            k += 1
+    n_left = k - start
+    for i in range(start, end):
+        if side[items[i]] != 0:
+            tmp[k] = items[i]
+            k += 1
+    for i in range(start, end):
+        items[i] = tmp[i]
+    return n_left

@@ -1,0 +1,182 @@
+"""CART's split scores and subset search, compiled (numba; part of the CART engine).
+
+Each function is the scalar twin of the numpy code in ``cart.py`` and
+``criteria.py`` (``decrease``, ``proxy``, ``entropy``, ``gini``, ``_subsets``,
+``_greedy``), written with the same operations in the same order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+LN2 = np.log(2.0)
+GINI, ENTROPY, CART = 0, 1, 2
+
+
+@njit(cache=True, nogil=True)
+def impurity(counts, criterion):
+    """``criteria.gini`` or ``criteria.entropy`` of one class-count vector."""
+    total = 0.0
+    for c in range(counts.shape[0]):
+        total += counts[c]
+    if criterion == GINI:
+        if not total > 0:
+            return 0.0
+        squares = 0.0
+        for c in range(counts.shape[0]):
+            p = counts[c] / total
+            squares += p * p
+        return 1.0 - squares
+    acc = 0.0
+    for c in range(counts.shape[0]):
+        if counts[c] > 0:
+            acc = acc - counts[c] * (np.log(counts[c]) / LN2)
+    if not total > 0:
+        return 0.0
+    return acc / total + np.log(total) / LN2
+
+
+@njit(cache=True, nogil=True)
+def decrease(left, right, criterion):
+    """``cart.decrease`` for one split."""
+    n_left = 0.0
+    n_right = 0.0
+    for c in range(left.shape[0]):
+        n_left += left[c]
+        n_right += right[c]
+    n = n_left + n_right
+    safe = n if n > 0 else 1.0
+    if criterion == CART:
+        p_left, p_right = n_left / safe, n_right / safe
+        s = 0.0
+        for c in range(left.shape[0]):
+            c_left = left[c] / n_left if n_left > 0 else 0.0
+            c_right = right[c] / n_right if n_right > 0 else 0.0
+            s += abs(c_left - c_right)
+        return 2 * p_left * p_right * s
+    both = left + right
+    return impurity(both, criterion) - (n_left * impurity(left, criterion) + n_right * impurity(right, criterion)) / safe
+
+
+@njit(cache=True, nogil=True)
+def proxy(left, right, criterion):
+    """``cart.proxy`` (scikit-learn's ``-W_R I(R) - W_L I(L)``) for one split."""
+    if criterion == CART:
+        return decrease(left, right, criterion)
+    w_left = 0.0
+    w_right = 0.0
+    for c in range(left.shape[0]):
+        w_left += left[c]
+        w_right += right[c]
+    if criterion == GINI:
+        sq_left = 0.0
+        sq_right = 0.0
+        for c in range(left.shape[0]):
+            sq_left = sq_left + left[c] * left[c]
+            sq_right = sq_right + right[c] * right[c]
+        impurity_left = 1.0 - sq_left / (w_left * w_left)
+        impurity_right = 1.0 - sq_right / (w_right * w_right)
+    else:
+        impurity_left = 0.0
+        impurity_right = 0.0
+        for c in range(left.shape[0]):
+            p = left[c] / w_left
+            if left[c] > 0:
+                impurity_left -= p * (np.log(p) / LN2)
+            p = right[c] / w_right
+            if right[c] > 0:
+                impurity_right -= p * (np.log(p) / LN2)
+    return -w_right * impurity_right - w_left * impurity_left
+
+
+@njit(cache=True, nogil=True)
+def best_subset(counts, present, criterion, min_leaf, limit):
+    """``cart._nominal``'s search over the present values (``counts`` by value): the mask of the
+    best subset over ``present`` (or an empty array: none), its score and its left/right counts."""
+    v = present.shape[0]
+    n_classes = counts.shape[1]
+    empty = np.zeros(0, dtype=np.bool_)
+    nothing = np.zeros(n_classes)
+    if v < 2:
+        return empty, 0.0, nothing, nothing
+    total = np.zeros(n_classes)
+    for j in range(counts.shape[0]):
+        for c in range(n_classes):
+            total[c] += counts[j, c]
+    if v <= limit:
+        n_masks = (1 << (v - 1)) - 1
+        masks = np.zeros((n_masks, v), dtype=np.bool_)
+        for m in range(n_masks):
+            masks[m, 0] = True
+            for j in range(1, v):
+                masks[m, j] = (m >> (v - 1 - j)) & 1 == 1
+    elif n_classes == 2:
+        share = np.empty(v)
+        for j in range(v):
+            share[j] = counts[present[j], 0] / (counts[present[j], 0] + counts[present[j], 1])
+        order = np.argsort(share, kind="mergesort")
+        masks = np.zeros((v - 1, v), dtype=np.bool_)
+        for k in range(1, v):
+            for j in range(k):
+                masks[k - 1, order[j]] = True
+    else:
+        masks = _greedy(counts, present, total, criterion)
+    best, best_score = -1, -np.inf
+    best_left = np.zeros(n_classes)
+    left = np.zeros(n_classes)
+    right = np.zeros(n_classes)
+    for m in range(masks.shape[0]):
+        left[:] = 0.0
+        for j in range(v):
+            if masks[m, j]:
+                for c in range(n_classes):
+                    left[c] += counts[present[j], c]
+        n_left = 0.0
+        n_right = 0.0
+        for c in range(n_classes):
+            right[c] = total[c] - left[c]
+            n_left += left[c]
+            n_right += right[c]
+        if not (n_left >= min_leaf and n_right >= min_leaf):
+            continue
+        score = decrease(left, right, criterion)
+        if best < 0 or score > best_score:
+            best, best_score = m, score
+            best_left[:] = left
+    if best < 0:
+        return empty, 0.0, nothing, nothing
+    return masks[best].copy(), best_score, best_left, total - best_left
+
+
+@njit(cache=True, nogil=True)
+def _greedy(counts, present, total, criterion):
+    """``cart._greedy``: every mask tried, in order."""
+    v = present.shape[0]
+    n_classes = counts.shape[1]
+    inside = np.zeros(v, dtype=np.bool_)
+    tried = np.zeros((v, v), dtype=np.bool_)
+    n_tried = 0
+    best = -np.inf
+    left = np.zeros(n_classes)
+    while inside.sum() < v - 1:
+        top, top_j = -np.inf, -1
+        for j in range(v):
+            if inside[j]:
+                continue
+            left[:] = 0.0
+            for i in range(v):
+                if inside[i] or i == j:
+                    for c in range(n_classes):
+                        left[c] += counts[present[i], c]
+            score = decrease(left, total - left, criterion)
+            if top_j < 0 or score > top:
+                top, top_j = score, j
+        mask = inside.copy()
+        mask[top_j] = True
+        tried[n_tried] = mask
+        n_tried += 1
+        if top <= best:
+            break
+        best, inside = top, mask
+    return tried[:n_tried]
