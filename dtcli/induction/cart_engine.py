@@ -28,12 +28,26 @@ def use_cart_engine(table: Table, params) -> bool:
 
     if params.algorithm != "cart" or table.is_regression or params.missing not in ("majority", "reject"):
         return False
+    if len(table.classes) > 127:  # classes are held in bytes
+        return False
     if params.costs is not None or params.max_leaves is not None or params.chi2_alpha is not None:
         return False
     choice = engine_choice()
     if choice == "numpy" or (choice == "auto" and table.n_rows < ENGINE_MIN_ROWS):
         return False
     return kernels() is not None
+
+
+def _logs(table: Table, rows: np.ndarray) -> np.ndarray:
+    """The table of logarithms of whole numbers up to the total weight, when every weight is a
+    whole number (then class counts are too, and their logs can be looked up); else a stub."""
+    from dtcli.induction.cart_kernels import log_table
+
+    weights = table.weights[rows]
+    total = float(weights.sum())
+    if len(weights) and np.all(weights == np.floor(weights)) and weights.min() >= 0 and total <= 50_000_000:
+        return log_table(int(total))
+    return np.zeros(1)
 
 
 def grow_cart(table: Table, params) -> FlatTree:
@@ -54,7 +68,7 @@ def grow_cart(table: Table, params) -> FlatTree:
     nominal = np.vstack(nominal).astype(np.int32) if nominal else np.zeros((1, n), dtype=np.int32)
     original = np.vstack(numeric).astype(np.float64) if numeric else np.zeros((0, n))
     values = single(original) if exact else original
-    lists = np.zeros((len(numeric), n), dtype=np.int64)
+    lists = np.zeros((len(numeric), n), dtype=np.int32)
     lengths = np.zeros(len(numeric), dtype=np.int64)
     for s in range(len(numeric)):
         known = np.flatnonzero(~np.isnan(values[s]))
@@ -68,7 +82,7 @@ def grow_cart(table: Table, params) -> FlatTree:
         nominal, values, original, table.y[rows].astype(np.int64), table.weights[rows].astype(np.float64),
         is_nominal, slot, n_values, lists, lengths, len(table.classes), CRITERIA.get(params.criterion, 1),
         min_leaf, -1 if params.max_depth is None else int(params.max_depth), float(params.min_split),
-        float(params.purity), float(params.min_gain), SUBSET_LIMIT, exact, state)
+        float(params.purity), float(params.min_gain), SUBSET_LIMIT, exact, state, _logs(table, rows))
     tests = [None] * len(attr)
     for node in np.flatnonzero(attr >= 0):
         attribute = attributes[int(attr[node])]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from dtcli.induction.cart_kernels import best_subset, decrease, proxy
+from dtcli.induction.cart_kernels import best_subset, decrease, proxy, proxy_bound
 
 RAND_R_MAX = 0x7FFFFFFF
 FEATURE_THRESHOLD = 1e-7
@@ -85,12 +85,13 @@ def _visit(state, features, constant, n_known, is_nominal, slot, nominal, values
 
 
 @njit(cache=True, nogil=True)
-def _numeric(s, values, y, w, lists, ls, le, n_classes, criterion, min_leaf, exact):
-    """``cart._numeric`` on the node's sorted segment: (found, score, key, lower, upper, left, right)."""
+def _numeric(s, lv, ly, lw, ls, le, n_classes, criterion, min_leaf, exact, logs):
+    """``cart._numeric`` on the node's sorted segment (values, classes, weights in list order):
+    (found, score, key, lower, upper, left, right). A cut whose cheap upper bound on the key
+    cannot beat the best so far is not scored exactly."""
     known = np.zeros(n_classes)
     for i in range(ls[s], le[s]):
-        r = lists[s, i]
-        known[y[r]] += w[r]
+        known[ly[s, i]] += lw[s, i]
     left = np.zeros(n_classes)
     right = np.zeros(n_classes)
     best_left = np.zeros(n_classes)
@@ -98,9 +99,8 @@ def _numeric(s, values, y, w, lists, ls, le, n_classes, criterion, min_leaf, exa
     found = False
     lower = upper = 0.0
     for i in range(ls[s], le[s] - 1):
-        r = lists[s, i]
-        left[y[r]] += w[r]
-        v, nxt = values[s, r], values[s, lists[s, i + 1]]
+        left[ly[s, i]] += lw[s, i]
+        v, nxt = lv[s, i], lv[s, i + 1]
         if not v + FEATURE_THRESHOLD < nxt:
             continue
         n_left = 0.0
@@ -111,18 +111,23 @@ def _numeric(s, values, y, w, lists, ls, le, n_classes, criterion, min_leaf, exa
             n_right += right[c]
         if not (n_left >= min_leaf and n_right >= min_leaf):
             continue
-        key = proxy(left, right, criterion) if exact else decrease(left, right, criterion)
+        if exact:
+            if found and proxy_bound(left, right, criterion, logs) < best_key:
+                continue
+            key = proxy(left, right, criterion, logs)
+        else:
+            key = decrease(left, right, criterion, logs)
         if not found or key > best_key:
             found, best_key, lower, upper = True, key, v, nxt
             best_left[:] = left
     best_right = known - best_left
-    score = decrease(best_left, best_right, criterion) if found else 0.0
+    score = decrease(best_left, best_right, criterion, logs) if found else 0.0
     return found, score, best_key, lower, upper, best_left, best_right
 
 
 @njit(cache=True, nogil=True)
 def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists, lengths, n_classes, criterion,
-              min_leaf, max_depth, min_split, purity, min_gain, limit, exact, state):
+              min_leaf, max_depth, min_split, purity, min_gain, limit, exact, state, logs):
     """The whole tree, depth first (see the module docstring). Returns per node, in creation
     order: counts, label, attribute (-1: leaf), threshold, subset membership by value code,
     first child, score."""
@@ -145,6 +150,17 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
     side = np.zeros(n, dtype=np.int8)
     tmp = np.empty(n, dtype=np.int64)
     tmp_list = np.empty(n, dtype=lists.dtype)
+    tmp_v = np.empty(n)
+    tmp_y = np.empty(n, dtype=np.int8)
+    tmp_w = np.empty(n)
+    # each list carries its rows' values, classes and weights, so scans read memory in order
+    lv = np.empty((n_numeric, n))
+    ly = np.empty((n_numeric, n), dtype=np.int8)  # class codes (the glue sends at most 127 classes here)
+    lw = np.empty((n_numeric, n))
+    for s in range(n_numeric):
+        for i in range(lengths[s]):
+            r = lists[s, i]
+            lv[s, i], ly[s, i], lw[s, i] = values[s, r], y[r], w[r]
     features = np.arange(n_attributes, dtype=np.int64)
     constant = np.arange(n_attributes, dtype=np.int64)
     # the stack of nodes to expand: id, row segment, list segments, depth, known constants
@@ -206,14 +222,14 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
                         present[n_present] = v
                         n_present += 1
                 mask, sc, left, right = best_subset(hist[:n_values[a]], present[:n_present], criterion, min_leaf,
-                                                    limit)
+                                                    limit, logs)
                 if mask.shape[0] == 0:
                     continue
                 n_in = 0
                 for j in range(n_present):
                     if mask[j]:
                         n_in += 1
-                key = proxy(left, right, criterion)
+                key = proxy(left, right, criterion, logs)
                 inside_chosen = n_in <= n_present - n_in
                 known_weight = 0.0
                 for c in range(n_classes):
@@ -221,8 +237,8 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
                 for c in range(n_classes):
                     known_weight += right[c]
             else:
-                found, sc, key, lower, upper, left, right = _numeric(slot[a], values, y, w, lists, ls, le, n_classes,
-                                                                     criterion, min_leaf, exact)
+                found, sc, key, lower, upper, left, right = _numeric(slot[a], lv, ly, lw, ls, le, n_classes,
+                                                                     criterion, min_leaf, exact, logs)
                 if not found:
                     continue
                 known_weight = 0.0
@@ -277,7 +293,8 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
         _partition(rows, rs, re, side, tmp)
         new_le = np.empty(n_numeric, dtype=np.int64)
         for s in range(n_numeric):
-            new_le[s] = ls[s] + _partition(lists[s], ls[s], le[s], side, tmp_list)
+            new_le[s] = ls[s] + _partition_list(lists[s], lv[s], ly[s], lw[s], ls[s], le[s], side, tmp_list, tmp_v,
+                                                tmp_y, tmp_w)
         attr[node], thr[node], score[node] = best_a, best_thr, best_score
         member[node, :] = best_member
         c0 = n_nodes
@@ -323,4 +340,20 @@ def _partition(items, start, end, side, tmp):
             k += 1
     for i in range(start, end):
         items[i] = tmp[i]
+    return n_left
+
+
+@njit(cache=True, nogil=True)
+def _partition_list(items, lv, ly, lw, start, end, side, tmp, tmp_v, tmp_y, tmp_w):
+    """``_partition`` of a sorted list segment with its values, classes and weights."""
+    k = start
+    for rnd in range(2):
+        for i in range(start, end):
+            if (side[items[i]] == 0) == (rnd == 0):
+                tmp[k], tmp_v[k], tmp_y[k], tmp_w[k] = items[i], lv[i], ly[i], lw[i]
+                k += 1
+        if rnd == 0:
+            n_left = k - start
+    for i in range(start, end):
+        items[i], lv[i], ly[i], lw[i] = tmp[i], tmp_v[i], tmp_y[i], tmp_w[i]
     return n_left

@@ -15,7 +15,16 @@ GINI, ENTROPY, CART = 0, 1, 2
 
 
 @njit(cache=True, nogil=True)
-def impurity(counts, criterion):
+def log_of(x, logs):
+    """``np.log(x)``; from the table when ``x`` is a whole number it holds (the table's entries
+    are the same ``np.log`` values, so the result is identical)."""
+    if logs.shape[0] > 1 and x < logs.shape[0] and x == np.floor(x):
+        return logs[int(x)]
+    return np.log(x)
+
+
+@njit(cache=True, nogil=True)
+def impurity(counts, criterion, logs):
     """``criteria.gini`` or ``criteria.entropy`` of one class-count vector."""
     total = 0.0
     for c in range(counts.shape[0]):
@@ -31,14 +40,14 @@ def impurity(counts, criterion):
     acc = 0.0
     for c in range(counts.shape[0]):
         if counts[c] > 0:
-            acc = acc - counts[c] * (np.log(counts[c]) / LN2)
+            acc = acc - counts[c] * (log_of(counts[c], logs) / LN2)
     if not total > 0:
         return 0.0
-    return acc / total + np.log(total) / LN2
+    return acc / total + log_of(total, logs) / LN2
 
 
 @njit(cache=True, nogil=True)
-def decrease(left, right, criterion):
+def decrease(left, right, criterion, logs):
     """``cart.decrease`` for one split."""
     n_left = 0.0
     n_right = 0.0
@@ -56,14 +65,15 @@ def decrease(left, right, criterion):
             s += abs(c_left - c_right)
         return 2 * p_left * p_right * s
     both = left + right
-    return impurity(both, criterion) - (n_left * impurity(left, criterion) + n_right * impurity(right, criterion)) / safe
+    return (impurity(both, criterion, logs)
+            - (n_left * impurity(left, criterion, logs) + n_right * impurity(right, criterion, logs)) / safe)
 
 
 @njit(cache=True, nogil=True)
-def proxy(left, right, criterion):
+def proxy(left, right, criterion, logs):
     """``cart.proxy`` (scikit-learn's ``-W_R I(R) - W_L I(L)``) for one split."""
     if criterion == CART:
-        return decrease(left, right, criterion)
+        return decrease(left, right, criterion, logs)
     w_left = 0.0
     w_right = 0.0
     for c in range(left.shape[0]):
@@ -91,7 +101,7 @@ def proxy(left, right, criterion):
 
 
 @njit(cache=True, nogil=True)
-def best_subset(counts, present, criterion, min_leaf, limit):
+def best_subset(counts, present, criterion, min_leaf, limit, logs):
     """``cart._nominal``'s search over the present values (``counts`` by value): the mask of the
     best subset over ``present`` (or an empty array: none), its score and its left/right counts."""
     v = present.shape[0]
@@ -104,6 +114,8 @@ def best_subset(counts, present, criterion, min_leaf, limit):
     for j in range(counts.shape[0]):
         for c in range(n_classes):
             total[c] += counts[j, c]
+    if v <= limit and logs.shape[0] > 1:
+        return _exhaustive(counts, present, total, criterion, min_leaf, logs)
     if v <= limit:
         n_masks = (1 << (v - 1)) - 1
         masks = np.zeros((n_masks, v), dtype=np.bool_)
@@ -121,7 +133,7 @@ def best_subset(counts, present, criterion, min_leaf, limit):
             for j in range(k):
                 masks[k - 1, order[j]] = True
     else:
-        masks = _greedy(counts, present, total, criterion)
+        masks = _greedy(counts, present, total, criterion, logs)
     best, best_score = -1, -np.inf
     best_left = np.zeros(n_classes)
     left = np.zeros(n_classes)
@@ -140,7 +152,7 @@ def best_subset(counts, present, criterion, min_leaf, limit):
             n_right += right[c]
         if not (n_left >= min_leaf and n_right >= min_leaf):
             continue
-        score = decrease(left, right, criterion)
+        score = decrease(left, right, criterion, logs)
         if best < 0 or score > best_score:
             best, best_score = m, score
             best_left[:] = left
@@ -150,7 +162,7 @@ def best_subset(counts, present, criterion, min_leaf, limit):
 
 
 @njit(cache=True, nogil=True)
-def _greedy(counts, present, total, criterion):
+def _greedy(counts, present, total, criterion, logs):
     """``cart._greedy``: every mask tried, in order."""
     v = present.shape[0]
     n_classes = counts.shape[1]
@@ -169,7 +181,7 @@ def _greedy(counts, present, total, criterion):
                 if inside[i] or i == j:
                     for c in range(n_classes):
                         left[c] += counts[present[i], c]
-            score = decrease(left, total - left, criterion)
+            score = decrease(left, total - left, criterion, logs)
             if top_j < 0 or score > top:
                 top, top_j = score, j
         mask = inside.copy()
@@ -180,3 +192,94 @@ def _greedy(counts, present, total, criterion):
             break
         best, inside = top, mask
     return tried[:n_tried]
+
+
+@njit(cache=True, nogil=True)
+def proxy_bound(left, right, criterion, logs):
+    """An upper bound on ``proxy``, cheap to compute: for the entropy with whole-number weights,
+    ``-W_R I(R) - W_L I(L) = (sum_c l_c log l_c - W_L log W_L + the same for R) / ln 2`` from the
+    table of logarithms (no division, no call to log), plus a margin far above the rounding
+    difference between the two ways of computing it; otherwise ``proxy`` itself."""
+    if criterion != ENTROPY or logs.shape[0] <= 1:
+        return proxy(left, right, criterion, logs)
+    w_left = 0.0
+    w_right = 0.0
+    acc = 0.0
+    for c in range(left.shape[0]):
+        w_left += left[c]
+        w_right += right[c]
+        if left[c] > 0:
+            acc += left[c] * logs[int(left[c])]
+        if right[c] > 0:
+            acc += right[c] * logs[int(right[c])]
+    if w_left > 0:
+        acc -= w_left * logs[int(w_left)]
+    if w_right > 0:
+        acc -= w_right * logs[int(w_right)]
+    total = w_left + w_right
+    return acc / LN2 + 1e-12 * (total * (logs[int(total)] + 1.0) + 1.0)
+
+
+@njit(cache=True, nogil=True)
+def log_table(n):
+    """``np.log(k)`` for k = 0..n, computed by the same compiled log as every other use."""
+    logs = np.empty(n + 1)
+    logs[0] = -np.inf
+    for k in range(1, n + 1):
+        logs[k] = np.log(float(k))
+    return logs
+
+
+@njit(cache=True, nogil=True)
+def _exhaustive(counts, present, total, criterion, min_leaf, logs):
+    """``best_subset``'s exhaustive search for whole-number counts, visiting the subsets in Gray
+    code order (one value moves side per step, so each step is one vector addition) and keeping,
+    among the best, the first in ``itertools.product``'s order, as ``np.argmax`` does there."""
+    v = present.shape[0]
+    n_classes = counts.shape[1]
+    inside = np.zeros(v, dtype=np.bool_)
+    inside[0] = True
+    left = np.zeros(n_classes)
+    right = np.zeros(n_classes)
+    for c in range(n_classes):
+        left[c] = counts[present[0], c]
+    every = (1 << (v - 1)) - 1  # all values on the left: not a split
+    code = 0  # the subset's index in itertools.product order (value 1 is the highest bit)
+    best_code, best_score = -1, -np.inf
+    best_left = np.zeros(n_classes)
+    for step in range(1 << (v - 1)):
+        if step > 0:
+            bit = 0
+            while (step >> bit) & 1 == 0:
+                bit += 1
+            j = v - 1 - bit
+            if inside[j]:
+                for c in range(n_classes):
+                    left[c] -= counts[present[j], c]
+                code -= 1 << bit
+            else:
+                for c in range(n_classes):
+                    left[c] += counts[present[j], c]
+                code += 1 << bit
+            inside[j] = not inside[j]
+        if code == every:
+            continue
+        n_left = 0.0
+        n_right = 0.0
+        for c in range(n_classes):
+            right[c] = total[c] - left[c]
+            n_left += left[c]
+            n_right += right[c]
+        if not (n_left >= min_leaf and n_right >= min_leaf):
+            continue
+        score = decrease(left, right, criterion, logs)
+        if best_code < 0 or score > best_score or (score == best_score and code < best_code):
+            best_code, best_score = code, score
+            best_left[:] = left
+    if best_code < 0:
+        return np.zeros(0, dtype=np.bool_), 0.0, np.zeros(n_classes), np.zeros(n_classes)
+    mask = np.zeros(v, dtype=np.bool_)
+    mask[0] = True
+    for j in range(1, v):
+        mask[j] = (best_code >> (v - 1 - j)) & 1 == 1
+    return mask, best_score, best_left, total - best_left
