@@ -1,0 +1,89 @@
+"""The compiled CART builder against the per-node reference: the same trees, node for node."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from dtcli.induction.algorithms import train
+from dtcli.model.serialize import dumps_model
+from dtcli.model.table import NOMINAL, Attribute, Schema, Table
+from dtcli.render.tree import text_tree
+from helpers import FIXTURES, WEKA, load
+from test_engine import generated, same
+
+pytest.importorskip("numba")
+
+
+def both(monkeypatch, table, **options):
+    monkeypatch.setenv("DTREE_ENGINE", "numpy")
+    reference, _ = train(table, "cart", **options)
+    monkeypatch.setenv("DTREE_ENGINE", "numba")
+    compiled, _ = train(table, "cart", **options)
+    assert text_tree(reference) == text_tree(compiled)
+    return json.loads(dumps_model(reference)), json.loads(dumps_model(compiled))
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("options", [
+    {}, {"criterion": "entropy"}, {"criterion": "cart"}, {"ties": "column"}, {"ties": "column", "criterion": "entropy"},
+    {"min_leaf": 5.0}, {"max_depth": 3}, {"min_split": 30.0, "purity": 0.9}, {"seed": 7}, {"missing": "reject"},
+])
+def test_same_trees_on_generated_data(monkeypatch, seed, options):
+    table = generated(1200, seed)
+    if options.get("missing") == "reject":
+        for i, column in enumerate(table.columns):
+            if table.attributes[i].is_nominal:
+                column[column < 0] = 0
+            else:
+                column[np.isnan(column)] = 1.0
+    reference, compiled = both(monkeypatch, table, **options)
+    assert same(reference, compiled)
+
+
+def many_values(n: int, n_classes: int, seed: int) -> Table:
+    """Nominal attributes with more values than the exhaustive subset search takes (greedy search
+    for 3 classes, the ordering by class share for 2), and one with few."""
+    rng = np.random.default_rng(seed)
+    wide = rng.integers(-1, 14, n).astype(np.int32)
+    narrow = rng.integers(0, 5, n).astype(np.int32)
+    y = ((wide % 3 == 0).astype(int) + (narrow == 2)) % n_classes
+    flip = rng.random(n) < 0.15
+    y[flip] = rng.integers(0, n_classes, flip.sum())
+    attributes = (Attribute("wide", NOMINAL, tuple(f"w{i}" for i in range(14))),
+                  Attribute("narrow", NOMINAL, tuple(f"n{i}" for i in range(5))))
+    target = Attribute("y", NOMINAL, tuple(f"k{i}" for i in range(n_classes)))
+    return Table(Schema(attributes, target), [wide, narrow], y.astype(np.int32))
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+@pytest.mark.parametrize("criterion", ["gini", "entropy"])
+def test_same_trees_with_many_valued_attributes(monkeypatch, n_classes, criterion):
+    reference, compiled = both(monkeypatch, many_values(1500, n_classes, n_classes), criterion=criterion)
+    assert same(reference, compiled)
+
+
+SKLEARN = [r for r in json.loads((FIXTURES / "sklearn" / "cart.json").read_text())
+           if r["estimator"] == "DecisionTreeClassifier"]
+
+
+@pytest.mark.parametrize("record", SKLEARN, ids=[f"{r['dataset']}-{r['params']['criterion']}" for r in SKLEARN])
+def test_same_trees_on_the_scikit_learn_fixtures(monkeypatch, record):
+    table = load(WEKA / "data" / f"{record['dataset']}.arff")
+    reference, compiled = both(monkeypatch, table, criterion=record["params"]["criterion"], min_leaf=1)
+    assert same(reference, compiled)
+
+
+def test_builder_is_used_for_large_tables_only(monkeypatch):
+    from dtcli.induction.cart_engine import use_cart_engine
+    from dtcli.induction.grow import GrowParams
+
+    params = GrowParams(algorithm="cart", criterion="gini", thresholds="midpoint", missing="majority",
+                        min_leaf=1.0, ties="sklearn")
+    monkeypatch.setenv("DTREE_ENGINE", "auto")
+    assert not use_cart_engine(generated(100, 0), params)
+    monkeypatch.setenv("DTREE_ENGINE", "numba")
+    assert use_cart_engine(generated(100, 0), params)
+    assert not use_cart_engine(generated(100, 0), GrowParams(algorithm="cart", missing="fractional"))
