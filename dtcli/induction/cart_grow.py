@@ -21,13 +21,17 @@ FEATURE_THRESHOLD = 1e-7
 
 
 @njit(cache=True, nogil=True)
-def _numeric(s, lv, ly, lw, ls, le, n_classes, criterion, min_leaf, exact, logs):
+def _numeric(s, lv, ly, lw, ls, le, n_classes, criterion, min_leaf, exact, logs, node_counts, whole):
     """``cart._numeric`` on the node's sorted segment (values, classes, weights in list order):
     (found, score, key, lower, upper, left, right). A cut whose cheap upper bound on the key
-    cannot beat the best so far is not scored exactly."""
-    known = np.zeros(n_classes)
-    for i in range(ls[s], le[s]):
-        known[ly[s, i]] += lw[s, i]
+    cannot beat the best so far is not scored exactly. ``whole``: every row of the node has a
+    value here and the weights are whole numbers, so the node's class counts are the known ones."""
+    if whole:
+        known = node_counts.copy()
+    else:
+        known = np.zeros(n_classes)
+        for i in range(ls[s], le[s]):
+            known[ly[s, i]] += lw[s, i]
     left = np.zeros(n_classes)
     right = np.zeros(n_classes)
     best_left = np.zeros(n_classes)
@@ -173,8 +177,10 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
                 for c in range(n_classes):
                     known_weight += right[c]
             else:
+                whole = logs.shape[0] > 1 and le[slot[a]] - ls[slot[a]] == re - rs
                 found, sc, key, lower, upper, left, right = _numeric(slot[a], lv, ly, lw, ls, le, n_classes,
-                                                                     criterion, min_leaf, exact, logs)
+                                                                     criterion, min_leaf, exact, logs,
+                                                                     counts[node], whole)
                 if not found:
                     continue
                 known_weight = 0.0
