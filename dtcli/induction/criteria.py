@@ -17,6 +17,15 @@ def _log2(x: np.ndarray) -> np.ndarray:
     return np.log(x) / LN2
 
 
+def seqsum(x, axis: int = -1) -> np.ndarray | float:
+    """Sum along ``axis`` strictly in order, as Weka (and the compiled kernels) add up
+    (``np.sum`` adds long runs pairwise, which can differ in the last bit)."""
+    x = np.asarray(x, dtype=np.float64)
+    if x.shape[axis] == 0:
+        return np.sum(x, axis=axis)
+    return np.take(np.cumsum(x, axis=axis), -1, axis=axis)
+
+
 def entropy(counts) -> np.ndarray | float:
     """Shannon entropy in bits, ``H = -sum p_i log2 p_i`` (0 log 0 = 0).
 
@@ -27,7 +36,7 @@ def entropy(counts) -> np.ndarray | float:
     in the reference implementations.
     """
     counts = np.asarray(counts, dtype=np.float64)
-    total = counts.sum(axis=-1)
+    total = seqsum(counts)
     acc = np.zeros(counts.shape[:-1])
     for j in range(counts.shape[-1]):
         c = counts[..., j]
@@ -40,18 +49,18 @@ def entropy(counts) -> np.ndarray | float:
 def gini(counts) -> np.ndarray | float:
     """Gini index ``1 - sum p_i^2`` (Breiman et al. 1984); 0 for an empty set."""
     counts = np.asarray(counts, dtype=np.float64)
-    total = counts.sum(axis=-1, keepdims=True)
+    total = np.expand_dims(seqsum(counts), -1)
     with np.errstate(divide="ignore", invalid="ignore"):
         p = np.where(total > 0, counts / total, 0.0)
-    result = np.where(total[..., 0] > 0, 1.0 - (p * p).sum(axis=-1), 0.0)
+    result = np.where(total[..., 0] > 0, 1.0 - seqsum(p * p), 0.0)
     return float(result) if result.ndim == 0 else result
 
 
 def weighted_impurity(branch_counts, impurity=entropy) -> float:
     """``sum_v |S_v|/|S| I(S_v)``: the expected impurity after a split (branches in order)."""
     branch_counts = np.asarray(branch_counts, dtype=np.float64)
-    sizes = branch_counts.sum(axis=1)
-    total = sizes.sum()
+    sizes = seqsum(branch_counts, axis=1)
+    total = seqsum(sizes)
     values = impurity(branch_counts)
     result = 0.0
     for size, value in zip(sizes, values):
@@ -66,9 +75,9 @@ def information_gain(branch_counts) -> float:
     Subtracts the branch terms one by one in value order, as Weka's Id3 does.
     """
     branch_counts = np.asarray(branch_counts, dtype=np.float64)
-    sizes = branch_counts.sum(axis=1)
-    total = sizes.sum()
-    gain = entropy(branch_counts.sum(axis=0))
+    sizes = seqsum(branch_counts, axis=1)
+    total = seqsum(sizes)
+    gain = entropy(seqsum(branch_counts, axis=0))
     for size, value in zip(sizes, entropy(branch_counts)):
         if size > 0:
             gain -= (size / total) * value

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dtcli.induction.criteria import entropy
+from dtcli.induction.criteria import entropy, seqsum  # noqa: F401 (seqsum: used by importers)
 from dtcli.induction.tolerance import SMALL, eq, gr, gr_or_eq, sm, sm_or_eq
 
 EQUAL_VALUES = 1e-5
@@ -87,15 +87,6 @@ def _xlog2x(x: np.ndarray) -> np.ndarray:
     """``x log2 x``, and 0 below 1e-6 (Weka's logFunc)."""
     safe = np.where(x < WEKA_SMALL, 1.0, x)
     return np.where(x < WEKA_SMALL, 0.0, x * np.log(safe) / math.log(2))
-
-
-def seqsum(x: np.ndarray, axis: int = -1) -> np.ndarray | float:
-    """Sum along ``axis`` strictly in order, as Weka (and the compiled kernels) add up
-    (``np.sum`` adds long runs pairwise, which can differ in the last bit)."""
-    x = np.asarray(x, dtype=np.float64)
-    if x.shape[axis] == 0:
-        return np.sum(x, axis=axis)
-    return np.take(np.cumsum(x, axis=axis), -1, axis=axis)
 
 
 def c45_gains(table: CutTable) -> np.ndarray:

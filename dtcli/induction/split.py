@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dtcli.induction.criteria import entropy, gini_gain, information_gain
+from dtcli.induction.criteria import entropy, gini_gain, information_gain, seqsum
 from dtcli.induction.numeric import boundary_cut, cut_table
 from dtcli.model.table import Table
 from dtcli.model.tree import NominalTest, NumericTest
@@ -59,7 +59,7 @@ def score_split(counts: np.ndarray, total: float, criterion: str) -> tuple[float
     information counts the missing cases as one more branch. With no missing
     value the share is exactly 1 and the arithmetic is Weka's Id3's.
     """
-    known = float(counts.sum())
+    known = float(seqsum(seqsum(counts, axis=1)))
     share = known / total if total > 0 else 0.0
     gain = information_gain(counts)
     if share != 1.0:
@@ -68,14 +68,14 @@ def score_split(counts: np.ndarray, total: float, criterion: str) -> tuple[float
         return gain, gain
     if criterion == "gini":
         return gain, gini_gain(counts) * share
-    sizes = counts.sum(axis=1)
+    sizes = seqsum(counts, axis=1)
     split_info = entropy(np.append(sizes, total - known) if total > known else sizes)
     return gain, (gain / split_info if split_info > 0 else float("-inf"))
 
 
 def admissible(counts: np.ndarray, min_leaf: float | None) -> bool:
     """C4.5's rule: at least two branches hold ``min_leaf`` cases (any two non-empty without it)."""
-    sizes = counts.sum(axis=1)
+    sizes = seqsum(counts, axis=1)
     return int((sizes >= (min_leaf or 0) - 1e-6).sum() if min_leaf else (sizes > 0).sum()) >= 2
 
 
@@ -87,8 +87,8 @@ def candidates(table: Table, attributes: list[int], criterion: str, numeric: str
     ``numeric`` names a threshold mode) at the best class-boundary cut.
     """
     y, weights = table.y, table.weights
-    total = float(weights.sum())
     n_classes = len(table.classes)
+    total = float(np.bincount(y, weights=weights, minlength=n_classes).sum())  # as the level-wise engine
     found = []
     for i in attributes:
         attribute = table.attributes[i]
