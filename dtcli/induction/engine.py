@@ -44,11 +44,16 @@ from dtcli.model.table import Table
 _kernels = None
 
 
+ID3_CRITERIA = {"gain": 0, "gain-ratio": 1, "gini": 2}
+
+
 def unsupported(params) -> str | None:
     """Why the engine cannot grow a tree with ``params`` (None: it can)."""
-    if params.algorithm != "c45":
+    if params.algorithm not in ("c45", "id3"):
         return f"the {params.algorithm} algorithm"
-    if params.criterion not in ("gain-ratio", "gain"):
+    if params.algorithm == "id3" and params.criterion not in ID3_CRITERIA:
+        return f"criterion {params.criterion}"
+    if params.algorithm == "c45" and params.criterion not in ("gain-ratio", "gain"):
         return f"criterion {params.criterion}"
     if params.costs is not None:
         return "attribute costs"
@@ -65,6 +70,13 @@ def use_engine(table: Table, params) -> bool:
     """Whether ``grow`` should hand this table to the level-wise engine."""
     choice = engine_choice()
     if choice == "numpy" or table.is_regression or unsupported(params) is not None:
+        return False
+    if params.algorithm == "id3" and params.thresholds and not all(a.is_nominal for a in table.attributes):
+        return False  # ID3's numeric cuts (Mitchell's boundary cuts) grow node by node
+    if params.algorithm == "id3" and params.missing != "reject":
+        # ID3 picks the best score exactly (no tolerance, as Weka's Id3): with fractional weights,
+        # a last-bit difference between numpy's logarithm and the compiled one could break a tie
+        # differently, so such trees grow node by node
         return False
     if choice == "auto" and table.n_rows < ENGINE_MIN_ROWS:
         return False
@@ -96,8 +108,9 @@ def grow_levelwise(table: Table, params, progress=None) -> FlatTree:
     n_classes = len(table.classes)
     attributes = table.attributes
     columns = Columns.of(table)
-    min_leaf = float(params.min_leaf if params.min_leaf is not None else 2.0)
-    criterion = 1 if params.criterion == "gain" else 0
+    id3 = params.algorithm == "id3"
+    min_leaf = float(params.min_leaf if params.min_leaf is not None else (-1.0 if id3 else 2.0))
+    criterion = ID3_CRITERIA[params.criterion] if id3 else (1 if params.criterion == "gain" else 0)
     limit = 0.3 * table.n_rows
     many_valued = np.array([a.is_nominal and len(a.values) >= limit for a in attributes], dtype=np.bool_)
     counted = ~many_valued if not many_valued.all() else np.ones(len(attributes), dtype=np.bool_)
@@ -108,6 +121,7 @@ def grow_levelwise(table: Table, params, progress=None) -> FlatTree:
     rec_w = table.weights[rows].astype(np.float64)
     rec_node = np.zeros(len(rows), dtype=np.int32)
     orders = {}  # numeric attribute -> its sorted list: value rank, node, class, weight, record
+    avail = None  # ID3: the attributes each node of the level may still use
     levels = []  # per level: counts, labels, attr, thr, nb, child start (within the next level), score
     parent_labels = np.zeros(1, dtype=np.int64)
     depth = 0
@@ -135,7 +149,13 @@ def grow_levelwise(table: Table, params, progress=None) -> FlatTree:
             levels.append(level)
             if progress is not None:
                 progress(depth, n_nodes, len(rec_row), time.perf_counter() - started)
-            active = _splittable(counts, totals, tops, depth, params, min_leaf) if usable else np.zeros(n_nodes, bool)
+            if id3:
+                if avail is None:
+                    avail = np.zeros((1, len(attributes)), dtype=np.bool_)
+                    avail[0, usable] = True
+                active = _splittable_id3(counts, totals, tops, depth, params, avail)
+            else:
+                active = _splittable(counts, totals, tops, depth, params, min_leaf) if usable else np.zeros(n_nodes, bool)
             if not active.any():
                 break
             found = np.zeros((n_nodes, len(attributes)), dtype=np.bool_)
@@ -143,12 +163,18 @@ def grow_levelwise(table: Table, params, progress=None) -> FlatTree:
             ratios = np.zeros((n_nodes, len(attributes)))
             cuts = {}
             scoring = _Level(rec_row, rec_y, rec_w, rec_node, active, totals, found, gains, ratios, cuts)
-            list(pool.map(partial(_score, k, columns, attributes, orders, placer.distinct, binned, scoring, n_classes,
-                                  min_leaf),
-                          usable))
-            best, scores = k.c45_select(found, gains, ratios, counted, criterion)
-            if params.min_gain > 0:
-                best[gains[np.arange(n_nodes), np.maximum(best, 0)] <= params.min_gain] = -1
+            if id3:  # ratios hold the criterion's scores
+                list(pool.map(partial(_score_id3, k, columns, avail, scoring, n_classes, min_leaf, criterion), usable))
+                best, scores = k.id3_select(found, gains, ratios, criterion)
+                chosen = np.arange(n_nodes), np.maximum(best, 0)
+                improvement = ratios[chosen] if params.criterion == "gini" else gains[chosen]
+                best[~(improvement > params.min_gain + 1e-6)] = -1  # as grow's GAIN_TOLERANCE
+            else:
+                list(pool.map(partial(_score, k, columns, attributes, orders, placer.distinct, binned, scoring,
+                                      n_classes, min_leaf), usable))
+                best, scores = k.c45_select(found, gains, ratios, counted, criterion)
+                if params.min_gain > 0:
+                    best[gains[np.arange(n_nodes), np.maximum(best, 0)] <= params.min_gain] = -1
             del found, gains, ratios, scoring
             split = np.flatnonzero(best >= 0)
             if len(split) == 0:
@@ -177,6 +203,9 @@ def grow_levelwise(table: Table, params, progress=None) -> FlatTree:
                 orders[i] = carried_list  # the old list goes as soon as its successor is made
             del dest, dups, carried
             parent_labels = np.repeat(labels, level.nb)
+            if id3:  # an attribute is used once on a path
+                avail = np.repeat(avail, level.nb, axis=0)
+                avail[np.arange(len(avail)), np.repeat(level.attr, level.nb)] = False
             depth += 1
     finally:
         pool.shutdown()
@@ -246,6 +275,25 @@ def _score(k, columns: Columns, attributes, orders: dict, distinct: dict, binned
             sv, distinct[i], sn, sy, sw, level.active, level.totals, n_classes, min_leaf, True)
         level.found[:, i] = found
         level.cuts[i] = (lower, upper)
+
+
+def _score_id3(k, columns: Columns, avail: np.ndarray, level: _Level, n_classes: int, min_leaf: float,
+               criterion: int, i: int) -> None:
+    """ID3's split on nominal attribute ``i`` at every active node (in a worker thread)."""
+    level.found[:, i], level.gains[:, i], level.ratios[:, i] = k.id3_nominal(
+        columns.nominal[columns.slot[i]], level.rec_row, level.rec_y, level.rec_w, level.rec_node, level.active,
+        np.ascontiguousarray(avail[:, i]), level.totals, columns.n_values[i], n_classes, min_leaf, criterion)
+
+
+def _splittable_id3(counts, totals, tops, depth, params, avail) -> np.ndarray:
+    """``grow``'s stopping rules for ID3: pure, no attribute left, depth, size, purity."""
+    active = (totals > 0) & ((counts > 0).sum(axis=1) > 1) & avail.any(axis=1)
+    if params.max_depth is not None and depth >= params.max_depth:
+        active[:] = False
+    active &= ~(totals < params.min_split)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        active &= ~(tops / totals >= params.purity)
+    return active
 
 
 def _carry(k, orders: dict, dest, dups, rec_node, rec_w, n_children: int, i: int):

@@ -16,6 +16,7 @@ import numpy as np
 from numba import njit
 
 from dtcli.induction.engine_bins import c45_binned  # noqa: F401
+from dtcli.induction.engine_id3 import id3_nominal, id3_select  # noqa: F401
 from dtcli.induction.engine_c45 import (  # noqa: F401
     SMALL,
     c45_gain,
