@@ -101,6 +101,21 @@ def proxy(left, right, criterion, logs):
 
 
 @njit(cache=True, nogil=True)
+def _scored(left, right, total, min_leaf, criterion, logs):
+    """A subset split's right side (``total - left``), whether both sides hold ``min_leaf``, and
+    its score."""
+    n_left = 0.0
+    n_right = 0.0
+    for c in range(left.shape[0]):
+        right[c] = total[c] - left[c]
+        n_left += left[c]
+        n_right += right[c]
+    if not (n_left >= min_leaf and n_right >= min_leaf):
+        return False, 0.0
+    return True, decrease(left, right, criterion, logs)
+
+
+@njit(cache=True, nogil=True)
 def best_subset(counts, present, criterion, min_leaf, limit, logs):
     """``cart._nominal``'s search over the present values (``counts`` by value): the mask of the
     best subset over ``present`` (or an empty array: none), its score and its left/right counts."""
@@ -144,15 +159,9 @@ def best_subset(counts, present, criterion, min_leaf, limit, logs):
             if masks[m, j]:
                 for c in range(n_classes):
                     left[c] += counts[present[j], c]
-        n_left = 0.0
-        n_right = 0.0
-        for c in range(n_classes):
-            right[c] = total[c] - left[c]
-            n_left += left[c]
-            n_right += right[c]
-        if not (n_left >= min_leaf and n_right >= min_leaf):
+        ok, score = _scored(left, right, total, min_leaf, criterion, logs)
+        if not ok:
             continue
-        score = decrease(left, right, criterion, logs)
         if best < 0 or score > best_score:
             best, best_score = m, score
             best_left[:] = left
@@ -264,15 +273,9 @@ def _exhaustive(counts, present, total, criterion, min_leaf, logs):
             inside[j] = not inside[j]
         if code == every:
             continue
-        n_left = 0.0
-        n_right = 0.0
-        for c in range(n_classes):
-            right[c] = total[c] - left[c]
-            n_left += left[c]
-            n_right += right[c]
-        if not (n_left >= min_leaf and n_right >= min_leaf):
+        ok, score = _scored(left, right, total, min_leaf, criterion, logs)
+        if not ok:
             continue
-        score = decrease(left, right, criterion, logs)
         if best_code < 0 or score > best_score or (score == best_score and code < best_code):
             best_code, best_score = code, score
             best_left[:] = left

@@ -5,7 +5,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from dtcli.induction.engine_c45 import SMALL, c45_ratio, xlog2x
+from dtcli.induction.engine_c45 import (
+    SMALL,
+    block_end,
+    cut_gain,
+    finish_cut,
+    min_split_of,
+    move_left,
+    start_scan,
+)
 
 
 @njit(cache=True, nogil=True)
@@ -27,22 +35,19 @@ def c45_binned(codes, tops, rec_row, rec_y, rec_w, rec_node, active, totals, n_c
     occupied = np.empty(n_bins, dtype=np.int64)
     known = np.zeros(C)
     left = np.zeros(C)
+    xl = np.zeros(C)
+    xr = np.zeros(C)
     best_left = np.zeros(C)
     branches = np.zeros((2, C))
-    n = rec_row.shape[0]
     start = 0
-    while start < n:
+    while start < rec_row.shape[0]:
         k = rec_node[start]
-        end = start
-        while end < n and rec_node[end] == k:
-            end += 1
-        block = start
-        start = end
+        block, start = start, block_end(rec_node, start)
         if not active[k]:
             continue
         n_occupied = 0
         n_known = 0
-        for r in range(block, end):
+        for r in range(block, start):
             b = codes[rec_row[r]]
             if b < 0:
                 continue
@@ -57,21 +62,9 @@ def c45_binned(codes, tops, rec_row, rec_y, rec_w, rec_node, active, totals, n_c
         for j in range(n_occupied):
             for c in range(C):
                 known[c] += hist[bins[j], c]
-        kw = 0.0
-        for c in range(C):
-            kw += known[c]
-        ms = 0.1 * kw / C
-        if ms - min_leaf < SMALL:
-            ms = min_leaf
-        elif ms - 25.0 > SMALL:
-            ms = 25.0
+        kw, old = start_scan(known, left, xl, xr)
+        ms = min_split_of(kw, C, min_leaf)
         if not (2 * ms - n_known > SMALL or n_known < 2):
-            acc = 0.0
-            for c in range(C):
-                acc += xlog2x(known[c])
-                left[c] = 0.0
-            old = xlog2x(kw) - acc
-            total = totals[k]
             best_gain = 0.0
             lower = upper = 0.0
             candidates = 0
@@ -85,35 +78,19 @@ def c45_binned(codes, tops, rec_row, rec_y, rec_w, rec_node, active, totals, n_c
                         wl += left[c]
                     wr = kw - wl
                     if ms - wl < SMALL and ms - wr < SMALL:
-                        acc = 0.0
-                        for c in range(C):
-                            acc += xlog2x(left[c])
-                        acc -= xlog2x(wl)
-                        for c in range(C):
-                            acc += xlog2x(known[c] - left[c])
-                        acc -= xlog2x(wr)
-                        numerator = (kw / total) * (old + acc)
-                        gain = 0.0 if abs(numerator) < SMALL else numerator / kw
+                        gain = cut_gain(xl, xr, wl, wr, kw, totals[k], old)
                         if gain - best_gain > SMALL:
                             best_gain, lower, upper = gain, previous, value
                             found[k] = True
-                            for c in range(C):
-                                best_left[c] = left[c]
+                            best_left[:] = left
                         candidates += 1
                 for c in range(C):
-                    left[c] += hist[b, c]
+                    move_left(c, hist[b, c], left, known, xl, xr)
                 previous = value
             if found[k]:
-                if mdl:
-                    best_gain -= np.log2(candidates) / total
-                if best_gain < SMALL:
-                    found[k] = False
-                else:
-                    best_lower[k], best_upper[k], best_gains[k] = lower, upper, best_gain
-                    for c in range(C):
-                        branches[0, c] = best_left[c]
-                        branches[1, c] = known[c] - best_left[c]
-                    ratios[k] = c45_ratio(branches, total, best_gain)
+                found[k], best_gains[k], ratios[k] = finish_cut(best_gain, candidates, totals[k], mdl, best_left,
+                                                                known, branches)
+                best_lower[k], best_upper[k] = lower, upper
         for j in range(n_occupied):
             b = occupied[j]
             rows_in[b] = 0

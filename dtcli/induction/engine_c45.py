@@ -82,19 +82,14 @@ def c45_nominal(codes, rec_row, rec_y, rec_w, rec_node, active, totals, n_values
     gains = np.zeros(n_nodes)
     ratios = np.zeros(n_nodes)
     counts = np.zeros((n_values, n_classes))
-    n = rec_row.shape[0]
     start = 0
-    while start < n:
+    while start < rec_row.shape[0]:
         k = rec_node[start]
-        end = start
-        while end < n and rec_node[end] == k:
-            end += 1
-        block = start
-        start = end
+        block, start = start, block_end(rec_node, start)
         if not active[k]:
             continue
         counts[:, :] = 0.0
-        for r in range(block, end):
+        for r in range(block, start):
             v = codes[rec_row[r]]
             if v >= 0:
                 counts[v, rec_y[r]] += rec_w[r]
@@ -114,13 +109,83 @@ def c45_nominal(codes, rec_row, rec_y, rec_w, rec_node, active, totals, n_values
 
 
 @njit(cache=True, nogil=True)
+def block_end(nodes, start):
+    """End of the block of consecutive entries (records grouped by node) that starts at ``start``."""
+    end = start
+    while end < nodes.shape[0] and nodes[end] == nodes[start]:
+        end += 1
+    return end
+
+
+@njit(cache=True, nogil=True)
+def min_split_of(known_weight, n_classes, min_leaf):
+    """Cases each side of a cut must hold: ``min(25, max(m, 0.1 known / classes))`` (C4.5 R8)."""
+    ms = 0.1 * known_weight / n_classes
+    if ms - min_leaf < SMALL:
+        return min_leaf
+    if ms - 25.0 > SMALL:
+        return 25.0
+    return ms
+
+
+@njit(cache=True, nogil=True)
+def start_scan(known, left, xl, xr):
+    """Reset the running left side; returns the known weight and the entropy term of the node."""
+    kw = 0.0
+    for c in range(known.shape[0]):
+        kw += known[c]
+    acc = 0.0
+    for c in range(known.shape[0]):
+        acc += xlog2x(known[c])
+        xr[c] = xlog2x(known[c])
+        left[c] = 0.0
+        xl[c] = 0.0
+    return kw, xlog2x(kw) - acc
+
+
+@njit(cache=True, nogil=True)
+def move_left(c, weight, left, known, xl, xr):
+    """Weight of class ``c`` passes to the left of the next cut (its terms kept up to date)."""
+    left[c] += weight
+    xl[c] = xlog2x(left[c])
+    xr[c] = xlog2x(known[c] - left[c])
+
+
+@njit(cache=True, nogil=True)
+def cut_gain(xl, xr, wl, wr, kw, total, old):
+    """J48's gain of a cut (``numeric.c45_gains``): known share x (old - new entropy terms)."""
+    acc = 0.0
+    for c in range(xl.shape[0]):
+        acc += xl[c]
+    acc -= xlog2x(wl)
+    for c in range(xr.shape[0]):
+        acc += xr[c]
+    acc -= xlog2x(wr)
+    numerator = (kw / total) * (old + acc)
+    return 0.0 if abs(numerator) < SMALL else numerator / kw
+
+
+@njit(cache=True, nogil=True)
+def finish_cut(best_gain, candidates, total, mdl, best_left, known, branches):
+    """The MDL penalty and the gain ratio of a node's best cut: (still a cut, gain, ratio)."""
+    if mdl:
+        best_gain -= np.log2(candidates) / total
+    if best_gain < SMALL:
+        return False, best_gain, 0.0
+    for c in range(known.shape[0]):
+        branches[0, c] = best_left[c]
+        branches[1, c] = known[c] - best_left[c]
+    return True, best_gain, c45_ratio(branches, total, best_gain)
+
+
+@njit(cache=True, nogil=True)
 def c45_numeric(sv, distinct, sn, sy, sw, active, totals, n_classes, min_leaf, mdl):
     """J48's best cut on one numeric attribute for every active node, in one pass per attribute.
 
     ``sv, sn, sy, sw``: value (a rank into ``distinct``), node, class and
     weight of the records with a known value, grouped by node, each node's
-    sorted by value (ties in row order). Returns per node: found, lower and upper value of the cut, gain
-    after the MDL penalty, and gain ratio.
+    sorted by value (ties in row order). Returns per node: found, lower and
+    upper value of the cut, gain after the MDL penalty, and gain ratio.
     """
     n_nodes = active.shape[0]
     C = n_classes
@@ -135,44 +200,25 @@ def c45_numeric(sv, distinct, sn, sy, sw, active, totals, n_classes, min_leaf, m
     xr = np.zeros(C)
     best_left = np.zeros(C)
     branches = np.zeros((2, C))
-    n = sv.shape[0]
     start = 0
-    while start < n:
+    while start < sv.shape[0]:
         k = sn[start]
-        end = start
-        while end < n and sn[end] == k:
-            end += 1
-        block_start = start
-        start = end
+        block, start = start, block_end(sn, start)
         if not active[k]:
             continue
         known[:] = 0.0
-        for r in range(block_start, end):
+        for r in range(block, start):
             known[sy[r]] += sw[r]
-        n_known = end - block_start
-        kw = 0.0
-        for c in range(C):
-            kw += known[c]
-        ms = 0.1 * kw / C
-        if ms - min_leaf < SMALL:
-            ms = min_leaf
-        elif ms - 25.0 > SMALL:
-            ms = 25.0
+        n_known = start - block
+        kw, old = start_scan(known, left, xl, xr)
+        ms = min_split_of(kw, C, min_leaf)
         if 2 * ms - n_known > SMALL or n_known < 2:
             continue
-        acc = 0.0
-        for c in range(C):
-            acc += xlog2x(known[c])
-            xr[c] = xlog2x(known[c])
-            left[c] = 0.0
-            xl[c] = 0.0
-        old = xlog2x(kw) - acc
-        total = totals[k]
         best_gain = 0.0
         lower = upper = 0.0
         candidates = 0
         previous = np.nan
-        for r in range(block_start, end):
+        for r in range(block, start):
             value = distinct[sv[r]]
             if not np.isnan(previous) and previous + 1e-5 < value:
                 wl = 0.0
@@ -180,38 +226,18 @@ def c45_numeric(sv, distinct, sn, sy, sw, active, totals, n_classes, min_leaf, m
                     wl += left[c]
                 wr = kw - wl
                 if ms - wl < SMALL and ms - wr < SMALL:
-                    acc = 0.0
-                    for c in range(C):
-                        acc += xl[c]
-                    acc -= xlog2x(wl)
-                    for c in range(C):
-                        acc += xr[c]
-                    acc -= xlog2x(wr)
-                    numerator = (kw / total) * (old + acc)
-                    gain = 0.0 if abs(numerator) < SMALL else numerator / kw
+                    gain = cut_gain(xl, xr, wl, wr, kw, totals[k], old)
                     if gain - best_gain > SMALL:
                         best_gain, lower, upper = gain, previous, value
                         found[k] = True
-                        for c in range(C):
-                            best_left[c] = left[c]
+                        best_left[:] = left
                     candidates += 1
-            c = sy[r]
-            left[c] += sw[r]
-            xl[c] = xlog2x(left[c])
-            xr[c] = xlog2x(known[c] - left[c])
+            move_left(sy[r], sw[r], left, known, xl, xr)
             previous = value
-        if not found[k]:
-            continue
-        if mdl:
-            best_gain -= np.log2(candidates) / total
-        if best_gain < SMALL:
-            found[k] = False
-            continue
-        best_lower[k], best_upper[k], best_gains[k] = lower, upper, best_gain
-        for c in range(C):
-            branches[0, c] = best_left[c]
-            branches[1, c] = known[c] - best_left[c]
-        ratios[k] = c45_ratio(branches, total, best_gain)
+        if found[k]:
+            found[k], best_gains[k], ratios[k] = finish_cut(best_gain, candidates, totals[k], mdl, best_left, known,
+                                                            branches)
+            best_lower[k], best_upper[k] = lower, upper
     return found, best_lower, best_upper, best_gains, ratios
 
 

@@ -11,37 +11,23 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-LN2 = np.log(2.0)
+from dtcli.induction.cart_kernels import ENTROPY, impurity
+from dtcli.induction.cart_kernels import GINI as IMPURITY_GINI
+from dtcli.induction.engine_c45 import block_end
+
 GAIN, RATIO, GINI = 0, 1, 2
+NO_LOGS = np.zeros(1)  # no table of logarithms: weights may be fractional
 AVERAGE_GAIN_SLACK = 1e-3
 
 
 @njit(cache=True, nogil=True)
 def _entropy(counts):
-    total = 0.0
-    for c in range(counts.shape[0]):
-        total += counts[c]
-    acc = 0.0
-    for c in range(counts.shape[0]):
-        if counts[c] > 0:
-            acc = acc - counts[c] * (np.log(counts[c]) / LN2)
-    if not total > 0:
-        return 0.0
-    return acc / total + np.log(total) / LN2
+    return impurity(counts, ENTROPY, NO_LOGS)
 
 
 @njit(cache=True, nogil=True)
 def _gini(counts):
-    total = 0.0
-    for c in range(counts.shape[0]):
-        total += counts[c]
-    if not total > 0:
-        return 0.0
-    squares = 0.0
-    for c in range(counts.shape[0]):
-        p = counts[c] / total
-        squares += p * p
-    return 1.0 - squares
+    return impurity(counts, IMPURITY_GINI, NO_LOGS)
 
 
 @njit(cache=True, nogil=True)
@@ -92,19 +78,14 @@ def id3_nominal(codes, rec_row, rec_y, rec_w, rec_node, active, available, total
     gains = np.zeros(n_nodes)
     scores = np.zeros(n_nodes)
     counts = np.zeros((n_values, n_classes))
-    n = rec_row.shape[0]
     start = 0
-    while start < n:
+    while start < rec_row.shape[0]:
         k = rec_node[start]
-        end = start
-        while end < n and rec_node[end] == k:
-            end += 1
-        block = start
-        start = end
+        block, start = start, block_end(rec_node, start)
         if not (active[k] and available[k]):
             continue
         counts[:, :] = 0.0
-        for r in range(block, end):
+        for r in range(block, start):
             v = codes[rec_row[r]]
             if v >= 0:
                 counts[v, rec_y[r]] += rec_w[r]

@@ -16,7 +16,6 @@ import numpy as np
 from numba import njit
 
 from dtcli.induction.engine_bins import c45_binned  # noqa: F401
-from dtcli.induction.engine_id3 import id3_nominal, id3_select  # noqa: F401
 from dtcli.induction.engine_c45 import (  # noqa: F401
     SMALL,
     c45_gain,
@@ -25,6 +24,7 @@ from dtcli.induction.engine_c45 import (  # noqa: F401
     c45_ratio,
     c45_select,
 )
+from dtcli.induction.engine_id3 import id3_nominal, id3_select  # noqa: F401
 
 
 @njit(cache=True, nogil=True)
@@ -64,6 +64,17 @@ MASK = (1 << 32) - 1
 
 
 @njit(cache=True, nogil=True)
+def _starts(counts, n_children):
+    """Where each child's entries begin when they are laid out child after child, and the total."""
+    position = np.zeros(n_children, dtype=np.int64)
+    total = 0
+    for c in range(n_children):
+        position[c] = total
+        total += counts[c]
+    return position, total
+
+
+@njit(cache=True, nogil=True)
 def spread(rec_row, rec_y, rec_w, rec_node, branch, shares, child_base, n_children):
     """The next level's records, grouped by node (each node's records in row order): a known
     record goes to its branch; a missing one to every branch whose share exceeds 1e-6, its weight
@@ -90,11 +101,7 @@ def spread(rec_row, rec_y, rec_w, rec_node, branch, shares, child_base, n_childr
                 if shares[k, j] > SMALL:
                     counts[child_base[k] + j] += 1
                     n_dups += 1
-    starts = np.zeros(n_children + 1, dtype=np.int64)
-    for c in range(n_children):
-        starts[c + 1] = starts[c] + counts[c]
-    total = starts[n_children]
-    position = starts[:n_children].copy()
+    position, total = _starts(counts, n_children)
     new_row = np.empty(total, dtype=rec_row.dtype)
     new_y = np.empty(total, dtype=rec_y.dtype)
     new_w = np.empty(total)
@@ -142,11 +149,7 @@ def expand(sv, sn, sy, sw, sr, dest, dups, new_node, new_w, n_children):
             d = -2 - e
             for m in range(1, dups[d] + 1):
                 counts[new_node[dups[d + m]]] += 1
-    starts = np.zeros(n_children + 1, dtype=np.int64)
-    for c in range(n_children):
-        starts[c + 1] = starts[c] + counts[c]
-    total = starts[n_children]
-    position = starts[:n_children].copy()
+    position, total = _starts(counts, n_children)
     ov = np.empty(total, dtype=sv.dtype)
     on = np.empty(total, dtype=np.int32)
     oy = np.empty(total, dtype=sy.dtype)
