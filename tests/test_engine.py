@@ -126,6 +126,7 @@ def test_trees_identical_on_generated_data(monkeypatch, seed):
 
 @pytest.mark.parametrize("options", [
     {"prune": "none", "criterion": "gain"},
+    {"criterion": "entropy"},
     {"prune": "none", "min_leaf": 7.0},
     {"prune": "none", "max_depth": 2},
     {"prune": "none", "min_gain": 0.05},

@@ -53,7 +53,7 @@ def unsupported(params) -> str | None:
         return f"the {params.algorithm} algorithm"
     if params.algorithm == "id3" and params.criterion not in ID3_CRITERIA:
         return f"criterion {params.criterion}"
-    if params.algorithm == "c45" and params.criterion not in ("gain-ratio", "gain"):
+    if params.algorithm == "c45" and params.criterion not in ("gain-ratio", "gain", "entropy"):  # entropy: ratio
         return f"criterion {params.criterion}"
     if params.costs is not None:
         return "attribute costs"
@@ -155,7 +155,8 @@ def grow_levelwise(table: Table, params, progress=None) -> FlatTree:
                     avail[0, usable] = True
                 active = _splittable_id3(counts, totals, tops, depth, params, avail)
             else:
-                active = _splittable(counts, totals, tops, depth, params, min_leaf) if usable else np.zeros(n_nodes, bool)
+                active = (_splittable(counts, totals, tops, depth, params, min_leaf) if usable
+                          else np.zeros(n_nodes, dtype=bool))
             if not active.any():
                 break
             found = np.zeros((n_nodes, len(attributes)), dtype=np.bool_)
