@@ -89,6 +89,14 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
     rows = np.arange(n, dtype=np.int64)
     side = np.zeros(n, dtype=np.int8)
     tmp = np.empty(n, dtype=np.int64)
+    # the node's rows carry their nominal codes, classes and weights, partitioned with them, so
+    # that a node reads its rows' values in order, not from all over the columns
+    rc = nominal.copy()
+    ry = y.astype(np.int8)
+    rw = w.copy()
+    tmp_rc = np.empty_like(rc)
+    tmp_ry = np.empty_like(ry)
+    tmp_rw = np.empty_like(rw)
     tmp_list = np.empty(n, dtype=lists.dtype)
     tmp_v = np.empty(n)
     tmp_y = np.empty(n, dtype=np.int8)
@@ -139,8 +147,8 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
         if total < min_split or biggest / total >= purity or total < 2 * min_leaf:
             continue
         if exact:
-            order, n_const = visit(state, features, constant, n_const, is_nominal, slot, nominal, values, rows,
-                                    rs, re, lists, ls, le)
+            order, n_const = visit(state, features, constant, n_const, is_nominal, slot, rc, values, rs, re, lists,
+                                   ls, le)
         else:
             order = np.arange(n_attributes, dtype=np.int64)
         best_a, best_key, best_score, best_thr = -1, -np.inf, 0.0, 0.0
@@ -149,9 +157,9 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
             if is_nominal[a]:
                 hist[:, :] = 0.0
                 for i in range(rs, re):
-                    code = nominal[slot[a], rows[i]]
+                    code = rc[slot[a], i]
                     if code >= 0:
-                        hist[code, y[rows[i]]] += w[rows[i]]
+                        hist[code, ry[i]] += rw[i]
                 n_present = 0
                 present = np.empty(n_values[a], dtype=np.int64)
                 for v in range(n_values[a]):
@@ -214,16 +222,16 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
         for i in range(rs, re):
             r = rows[i]
             if is_nominal[best_a]:
-                code = nominal[slot[best_a], r]
+                code = rc[slot[best_a], i]
                 b = -1 if code < 0 else (0 if best_member[code] else 1)
             else:
                 v = original[slot[best_a], r]
                 b = -1 if np.isnan(v) else (0 if v <= best_thr else 1)
             side[r] = b
             if b == 0:
-                sizes0 += w[r]
+                sizes0 += rw[i]
             elif b == 1:
-                sizes1 += w[r]
+                sizes1 += rw[i]
         heavier = 0 if sizes0 >= sizes1 else 1
         n_left = 0
         for i in range(rs, re):
@@ -232,7 +240,7 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
                 side[r] = heavier
             if side[r] == 0:
                 n_left += 1
-        _partition(rows, rs, re, side, tmp)
+        _partition_rows(rows, rc, ry, rw, rs, re, side, tmp, tmp_rc, tmp_ry, tmp_rw)
         new_le = np.empty(n_numeric, dtype=np.int64)
         for s in range(n_numeric):
             new_le[s] = ls[s] + _partition_list(lists[s], lv[s], ly[s], lw[s], ls[s], le[s], side, tmp_list, tmp_v,
@@ -246,7 +254,7 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
             child = c0 + b
             lo, hi = (rs, rs + n_left) if b == 0 else (rs + n_left, re)
             for i in range(lo, hi):
-                counts[child, y[rows[i]]] += w[rows[i]]
+                counts[child, ry[i]] += rw[i]
             weight = 0.0
             for c in range(n_classes):
                 weight += counts[child, c]
@@ -268,21 +276,20 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
 
 
 @njit(cache=True, nogil=True)
-def _partition(items, start, end, side, tmp):
-    """Stable partition of ``items[start:end]`` (rows) by ``side``: 0 first. Returns how many 0s."""
+def _partition_rows(rows, rc, ry, rw, start, end, side, tmp, tmp_rc, tmp_ry, tmp_rw):
+    """Stable partition of the node's rows (with their codes, classes, weights) by ``side``."""
     k = start
+    for rnd in range(2):
+        for i in range(start, end):
+            if (side[rows[i]] == 0) == (rnd == 0):
+                tmp[k], tmp_ry[k], tmp_rw[k] = rows[i], ry[i], rw[i]
+                for j in range(rc.shape[0]):
+                    tmp_rc[j, k] = rc[j, i]
+                k += 1
     for i in range(start, end):
-        if side[items[i]] == 0:
-            tmp[k] = items[i]
-            k += 1
-    n_left = k - start
-    for i in range(start, end):
-        if side[items[i]] != 0:
-            tmp[k] = items[i]
-            k += 1
-    for i in range(start, end):
-        items[i] = tmp[i]
-    return n_left
+        rows[i], ry[i], rw[i] = tmp[i], tmp_ry[i], tmp_rw[i]
+        for j in range(rc.shape[0]):
+            rc[j, i] = tmp_rc[j, i]
 
 
 @njit(cache=True, nogil=True)

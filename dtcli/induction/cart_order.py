@@ -27,12 +27,12 @@ def _rand_int(state, low, high):
 
 
 @njit(cache=True, nogil=True)
-def _constant(a, is_nominal, slot, nominal, values, rows, rs, re, lists, ls, le):
-    """``sklearn_order.is_constant`` at a node."""
+def _constant(a, is_nominal, slot, codes, values, rs, re, lists, ls, le):
+    """``sklearn_order.is_constant`` at a node (``codes``: the node's rows' nominal codes, by position)."""
     if is_nominal[a]:
         first = -1
         for i in range(rs, re):
-            code = nominal[slot[a], rows[i]]
+            code = codes[slot[a], i]
             if code >= 0:
                 if first < 0:
                     first = code
@@ -48,7 +48,7 @@ def _constant(a, is_nominal, slot, nominal, values, rows, rs, re, lists, ls, le)
 
 
 @njit(cache=True, nogil=True)
-def visit(state, features, constant, n_known, is_nominal, slot, nominal, values, rows, rs, re, lists, ls, le):
+def visit(state, features, constant, n_known, is_nominal, slot, codes, values, rs, re, lists, ls, le):
     """``SklearnOrder.visit``: the attributes to evaluate in order, and the constant count."""
     d = features.shape[0]
     f_i, n_found, n_drawn, n_total, visited = d, 0, 0, n_known, 0
@@ -62,7 +62,7 @@ def visit(state, features, constant, n_known, is_nominal, slot, nominal, values,
             n_drawn += 1
             continue
         f_j += n_found
-        if _constant(features[f_j], is_nominal, slot, nominal, values, rows, rs, re, lists, ls, le):
+        if _constant(features[f_j], is_nominal, slot, codes, values, rs, re, lists, ls, le):
             features[f_j], features[n_total] = features[n_total], features[f_j]
             n_found += 1
             n_total += 1
