@@ -1,27 +1,29 @@
 """The level-wise engine (DESIGN §6): the tree grows one level at a time.
 
 Contract: ``grow_levelwise(table, params, progress)`` returns, as a
-FlatTree, the same tree as ``grow.grow(table, params)`` for the parameters ``unsupported``
-accepts (C4.5 with gain ratio or gain, fractional missing values, the
-stopping rules), but its cost per level is a handful of passes over the
-rows, not a handful of numpy calls per node:
+FlatTree, the tree ``grow.grow(table, params)`` grows node by node, for the
+parameters ``use_engine`` accepts (C4.5 with gain ratio or gain and
+fractional or no missing values; ID3 on nominal attributes with whole
+cases; every stopping rule), at a cost per level of a few passes over the
+rows instead of a few numpy calls per node:
 
-- the rows at a level are records ``(row, weight, node)``; a row whose
-  tested value is missing becomes one record per branch, its weight times
-  the branch's share (C4.5's fractional cases);
-- nominal attributes: one pass gives the (node, value, class) weights of
-  every frontier node;
-- numeric attributes: each keeps its records sorted by value (sorted once,
-  at the root, and carried down in order, as SLIQ does), so one scan finds
-  the best cut of every frontier node at once;
-- the records are then routed to the children with one more pass.
+- the rows at a level are records ``(row, weight, node)``, grouped by node
+  and in row order within a node; a case whose tested value is missing
+  becomes one record per branch, its weight times the branch's share;
+- nominal attributes: one pass per attribute scores every node's split;
+- numeric attributes: each keeps a list of its records sorted by value,
+  sorted once at the root and carried down by a stable partition (SLIQ,
+  SPRINT), so one scan finds every node's best cut; with ``--max-bins``,
+  per-node histograms over quantile bins replace the lists;
+- one more pass routes the records to the children.
 
-The loops are compiled with numba (``engine_kernels``); the per-node grower
-in ``grow`` is the plain-numpy reference, and tests/test_engine.py checks
-that both give identical trees. ``DTREE_ENGINE=numpy`` forces the
-reference, ``DTREE_ENGINE=numba`` the engine; by default the engine runs
-for tables of ``ENGINE_MIN_ROWS`` rows or more (small tables start faster
-without numba).
+The loops are compiled with numba (``engine_kernels`` and the modules it
+gathers) and run attribute by attribute in threads. The per-node grower in
+``grow`` is the plain-numpy reference; tests/test_engine.py and
+tests/test_engine_id3.py grow trees both ways and require the same trees.
+``DTREE_ENGINE=numpy`` forces the reference, ``DTREE_ENGINE=numba`` the
+engine; by default the engine runs from ``ENGINE_MIN_ROWS`` rows (smaller
+tables start faster without numba).
 """
 
 from __future__ import annotations
