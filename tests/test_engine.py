@@ -51,7 +51,7 @@ def test_numeric_kernel_matches_reference(seed):
     order = known[np.argsort(values[known], kind="stable")]
     distinct, ranks = np.unique(values[order], return_inverse=True)
     found, lower, upper, gain, ratio = engine_c45.c45_numeric(
-        ranks.astype(np.int32), distinct, np.zeros(len(order), dtype=np.int32), y[order].astype(np.int32), w[order],
+        ranks.astype(np.int32), distinct, np.array([0, len(order)]), y[order].astype(np.int32), w[order],
         np.ones(1, dtype=np.bool_), np.array([total]), 3, 2.0, True)
     if reference is None:
         assert not found[0]

@@ -122,7 +122,7 @@ def grow_levelwise(table: Table, params, progress=None) -> FlatTree:
     rec_y = table.y[rows].astype(np.int32)
     rec_w = table.weights[rows].astype(np.float64)
     rec_node = np.zeros(len(rows), dtype=np.int32)
-    orders = {}  # numeric attribute -> its sorted list: value rank, node, class, weight, record
+    orders = {}  # numeric attribute -> its sorted list: value ranks, node starts, classes, weights, records
     avail = None  # ID3: the attributes each node of the level may still use
     levels = []  # per level: counts, labels, attr, thr, nb, child start (within the next level), score
     parent_labels = np.zeros(1, dtype=np.int64)
@@ -273,9 +273,9 @@ def _score(k, columns: Columns, attributes, orders: dict, distinct: dict, binned
         level.found[:, i] = found
         level.cuts[i] = (lower, upper)
     else:
-        sv, sn, sy, sw, _ = orders[i]
+        sv, starts, sy, sw, _ = orders[i]
         found, lower, upper, level.gains[:, i], level.ratios[:, i] = k.c45_numeric(
-            sv, distinct[i], sn, sy, sw, level.active, level.totals, n_classes, min_leaf, True)
+            sv, distinct[i], starts, sy, sw, level.active, level.totals, n_classes, min_leaf, True)
         level.found[:, i] = found
         level.cuts[i] = (lower, upper)
 

@@ -179,12 +179,13 @@ def finish_cut(best_gain, candidates, total, mdl, best_left, known, branches):
 
 
 @njit(cache=True, nogil=True)
-def c45_numeric(sv, distinct, sn, sy, sw, active, totals, n_classes, min_leaf, mdl):
+def c45_numeric(sv, distinct, starts, sy, sw, active, totals, n_classes, min_leaf, mdl):
     """J48's best cut on one numeric attribute for every active node, in one pass per attribute.
 
-    ``sv, sn, sy, sw``: value (a rank into ``distinct``), node, class and
-    weight of the records with a known value, grouped by node, each node's
-    sorted by value (ties in row order). Returns per node: found, lower and
+    ``sv, sy, sw``: value (a rank into ``distinct``), class and weight of
+    the records with a known value, grouped by node (node ``k``'s from
+    ``starts[k]`` to ``starts[k + 1]``), each node's sorted by value (ties in
+    row order). Returns per node: found, lower and
     upper value of the cut, gain after the MDL penalty, and gain ratio.
     """
     n_nodes = active.shape[0]
@@ -200,11 +201,9 @@ def c45_numeric(sv, distinct, sn, sy, sw, active, totals, n_classes, min_leaf, m
     xr = np.zeros(C)
     best_left = np.zeros(C)
     branches = np.zeros((2, C))
-    start = 0
-    while start < sv.shape[0]:
-        k = sn[start]
-        block, start = start, block_end(sn, start)
-        if not active[k]:
+    for k in range(n_nodes):
+        block, start = starts[k], starts[k + 1]
+        if not active[k] or start == block:
             continue
         known[:] = 0.0
         for r in range(block, start):

@@ -55,8 +55,9 @@ class Columns:
 
 def sorted_list(columns: Columns, table: Table, labelled: np.ndarray, rec_y: np.ndarray, rec_w: np.ndarray,
                  i: int):
-    """Attribute ``i``'s sorted list (values as ranks into the column's distinct values, each
-    record's node (0), class, weight and id; ties in row order) and those distinct values
+    """Attribute ``i``'s sorted list (values as ranks into the column's distinct values, where
+    each node's block starts, each record's class, weight and id; ties in row order) and those
+    distinct values
     (numpy's sort releases the GIL, so attributes sort in parallel)."""
     values = columns.numeric[columns.slot[i]]
     known = np.flatnonzero(~np.isnan(values))
@@ -73,7 +74,8 @@ def sorted_list(columns: Columns, table: Table, labelled: np.ndarray, rec_y: np.
         distinct = np.unique(column[~np.isnan(column)])
         ranks = np.searchsorted(distinct, ordered).astype(np.int32)
     classes = rec_y[order].astype(np.int8 if rec_y.max(initial=0) < 127 else np.int32)
-    return (ranks, np.zeros(len(order), dtype=np.int32), classes, rec_w[order], order.astype(np.int32)), distinct
+    starts = np.array([0, len(order)], dtype=np.int64)  # one node, the root, holds the whole list
+    return (ranks, starts, classes, rec_w[order], order.astype(np.int32)), distinct
 
 
 class Placer:

@@ -137,9 +137,10 @@ def spread(rec_row, rec_y, rec_w, rec_node, branch, shares, child_base, n_childr
 
 
 @njit(cache=True, nogil=True)
-def expand(sv, sn, sy, sw, sr, dest, dups, new_node, new_w, n_children):
+def expand(sv, starts, sy, sw, sr, dest, dups, new_node, new_w, n_children):
     """A sorted record list carried to the next level: grouped by the new nodes, each node's
-    entries still in value order (a stable partition of each old node's block)."""
+    entries still in value order (a stable partition of each old node's block). ``starts``:
+    where each node's block begins (and the end), old and returned new."""
     counts = np.zeros(n_children + 1, dtype=np.int64)
     for j in range(sr.shape[0]):
         e = dest[sr[j]]
@@ -150,8 +151,10 @@ def expand(sv, sn, sy, sw, sr, dest, dups, new_node, new_w, n_children):
             for m in range(1, dups[d] + 1):
                 counts[new_node[dups[d + m]]] += 1
     position, total = _starts(counts, n_children)
+    new_starts = np.empty(n_children + 1, dtype=np.int64)
+    new_starts[:n_children] = position
+    new_starts[n_children] = total
     ov = np.empty(total, dtype=sv.dtype)
-    on = np.empty(total, dtype=np.int32)
     oy = np.empty(total, dtype=sy.dtype)
     ow = np.empty(total)
     orr = np.empty(total, dtype=np.int32)
@@ -161,7 +164,7 @@ def expand(sv, sn, sy, sw, sr, dest, dups, new_node, new_w, n_children):
             c = e & MASK
             i = position[c]
             position[c] += 1
-            ov[i], on[i], oy[i], ow[i], orr[i] = sv[j], c, sy[j], sw[j], e >> 32
+            ov[i], oy[i], ow[i], orr[i] = sv[j], sy[j], sw[j], e >> 32
         elif e <= -2:
             d = -2 - e
             for m in range(1, dups[d] + 1):
@@ -169,5 +172,5 @@ def expand(sv, sn, sy, sw, sr, dest, dups, new_node, new_w, n_children):
                 c = new_node[new]
                 i = position[c]
                 position[c] += 1
-                ov[i], on[i], oy[i], ow[i], orr[i] = sv[j], c, sy[j], new_w[new], new
-    return ov, on, oy, ow, orr
+                ov[i], oy[i], ow[i], orr[i] = sv[j], sy[j], new_w[new], new
+    return ov, new_starts, oy, ow, orr
