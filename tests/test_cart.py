@@ -155,3 +155,20 @@ def test_gain_shows_variance_reduction(run):
     sub = json.loads(run("gain", WEKA / "data" / "cpu.arff", "--task", "regression", "-w", "CACH>100",
                          "-f", "json").stdout)
     assert sub["rows"] == int((table.columns[table.schema.index("CACH")] > 100).sum())
+
+
+def test_regression_with_missing_numeric_values():
+    """A numeric attribute with missing values: the split is scored on the known rows and
+    scaled by their share (this used to index the known rows twice and fail)."""
+    from dtcli.model.table import NUMERIC, Attribute, Schema, Table
+
+    rng = np.random.default_rng(0)
+    x = rng.normal(0, 1, 400)
+    target = np.where(x > 0.3, 5.0, 1.0) + rng.normal(0, 0.1, 400)
+    x[::9] = np.nan
+    table = Table(Schema((Attribute("x", NUMERIC),), Attribute("t", NUMERIC)), [x], target)
+    tree, _ = train(table, "cart", max_depth=1)
+    assert tree.root.test.attribute.name == "x"
+    assert tree.root.test.threshold == pytest.approx(0.3, abs=0.1)
+    known = ~np.isnan(x)
+    assert tree.root.score < 0.95 * np.var(target[known])  # scaled by the known share (8/9)

@@ -71,7 +71,7 @@ def _numeric(rows: Table, i: int, min_leaf: float, exact: bool = False):
     if threshold == upper or not np.isfinite(threshold):
         threshold = lower
     test = NumericTest(rows.attributes[i], threshold)
-    return float(scores[best]), test, float(w[known].sum()), float(rank[best])
+    return float(scores[best]), test, float(w.sum()), float(rank[best])  # w: the known rows' weights
 
 
 def _nominal(rows: Table, i: int, min_leaf: float):
