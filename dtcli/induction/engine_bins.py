@@ -7,8 +7,8 @@ from numba import njit
 
 from dtcli.induction.engine_c45 import (
     SMALL,
+    admissible_gain,
     block_end,
-    cut_gain,
     finish_cut,
     min_split_of,
     move_left,
@@ -73,12 +73,8 @@ def c45_binned(codes, tops, rec_row, rec_y, rec_w, rec_node, active, totals, n_c
                 b = bins[j]
                 value = tops[b]
                 if not np.isnan(previous) and previous + 1e-5 < value:
-                    wl = 0.0
-                    for c in range(C):
-                        wl += left[c]
-                    wr = kw - wl
-                    if ms - wl < SMALL and ms - wr < SMALL:
-                        gain = cut_gain(xl, xr, wl, wr, kw, totals[k], old)
+                    admissible, gain = admissible_gain(left, xl, xr, kw, ms, totals[k], old)
+                    if admissible:
                         if gain - best_gain > SMALL:
                             best_gain, lower, upper = gain, previous, value
                             found[k] = True

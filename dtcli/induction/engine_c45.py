@@ -88,11 +88,7 @@ def c45_nominal(codes, rec_row, rec_y, rec_w, rec_node, active, totals, n_values
         block, start = start, block_end(rec_node, start)
         if not active[k]:
             continue
-        counts[:, :] = 0.0
-        for r in range(block, start):
-            v = codes[rec_row[r]]
-            if v >= 0:
-                counts[v, rec_y[r]] += rec_w[r]
+        value_counts(codes, rec_row, rec_y, rec_w, block, start, counts)
         branches = 0
         for v in range(n_values):
             size = 0.0
@@ -115,6 +111,16 @@ def block_end(nodes, start):
     while end < nodes.shape[0] and nodes[end] == nodes[start]:
         end += 1
     return end
+
+
+@njit(cache=True, nogil=True)
+def value_counts(codes, rec_row, rec_y, rec_w, block, end, counts):
+    """A node's (value, class) weights over its records ``block..end`` (missing codes skipped)."""
+    counts[:, :] = 0.0
+    for r in range(block, end):
+        v = codes[rec_row[r]]
+        if v >= 0:
+            counts[v, rec_y[r]] += rec_w[r]
 
 
 @njit(cache=True, nogil=True)
@@ -163,6 +169,18 @@ def cut_gain(xl, xr, wl, wr, kw, total, old):
     acc -= xlog2x(wr)
     numerator = (kw / total) * (old + acc)
     return 0.0 if abs(numerator) < SMALL else numerator / kw
+
+
+@njit(cache=True, nogil=True)
+def admissible_gain(left, xl, xr, kw, ms, total, old):
+    """Whether the cut after the current left side leaves ``ms`` cases each side, and its gain."""
+    wl = 0.0
+    for c in range(left.shape[0]):
+        wl += left[c]
+    wr = kw - wl
+    if not (ms - wl < SMALL and ms - wr < SMALL):
+        return False, 0.0
+    return True, cut_gain(xl, xr, wl, wr, kw, total, old)
 
 
 @njit(cache=True, nogil=True)
@@ -220,12 +238,8 @@ def c45_numeric(sv, distinct, starts, sy, sw, active, totals, n_classes, min_lea
         for r in range(block, start):
             value = distinct[sv[r]]
             if not np.isnan(previous) and previous + 1e-5 < value:
-                wl = 0.0
-                for c in range(C):
-                    wl += left[c]
-                wr = kw - wl
-                if ms - wl < SMALL and ms - wr < SMALL:
-                    gain = cut_gain(xl, xr, wl, wr, kw, totals[k], old)
+                admissible, gain = admissible_gain(left, xl, xr, kw, ms, totals[k], old)
+                if admissible:
                     if gain - best_gain > SMALL:
                         best_gain, lower, upper = gain, previous, value
                         found[k] = True

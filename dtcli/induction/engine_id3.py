@@ -13,7 +13,7 @@ from numba import njit
 
 from dtcli.induction.cart_kernels import ENTROPY, impurity
 from dtcli.induction.cart_kernels import GINI as IMPURITY_GINI
-from dtcli.induction.engine_c45 import block_end
+from dtcli.induction.engine_c45 import block_end, value_counts
 
 GAIN, RATIO, GINI = 0, 1, 2
 NO_LOGS = np.zeros(1)  # no table of logarithms: weights may be fractional
@@ -84,11 +84,7 @@ def id3_nominal(codes, rec_row, rec_y, rec_w, rec_node, active, available, total
         block, start = start, block_end(rec_node, start)
         if not (active[k] and available[k]):
             continue
-        counts[:, :] = 0.0
-        for r in range(block, start):
-            v = codes[rec_row[r]]
-            if v >= 0:
-                counts[v, rec_y[r]] += rec_w[r]
+        value_counts(codes, rec_row, rec_y, rec_w, block, start, counts)
         branches = 0
         for v in range(n_values):
             size = 0.0
