@@ -14,55 +14,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from dtcli.induction.cart_kernels import best_subset, decrease, proxy, proxy_bound
+from dtcli.induction.cart_kernels import best_subset, proxy
 from dtcli.induction.cart_order import visit
-
-FEATURE_THRESHOLD = 1e-7
-
-
-@njit(cache=True, nogil=True)
-def _numeric(s, lv, ly, lw, ls, le, n_classes, criterion, min_leaf, exact, logs, node_counts, whole):
-    """``cart._numeric`` on the node's sorted segment (values, classes, weights in list order):
-    (found, score, key, lower, upper, left, right). A cut whose cheap upper bound on the key
-    cannot beat the best so far is not scored exactly. ``whole``: every row of the node has a
-    value here and the weights are whole numbers, so the node's class counts are the known ones."""
-    if whole:
-        known = node_counts.copy()
-    else:
-        known = np.zeros(n_classes)
-        for i in range(ls[s], le[s]):
-            known[ly[s, i]] += lw[s, i]
-    left = np.zeros(n_classes)
-    right = np.zeros(n_classes)
-    best_left = np.zeros(n_classes)
-    best_key = -np.inf
-    found = False
-    lower = upper = 0.0
-    for i in range(ls[s], le[s] - 1):
-        left[ly[s, i]] += lw[s, i]
-        v, nxt = lv[s, i], lv[s, i + 1]
-        if not v + FEATURE_THRESHOLD < nxt:
-            continue
-        n_left = 0.0
-        n_right = 0.0
-        for c in range(n_classes):
-            right[c] = known[c] - left[c]
-            n_left += left[c]
-            n_right += right[c]
-        if not (n_left >= min_leaf and n_right >= min_leaf):
-            continue
-        if exact:
-            if found and proxy_bound(left, right, criterion, logs) < best_key:
-                continue
-            key = proxy(left, right, criterion, logs)
-        else:
-            key = decrease(left, right, criterion, logs)
-        if not found or key > best_key:
-            found, best_key, lower, upper = True, key, v, nxt
-            best_left[:] = left
-    best_right = known - best_left
-    score = decrease(best_left, best_right, criterion, logs) if found else 0.0
-    return found, score, best_key, lower, upper, best_left, best_right
+from dtcli.induction.cart_scan import numeric
 
 
 @njit(cache=True, nogil=True)
@@ -186,9 +140,9 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
                     known_weight += right[c]
             else:
                 whole = logs.shape[0] > 1 and le[slot[a]] - ls[slot[a]] == re - rs
-                found, sc, key, lower, upper, left, right = _numeric(slot[a], lv, ly, lw, ls, le, n_classes,
-                                                                     criterion, min_leaf, exact, logs,
-                                                                     counts[node], whole)
+                found, sc, key, lower, upper, left, right = numeric(slot[a], lv, ly, lw, ls, le, n_classes,
+                                                                    criterion, min_leaf, exact, logs,
+                                                                    counts[node], whole)
                 if not found:
                     continue
                 known_weight = 0.0

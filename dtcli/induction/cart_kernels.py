@@ -204,32 +204,6 @@ def _greedy(counts, present, total, criterion, logs):
 
 
 @njit(cache=True, nogil=True)
-def proxy_bound(left, right, criterion, logs):
-    """An upper bound on ``proxy``, cheap to compute: for the entropy with whole-number weights,
-    ``-W_R I(R) - W_L I(L) = (sum_c l_c log l_c - W_L log W_L + the same for R) / ln 2`` from the
-    table of logarithms (no division, no call to log), plus a margin far above the rounding
-    difference between the two ways of computing it; otherwise ``proxy`` itself."""
-    if criterion != ENTROPY or logs.shape[0] <= 1:
-        return proxy(left, right, criterion, logs)
-    w_left = 0.0
-    w_right = 0.0
-    acc = 0.0
-    for c in range(left.shape[0]):
-        w_left += left[c]
-        w_right += right[c]
-        if left[c] > 0:
-            acc += left[c] * logs[int(left[c])]
-        if right[c] > 0:
-            acc += right[c] * logs[int(right[c])]
-    if w_left > 0:
-        acc -= w_left * logs[int(w_left)]
-    if w_right > 0:
-        acc -= w_right * logs[int(w_right)]
-    total = w_left + w_right
-    return acc / LN2 + 1e-12 * (total * (logs[int(total)] + 1.0) + 1.0)
-
-
-@njit(cache=True, nogil=True)
 def log_table(n):
     """``np.log(k)`` for k = 0..n, computed by the same compiled log as every other use."""
     logs = np.empty(n + 1)
@@ -237,6 +211,31 @@ def log_table(n):
     for k in range(1, n + 1):
         logs[k] = np.log(float(k))
     return logs
+
+
+@njit(cache=True, nogil=True)
+def _bound(left, total, n_left, n_right, weight, parent, criterion, logs):
+    """``decrease`` of a split with whole-number counts, computed the cheap way (up to rounding,
+    which the caller's margin covers): for the entropy, ``I(parent) + (sum_c f(l_c) - f(W_L) +
+    the same for R) / (W ln 2)`` with ``f(x) = x ln x`` from the table of logarithms; for the
+    Gini index, ``I(parent) - (W - sum_c l_c^2 / W_L - sum_c r_c^2 / W_R) / W``."""
+    if criterion == ENTROPY:
+        acc = 0.0
+        for c in range(left.shape[0]):
+            r = total[c] - left[c]
+            if left[c] > 0:
+                acc += left[c] * logs[int(left[c])]
+            if r > 0:
+                acc += r * logs[int(r)]
+        acc -= n_left * logs[int(n_left)] + n_right * logs[int(n_right)]
+        return parent + acc / (LN2 * weight)
+    sq_left = 0.0
+    sq_right = 0.0
+    for c in range(left.shape[0]):
+        r = total[c] - left[c]
+        sq_left += left[c] * left[c]
+        sq_right += r * r
+    return parent - (weight - sq_left / n_left - sq_right / n_right) / weight
 
 
 @njit(cache=True, nogil=True)
@@ -256,6 +255,13 @@ def _exhaustive(counts, present, total, criterion, min_leaf, logs):
     code = 0  # the subset's index in itertools.product order (value 1 is the highest bit)
     best_code, best_score = -1, -np.inf
     best_left = np.zeros(n_classes)
+    weight = 0.0
+    for c in range(n_classes):
+        weight += total[c]
+    # a subset whose cheap bound is below the best score so far is not scored exactly (_bound)
+    bounded = weight < logs.shape[0] and (criterion == ENTROPY or (criterion == GINI and weight < 67_108_864.0))
+    parent = impurity(total, criterion, logs) if bounded else 0.0
+    margin = 1e-11 * (logs[int(weight)] + 1.0) if bounded and weight > 0 else 0.0
     for step in range(1 << (v - 1)):
         if step > 0:
             bit = 0
@@ -273,6 +279,14 @@ def _exhaustive(counts, present, total, criterion, min_leaf, logs):
             inside[j] = not inside[j]
         if code == every:
             continue
+        if best_code >= 0 and bounded:
+            n_left = 0.0
+            for c in range(n_classes):
+                n_left += left[c]
+            n_right = weight - n_left
+            if n_left >= min_leaf and n_right >= min_leaf and n_left > 0 and n_right > 0:
+                if _bound(left, total, n_left, n_right, weight, parent, criterion, logs) + margin < best_score:
+                    continue
         ok, score = _scored(left, right, total, min_leaf, criterion, logs)
         if not ok:
             continue

@@ -46,30 +46,28 @@ class FlatTree:
 
     def to_nodes(self) -> Node:
         """The Node tree of the slots reachable from the root (slot 0)."""
+        attr, cstart, nb = self.attr.tolist(), self.cstart.tolist(), self.nb.tolist()  # plain ints: fast
+        scores = self.score.tolist()
         made: dict[int, Node] = {}
         order = [0]
         i = 0
         while i < len(order):  # breadth first: every reachable slot once
             slot = order[i]
             i += 1
-            if self.attr[slot] >= 0:
-                order.extend(range(int(self.cstart[slot]), int(self.cstart[slot] + self.nb[slot])))
+            if attr[slot] >= 0:
+                order.extend(range(cstart[slot], cstart[slot] + nb[slot]))
+        labels = self.label.tolist() if self.nodes is None else None
         for slot in reversed(order):
-            node = self._node(slot)
-            node.score = None if np.isnan(self.score[slot]) else float(self.score[slot])
-            if self.attr[slot] >= 0:
+            node = self.nodes[slot] if labels is None else Node(self.counts[slot], labels[slot])
+            node.score = None if scores[slot] != scores[slot] else scores[slot]  # NaN: no score
+            if attr[slot] >= 0:
                 node.test = self.test(slot)
-                node.children = [made.pop(c) for c in range(int(self.cstart[slot]),
-                                                             int(self.cstart[slot] + self.nb[slot]))]
+                node.children = [made.pop(c) for c in range(cstart[slot], cstart[slot] + nb[slot])]
             else:
                 node.test, node.children = None, []
             made[slot] = node
         return made[0]
 
-    def _node(self, slot: int) -> Node:
-        if self.nodes is not None:
-            return self.nodes[slot]
-        return Node(self.counts[slot], int(self.label[slot]))
 
 
 def from_nodes(root: Node, attributes: tuple[Attribute, ...]) -> FlatTree | None:

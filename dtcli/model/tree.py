@@ -128,9 +128,11 @@ class Node:
 
     def walk(self) -> Iterator["Node"]:
         """This node and every node below it, depth first, branches in order."""
-        yield self
-        for child in self.children:
-            yield from child.walk()
+        stack = [self]  # not recursive: a generator chain as deep as the tree costs a frame per level
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children))
 
     def n_nodes(self) -> int:
         return sum(1 for _ in self.walk())
@@ -140,9 +142,15 @@ class Node:
 
     def depth(self) -> int:
         """Number of tests on the longest path from here to a leaf."""
-        if self.is_leaf:
-            return 0
-        return 1 + max(child.depth() for child in self.children)
+        deepest = 0
+        stack = [(self, 0)]
+        while stack:
+            node, depth = stack.pop()
+            if node.children:
+                stack.extend((child, depth + 1) for child in node.children)
+            elif depth > deepest:
+                deepest = depth
+        return deepest
 
 
 def majority(counts: np.ndarray) -> int:
