@@ -28,13 +28,12 @@ import numpy as np
 from dtcli.induction.c45 import Choice
 from dtcli.induction.criteria import entropy, gini
 from dtcli.induction.numeric import cut_table
-from dtcli.induction.sklearn_order import single
+from dtcli.induction.sklearn_order import FEATURE_THRESHOLD, single
 from dtcli.induction.split import nominal_branch_counts
 from dtcli.model.table import Table
 from dtcli.model.tree import NumericTest, SubsetTest
 
 SUBSET_LIMIT = 10
-FEATURE_THRESHOLD = 1e-7  # values closer than this are one value (as scikit-learn)
 
 
 def decrease(left: np.ndarray, right: np.ndarray, criterion: str) -> np.ndarray:

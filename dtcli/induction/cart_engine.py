@@ -19,7 +19,7 @@ import numpy as np
 from dtcli.induction.cart import SUBSET_LIMIT
 from dtcli.induction.flat import FlatTree
 from dtcli.induction.kernels import ENGINE_MIN_ROWS, engine_choice
-from dtcli.induction.sklearn_order import RAND_R_MAX, single
+from dtcli.induction.sklearn_order import FEATURE_THRESHOLD, RAND_R_MAX, single
 from dtcli.model.table import Table
 from dtcli.model.tree import NumericTest, SubsetTest
 
@@ -53,6 +53,15 @@ def _logs(table: Table, rows: np.ndarray) -> np.ndarray:
     return np.zeros(1)
 
 
+def _steps(logs: np.ndarray) -> np.ndarray:
+    """``f(x + 1) - f(x)`` for ``f(x) = x ln x`` over the table of logarithms (empty for a stub)."""
+    if len(logs) <= 1:
+        return np.zeros(0)
+    f = np.zeros(len(logs))
+    f[1:] = np.arange(1, len(logs)) * logs[1:]
+    return np.diff(f)
+
+
 def grow_cart(table: Table, params) -> FlatTree:
     from dtcli.induction import cart_grow
 
@@ -72,23 +81,45 @@ def grow_cart(table: Table, params) -> FlatTree:
     original = np.vstack(numeric).astype(np.float64) if numeric else np.zeros((0, n))
     values = single(original) if exact else original
     lists = np.zeros((len(numeric), n), dtype=np.int32)
+    ranks = np.zeros((len(numeric), n), dtype=np.int32)
     lengths = np.zeros(len(numeric), dtype=np.int64)
+    distinct: list = [None] * len(numeric)
+
     def sort(s: int) -> None:  # numpy's sort releases the GIL: the attributes sort in parallel
         known = np.flatnonzero(~np.isnan(values[s]))
         order = known[np.argsort(values[s][known], kind="stable")]
         lists[s, :len(order)] = order
         lengths[s] = len(order)
+        ordered = values[s][order]
+        new = np.ones(len(order), dtype=np.bool_)
+        new[1:] = ordered[1:] != ordered[:-1]
+        ranks[s, :len(order)] = np.cumsum(new) - 1
+        distinct[s] = ordered[new]
 
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         list(pool.map(sort, range(len(numeric))))
+    # one table of every attribute's distinct values: ranks index it, offset by attribute
+    offsets = np.cumsum([0] + [len(d) for d in distinct])
+    if offsets[-1] >= 2**31:
+        raise MemoryError("too many distinct numeric values for the CART builder")
+    for s in range(len(numeric)):
+        ranks[s, :lengths[s]] += offsets[s]
+    table_values = np.concatenate(distinct) if distinct else np.zeros(0)
+    far = np.zeros(len(table_values), dtype=np.int32)
+    for s, d in enumerate(distinct):
+        beyond = np.searchsorted(d, d + FEATURE_THRESHOLD, side="right")
+        # -1: every value is more than the threshold below the next, so any two ranks differ enough
+        far[offsets[s]:offsets[s + 1]] = -1 if np.all(beyond == np.arange(1, len(d) + 1)) else offsets[s] + beyond
     state = np.array([int(np.random.RandomState(params.seed).randint(0, RAND_R_MAX))], dtype=np.int64)
     n_values = np.array([len(a.values) for a in attributes], dtype=np.int64)
     min_leaf = float(params.min_leaf or 1.0)
+    logs = _logs(table, rows)
     counts, label, attr, thr, member, first, score = cart_grow.grow_cart(
         nominal, values, original, table.y[rows].astype(np.int64), table.weights[rows].astype(np.float64),
-        is_nominal, slot, n_values, lists, lengths, len(table.classes), CRITERIA.get(params.criterion, 1),
+        is_nominal, slot, n_values, lists, ranks, table_values, far, lengths, len(table.classes),
+        CRITERIA.get(params.criterion, 1),
         min_leaf, -1 if params.max_depth is None else int(params.max_depth), float(params.min_split),
-        float(params.purity), float(params.min_gain), SUBSET_LIMIT, exact, state, _logs(table, rows))
+        float(params.purity), float(params.min_gain), SUBSET_LIMIT, exact, state, logs, _steps(logs))
     tests = [None] * len(attr)
     for node in np.flatnonzero(attr >= 0):
         attribute = attributes[int(attr[node])]

@@ -16,12 +16,12 @@ from numba import njit
 
 from dtcli.induction.cart_kernels import best_subset, proxy
 from dtcli.induction.cart_order import visit
-from dtcli.induction.cart_scan import numeric
+from dtcli.induction.cart_scan import numeric, partition_list, partition_rows
 
 
 @njit(cache=True, nogil=True)
-def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists, lengths, n_classes, criterion,
-              min_leaf, max_depth, min_split, purity, min_gain, limit, exact, state, logs):
+def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists, ranks, distinct, far, lengths,
+              n_classes, criterion, min_leaf, max_depth, min_split, purity, min_gain, limit, exact, state, logs, steps):
     """The whole tree, depth first (see the module docstring). Returns per node, in creation
     order: counts, label, attribute (-1: leaf), threshold, subset membership by value code,
     first child, score."""
@@ -48,21 +48,28 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
     rc = nominal.copy()
     ry = y.astype(np.int8)
     rw = w.copy()
-    tmp_rc = np.empty_like(rc)
+    tmp_rc = np.empty(n, dtype=rc.dtype)
     tmp_ry = np.empty_like(ry)
     tmp_rw = np.empty_like(rw)
     tmp_list = np.empty(n, dtype=lists.dtype)
-    tmp_v = np.empty(n)
+    tmp_v = np.empty(n, dtype=ranks.dtype)
     tmp_y = np.empty(n, dtype=np.int8)
-    tmp_w = np.empty(n)
-    # each list carries its rows' values, classes and weights, so scans read memory in order
-    lv = np.empty((n_numeric, n))
+    unit = True
+    for r in range(n):
+        if w[r] != 1.0:
+            unit = False
+    tmp_w = np.empty(1 if unit else n)
+    # each list carries its rows' value ranks, classes and weights (unless all are 1), so that
+    # scans read memory in order
+    lv = ranks
     ly = np.empty((n_numeric, n), dtype=np.int8)  # class codes (the glue sends at most 127 classes here)
-    lw = np.empty((n_numeric, n))
+    lw = np.empty((n_numeric, 1 if unit else n))
     for s in range(n_numeric):
         for i in range(lengths[s]):
             r = lists[s, i]
-            lv[s, i], ly[s, i], lw[s, i] = values[s, r], y[r], w[r]
+            ly[s, i] = y[r]
+            if not unit:
+                lw[s, i] = w[r]
     features = np.arange(n_attributes, dtype=np.int64)
     constant = np.arange(n_attributes, dtype=np.int64)
     # the stack of nodes to expand: id, row segment, list segments, depth, known constants
@@ -140,9 +147,9 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
                     known_weight += right[c]
             else:
                 whole = logs.shape[0] > 1 and le[slot[a]] - ls[slot[a]] == re - rs
-                found, sc, key, lower, upper, left, right = numeric(slot[a], lv, ly, lw, ls, le, n_classes,
-                                                                    criterion, min_leaf, exact, logs,
-                                                                    counts[node], whole)
+                found, sc, key, lower, upper, left, right = numeric(slot[a], lv, ly, lw, unit, distinct, far, ls,
+                                                                    le, n_classes, criterion, min_leaf, exact,
+                                                                    logs, steps, counts[node], whole)
                 if not found:
                     continue
                 known_weight = 0.0
@@ -194,11 +201,11 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
                 side[r] = heavier
             if side[r] == 0:
                 n_left += 1
-        _partition_rows(rows, rc, ry, rw, rs, re, side, tmp, tmp_rc, tmp_ry, tmp_rw)
+        partition_rows(rows, rc, ry, rw, rs, re, side, tmp, tmp_rc, tmp_ry, tmp_rw)
         new_le = np.empty(n_numeric, dtype=np.int64)
         for s in range(n_numeric):
-            new_le[s] = ls[s] + _partition_list(lists[s], lv[s], ly[s], lw[s], ls[s], le[s], side, tmp_list, tmp_v,
-                                                tmp_y, tmp_w)
+            new_le[s] = ls[s] + partition_list(lists[s], lv[s], ly[s], lw[s], unit, ls[s], le[s], side, tmp_list,
+                                               tmp_v, tmp_y, tmp_w)
         attr[node], thr[node], score[node] = best_a, best_thr, best_score
         member[node, :] = best_member
         c0 = n_nodes
@@ -227,36 +234,3 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
             top += 1
     return (counts[:n_nodes], label[:n_nodes], attr[:n_nodes], thr[:n_nodes], member[:n_nodes],
             first_child[:n_nodes], score[:n_nodes])
-
-
-@njit(cache=True, nogil=True)
-def _partition_rows(rows, rc, ry, rw, start, end, side, tmp, tmp_rc, tmp_ry, tmp_rw):
-    """Stable partition of the node's rows (with their codes, classes, weights) by ``side``."""
-    k = start
-    for rnd in range(2):
-        for i in range(start, end):
-            if (side[rows[i]] == 0) == (rnd == 0):
-                tmp[k], tmp_ry[k], tmp_rw[k] = rows[i], ry[i], rw[i]
-                for j in range(rc.shape[0]):
-                    tmp_rc[j, k] = rc[j, i]
-                k += 1
-    for i in range(start, end):
-        rows[i], ry[i], rw[i] = tmp[i], tmp_ry[i], tmp_rw[i]
-        for j in range(rc.shape[0]):
-            rc[j, i] = tmp_rc[j, i]
-
-
-@njit(cache=True, nogil=True)
-def _partition_list(items, lv, ly, lw, start, end, side, tmp, tmp_v, tmp_y, tmp_w):
-    """``_partition`` of a sorted list segment with its values, classes and weights."""
-    k = start
-    for rnd in range(2):
-        for i in range(start, end):
-            if (side[items[i]] == 0) == (rnd == 0):
-                tmp[k], tmp_v[k], tmp_y[k], tmp_w[k] = items[i], lv[i], ly[i], lw[i]
-                k += 1
-        if rnd == 0:
-            n_left = k - start
-    for i in range(start, end):
-        items[i], lv[i], ly[i], lw[i] = tmp[i], tmp_v[i], tmp_y[i], tmp_w[i]
-    return n_left

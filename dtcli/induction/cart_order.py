@@ -10,8 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-RAND_R_MAX = 0x7FFFFFFF
-FEATURE_THRESHOLD = 1e-7
+from dtcli.induction.sklearn_order import FEATURE_THRESHOLD, RAND_R_MAX
 
 
 @njit(cache=True, nogil=True)

@@ -1,4 +1,6 @@
-"""CART's scan of a numeric attribute's sorted segment, compiled (part of the CART engine).
+"""CART's sorted value lists, compiled (part of the CART engine): the scan of a numeric
+attribute's segment for its best cut, and the stable partitions that hand lists and rows to a
+node's children.
 
 ``numeric`` is ``cart._numeric`` on the CART builder's layout (``cart_grow``):
 the cuts of a node's segment in value order, the best by scikit-learn's
@@ -26,7 +28,6 @@ from numba import njit
 
 from dtcli.induction.cart_kernels import ENTROPY, GINI, LN2, decrease, proxy
 
-FEATURE_THRESHOLD = 1e-7
 RESYNC = 1024
 EPS = 2.220446049250313e-16
 
@@ -45,31 +46,40 @@ def _class_part(left, known, logs):
 
 
 @njit(cache=True, nogil=True)
-def numeric(s, lv, ly, lw, ls, le, n_classes, criterion, min_leaf, exact, logs, node_counts, whole):
-    """``cart._numeric`` on the node's sorted segment (values, classes, weights in list order):
-    (found, score, key, lower, upper, left, right). ``whole``: every row of the node has a value
-    here and the weights are whole numbers, so the node's class counts are the known ones."""
+def numeric(s, lv, ly, lw, unit, distinct, far, ls, le, n_classes, criterion, min_leaf, exact, logs, steps,
+            node_counts, whole):
+    """``cart._numeric`` on the node's sorted segment (in list order: value ranks ``lv``,
+    classes, weights; ``unit``: every weight is 1 and ``lw`` is not read): (found, score, key,
+    lower, upper, left, right). A rank indexes ``distinct``, the attribute's values in order;
+    ``far[r]`` is the first rank whose value exceeds ``distinct[r] + FEATURE_THRESHOLD``, so a
+    cut between ranks r and q is admissible when ``q >= far[r]`` (negative for every rank of an
+    attribute whose distinct values all lie that far apart). ``whole``: every row of the node has
+    a value here and the weights are whole numbers, so the node's class counts are the known
+    ones. ``steps[x] = f(x + 1) - f(x)``, ``f(x) = x ln x``, for whole x below the table's size
+    (with unit weights, one row moving left changes the entropy bound by four of these)."""
+    spaced = le[s] > ls[s] and far[lv[s, ls[s]]] < 0  # the attribute's distinct values are all far enough apart
     if whole:
         known = node_counts.copy()
     else:
         known = np.zeros(n_classes)
         for i in range(ls[s], le[s]):
-            known[ly[s, i]] += lw[s, i]
+            known[ly[s, i]] += 1.0 if unit else lw[s, i]
     total = 0.0
     square_sum = 0.0
     for c in range(n_classes):
         total += known[c]
         square_sum += known[c] * known[c]
-    # 0: score every admissible cut; 1: entropy bound from the table of logs; 2: Gini bound
+    # 0: score every admissible cut; 1: entropy bound from the table of logs (3: from the table of
+    # steps, for unit weights); 2: Gini bound
     mode = 0
     if exact and logs.shape[0] > 1 and total < logs.shape[0]:
         if criterion == ENTROPY:
-            mode = 1
+            mode = 3 if unit and total < steps.shape[0] else 1
         elif criterion == GINI and total < 67_108_864.0:
             mode = 2
     margin = 0.0
-    if mode == 1:
-        margin = 3e-12 * (total * (logs[int(total)] + 1.0) + 1.0) + 8.0 * RESYNC * EPS * (_xlogx(total, logs) + 1.0)
+    if mode == 1 or mode == 3:
+        margin = 3e-12 * (total * (logs[int(total)] + 1.0) + 1.0) + 16.0 * RESYNC * EPS * (_xlogx(total, logs) + 1.0)
     elif mode == 2:
         margin = 1e-12 * (total + 1.0)
     left = np.zeros(n_classes)
@@ -77,18 +87,22 @@ def numeric(s, lv, ly, lw, ls, le, n_classes, criterion, min_leaf, exact, logs, 
     best_left = np.zeros(n_classes)
     sq_left = 0.0
     sq_right = square_sum
-    part = _class_part(left, known, logs) if mode == 1 else 0.0
+    part = _class_part(left, known, logs) if mode == 1 or mode == 3 else 0.0
+    if mode == 3:  # the weights' part too: part is the whole bound (times ln 2, less the margin)
+        part -= _xlogx(total, logs)
     since = 0
     w_left = 0.0
     best_key = -np.inf
     found = False
     lower = upper = 0.0
-    for i in range(ls[s], le[s] - 1):
+    if mode == 3:
+        found, best_key, lower, upper = _unit_entropy(s, lv, ly, distinct, far, spaced, ls, le, known, total, min_leaf,
+                                                      logs, steps, part, margin, best_left)
+    for i in range(ls[s], le[s] - 1 if mode != 3 else ls[s]):
         k = ly[s, i]
-        wt = lw[s, i]
+        wt = 1.0 if unit else lw[s, i]
         before = left[k]
         left[k] = before + wt
-        w_left += wt
         if mode == 1:
             rest = known[k] - before
             part += (_xlogx(before + wt, logs) - _xlogx(before, logs)
@@ -101,8 +115,11 @@ def numeric(s, lv, ly, lw, ls, le, n_classes, criterion, min_leaf, exact, logs, 
             rest = known[k] - before
             sq_left += (2.0 * before + wt) * wt
             sq_right -= (2.0 * rest - wt) * wt
-        v, nxt = lv[s, i], lv[s, i + 1]
-        if not v + FEATURE_THRESHOLD < nxt:
+        w_left += wt
+        if spaced:
+            if lv[s, i + 1] == lv[s, i]:
+                continue
+        elif lv[s, i + 1] < far[lv[s, i]]:  # not distinct from the next value
             continue
         w_right = total - w_left
         if mode == 0:
@@ -127,8 +144,135 @@ def numeric(s, lv, ly, lw, ls, le, n_classes, criterion, min_leaf, exact, logs, 
                 right[c] = known[c] - left[c]
         key = proxy(left, right, criterion, logs) if exact else decrease(left, right, criterion, logs)
         if not found or key > best_key:
-            found, best_key, lower, upper = True, key, v, nxt
+            found, best_key, lower, upper = True, key, distinct[lv[s, i]], distinct[lv[s, i + 1]]
             best_left[:] = left
     best_right = known - best_left
     score = decrease(best_left, best_right, criterion, logs) if found else 0.0
     return found, score, best_key, lower, upper, best_left, best_right
+
+
+@njit(cache=True, nogil=True)
+def partition_list(items, lv, ly, lw, unit, start, end, side, tmp, tmp_v, tmp_y, tmp_w):
+    """Stable partition of a sorted list segment (rows, with their value ranks, classes and
+    weights) by the rows' ``side``, in one pass: the left entries move up in place, the right
+    ones wait in ``tmp``. Returns the number of left entries."""
+    k = start
+    m = 0
+    for i in range(start, end):
+        it = items[i]
+        if side[it] == 0:
+            items[k], lv[k], ly[k] = it, lv[i], ly[i]
+            if not unit:
+                lw[k] = lw[i]
+            k += 1
+        else:
+            tmp[m], tmp_v[m], tmp_y[m] = it, lv[i], ly[i]
+            if not unit:
+                tmp_w[m] = lw[i]
+            m += 1
+    for j in range(m):
+        items[k + j], lv[k + j], ly[k + j] = tmp[j], tmp_v[j], tmp_y[j]
+        if not unit:
+            lw[k + j] = tmp_w[j]
+    return k - start
+
+
+@njit(cache=True, nogil=True)
+def partition_rows(rows, rc, ry, rw, start, end, side, tmp, tmp_codes, tmp_ry, tmp_rw):
+    """Stable partition of the node's rows (with their nominal codes, classes and weights) by
+    ``side``; each code column is moved on its own, reading memory in order."""
+    n = end - start
+    left = np.empty(n, dtype=np.bool_)
+    n_left = 0
+    for i in range(start, end):
+        left[i - start] = side[rows[i]] == 0
+        if left[i - start]:
+            n_left += 1
+    _move(rows, left, start, end, n_left, tmp)
+    _move(ry, left, start, end, n_left, tmp_ry)
+    _move(rw, left, start, end, n_left, tmp_rw)
+    for j in range(rc.shape[0]):
+        _move(rc[j], left, start, end, n_left, tmp_codes)
+
+
+@njit(cache=True, nogil=True)
+def _move(column, left, start, end, n_left, tmp):
+    k = start
+    m = start + n_left
+    for i in range(start, end):
+        if left[i - start]:
+            tmp[k] = column[i]
+            k += 1
+        else:
+            tmp[m] = column[i]
+            m += 1
+    for i in range(start, end):
+        column[i] = tmp[i]
+
+
+@njit(cache=True, nogil=True)
+def _unit_entropy(s, lv, ly, distinct, far, spaced, ls, le, known, total, min_leaf, logs, steps, part, margin,
+                  best_left):
+    """``numeric``'s loop for the entropy with unit weights, on whole-number counts, with few
+    branches: each row moved left updates the bound ``part`` by four table steps.
+
+    ``part / ln 2`` is within ``margin`` of a cut's exact key, so two cuts whose approximations
+    differ by more than twice the margin compare the same way exactly; only closer ones are
+    scored exactly. The cut kept is always the first of the best so far. Returns (found, best
+    key, lower, upper) and leaves the best cut's left counts in ``best_left``."""
+    n_classes = known.shape[0]
+    count = np.zeros(n_classes, dtype=np.int64)
+    whole = np.empty(n_classes, dtype=np.int64)
+    for c in range(n_classes):
+        whole[c] = np.int64(known[c])
+    n = np.int64(total)
+    left = np.zeros(n_classes)
+    right = np.zeros(n_classes)
+    kept = np.zeros(n_classes, dtype=np.int64)  # the best cut's left counts
+    kept_at = -1
+    kept_approx = -np.inf
+    kept_key = np.nan  # its exact key, once computed
+    w_left = 0
+    since = 0
+    for i in range(ls[s], le[s] - 1):
+        k = ly[s, i]
+        before = count[k]
+        count[k] = before + 1
+        part += steps[before] - steps[whole[k] - before - 1] - steps[w_left] + steps[n - w_left - 1]
+        w_left += 1
+        since += 1
+        if since == RESYNC:
+            for c in range(n_classes):
+                left[c] = count[c]
+            part = _class_part(left, known, logs) - _xlogx(float(w_left), logs) - _xlogx(float(n - w_left), logs)
+            since = 0
+        here, there = lv[s, i], lv[s, i + 1]
+        admissible = there != here if spaced else there >= far[here]
+        approx = part / LN2
+        if admissible & (w_left >= min_leaf) & (n - w_left >= min_leaf) & (approx + 2.0 * margin >= kept_approx):
+            if approx - 2.0 * margin <= kept_approx:  # too close to call: compare exactly
+                if kept_at >= 0 and kept_key != kept_key:
+                    kept_key = _exact(kept, known, left, right, logs)
+                key = _exact(count, known, left, right, logs)
+                if kept_at >= 0 and not key > kept_key:
+                    continue
+            else:
+                key = np.nan
+            kept[:] = count
+            kept_at, kept_approx, kept_key = i, approx, key
+    if kept_at < 0:
+        return False, -np.inf, 0.0, 0.0
+    if kept_key != kept_key:
+        kept_key = _exact(kept, known, left, right, logs)
+    for c in range(n_classes):
+        best_left[c] = kept[c]
+    return True, kept_key, distinct[lv[s, kept_at]], distinct[lv[s, kept_at + 1]]
+
+
+@njit(cache=True, nogil=True)
+def _exact(count, known, left, right, logs):
+    """The exact proxy of the cut with left counts ``count`` (``left``, ``right``: scratch)."""
+    for c in range(known.shape[0]):
+        left[c] = count[c]
+        right[c] = known[c] - left[c]
+    return proxy(left, right, ENTROPY, logs)

@@ -33,14 +33,13 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
-from pathlib import Path
 
 import numpy as np
 
 from dtcli.induction.bins import bin_codes
 from dtcli.induction.engine_data import Columns, Placer, sorted_list
 from dtcli.induction.flat import FlatTree
-from dtcli.induction.kernels import ENGINE_MIN_ROWS, engine_choice
+from dtcli.induction.kernels import ENGINE_MIN_ROWS, engine_choice, use_cache_dir
 from dtcli.model.table import Table
 
 _kernels = None
@@ -89,7 +88,7 @@ def kernels():
     """The compiled kernels module, or None when numba cannot be used here."""
     global _kernels
     if _kernels is None:
-        os.environ.setdefault("NUMBA_CACHE_DIR", str(Path.home() / ".cache" / "dtree" / "numba"))
+        use_cache_dir()
         try:
             from dtcli.induction import engine_kernels
         except Exception:  # noqa: BLE001 - numba missing or unusable: the per-node path does the work

@@ -15,11 +15,10 @@ from __future__ import annotations
 import numpy as np
 
 from dtcli.induction.c45 import Choice
-from dtcli.induction.sklearn_order import single
+from dtcli.induction.sklearn_order import FEATURE_THRESHOLD, single
 from dtcli.model.table import Table
 from dtcli.model.tree import NumericTest, SubsetTest
 
-FEATURE_THRESHOLD = 1e-7
 
 
 def node_stats(rows: Table) -> tuple[float, float, float]:
