@@ -9,7 +9,7 @@ import pytest
 
 from dtcli.induction.algorithms import train
 from dtcli.model.serialize import dumps_model
-from dtcli.model.table import NOMINAL, Attribute, Schema, Table
+from dtcli.model.table import NOMINAL, NUMERIC, Attribute, Schema, Table
 from dtcli.render.tree import text_tree
 from helpers import FIXTURES, WEKA, load
 from test_engine import generated, same
@@ -87,3 +87,18 @@ def test_builder_is_used_for_large_tables_only(monkeypatch):
     monkeypatch.setenv("DTREE_ENGINE", "numba")
     assert use_cart_engine(generated(100, 0), params)
     assert not use_cart_engine(generated(100, 0), GrowParams(algorithm="cart", missing="fractional"))
+
+
+def test_same_trees_with_a_nominal_attribute_of_more_than_127_values(monkeypatch):
+    """Codes wider than a byte take the builder's 32-bit path."""
+    rng = np.random.default_rng(5)
+    n = 1500
+    wide = rng.integers(-1, 140, n).astype(np.int32)
+    x = rng.normal(size=n)
+    y = ((wide % 4 == 0) ^ (x > 0.3)).astype(np.int32)
+    attributes = (Attribute("wide", NOMINAL, tuple(f"w{i}" for i in range(140))), Attribute("x", NUMERIC))
+    target = Attribute("y", NOMINAL, ("a", "b"))
+    table = Table(Schema(attributes, target), [wide, x], y)
+    for criterion in ("gini", "entropy"):
+        reference, compiled = both(monkeypatch, table, criterion=criterion)
+        assert same(reference, compiled)

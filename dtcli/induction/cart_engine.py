@@ -64,6 +64,7 @@ def _steps(logs: np.ndarray) -> np.ndarray:
 
 def grow_cart(table: Table, params) -> FlatTree:
     from dtcli.induction import cart_grow
+    from dtcli.induction.engine_sort import stable_order
 
     labelled = table.labelled()
     rows = np.flatnonzero(labelled)
@@ -77,7 +78,9 @@ def grow_cart(table: Table, params) -> FlatTree:
         slot[i] = len(group)
         group.append(table.columns[i][rows])
     n = len(rows)
-    nominal = np.vstack(nominal).astype(np.int32) if nominal else np.zeros((1, n), dtype=np.int32)
+    narrow = all(len(a.values) <= 127 for a in attributes if a.is_nominal)  # codes fit in bytes: less to move
+    code_type = np.int8 if narrow else np.int32
+    nominal = np.vstack(nominal).astype(code_type) if nominal else np.zeros((1, n), dtype=code_type)
     original = np.vstack(numeric).astype(np.float64) if numeric else np.zeros((0, n))
     values = single(original) if exact else original
     lists = np.zeros((len(numeric), n), dtype=np.int32)
@@ -85,9 +88,8 @@ def grow_cart(table: Table, params) -> FlatTree:
     lengths = np.zeros(len(numeric), dtype=np.int64)
     distinct: list = [None] * len(numeric)
 
-    def sort(s: int) -> None:  # numpy's sort releases the GIL: the attributes sort in parallel
-        known = np.flatnonzero(~np.isnan(values[s]))
-        order = known[np.argsort(values[s][known], kind="stable")]
+    def sort(s: int) -> None:  # the compiled sort releases the GIL: the attributes sort in parallel
+        order = stable_order(values[s])
         lists[s, :len(order)] = order
         lengths[s] = len(order)
         ordered = values[s][order]

@@ -45,7 +45,7 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
     tmp = np.empty(n, dtype=np.int64)
     # the node's rows carry their nominal codes, classes and weights, partitioned with them, so
     # that a node reads its rows' values in order, not from all over the columns
-    rc = nominal.copy()
+    rc = nominal  # the glue's own copy
     ry = y.astype(np.int8)
     rw = w.copy()
     tmp_rc = np.empty(n, dtype=rc.dtype)
@@ -201,7 +201,7 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
                 side[r] = heavier
             if side[r] == 0:
                 n_left += 1
-        partition_rows(rows, rc, ry, rw, rs, re, side, tmp, tmp_rc, tmp_ry, tmp_rw)
+        partition_rows(rows, rc, ry, rw, unit, rs, re, side, tmp, tmp_rc, tmp_ry, tmp_rw)
         new_le = np.empty(n_numeric, dtype=np.int64)
         for s in range(n_numeric):
             new_le[s] = ls[s] + partition_list(lists[s], lv[s], ly[s], lw[s], unit, ls[s], le[s], side, tmp_list,

@@ -178,9 +178,9 @@ def partition_list(items, lv, ly, lw, unit, start, end, side, tmp, tmp_v, tmp_y,
 
 
 @njit(cache=True, nogil=True)
-def partition_rows(rows, rc, ry, rw, start, end, side, tmp, tmp_codes, tmp_ry, tmp_rw):
-    """Stable partition of the node's rows (with their nominal codes, classes and weights) by
-    ``side``; each code column is moved on its own, reading memory in order."""
+def partition_rows(rows, rc, ry, rw, unit, start, end, side, tmp, tmp_codes, tmp_ry, tmp_rw):
+    """Stable partition of the node's rows (with their nominal codes, classes and weights unless
+    ``unit``: all 1) by ``side``; each code column is moved on its own, reading memory in order."""
     n = end - start
     left = np.empty(n, dtype=np.bool_)
     n_left = 0
@@ -190,7 +190,8 @@ def partition_rows(rows, rc, ry, rw, start, end, side, tmp, tmp_codes, tmp_ry, t
             n_left += 1
     _move(rows, left, start, end, n_left, tmp)
     _move(ry, left, start, end, n_left, tmp_ry)
-    _move(rw, left, start, end, n_left, tmp_rw)
+    if not unit:
+        _move(rw, left, start, end, n_left, tmp_rw)
     for j in range(rc.shape[0]):
         _move(rc[j], left, start, end, n_left, tmp_codes)
 

@@ -58,10 +58,11 @@ def sorted_list(columns: Columns, table: Table, labelled: np.ndarray, rec_y: np.
     """Attribute ``i``'s sorted list (values as ranks into the column's distinct values, where
     each node's block starts, each record's class, weight and id; ties in row order) and those
     distinct values
-    (numpy's sort releases the GIL, so attributes sort in parallel)."""
+    (the compiled sort releases the GIL, so attributes sort in parallel)."""
+    from dtcli.induction.engine_sort import stable_order
+
     values = columns.numeric[columns.slot[i]]
-    known = np.flatnonzero(~np.isnan(values))
-    order = known[np.argsort(values[known], kind="stable")]
+    order = stable_order(values)
     ordered = values[order]
     if labelled.all():
         fresh = np.empty(len(ordered), dtype=bool)
