@@ -14,9 +14,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from dtcli.induction.cart_kernels import best_subset, proxy
+from dtcli.induction.cart_evaluate import evaluate
 from dtcli.induction.cart_order import visit
-from dtcli.induction.cart_scan import numeric, partition_list, partition_rows
+from dtcli.induction.cart_scan import partition_list, partition_rows
 
 
 @njit(cache=True, nogil=True)
@@ -90,6 +90,9 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
         st_ls[0, s], st_le[0, s] = 0, lengths[s]
     top = 1
     hist = np.zeros((max(widest, 1), n_classes))
+    chosen = np.zeros(widest, dtype=np.bool_)
+    ctx = (is_nominal, slot, n_values, rc, ry, rw, criterion, min_leaf, limit, logs, exact, lv, ly, lw, unit, distinct,
+           far, steps)
     while top > 0:
         top -= 1
         node, rs, re, depth, n_const = st_id[top], st_rs[top], st_re[top], st_depth[top], st_const[top]
@@ -115,66 +118,10 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
         best_a, best_key, best_score, best_thr = -1, -np.inf, 0.0, 0.0
         best_member = np.zeros(widest, dtype=np.bool_)
         for a in order:
-            if is_nominal[a]:
-                hist[:, :] = 0.0
-                for i in range(rs, re):
-                    code = rc[slot[a], i]
-                    if code >= 0:
-                        hist[code, ry[i]] += rw[i]
-                n_present = 0
-                present = np.empty(n_values[a], dtype=np.int64)
-                for v in range(n_values[a]):
-                    size = 0.0
-                    for c in range(n_classes):
-                        size += hist[v, c]
-                    if size > 0:
-                        present[n_present] = v
-                        n_present += 1
-                mask, sc, left, right = best_subset(hist[:n_values[a]], present[:n_present], criterion, min_leaf,
-                                                    limit, logs)
-                if mask.shape[0] == 0:
-                    continue
-                n_in = 0
-                for j in range(n_present):
-                    if mask[j]:
-                        n_in += 1
-                key = proxy(left, right, criterion, logs)
-                inside_chosen = n_in <= n_present - n_in
-                known_weight = 0.0
-                for c in range(n_classes):
-                    known_weight += left[c]
-                for c in range(n_classes):
-                    known_weight += right[c]
-            else:
-                whole = logs.shape[0] > 1 and le[slot[a]] - ls[slot[a]] == re - rs
-                found, sc, key, lower, upper, left, right = numeric(slot[a], lv, ly, lw, unit, distinct, far, ls,
-                                                                    le, n_classes, criterion, min_leaf, exact,
-                                                                    logs, steps, counts[node], whole)
-                if not found:
-                    continue
-                known_weight = 0.0
-                for c in range(n_classes):
-                    known_weight += left[c]
-                for c in range(n_classes):
-                    known_weight += right[c]
-            share = known_weight / total if total > 0 else 0.0
-            if share != 1.0:
-                sc *= share
-                key = sc
-            if not exact:
-                key = sc
-            if best_a < 0 or key > best_key:
-                best_a, best_key, best_score = a, key, sc
-                if is_nominal[a]:
-                    best_member[:] = False
-                    for j in range(n_present):
-                        if mask[j] == inside_chosen:
-                            best_member[present[j]] = True
-                else:
-                    t = lower / 2.0 + upper / 2.0 if exact else (lower + upper) / 2
-                    if t == upper or not np.isfinite(t):
-                        t = lower
-                    best_thr = t
+            found, key, sc, t = evaluate(a, chosen, hist, ctx, rs, re, ls, le, counts[node], total)
+            if found and (best_a < 0 or key > best_key):
+                best_a, best_key, best_score, best_thr = a, key, sc, t
+                best_member[:] = chosen
         if best_a < 0 or not best_score >= min_gain - 1e-12:
             continue
         # route the node's rows: missing values go down the heavier branch
