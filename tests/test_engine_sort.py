@@ -37,3 +37,18 @@ def test_same_order_on_many_values_with_ties(seed):
 def test_empty_and_all_missing():
     assert len(stable_order(np.zeros(0))) == 0
     assert len(stable_order(np.full(5, np.nan))) == 0
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.sampled_from([0.0, -0.0, 2.5])),
+                max_size=200))
+def test_ranks_index_the_distinct_values(values):
+    from dtcli.induction.engine_sort import ranked_order
+
+    values = np.array(values, dtype=np.float64)
+    order, ranks = np.full(len(values), -1), np.full(len(values), -1)
+    m, distinct = ranked_order(values, order, ranks)
+    expected = reference(values)
+    assert m == len(expected) and np.array_equal(order[:m], expected)
+    assert np.array_equal(distinct[ranks[:m]], values[expected])  # -0.0 == 0.0
+    assert np.all(np.diff(distinct) > 0) and np.all(np.diff(ranks[:m]) >= 0)

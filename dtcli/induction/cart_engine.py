@@ -64,7 +64,7 @@ def _steps(logs: np.ndarray) -> np.ndarray:
 
 def grow_cart(table: Table, params) -> FlatTree:
     from dtcli.induction import cart_grow
-    from dtcli.induction.engine_sort import stable_order
+    from dtcli.induction.engine_sort import ranked_order
 
     labelled = table.labelled()
     rows = np.flatnonzero(labelled)
@@ -72,39 +72,35 @@ def grow_cart(table: Table, params) -> FlatTree:
     exact = params.ties == "sklearn"
     is_nominal = np.array([a.is_nominal for a in attributes], dtype=np.bool_)
     slot = np.zeros(len(attributes), dtype=np.int64)
-    nominal, numeric = [], []
-    for i, attribute in enumerate(attributes):
-        group = nominal if attribute.is_nominal else numeric
-        slot[i] = len(group)
-        group.append(table.columns[i][rows])
+    n_nominal = int(is_nominal.sum())
+    slot[is_nominal] = np.arange(n_nominal)
+    slot[~is_nominal] = np.arange(len(attributes) - n_nominal)
     n = len(rows)
+    every = n == table.n_rows  # every row is labelled: the columns need no selecting
     narrow = all(len(a.values) <= 127 for a in attributes if a.is_nominal)  # codes fit in bytes: less to move
-    code_type = np.int8 if narrow else np.int32
-    nominal = np.vstack(nominal).astype(code_type) if nominal else np.zeros((1, n), dtype=code_type)
-    original = np.vstack(numeric).astype(np.float64) if numeric else np.zeros((0, n))
-    values = single(original) if exact else original
-    lists = np.zeros((len(numeric), n), dtype=np.int32)
-    ranks = np.zeros((len(numeric), n), dtype=np.int32)
-    lengths = np.zeros(len(numeric), dtype=np.int64)
-    distinct: list = [None] * len(numeric)
+    nominal = np.zeros((max(n_nominal, 1), n), dtype=np.int8 if narrow else np.int32)
+    original = np.zeros((len(attributes) - n_nominal, n))
+    for i in range(len(attributes)):
+        into = nominal if is_nominal[i] else original
+        into[slot[i]] = table.columns[i] if every else table.columns[i][rows]
+    values = np.empty_like(original) if exact else original
+    lists = np.zeros((len(original), n), dtype=np.int32)
+    ranks = np.zeros((len(original), n), dtype=np.int32)
+    lengths = np.zeros(len(original), dtype=np.int64)
+    distinct: list = [None] * len(original)
 
-    def sort(s: int) -> None:  # the compiled sort releases the GIL: the attributes sort in parallel
-        order = stable_order(values[s])
-        lists[s, :len(order)] = order
-        lengths[s] = len(order)
-        ordered = values[s][order]
-        new = np.ones(len(order), dtype=np.bool_)
-        new[1:] = ordered[1:] != ordered[:-1]
-        ranks[s, :len(order)] = np.cumsum(new) - 1
-        distinct[s] = ordered[new]
+    def sort(s: int) -> None:  # compiled and GIL-free but for the rounding: the attributes sort in parallel
+        if exact:
+            values[s] = single(original[s])
+        lengths[s], distinct[s] = ranked_order(values[s], lists[s], ranks[s])
 
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        list(pool.map(sort, range(len(numeric))))
+        list(pool.map(sort, range(len(original))))
     # one table of every attribute's distinct values: ranks index it, offset by attribute
     offsets = np.cumsum([0] + [len(d) for d in distinct])
     if offsets[-1] >= 2**31:
         raise MemoryError("too many distinct numeric values for the CART builder")
-    for s in range(len(numeric)):
+    for s in range(len(original)):
         ranks[s, :lengths[s]] += offsets[s]
     table_values = np.concatenate(distinct) if distinct else np.zeros(0)
     far = np.zeros(len(table_values), dtype=np.int32)
@@ -117,18 +113,27 @@ def grow_cart(table: Table, params) -> FlatTree:
     min_leaf = float(params.min_leaf or 1.0)
     logs = _logs(table, rows)
     counts, label, attr, thr, member, first, score = cart_grow.grow_cart(
-        nominal, values, original, table.y[rows].astype(np.int64), table.weights[rows].astype(np.float64),
+        nominal, values, original, (table.y if every else table.y[rows]).astype(np.int64),
+        (table.weights if every else table.weights[rows]).astype(np.float64),
         is_nominal, slot, n_values, lists, ranks, table_values, far, lengths, len(table.classes),
         CRITERIA.get(params.criterion, 1),
         min_leaf, -1 if params.max_depth is None else int(params.max_depth), float(params.min_split),
         float(params.purity), float(params.min_gain), SUBSET_LIMIT, exact, state, logs, _steps(logs))
-    tests = [None] * len(attr)
-    for node in np.flatnonzero(attr >= 0):
-        attribute = attributes[int(attr[node])]
+    tests: list = [None] * len(attr)
+    made: dict = {}  # one test object per distinct test: nodes share them
+    thresholds = thr.tolist()
+    for node in np.flatnonzero(attr >= 0).tolist():
+        a = int(attr[node])
+        attribute = attributes[a]
         if attribute.is_nominal:
-            inside = np.flatnonzero(member[node, :len(attribute.values)])
-            tests[node] = SubsetTest(attribute, tuple(attribute.values[j] for j in inside))
+            key = (a, member[node, :len(attribute.values)].tobytes())
+            if key not in made:
+                inside = np.flatnonzero(member[node, :len(attribute.values)])
+                made[key] = SubsetTest(attribute, tuple(attribute.values[j] for j in inside))
         else:
-            tests[node] = NumericTest(attribute, float(thr[node]))
+            key = (a, thresholds[node])
+            if key not in made:
+                made[key] = NumericTest(attribute, thresholds[node])
+        tests[node] = made[key]
     return FlatTree(attributes=attributes, attr=attr, thr=thr, nb=np.where(attr >= 0, 2, 0), cstart=first,
                     counts=counts, label=label, score=score, tests=tests)

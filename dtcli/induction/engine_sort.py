@@ -65,3 +65,23 @@ def stable_order(values):
             order, other_order = other_order, order
         shift += DIGIT
     return order
+
+
+@njit(cache=True, nogil=True)
+def ranked_order(values, order_out, ranks_out):
+    """``stable_order(values)`` written to ``order_out``, each entry's rank among the distinct
+    values (equal values, the two zeros included, share one) to ``ranks_out``; returns the number
+    of entries and the distinct values in order."""
+    order = stable_order(values)
+    m = order.shape[0]
+    distinct = np.empty(m)
+    d = -1
+    for i in range(m):
+        r = order[i]
+        v = values[r]
+        order_out[i] = r
+        if d < 0 or v != distinct[d]:
+            d += 1
+            distinct[d] = v
+        ranks_out[i] = d
+    return m, distinct[:d + 1].copy()
