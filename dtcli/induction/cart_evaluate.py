@@ -13,15 +13,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from dtcli.induction.cart_kernels import best_subset, proxy
+from dtcli.induction.cart_kernels import CART, best_subset, impurity, proxy
 from dtcli.induction.cart_scan import numeric
 
 
 @njit(cache=True, nogil=True)
-def evaluate(a, member, hist, ctx, rs, re, ls, le, node_counts, total):
+def evaluate(a, member, hist, ctx, rs, re, ls, le, node_counts, total, to_beat):
     """Attribute ``a`` at the node (rows ``rs:re``, list segments ``ls:le``): (found, key, score,
     threshold); for a nominal attribute ``member`` is left marking the values of the chosen
-    side."""
+    side. A nominal attribute that cannot reach a key above ``to_beat`` (the best so far) is
+    not searched (``_within_reach``) and reported as not found."""
     is_nominal, slot, n_values, rc, ry, rw, criterion, min_leaf, limit, logs, exact = ctx[:11]
     lv, ly, lw, unit, distinct, far, steps = ctx[11:]
     n_classes = node_counts.shape[0]
@@ -41,6 +42,8 @@ def evaluate(a, member, hist, ctx, rs, re, ls, le, node_counts, total):
             if size > 0:
                 present[n_present] = v
                 n_present += 1
+        if not _within_reach(hist[:n_values[a]], present[:n_present], total, criterion, exact, logs, to_beat):
+            return False, 0.0, 0.0, 0.0
         mask, sc, left, right = best_subset(hist[:n_values[a]], present[:n_present], criterion, min_leaf, limit,
                                             logs)
         if mask.shape[0] == 0:
@@ -77,3 +80,35 @@ def evaluate(a, member, hist, ctx, rs, re, ls, le, node_counts, total):
     if not exact:
         key = sc
     return True, key, sc, thr
+
+
+@njit(cache=True, nogil=True)
+def _within_reach(counts, present, total, criterion, exact, logs, to_beat):
+    """Whether a subset split with these counts by value could have a key above ``to_beat``. For
+    a concave impurity (Gini, entropy) a two-way split never weighs less impurity than the split
+    into every value, ``sum_v W_v I(v)``, so that split bounds every subset's key (the proxy, or
+    the decrease times the known share); a margin covers rounding. Only for whole-number weights
+    (a table of logarithms), whose sums are exact, so that the known share is 1 here exactly when
+    ``evaluate`` finds it so."""
+    if criterion == CART or to_beat == -np.inf or logs.shape[0] <= 1:
+        return True
+    n_classes = counts.shape[1]
+    weighted = 0.0
+    known = np.zeros(n_classes)
+    for j in range(present.shape[0]):
+        v = present[j]
+        size = 0.0
+        for c in range(n_classes):
+            size += counts[v, c]
+            known[c] += counts[v, c]
+        weighted += size * impurity(counts[v], criterion, logs)
+    w_known = 0.0
+    for c in range(n_classes):
+        w_known += known[c]
+    if not w_known > 0:
+        return True
+    if exact and w_known == total:
+        bound = -weighted
+    else:
+        bound = (impurity(known, criterion, logs) - weighted / w_known) * (w_known / total)
+    return bound + 1e-9 * (total + 1.0) >= to_beat

@@ -118,7 +118,8 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
         best_a, best_key, best_score, best_thr = -1, -np.inf, 0.0, 0.0
         best_member = np.zeros(widest, dtype=np.bool_)
         for a in order:
-            found, key, sc, t = evaluate(a, chosen, hist, ctx, rs, re, ls, le, counts[node], total)
+            found, key, sc, t = evaluate(a, chosen, hist, ctx, rs, re, ls, le, counts[node], total,
+                                         best_key if best_a >= 0 else -np.inf)
             if found and (best_a < 0 or key > best_key):
                 best_a, best_key, best_score, best_thr = a, key, sc, t
                 best_member[:] = chosen

@@ -234,33 +234,36 @@ def _unit_entropy(s, lv, ly, distinct, far, spaced, ls, le, known, total, min_le
     kept_approx = -np.inf
     kept_key = np.nan  # its exact key, once computed
     w_left = 0
-    since = 0
-    for i in range(ls[s], le[s] - 1):
-        k = ly[s, i]
-        before = count[k]
-        count[k] = before + 1
-        part += steps[before] - steps[whole[k] - before - 1] - steps[w_left] + steps[n - w_left - 1]
-        w_left += 1
-        since += 1
-        if since == RESYNC:
-            for c in range(n_classes):
-                left[c] = count[c]
-            part = _class_part(left, known, logs) - _xlogx(float(w_left), logs) - _xlogx(float(n - w_left), logs)
-            since = 0
-        here, there = lv[s, i], lv[s, i + 1]
-        admissible = there != here if spaced else there >= far[here]
-        approx = part / LN2
-        if admissible & (w_left >= min_leaf) & (n - w_left >= min_leaf) & (approx + 2.0 * margin >= kept_approx):
-            if approx - 2.0 * margin <= kept_approx:  # too close to call: compare exactly
-                if kept_at >= 0 and kept_key != kept_key:
-                    kept_key = _exact(kept, known, left, right, logs)
-                key = _exact(count, known, left, right, logs)
-                if kept_at >= 0 and not key > kept_key:
-                    continue
-            else:
-                key = np.nan
-            kept[:] = count
-            kept_at, kept_approx, kept_key = i, approx, key
+    rows, ranks = ly[s], lv[s]
+    reach = kept_approx  # a cut needs an approximate key of at least this to be looked at
+    start, stop = ls[s], le[s] - 1
+    while start < stop:
+        end = min(start + RESYNC, stop)
+        for i in range(start, end):
+            k = rows[i]
+            before = count[k]
+            count[k] = before + 1
+            part += steps[before] - steps[whole[k] - before - 1] - steps[w_left] + steps[n - w_left - 1]
+            w_left += 1
+            here, there = ranks[i], ranks[i + 1]
+            admissible = there != here if spaced else there >= far[here]
+            approx = part / LN2
+            if admissible & (w_left >= min_leaf) & (n - w_left >= min_leaf) & (approx >= reach):
+                if approx - 2.0 * margin <= kept_approx:  # too close to call: compare exactly
+                    if kept_at >= 0 and kept_key != kept_key:
+                        kept_key = _exact(kept, known, left, right, logs)
+                    key = _exact(count, known, left, right, logs)
+                    if kept_at >= 0 and not key > kept_key:
+                        continue
+                else:
+                    key = np.nan
+                kept[:] = count
+                kept_at, kept_approx, kept_key = i, approx, key
+                reach = kept_approx - 2.0 * margin
+        for c in range(n_classes):  # the running sum drifts: start each block afresh
+            left[c] = count[c]
+        part = _class_part(left, known, logs) - _xlogx(float(w_left), logs) - _xlogx(float(n - w_left), logs)
+        start = end
     if kept_at < 0:
         return False, -np.inf, 0.0, 0.0
     if kept_key != kept_key:
