@@ -137,6 +137,8 @@ def test_trees_identical_on_generated_data(monkeypatch, seed):
     {"error_bound": "c45r8"},
     {"cf": 0.05},
     {"cf": 0.5, "min_leaf": 1.0},
+    {"missing": "majority"},
+    {"missing": "class-majority", "prune": "none"},
 ])
 def test_trees_identical_with_options(monkeypatch, options):
     reference, compiled = grow_both(monkeypatch, generated(2000, 7), **options)
@@ -150,7 +152,7 @@ def test_trees_identical_with_many_missing_values(monkeypatch):
         hole = rng.random(len(column)) < 0.25
         column[hole] = -1 if table.attributes[i].is_nominal else np.nan
     table.weights = np.where(rng.random(table.n_rows) < 0.3, 0.5, 1.0)  # weighted rows too
-    for options in ({"prune": "none"}, {}):
+    for options in ({"prune": "none"}, {}, {"missing": "majority"}, {"missing": "class-majority"}):
         reference, compiled = grow_both(monkeypatch, table, **options)
         assert reference == compiled
 
@@ -189,7 +191,7 @@ def _variant(seed: int, kind: str):
 
 @pytest.mark.parametrize("kind", ["unlabelled", "nominal only", "numeric only", "empty columns"])
 def test_trees_identical_on_awkward_tables(monkeypatch, kind):
-    for options in ({"prune": "none"}, {}):
+    for options in ({"prune": "none"}, {}, {"missing": "majority"}, {"missing": "class-majority"}):
         reference, compiled = grow_both(monkeypatch, _variant(4, kind), **options)
         assert reference == compiled
 

@@ -67,3 +67,23 @@ def test_numeric_thresholds_stay_node_by_node(monkeypatch):
     assert use_engine(nominal_table(100, 0), GrowParams(algorithm="id3"))
     assert not use_engine(generated(100, 0), GrowParams(algorithm="id3", thresholds="midpoint"))
     assert not use_engine(nominal_table(100, 0, 0.1), GrowParams(algorithm="id3", missing="fractional"))
+
+
+@pytest.mark.parametrize("policy", ["majority", "class-majority"])
+def test_same_trees_with_missing_values_filled_in(monkeypatch, policy):
+    """The per-node grower fills missing values in at the root; the engine fills the table first."""
+    for seed in (1, 2):
+        reference, compiled = both(monkeypatch, nominal_table(3000, seed, missing=0.2), missing=policy)
+        assert same(reference, compiled)
+
+
+def test_filled_trees_go_through_the_engine_unless_a_column_has_no_value(monkeypatch):
+    from dtcli.induction.algorithms import GrowParams
+    from dtcli.induction.engine import use_engine
+
+    monkeypatch.setenv("DTREE_ENGINE", "numba")
+    table = nominal_table(300, 3, missing=0.2)
+    params = GrowParams(algorithm="id3", criterion="gain", missing="majority")
+    assert use_engine(table, params)
+    table.columns[2][:] = -1
+    assert not use_engine(table, params)

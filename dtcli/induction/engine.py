@@ -2,10 +2,11 @@
 
 Contract: ``grow_levelwise(table, params, progress)`` returns, as a
 FlatTree, the tree ``grow.grow(table, params)`` grows node by node, for the
-parameters ``use_engine`` accepts (C4.5 with gain ratio or gain and
-fractional or no missing values; ID3 on nominal attributes with whole
-cases; every stopping rule), at a cost per level of a few passes over the
-rows instead of a few numpy calls per node:
+parameters ``use_engine`` accepts (C4.5 with gain ratio or gain, missing
+values fractional, rejected or filled in; ID3 on nominal attributes with
+whole cases, missing values rejected or filled in; every stopping rule), at
+a cost per level of a few passes over the rows instead of a few numpy calls
+per node:
 
 - the rows at a level are records ``(row, weight, node)``, grouped by node
   and in row order within a node; a case whose tested value is missing
@@ -40,6 +41,7 @@ from dtcli.induction.bins import bin_codes
 from dtcli.induction.engine_data import Columns, Placer, sorted_list
 from dtcli.induction.flat import FlatTree
 from dtcli.induction.kernels import ENGINE_MIN_ROWS, engine_choice, use_cache_dir
+from dtcli.induction.missing import fill_missing
 from dtcli.model.table import Table
 
 _kernels = None
@@ -62,8 +64,6 @@ def unsupported(params) -> str | None:
         return "best-first growth (--max-leaves)"
     if params.chi2_alpha is not None:
         return "chi-square pre-pruning"
-    if params.missing not in ("fractional", "reject"):
-        return f"missing values filled in ({params.missing})"
     return None
 
 
@@ -74,11 +74,13 @@ def use_engine(table: Table, params) -> bool:
         return False
     if params.algorithm == "id3" and params.thresholds and not all(a.is_nominal for a in table.attributes):
         return False  # ID3's numeric cuts (Mitchell's boundary cuts) grow node by node
-    if params.algorithm == "id3" and params.missing != "reject":
+    if params.algorithm == "id3" and params.missing not in ("reject", "majority", "class-majority"):
         # ID3 picks the best score exactly (no tolerance, as Weka's Id3): with fractional weights,
         # a last-bit difference between numpy's logarithm and the compiled one could break a tie
         # differently, so such trees grow node by node
         return False
+    if params.algorithm == "id3" and params.missing != "reject" and _unfillable(table):
+        return False  # a column with no value at all stays missing: fractional weights again
     if choice == "auto" and table.n_rows < ENGINE_MIN_ROWS:
         return False
     return kernels() is not None
@@ -98,12 +100,34 @@ def kernels():
     return _kernels or None
 
 
+def _unfillable(table: Table) -> bool:
+    """Whether some attribute has no value in any labelled row."""
+    labelled = table.labelled()
+    return any(table.missing_mask(i)[labelled].all() for i in range(len(table.attributes)))
+
+
+def filled_at_root(table: Table, policy: str) -> Table:
+    """``table`` with its labelled rows' missing values filled in by ``policy`` (``majority``,
+    ``class-majority``) as the per-node grower fills them at the root (``missing.fill_missing``
+    over the labelled rows); the children inherit the filled values, so no node below has any
+    to fill. Other policies: ``table`` itself."""
+    if policy not in ("majority", "class-majority"):
+        return table
+    labelled = np.flatnonzero(table.labelled())
+    root = fill_missing(table.take(labelled), policy)
+    filled = table.take(np.arange(table.n_rows))
+    for i, column in enumerate(root.columns):
+        filled.columns[i][labelled] = column
+    return filled
+
+
 def grow_levelwise(table: Table, params, progress=None) -> FlatTree:
     """Grow a tree over the labelled rows of ``table`` level by level (see the module docstring).
 
     ``progress(level, frontier, records, seconds)``, when given, is called once per level.
     """
     k = kernels()
+    table = filled_at_root(table, params.missing)
     labelled = table.labelled()
     rows = np.flatnonzero(labelled)
     n_classes = len(table.classes)
