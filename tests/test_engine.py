@@ -139,6 +139,9 @@ def test_trees_identical_on_generated_data(monkeypatch, seed):
     {"cf": 0.5, "min_leaf": 1.0},
     {"missing": "majority"},
     {"missing": "class-majority", "prune": "none"},
+    {"chi2_alpha": 0.05, "prune": "none"},
+    {"chi2_alpha": 0.001},
+    {"chi2_alpha": 0.2, "criterion": "gain", "missing": "majority"},
 ])
 def test_trees_identical_with_options(monkeypatch, options):
     reference, compiled = grow_both(monkeypatch, generated(2000, 7), **options)
@@ -152,9 +155,18 @@ def test_trees_identical_with_many_missing_values(monkeypatch):
         hole = rng.random(len(column)) < 0.25
         column[hole] = -1 if table.attributes[i].is_nominal else np.nan
     table.weights = np.where(rng.random(table.n_rows) < 0.3, 0.5, 1.0)  # weighted rows too
-    for options in ({"prune": "none"}, {}, {"missing": "majority"}, {"missing": "class-majority"}):
+    for options in ({"prune": "none"}, {}, {"missing": "majority"}, {"missing": "class-majority"},
+                    {"chi2_alpha": 0.01}):
         reference, compiled = grow_both(monkeypatch, table, **options)
         assert reference == compiled
+
+
+def test_chi_square_steps_come_in_the_per_node_order(monkeypatch):
+    monkeypatch.setenv("DTREE_ENGINE", "numba")
+    tree, _ = train(generated(2000, 7), "c45", chi2_alpha=0.05, prune="none")
+    steps = [s for s in tree.trace if type(s).__name__ == "ChiStep"]
+    assert len(steps) > 3 and {s.action for s in steps} == {"split", "leaf"}
+    assert steps[0].depth == 0 and steps[0].cases == 2000
 
 
 MANIFEST = json.loads((WEKA / "manifest.json").read_text())

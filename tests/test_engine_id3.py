@@ -36,12 +36,13 @@ def both(monkeypatch, table, **options):
     monkeypatch.setenv("DTREE_ENGINE", "numba")
     compiled, _ = train(table, "id3", **options)
     assert text_tree(reference) == text_tree(compiled)
+    assert same(reference.trace, compiled.trace)  # chi-square tests, in the same order
     return json.loads(dumps_model(reference)), json.loads(dumps_model(compiled))
 
 
 @pytest.mark.parametrize("options", [
     {}, {"criterion": "gain-ratio"}, {"criterion": "gini"}, {"max_depth": 2}, {"min_gain": 0.05},
-    {"min_leaf": 20.0}, {"purity": 0.8, "min_split": 30.0},
+    {"min_leaf": 20.0}, {"purity": 0.8, "min_split": 30.0}, {"chi2_alpha": 0.05}, {"chi2_alpha": 1e-6},
 ])
 @pytest.mark.parametrize("seed", [1, 2])
 def test_same_trees(monkeypatch, options, seed):

@@ -138,7 +138,7 @@ def train(table: Table, algorithm: str = "id3", prune: str | None = None, cf: fl
     }
     engine = use_engine(table, params)  # the engine bins by itself; the per-node path grows on binned data
     data = bin_table(table, params.max_bins) if params.max_bins and not engine else table
-    flat = grow_levelwise(data, params, progress) if engine else None
+    flat = grow_levelwise(data, params, progress, growth_trace) if engine else None
     if flat is not None:
         if params.collapse:
             flat_collapse(flat)

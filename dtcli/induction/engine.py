@@ -38,10 +38,11 @@ from functools import partial
 import numpy as np
 
 from dtcli.induction.bins import bin_codes
+from dtcli.induction.engine_chi import chi_square_leaves, in_growth_order
 from dtcli.induction.engine_data import Columns, Placer, sorted_list
 from dtcli.induction.flat import FlatTree
 from dtcli.induction.kernels import ENGINE_MIN_ROWS, engine_choice, use_cache_dir
-from dtcli.induction.missing import fill_missing
+from dtcli.induction.missing import filled_at_root, unfillable
 from dtcli.model.table import Table
 
 _kernels = None
@@ -62,8 +63,6 @@ def unsupported(params) -> str | None:
         return "attribute costs"
     if params.max_leaves is not None:
         return "best-first growth (--max-leaves)"
-    if params.chi2_alpha is not None:
-        return "chi-square pre-pruning"
     return None
 
 
@@ -79,7 +78,7 @@ def use_engine(table: Table, params) -> bool:
         # a last-bit difference between numpy's logarithm and the compiled one could break a tie
         # differently, so such trees grow node by node
         return False
-    if params.algorithm == "id3" and params.missing != "reject" and _unfillable(table):
+    if params.algorithm == "id3" and params.missing != "reject" and unfillable(table):
         return False  # a column with no value at all stays missing: fractional weights again
     if choice == "auto" and table.n_rows < ENGINE_MIN_ROWS:
         return False
@@ -100,31 +99,11 @@ def kernels():
     return _kernels or None
 
 
-def _unfillable(table: Table) -> bool:
-    """Whether some attribute has no value in any labelled row."""
-    labelled = table.labelled()
-    return any(table.missing_mask(i)[labelled].all() for i in range(len(table.attributes)))
-
-
-def filled_at_root(table: Table, policy: str) -> Table:
-    """``table`` with its labelled rows' missing values filled in by ``policy`` (``majority``,
-    ``class-majority``) as the per-node grower fills them at the root (``missing.fill_missing``
-    over the labelled rows); the children inherit the filled values, so no node below has any
-    to fill. Other policies: ``table`` itself."""
-    if policy not in ("majority", "class-majority"):
-        return table
-    labelled = np.flatnonzero(table.labelled())
-    root = fill_missing(table.take(labelled), policy)
-    filled = table.take(np.arange(table.n_rows))
-    for i, column in enumerate(root.columns):
-        filled.columns[i][labelled] = column
-    return filled
-
-
-def grow_levelwise(table: Table, params, progress=None) -> FlatTree:
+def grow_levelwise(table: Table, params, progress=None, trace: list | None = None) -> FlatTree:
     """Grow a tree over the labelled rows of ``table`` level by level (see the module docstring).
 
-    ``progress(level, frontier, records, seconds)``, when given, is called once per level.
+    ``progress(level, frontier, records, seconds)``, when given, is called once per level. With
+    chi-square pre-pruning, ``trace`` receives the tests (``ChiStep``) in the per-node order.
     """
     k = kernels()
     table = filled_at_root(table, params.missing)
@@ -150,6 +129,7 @@ def grow_levelwise(table: Table, params, progress=None) -> FlatTree:
     levels = []  # per level: counts, labels, attr, thr, nb, child start (within the next level), score
     parent_labels = np.zeros(1, dtype=np.int64)
     depth = 0
+    chi_steps = []  # chi-square pre-pruning: (depth, slot, step)
     started = time.perf_counter()
     pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 1)
     try:
@@ -219,6 +199,14 @@ def grow_levelwise(table: Table, params, progress=None) -> FlatTree:
             level.cstart = np.cumsum(level.nb) - level.nb
             branch, sizes = k.route(rec_row, rec_w, rec_node, level.attr, columns.is_nominal, level.thr,
                                     np.maximum(level.nb, 1), columns.nominal, columns.numeric, columns.slot)
+            if params.chi2_alpha is not None and chi_square_leaves(level, split, branch, rec_node, rec_y, rec_w,
+                                                                   n_classes, params.chi2_alpha, depth,
+                                                                   attributes, chi_steps):
+                if not (level.attr >= 0).any():
+                    break
+                level.cstart = np.cumsum(level.nb) - level.nb
+                branch, sizes = k.route(rec_row, rec_w, rec_node, level.attr, columns.is_nominal, level.thr,
+                                        np.maximum(level.nb, 1), columns.nominal, columns.numeric, columns.slot)
             shares = _shares(sizes, level.nb)
             n_children = int(level.nb.sum())
             rec_row, rec_y, rec_w, rec_node, dest, dups = k.spread(rec_row, rec_y, rec_w, rec_node, branch, shares,
@@ -235,7 +223,10 @@ def grow_levelwise(table: Table, params, progress=None) -> FlatTree:
             depth += 1
     finally:
         pool.shutdown()
-    return _assemble(levels, attributes)
+    flat = _assemble(levels, attributes)
+    if trace is not None and chi_steps:
+        trace.extend(in_growth_order(flat, levels, chi_steps))
+    return flat
 
 
 class _LevelTree:

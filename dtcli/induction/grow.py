@@ -198,7 +198,7 @@ def grow(table: Table, params: GrowParams, trace: list | None = None, progress=N
     is called as growth goes (per level in the engine; every 256 nodes here).
     """
     if use_engine(table, params):
-        return grow_levelwise(table, params, progress).to_nodes()
+        return grow_levelwise(table, params, progress, trace).to_nodes()
     if use_cart_engine(table, params):
         return grow_cart(table, params).to_nodes()
     grower = _Grower(table, params)

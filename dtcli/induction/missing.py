@@ -88,3 +88,24 @@ def _mode(values: np.ndarray, weights: np.ndarray):
     unique, inverse = np.unique(values, return_inverse=True)
     totals = np.bincount(inverse, weights=weights)
     return unique[int(np.argmax(totals))]
+
+
+def unfillable(table: Table) -> bool:
+    """Whether some attribute has no value in any labelled row."""
+    labelled = table.labelled()
+    return any(table.missing_mask(i)[labelled].all() for i in range(len(table.attributes)))
+
+
+def filled_at_root(table: Table, policy: str) -> Table:
+    """``table`` with its labelled rows' missing values filled in by ``policy`` (``majority``,
+    ``class-majority``) as the per-node grower fills them at the root (``fill_missing``
+    over the labelled rows); the children inherit the filled values, so no node below has any
+    to fill. Other policies: ``table`` itself."""
+    if policy not in ("majority", "class-majority"):
+        return table
+    labelled = np.flatnonzero(table.labelled())
+    root = fill_missing(table.take(labelled), policy)
+    filled = table.take(np.arange(table.n_rows))
+    for i, column in enumerate(root.columns):
+        filled.columns[i][labelled] = column
+    return filled
