@@ -142,6 +142,10 @@ def test_trees_identical_on_generated_data(monkeypatch, seed):
     {"chi2_alpha": 0.05, "prune": "none"},
     {"chi2_alpha": 0.001},
     {"chi2_alpha": 0.2, "criterion": "gain", "missing": "majority"},
+    {"max_leaves": 1},
+    {"max_leaves": 6, "prune": "none"},
+    {"max_leaves": 25},
+    {"max_leaves": 40, "criterion": "gain", "prune": "none", "min_leaf": 1.0},
 ])
 def test_trees_identical_with_options(monkeypatch, options):
     reference, compiled = grow_both(monkeypatch, generated(2000, 7), **options)

@@ -4,7 +4,8 @@ Contract: ``grow_levelwise(table, params, progress)`` returns, as a
 FlatTree, the tree ``grow.grow(table, params)`` grows node by node, for the
 parameters ``use_engine`` accepts (C4.5 with gain ratio or gain, missing
 values fractional, rejected or filled in; ID3 on nominal attributes with
-whole cases, missing values rejected or filled in; every stopping rule), at
+whole cases, missing values rejected or filled in; every stopping rule;
+C4.5's best-first growth, cut back from the whole tree by ``flat.best_first``), at
 a cost per level of a few passes over the rows instead of a few numpy calls
 per node:
 
@@ -40,7 +41,7 @@ import numpy as np
 from dtcli.induction.bins import bin_codes
 from dtcli.induction.engine_chi import chi_square_leaves, in_growth_order
 from dtcli.induction.engine_data import Columns, Placer, sorted_list
-from dtcli.induction.flat import FlatTree
+from dtcli.induction.flat import FlatTree, best_first
 from dtcli.induction.kernels import ENGINE_MIN_ROWS, engine_choice, use_cache_dir
 from dtcli.induction.missing import filled_at_root, unfillable
 from dtcli.model.table import Table
@@ -61,8 +62,8 @@ def unsupported(params) -> str | None:
         return f"criterion {params.criterion}"
     if params.costs is not None:
         return "attribute costs"
-    if params.max_leaves is not None:
-        return "best-first growth (--max-leaves)"
+    if params.max_leaves is not None and (params.algorithm != "c45" or params.chi2_alpha is not None):
+        return "best-first growth (--max-leaves) with ID3 or chi-square pre-pruning"
     return None
 
 
@@ -181,12 +182,14 @@ def grow_levelwise(table: Table, params, progress=None, trace: list | None = Non
                 best, scores = k.c45_select(found, gains, ratios, counted, criterion)
                 if params.min_gain > 0:
                     best[gains[np.arange(n_nodes), np.maximum(best, 0)] <= params.min_gain] = -1
+            chosen_gain = gains[np.arange(n_nodes), np.maximum(best, 0)]  # orders best-first growth
             del found, gains, ratios, scoring
             split = np.flatnonzero(best >= 0)
             if len(split) == 0:
                 break
             level.attr[split] = best[split]
             level.score[split] = scores[split]
+            level.gain[split] = chosen_gain[split]
             nominal_split = columns.is_nominal[best[split]]
             level.nb[split] = np.where(nominal_split, np.array(columns.n_values)[best[split]], 2)
             for s in split[~nominal_split]:
@@ -224,6 +227,8 @@ def grow_levelwise(table: Table, params, progress=None, trace: list | None = Non
     finally:
         pool.shutdown()
     flat = _assemble(levels, attributes)
+    if params.max_leaves is not None:
+        best_first(flat, np.concatenate([level.gain for level in levels]), params.max_leaves)
     if trace is not None and chi_steps:
         trace.extend(in_growth_order(flat, levels, chi_steps))
     return flat
@@ -239,6 +244,7 @@ class _LevelTree:
         self.nb = np.zeros(n_nodes, dtype=np.int64)
         self.cstart = np.zeros(n_nodes, dtype=np.int64)
         self.score = np.full(n_nodes, np.nan)
+        self.gain = np.zeros(n_nodes)
 
 
 def _assemble(levels: list[_LevelTree], attributes) -> FlatTree:

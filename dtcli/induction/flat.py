@@ -10,6 +10,7 @@ prediction work on Nodes) for the slots still reachable from the root.
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass
 
 import numpy as np
@@ -132,3 +133,31 @@ def n_leaves(flat: FlatTree) -> int:
         else:
             stack.extend(range(int(flat.cstart[slot]), int(flat.cstart[slot] + flat.nb[slot])))
     return count
+
+
+def best_first(flat: FlatTree, gain: np.ndarray, max_leaves: int) -> FlatTree:
+    """The tree ``grow`` grows best first (``--max-leaves``), from the fully grown one: a node's
+    split does not depend on the others, so expanding nodes in the per-node grower's order (the
+    largest weight times information gain first, ties to the node queued first, children queued
+    last branch first) and skipping a split that would exceed ``max_leaves`` leaves the same
+    nodes split. The others become leaves (in place)."""
+    attr, cstart, nb = flat.attr.tolist(), flat.cstart.tolist(), flat.nb.tolist()
+    expanded = np.zeros(flat.n_slots, dtype=bool)
+    frontier = [(0.0, 0, 0)] if attr[0] >= 0 else []
+    leaves, order = 1, 0
+    while frontier:
+        _, _, slot = heapq.heappop(frontier)
+        if leaves + nb[slot] - 1 > max_leaves:
+            continue
+        expanded[slot] = True
+        leaves += nb[slot] - 1
+        for child in reversed(range(cstart[slot], cstart[slot] + nb[slot])):
+            weight = float(flat.counts[child].sum())
+            if weight <= 0 or attr[child] < 0:  # no rows, or no split to make
+                continue
+            order += 1
+            heapq.heappush(frontier, (-weight * float(gain[child]), order, child))
+    unexpanded = (flat.attr >= 0) & ~expanded
+    flat.attr[unexpanded] = -1
+    flat.score[unexpanded] = np.nan
+    return flat
