@@ -165,6 +165,18 @@ def test_trees_identical_with_many_missing_values(monkeypatch):
         assert reference == compiled
 
 
+@pytest.mark.parametrize("measure", ["ratio", "tan-schlimmer", "nunez"])
+def test_trees_identical_with_attribute_costs(monkeypatch, measure):
+    from dtcli.induction.costs import AttributeCosts
+
+    table = generated(2000, 5)
+    names = [a.name for a in table.attributes]
+    costs = AttributeCosts({names[0]: 5.0, names[1]: 0.5, names[-1]: 2.0}, measure, 0.5)
+    for options in ({"prune": "none"}, {"max_leaves": 12}):
+        reference, compiled = grow_both(monkeypatch, table, costs=costs, **options)
+        assert reference == compiled
+
+
 def test_chi_square_steps_come_in_the_per_node_order(monkeypatch):
     monkeypatch.setenv("DTREE_ENGINE", "numba")
     tree, _ = train(generated(2000, 7), "c45", chi2_alpha=0.05, prune="none")

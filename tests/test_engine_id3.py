@@ -88,3 +88,13 @@ def test_filled_trees_go_through_the_engine_unless_a_column_has_no_value(monkeyp
     assert use_engine(table, params)
     table.columns[2][:] = -1
     assert not use_engine(table, params)
+
+
+@pytest.mark.parametrize("measure", ["ratio", "tan-schlimmer", "nunez"])
+def test_same_trees_with_attribute_costs(monkeypatch, measure):
+    from dtcli.induction.costs import AttributeCosts
+
+    costs = AttributeCosts({"a0": 3.0, "a3": 0.25}, measure, 1.0)
+    for criterion in ("gain", "gini"):
+        reference, compiled = both(monkeypatch, nominal_table(3000, 4), costs=costs, criterion=criterion)
+        assert same(reference, compiled)

@@ -50,3 +50,21 @@ class AttributeCosts:
 
     def as_dict(self) -> dict:
         return {"costs": dict(self.costs), "measure": self.measure, "nunez_w": self.nunez_w}
+
+
+def cost_scores(costs: AttributeCosts, found, gains, attributes):
+    """``costs.score`` of every found (node, attribute) gain at once, for the level-wise engine:
+    the same arithmetic as the per-node path (numpy's division and multiplication are exact
+    IEEE operations; Nunez's powers go through Python, as ``score`` computes them)."""
+    import numpy as np
+
+    cost = np.array([costs.cost(a.name) for a in attributes])
+    scores = np.zeros_like(gains)
+    if costs.measure == "ratio":
+        np.divide(gains, cost, out=scores, where=found)
+    elif costs.measure == "tan-schlimmer":
+        np.divide(gains * gains, cost, out=scores, where=found)
+    else:
+        for node, a in zip(*np.nonzero(found)):
+            scores[node, a] = costs.score(float(gains[node, a]), float(cost[a]))
+    return scores

@@ -4,7 +4,8 @@ Contract: ``grow_levelwise(table, params, progress)`` returns, as a
 FlatTree, the tree ``grow.grow(table, params)`` grows node by node, for the
 parameters ``use_engine`` accepts (C4.5 with gain ratio or gain, missing
 values fractional, rejected or filled in; ID3 on nominal attributes with
-whole cases, missing values rejected or filled in; every stopping rule;
+whole cases, missing values rejected or filled in; every stopping rule and
+attribute costs;
 C4.5's best-first growth, cut back from the whole tree by ``flat.best_first``), at
 a cost per level of a few passes over the rows instead of a few numpy calls
 per node:
@@ -40,9 +41,10 @@ import numpy as np
 
 from dtcli.induction.bins import bin_codes
 from dtcli.induction.engine_chi import chi_square_leaves, in_growth_order
-from dtcli.induction.engine_data import Columns, Placer, sorted_list
+from dtcli.induction.engine_data import Columns, LevelTree, Placer, assemble, sorted_list
 from dtcli.induction.flat import FlatTree, best_first
 from dtcli.induction.kernels import ENGINE_MIN_ROWS, engine_choice, use_cache_dir
+from dtcli.induction.costs import cost_scores
 from dtcli.induction.missing import filled_at_root, unfillable
 from dtcli.model.table import Table
 
@@ -60,8 +62,6 @@ def unsupported(params) -> str | None:
         return f"criterion {params.criterion}"
     if params.algorithm == "c45" and params.criterion not in ("gain-ratio", "gain", "entropy"):  # entropy: ratio
         return f"criterion {params.criterion}"
-    if params.costs is not None:
-        return "attribute costs"
     if params.max_leaves is not None and (params.algorithm != "c45" or params.chi2_alpha is not None):
         return "best-first growth (--max-leaves) with ID3 or chi-square pre-pruning"
     return None
@@ -151,7 +151,7 @@ def grow_levelwise(table: Table, params, progress=None, trace: list | None = Non
             totals = counts.sum(axis=1)
             tops = counts.max(axis=1)
             labels = np.where(totals > 0, counts.argmax(axis=1), parent_labels)
-            level = _LevelTree(counts, labels, n_nodes)
+            level = LevelTree(counts, labels, n_nodes)
             levels.append(level)
             if progress is not None:
                 progress(depth, n_nodes, len(rec_row), time.perf_counter() - started)
@@ -172,14 +172,22 @@ def grow_levelwise(table: Table, params, progress=None, trace: list | None = Non
             scoring = _Level(rec_row, rec_y, rec_w, rec_node, active, totals, found, gains, ratios, cuts)
             if id3:  # ratios hold the criterion's scores
                 list(pool.map(partial(_score_id3, k, columns, avail, scoring, n_classes, min_leaf, criterion), usable))
-                best, scores = k.id3_select(found, gains, ratios, criterion)
+                if params.costs is None:
+                    best, scores = k.id3_select(found, gains, ratios, criterion)
+                else:  # a cost measure of the gain replaces the criterion, first best wins
+                    best, scores = k.id3_select(found, gains, cost_scores(params.costs, found, gains, attributes), 0)
                 chosen = np.arange(n_nodes), np.maximum(best, 0)
-                improvement = ratios[chosen] if params.criterion == "gini" else gains[chosen]
+                gini = params.criterion == "gini" and params.costs is None
+                improvement = ratios[chosen] if gini else gains[chosen]
                 best[~(improvement > params.min_gain + 1e-6)] = -1  # as grow's GAIN_TOLERANCE
             else:
                 list(pool.map(partial(_score, k, columns, attributes, orders, placer.distinct, binned, scoring,
                                       n_classes, min_leaf), usable))
-                best, scores = k.c45_select(found, gains, ratios, counted, criterion)
+                if params.costs is None:
+                    best, scores = k.c45_select(found, gains, ratios, counted, criterion)
+                else:  # the cost measure, first best by more than 1e-6 (as c45_choose)
+                    best, scores = k.c45_select(found, cost_scores(params.costs, found, gains, attributes), ratios,
+                                                counted, 1)
                 if params.min_gain > 0:
                     best[gains[np.arange(n_nodes), np.maximum(best, 0)] <= params.min_gain] = -1
             chosen_gain = gains[np.arange(n_nodes), np.maximum(best, 0)]  # orders best-first growth
@@ -226,40 +234,12 @@ def grow_levelwise(table: Table, params, progress=None, trace: list | None = Non
             depth += 1
     finally:
         pool.shutdown()
-    flat = _assemble(levels, attributes)
+    flat = assemble(levels, attributes)
     if params.max_leaves is not None:
         best_first(flat, np.concatenate([level.gain for level in levels]), params.max_leaves)
     if trace is not None and chi_steps:
         trace.extend(in_growth_order(flat, levels, chi_steps))
     return flat
-
-
-class _LevelTree:
-    """One level's nodes as arrays (slots numbered within the level)."""
-
-    def __init__(self, counts: np.ndarray, labels: np.ndarray, n_nodes: int):
-        self.counts, self.labels = counts, labels
-        self.attr = np.full(n_nodes, -1, dtype=np.int64)
-        self.thr = np.zeros(n_nodes)
-        self.nb = np.zeros(n_nodes, dtype=np.int64)
-        self.cstart = np.zeros(n_nodes, dtype=np.int64)
-        self.score = np.full(n_nodes, np.nan)
-        self.gain = np.zeros(n_nodes)
-
-
-def _assemble(levels: list[_LevelTree], attributes) -> FlatTree:
-    """The levels as one FlatTree: slots numbered level after level."""
-    offsets = np.cumsum([0] + [len(level.labels) for level in levels])
-    return FlatTree(
-        attributes=attributes,
-        attr=np.concatenate([level.attr for level in levels]),
-        thr=np.concatenate([level.thr for level in levels]),
-        nb=np.concatenate([level.nb for level in levels]),
-        cstart=np.concatenate([level.cstart + offsets[d + 1] for d, level in enumerate(levels)]),
-        counts=np.concatenate([level.counts for level in levels]),
-        label=np.concatenate([level.labels for level in levels]).astype(np.int64),
-        score=np.concatenate([level.score for level in levels]),
-    )
 
 
 @dataclass

@@ -5,7 +5,8 @@ blocks (what the compiled kernels index), made once per table.
 ``sorted_list``: one numeric attribute's records sorted by value, the list
 the engine carries down the tree. ``Placer``: J48's threshold placement
 (the largest training value not above the cut) answered from the sorted
-distinct values instead of a pass over the column.
+distinct values instead of a pass over the column. ``LevelTree``: one
+level's nodes as arrays; ``assemble`` joins the levels into a FlatTree.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from dtcli.induction.c45 import Thresholds
+from dtcli.induction.flat import FlatTree
 from dtcli.model.table import Table
 
 
@@ -108,3 +110,31 @@ class Placer:
         if at >= 2 and u[at - 2] > top - 1e-4:
             return self.exact.place(i, midpoint)
         return top
+
+
+class LevelTree:
+    """One level's nodes as arrays (slots numbered within the level)."""
+
+    def __init__(self, counts: np.ndarray, labels: np.ndarray, n_nodes: int):
+        self.counts, self.labels = counts, labels
+        self.attr = np.full(n_nodes, -1, dtype=np.int64)
+        self.thr = np.zeros(n_nodes)
+        self.nb = np.zeros(n_nodes, dtype=np.int64)
+        self.cstart = np.zeros(n_nodes, dtype=np.int64)
+        self.score = np.full(n_nodes, np.nan)
+        self.gain = np.zeros(n_nodes)
+
+
+def assemble(levels: list[LevelTree], attributes) -> FlatTree:
+    """The levels as one FlatTree: slots numbered level after level."""
+    offsets = np.cumsum([0] + [len(level.labels) for level in levels])
+    return FlatTree(
+        attributes=attributes,
+        attr=np.concatenate([level.attr for level in levels]),
+        thr=np.concatenate([level.thr for level in levels]),
+        nb=np.concatenate([level.nb for level in levels]),
+        cstart=np.concatenate([level.cstart + offsets[d + 1] for d, level in enumerate(levels)]),
+        counts=np.concatenate([level.counts for level in levels]),
+        label=np.concatenate([level.labels for level in levels]).astype(np.int64),
+        score=np.concatenate([level.score for level in levels]),
+    )
