@@ -142,6 +142,9 @@ def test_trees_identical_on_generated_data(monkeypatch, seed):
     {"chi2_alpha": 0.05, "prune": "none"},
     {"chi2_alpha": 0.001},
     {"chi2_alpha": 0.2, "criterion": "gain", "missing": "majority"},
+    {"criterion": "gini"},
+    {"criterion": "gini", "prune": "none", "min_gain": 0.01},
+    {"criterion": "gini", "max_leaves": 10, "missing": "majority"},
     {"max_leaves": 1},
     {"max_leaves": 6, "prune": "none"},
     {"max_leaves": 25},
@@ -160,7 +163,7 @@ def test_trees_identical_with_many_missing_values(monkeypatch):
         column[hole] = -1 if table.attributes[i].is_nominal else np.nan
     table.weights = np.where(rng.random(table.n_rows) < 0.3, 0.5, 1.0)  # weighted rows too
     for options in ({"prune": "none"}, {}, {"missing": "majority"}, {"missing": "class-majority"},
-                    {"chi2_alpha": 0.01}):
+                    {"chi2_alpha": 0.01}, {"criterion": "gini", "prune": "none"}):
         reference, compiled = grow_both(monkeypatch, table, **options)
         assert reference == compiled
 
@@ -175,6 +178,21 @@ def test_trees_identical_with_attribute_costs(monkeypatch, measure):
     for options in ({"prune": "none"}, {"max_leaves": 12}):
         reference, compiled = grow_both(monkeypatch, table, costs=costs, **options)
         assert reference == compiled
+
+
+def test_gini_scores_match_the_per_node_path(monkeypatch):
+    """With the Gini criterion the chosen splits' scores match too, not only the trees (missing
+    values and weights included)."""
+    table = generated(2500, 9)
+    rng = np.random.default_rng(1)
+    table.columns[2][rng.random(table.n_rows) < 0.4] = np.nan  # shares that differ by attribute
+    table.weights = np.where(rng.random(table.n_rows) < 0.2, 1.5, 1.0)
+    scores = {}
+    for engine in ("numpy", "numba"):
+        monkeypatch.setenv("DTREE_ENGINE", engine)
+        tree, _ = train(table, "c45", criterion="gini", prune="none")
+        scores[engine] = [node.score for node in tree.root.walk()]
+    assert same(scores["numpy"], scores["numba"]) and any(s is not None for s in scores["numba"])
 
 
 def test_chi_square_steps_come_in_the_per_node_order(monkeypatch):

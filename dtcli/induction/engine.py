@@ -2,7 +2,7 @@
 
 Contract: ``grow_levelwise(table, params, progress)`` returns, as a
 FlatTree, the tree ``grow.grow(table, params)`` grows node by node, for the
-parameters ``use_engine`` accepts (C4.5 with gain ratio or gain, missing
+parameters ``use_engine`` accepts (C4.5 with gain ratio, gain or Gini, missing
 values fractional, rejected or filled in; ID3 on nominal attributes with
 whole cases, missing values rejected or filled in; every stopping rule and
 attribute costs;
@@ -42,6 +42,7 @@ import numpy as np
 from dtcli.induction.bins import bin_codes
 from dtcli.induction.engine_chi import chi_square_leaves, in_growth_order
 from dtcli.induction.engine_data import Columns, LevelTree, Placer, assemble, sorted_list
+from dtcli.induction.engine_gini import gini_scores
 from dtcli.induction.flat import FlatTree, best_first
 from dtcli.induction.kernels import ENGINE_MIN_ROWS, engine_choice, use_cache_dir
 from dtcli.induction.costs import cost_scores
@@ -60,8 +61,10 @@ def unsupported(params) -> str | None:
         return f"the {params.algorithm} algorithm"
     if params.algorithm == "id3" and params.criterion not in ID3_CRITERIA:
         return f"criterion {params.criterion}"
-    if params.algorithm == "c45" and params.criterion not in ("gain-ratio", "gain", "entropy"):  # entropy: ratio
-        return f"criterion {params.criterion}"
+    if params.algorithm == "c45" and params.criterion not in ("gain-ratio", "gain", "entropy", "gini"):
+        return f"criterion {params.criterion}"  # entropy: gain ratio, as J48
+    if params.algorithm == "c45" and params.criterion == "gini" and params.max_bins:
+        return "the Gini criterion on binned attributes"
     if params.max_leaves is not None and (params.algorithm != "c45" or params.chi2_alpha is not None):
         return "best-first growth (--max-leaves) with ID3 or chi-square pre-pruning"
     return None
@@ -183,13 +186,18 @@ def grow_levelwise(table: Table, params, progress=None, trace: list | None = Non
             else:
                 list(pool.map(partial(_score, k, columns, attributes, orders, placer.distinct, binned, scoring,
                                       n_classes, min_leaf), usable))
-                if params.costs is None:
+                if params.costs is None and params.criterion == "gini":  # the first best Gini decrease
+                    best, scores = k.c45_select(found, gini_scores(columns, scoring, attributes, n_classes), ratios,
+                                                counted, 1)
+                elif params.costs is None:
                     best, scores = k.c45_select(found, gains, ratios, counted, criterion)
                 else:  # the cost measure, first best by more than 1e-6 (as c45_choose)
                     best, scores = k.c45_select(found, cost_scores(params.costs, found, gains, attributes), ratios,
                                                 counted, 1)
                 if params.min_gain > 0:
-                    best[gains[np.arange(n_nodes), np.maximum(best, 0)] <= params.min_gain] = -1
+                    gini = params.criterion == "gini" and params.costs is None  # the score is the improvement
+                    improvement = scores if gini else gains[np.arange(n_nodes), np.maximum(best, 0)]
+                    best[improvement <= params.min_gain] = -1
             chosen_gain = gains[np.arange(n_nodes), np.maximum(best, 0)]  # orders best-first growth
             del found, gains, ratios, scoring
             split = np.flatnonzero(best >= 0)
