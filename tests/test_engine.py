@@ -145,6 +145,8 @@ def test_trees_identical_on_generated_data(monkeypatch, seed):
     {"criterion": "gini"},
     {"criterion": "gini", "prune": "none", "min_gain": 0.01},
     {"criterion": "gini", "max_leaves": 10, "missing": "majority"},
+    {"max_leaves": 12, "chi2_alpha": 0.05, "prune": "none"},
+    {"max_leaves": 30, "chi2_alpha": 0.001},
     {"max_leaves": 1},
     {"max_leaves": 6, "prune": "none"},
     {"max_leaves": 25},

@@ -43,6 +43,7 @@ def both(monkeypatch, table, **options):
 @pytest.mark.parametrize("options", [
     {}, {"criterion": "gain-ratio"}, {"criterion": "gini"}, {"max_depth": 2}, {"min_gain": 0.05},
     {"min_leaf": 20.0}, {"purity": 0.8, "min_split": 30.0}, {"chi2_alpha": 0.05}, {"chi2_alpha": 1e-6},
+    {"max_leaves": 9}, {"max_leaves": 4, "criterion": "gini"}, {"max_leaves": 12, "chi2_alpha": 0.05},
 ])
 @pytest.mark.parametrize("seed", [1, 2])
 def test_same_trees(monkeypatch, options, seed):

@@ -6,7 +6,7 @@ parameters ``use_engine`` accepts (C4.5 with gain ratio, gain or Gini, missing
 values fractional, rejected or filled in; ID3 on nominal attributes with
 whole cases, missing values rejected or filled in; every stopping rule and
 attribute costs;
-C4.5's best-first growth, cut back from the whole tree by ``flat.best_first``), at
+best-first growth, cut back from the whole tree by ``flat.best_first``), at
 a cost per level of a few passes over the rows instead of a few numpy calls
 per node:
 
@@ -65,8 +65,6 @@ def unsupported(params) -> str | None:
         return f"criterion {params.criterion}"  # entropy: gain ratio, as J48
     if params.algorithm == "c45" and params.criterion == "gini" and params.max_bins:
         return "the Gini criterion on binned attributes"
-    if params.max_leaves is not None and (params.algorithm != "c45" or params.chi2_alpha is not None):
-        return "best-first growth (--max-leaves) with ID3 or chi-square pre-pruning"
     return None
 
 
@@ -243,10 +241,11 @@ def grow_levelwise(table: Table, params, progress=None, trace: list | None = Non
     finally:
         pool.shutdown()
     flat = assemble(levels, attributes)
+    expanded = None
     if params.max_leaves is not None:
-        best_first(flat, np.concatenate([level.gain for level in levels]), params.max_leaves)
+        expanded = best_first(flat, np.concatenate([level.gain for level in levels]), params.max_leaves)
     if trace is not None and chi_steps:
-        trace.extend(in_growth_order(flat, levels, chi_steps))
+        trace.extend(in_growth_order(flat, levels, chi_steps, expanded))
     return flat
 
 

@@ -45,11 +45,19 @@ def chi_square_leaves(level, split: np.ndarray, branch: np.ndarray, rec_node: np
     return undone
 
 
-def in_growth_order(flat: FlatTree, levels: list, steps: list) -> list:
-    """The steps in the order the per-node grower takes nodes: depth first, first branch first."""
+def in_growth_order(flat: FlatTree, levels: list, steps: list, expanded: list | None = None) -> list:
+    """The steps in the order the per-node grower tests nodes: depth first, first branch first;
+    or, best first (``expanded``: the nodes split, in order), the root, then the children of
+    each node split as it is split, last branch first (they are tested when queued)."""
     offsets = np.cumsum([0] + [len(level.labels) for level in levels])
     by_slot = {int(offsets[depth]) + node: step for depth, node, step in steps}
-    attr, cstart, nb = flat.attr.tolist(), flat.cstart.tolist(), flat.nb.tolist()
+    cstart, nb = flat.cstart.tolist(), flat.nb.tolist()
+    if expanded is not None:
+        ordered = [by_slot[0]] if 0 in by_slot else []
+        for slot in expanded:
+            ordered.extend(by_slot[c] for c in reversed(range(cstart[slot], cstart[slot] + nb[slot])) if c in by_slot)
+        return ordered
+    attr = flat.attr.tolist()
     ordered, stack = [], [0]
     while stack:
         slot = stack.pop()

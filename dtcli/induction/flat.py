@@ -135,14 +135,16 @@ def n_leaves(flat: FlatTree) -> int:
     return count
 
 
-def best_first(flat: FlatTree, gain: np.ndarray, max_leaves: int) -> FlatTree:
+def best_first(flat: FlatTree, gain: np.ndarray, max_leaves: int) -> list[int]:
     """The tree ``grow`` grows best first (``--max-leaves``), from the fully grown one: a node's
     split does not depend on the others, so expanding nodes in the per-node grower's order (the
     largest weight times information gain first, ties to the node queued first, children queued
     last branch first) and skipping a split that would exceed ``max_leaves`` leaves the same
-    nodes split. The others become leaves (in place)."""
+    nodes split. The others become leaves (in place). Returns the split nodes in the order they
+    were expanded."""
     attr, cstart, nb = flat.attr.tolist(), flat.cstart.tolist(), flat.nb.tolist()
     expanded = np.zeros(flat.n_slots, dtype=bool)
+    order_expanded = []
     frontier = [(0.0, 0, 0)] if attr[0] >= 0 else []
     leaves, order = 1, 0
     while frontier:
@@ -150,6 +152,7 @@ def best_first(flat: FlatTree, gain: np.ndarray, max_leaves: int) -> FlatTree:
         if leaves + nb[slot] - 1 > max_leaves:
             continue
         expanded[slot] = True
+        order_expanded.append(slot)
         leaves += nb[slot] - 1
         for child in reversed(range(cstart[slot], cstart[slot] + nb[slot])):
             weight = float(flat.counts[child].sum())
@@ -160,4 +163,4 @@ def best_first(flat: FlatTree, gain: np.ndarray, max_leaves: int) -> FlatTree:
     unexpanded = (flat.attr >= 0) & ~expanded
     flat.attr[unexpanded] = -1
     flat.score[unexpanded] = np.nan
-    return flat
+    return order_expanded
