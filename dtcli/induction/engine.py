@@ -63,8 +63,6 @@ def unsupported(params) -> str | None:
         return f"criterion {params.criterion}"
     if params.algorithm == "c45" and params.criterion not in ("gain-ratio", "gain", "entropy", "gini"):
         return f"criterion {params.criterion}"  # entropy: gain ratio, as J48
-    if params.algorithm == "c45" and params.criterion == "gini" and params.max_bins:
-        return "the Gini criterion on binned attributes"
     return None
 
 
