@@ -1,14 +1,13 @@
-"""When and how CART is grown by the compiled builder (``cart_grow``).
+"""When and how CART is grown by the compiled builders (``cart_grow``, ``cart_regress``).
 
-Contract: ``use_cart_engine(table, params)`` says whether the compiled
-builder grows this tree (classification, binary splits on whole cases:
-``--missing majority`` or ``reject``, no attribute costs, best-first
-growth or chi-square pre-pruning; and, as for C4.5, a table of
-``ENGINE_MIN_ROWS`` rows or ``DTREE_ENGINE=numba``); ``grow_cart(table,
-params)`` returns the tree as a FlatTree, the same tree the per-node path
-grows (tests/test_cart_engine.py).
+Contract: ``use_cart_engine(table, params)`` says whether a compiled
+builder grows this tree (binary splits on whole cases: ``--missing
+majority`` or ``reject``; no attribute costs, best-first growth or
+chi-square pre-pruning; regression trees with whole-number weights; and,
+as for C4.5, a table of ``ENGINE_MIN_ROWS`` rows or ``DTREE_ENGINE=numba``);
+``grow_cart(table, params)`` returns the tree as a FlatTree, the same tree
+the per-node path grows (tests/test_cart_engine.py, tests/test_cart_regress.py).
 """
-
 from __future__ import annotations
 
 import os
@@ -29,9 +28,13 @@ CRITERIA = {"gini": 0, "cart": 2}  # every other criterion scores by entropy, as
 def use_cart_engine(table: Table, params) -> bool:
     from dtcli.induction.engine import kernels
 
-    if params.algorithm != "cart" or table.is_regression or params.missing not in ("majority", "reject"):
+    if params.algorithm != "cart" or params.missing not in ("majority", "reject"):
         return False
-    if len(table.classes) > 127:  # classes are held in bytes
+    if table.is_regression:  # the regression builder needs whole-number weights (exact sums in any order)
+        weights = table.weights[table.labelled()]
+        if not (np.all(weights == np.floor(weights)) and np.all(weights >= 0) and weights.sum() < 2.0**52):
+            return False
+    elif len(table.classes) > 127:  # classes are held in bytes
         return False
     if params.costs is not None or params.max_leaves is not None or params.chi2_alpha is not None:
         return False
@@ -63,7 +66,6 @@ def _steps(logs: np.ndarray) -> np.ndarray:
 
 
 def grow_cart(table: Table, params) -> FlatTree:
-    from dtcli.induction import cart_grow
     from dtcli.induction.engine_sort import ranked_order
 
     labelled = table.labelled()
@@ -111,14 +113,44 @@ def grow_cart(table: Table, params) -> FlatTree:
     state = np.array([int(np.random.RandomState(params.seed).randint(0, RAND_R_MAX))], dtype=np.int64)
     n_values = np.array([len(a.values) for a in attributes], dtype=np.int64)
     min_leaf = float(params.min_leaf or 1.0)
+    value = impurity = None
+    max_depth = -1 if params.max_depth is None else int(params.max_depth)
+    if table.is_regression:
+        from dtcli.induction.cart_regress import grow_regression
+
+        weight, value, impurity, attr, thr, member, first, score = grow_regression(
+            nominal, values, original, (table.y if every else table.y[rows]).astype(np.float64),
+            (table.weights if every else table.weights[rows]).astype(np.float64), is_nominal, slot, n_values, lists,
+            ranks, table_values, far, lengths, min_leaf, max_depth, float(params.min_split), float(params.min_gain),
+            exact, state)
+        counts, label = weight[:, None].copy(), np.zeros(len(weight), dtype=np.int64)
+    else:
+        counts, label, attr, thr, member, first, score = _classes(table, params, nominal, values, original, every,
+                                                                  rows, is_nominal, slot, n_values, lists, ranks,
+                                                                  table_values, far, lengths, min_leaf, max_depth,
+                                                                  exact, state)
+    tests = _tests(attributes, attr, thr, member)
+    return FlatTree(attributes=attributes, attr=attr, thr=thr, nb=np.where(attr >= 0, 2, 0), cstart=first,
+                    counts=counts, label=label, score=score, tests=tests, value=value, impurity=impurity)
+
+
+def _classes(table, params, nominal, values, original, every, rows, is_nominal, slot, n_values, lists, ranks,
+             table_values, far, lengths, min_leaf, max_depth, exact, state):
+    """The classification builder's arrays (``cart_grow.grow_cart``)."""
+    from dtcli.induction import cart_grow
+
     logs = _logs(table, rows)
-    counts, label, attr, thr, member, first, score = cart_grow.grow_cart(
+    return cart_grow.grow_cart(
         nominal, values, original, (table.y if every else table.y[rows]).astype(np.int64),
         (table.weights if every else table.weights[rows]).astype(np.float64),
         is_nominal, slot, n_values, lists, ranks, table_values, far, lengths, len(table.classes),
         CRITERIA.get(params.criterion, 1),
-        min_leaf, -1 if params.max_depth is None else int(params.max_depth), float(params.min_split),
+        min_leaf, max_depth, float(params.min_split),
         float(params.purity), float(params.min_gain), SUBSET_LIMIT, exact, state, logs, _steps(logs))
+
+
+def _tests(attributes, attr: np.ndarray, thr: np.ndarray, member: np.ndarray) -> list:
+    """The test of each split node: one object per distinct test (nodes share them)."""
     tests: list = [None] * len(attr)
     made: dict = {}  # one test object per distinct test: nodes share them
     thresholds = thr.tolist()
@@ -135,5 +167,4 @@ def grow_cart(table: Table, params) -> FlatTree:
             if key not in made:
                 made[key] = NumericTest(attribute, thresholds[node])
         tests[node] = made[key]
-    return FlatTree(attributes=attributes, attr=attr, thr=thr, nb=np.where(attr >= 0, 2, 0), cstart=first,
-                    counts=counts, label=label, score=score, tests=tests)
+    return tests

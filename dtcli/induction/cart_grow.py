@@ -15,8 +15,8 @@ import numpy as np
 from numba import njit
 
 from dtcli.induction.cart_evaluate import evaluate
-from dtcli.induction.cart_order import visit
-from dtcli.induction.cart_scan import partition_list, partition_rows
+from dtcli.induction.cart_steps import (attribute_order, new_stack, pop_node, push_children, split_node,
+                                         tree_arrays)
 
 
 @njit(cache=True, nogil=True)
@@ -25,21 +25,12 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
     """The whole tree, depth first (see the module docstring). Returns per node, in creation
     order: counts, label, attribute (-1: leaf), threshold, subset membership by value code,
     first child, score."""
-    n = y.shape[0]
-    n_attributes = is_nominal.shape[0]
-    n_numeric = lists.shape[0]
-    widest = 1
-    for a in range(n_attributes):
-        if is_nominal[a] and n_values[a] > widest:
-            widest = n_values[a]
+    n, n_attributes, n_numeric = y.shape[0], is_nominal.shape[0], lists.shape[0]
+    tree, widest = tree_arrays(n, is_nominal, n_values)
+    attr, thr, score, member, first_child = tree
     cap = 2 * n + 1
     counts = np.zeros((cap, n_classes))
     label = np.zeros(cap, dtype=np.int64)
-    attr = np.full(cap, -1, dtype=np.int64)
-    thr = np.zeros(cap)
-    member = np.zeros((cap, widest), dtype=np.bool_)
-    first_child = np.zeros(cap, dtype=np.int64)
-    score = np.full(cap, np.nan)
     rows = np.arange(n, dtype=np.int64)
     side = np.zeros(n, dtype=np.int8)
     tmp = np.empty(n, dtype=np.int64)
@@ -59,6 +50,7 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
         if w[r] != 1.0:
             unit = False
     tmp_w = np.empty(1 if unit else n)
+    scratch = (tmp, tmp_rc, tmp_ry, tmp_rw, tmp_list, tmp_v, tmp_y, tmp_w)
     # each list carries its rows' value ranks, classes and weights (unless all are 1), so that
     # scans read memory in order
     lv = ranks
@@ -72,22 +64,12 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
                 lw[s, i] = w[r]
     features = np.arange(n_attributes, dtype=np.int64)
     constant = np.arange(n_attributes, dtype=np.int64)
-    # the stack of nodes to expand: id, row segment, list segments, depth, known constants
-    st_id = np.empty(n + 2, dtype=np.int64)
-    st_rs = np.empty(n + 2, dtype=np.int64)
-    st_re = np.empty(n + 2, dtype=np.int64)
-    st_ls = np.empty((n + 2, max(n_numeric, 1)), dtype=np.int64)
-    st_le = np.empty((n + 2, max(n_numeric, 1)), dtype=np.int64)
-    st_depth = np.empty(n + 2, dtype=np.int64)
-    st_const = np.empty(n + 2, dtype=np.int64)
+    # the stack of nodes to expand: id, row segment, depth, known constants, list segments
+    stack = new_stack(n, lengths)
     for r in range(n):
         counts[0, y[r]] += w[r]
     label[0] = np.argmax(counts[0])
     n_nodes = 1
-    top = 0
-    st_id[0], st_rs[0], st_re[0], st_depth[0], st_const[0] = 0, 0, n, 0, 0
-    for s in range(n_numeric):
-        st_ls[0, s], st_le[0, s] = 0, lengths[s]
     top = 1
     hist = np.zeros((max(widest, 1), n_classes))
     chosen = np.zeros(widest, dtype=np.bool_)
@@ -95,8 +77,7 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
            far, steps)
     while top > 0:
         top -= 1
-        node, rs, re, depth, n_const = st_id[top], st_rs[top], st_re[top], st_depth[top], st_const[top]
-        ls, le = st_ls[top].copy(), st_le[top].copy()
+        node, rs, re, depth, n_const, ls, le = pop_node(stack, top)
         total = 0.0
         nonzero = 0
         biggest = 0.0
@@ -110,11 +91,8 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
             continue
         if total < min_split or biggest / total >= purity or total < 2 * min_leaf:
             continue
-        if exact:
-            order, n_const = visit(state, features, constant, n_const, is_nominal, slot, rc, values, rs, re, lists,
-                                   ls, le)
-        else:
-            order = np.arange(n_attributes, dtype=np.int64)
+        order, n_const = attribute_order(exact, state, features, constant, n_const, is_nominal, slot, rc, values, rs,
+                                         re, lists, ls, le)
         best_a, best_key, best_score, best_thr = -1, -np.inf, 0.0, 0.0
         best_member = np.zeros(widest, dtype=np.bool_)
         for a in order:
@@ -125,40 +103,11 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
                 best_member[:] = chosen
         if best_a < 0 or not best_score >= min_gain - 1e-12:
             continue
-        # route the node's rows: missing values go down the heavier branch
-        sizes0 = 0.0
-        sizes1 = 0.0
-        for i in range(rs, re):
-            r = rows[i]
-            if is_nominal[best_a]:
-                code = rc[slot[best_a], i]
-                b = -1 if code < 0 else (0 if best_member[code] else 1)
-            else:
-                v = original[slot[best_a], r]
-                b = -1 if np.isnan(v) else (0 if v <= best_thr else 1)
-            side[r] = b
-            if b == 0:
-                sizes0 += rw[i]
-            elif b == 1:
-                sizes1 += rw[i]
-        heavier = 0 if sizes0 >= sizes1 else 1
-        n_left = 0
-        for i in range(rs, re):
-            r = rows[i]
-            if side[r] < 0:
-                side[r] = heavier
-            if side[r] == 0:
-                n_left += 1
-        partition_rows(rows, rc, ry, rw, unit, rs, re, side, tmp, tmp_rc, tmp_ry, tmp_rw)
-        new_le = np.empty(n_numeric, dtype=np.int64)
-        for s in range(n_numeric):
-            new_le[s] = ls[s] + partition_list(lists[s], lv[s], ly[s], lw[s], unit, ls[s], le[s], side, tmp_list,
-                                               tmp_v, tmp_y, tmp_w)
-        attr[node], thr[node], score[node] = best_a, best_thr, best_score
-        member[node, :] = best_member
         c0 = n_nodes
-        first_child[node] = c0
         n_nodes += 2
+        n_left, new_le = split_node(rows, rc, ry, rw, unit, rs, re, original, is_nominal, slot,
+                                    (best_a, best_thr, best_score, best_member), side, scratch, lists, lv, ly, lw, ls,
+                                    le, node, c0, tree)
         for b in range(2):
             child = c0 + b
             lo, hi = (rs, rs + n_left) if b == 0 else (rs + n_left, re)
@@ -168,17 +117,6 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
             for c in range(n_classes):
                 weight += counts[child, c]
             label[child] = np.argmax(counts[child]) if weight > 0 else label[node]
-        for b in (1, 0):  # the left child is expanded first
-            child = c0 + b
-            lo, hi = (rs, rs + n_left) if b == 0 else (rs + n_left, re)
-            if hi <= lo:
-                continue
-            st_id[top], st_rs[top], st_re[top], st_depth[top], st_const[top] = child, lo, hi, depth + 1, n_const
-            for s in range(n_numeric):
-                if b == 0:
-                    st_ls[top, s], st_le[top, s] = ls[s], new_le[s]
-                else:
-                    st_ls[top, s], st_le[top, s] = new_le[s], le[s]
-            top += 1
+        top = push_children(stack, top, c0, rs, re, n_left, depth, n_const, ls, le, new_le)
     return (counts[:n_nodes], label[:n_nodes], attr[:n_nodes], thr[:n_nodes], member[:n_nodes],
             first_child[:n_nodes], score[:n_nodes])

@@ -32,6 +32,8 @@ class FlatTree:
     score: np.ndarray  # the split's score (NaN: none)
     tests: list | None = None  # Test objects by slot, when laid out from Nodes
     nodes: list | None = None  # the Nodes it was laid out from (reused by to_nodes)
+    value: np.ndarray | None = None  # regression: each node's mean target
+    impurity: np.ndarray | None = None  # regression: each node's mean squared error
 
     @property
     def n_slots(self) -> int:
@@ -58,8 +60,12 @@ class FlatTree:
             if attr[slot] >= 0:
                 order.extend(range(cstart[slot], cstart[slot] + nb[slot]))
         labels = self.label.tolist() if self.nodes is None else None
+        means = None if self.value is None else self.value.tolist()
+        errors = None if self.impurity is None else self.impurity.tolist()
         for slot in reversed(order):
             node = self.nodes[slot] if labels is None else Node(self.counts[slot], labels[slot])
+            if means is not None:
+                node.value, node.impurity = means[slot], errors[slot]
             node.score = None if scores[slot] != scores[slot] else scores[slot]  # NaN: no score
             if attr[slot] >= 0:
                 node.test = self.test(slot)

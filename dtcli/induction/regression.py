@@ -60,8 +60,9 @@ def _numeric(rows: Table, i: int, min_leaf: float, exact: bool = False):
     ok = (w_l >= min_leaf) & (cw[-1] - w_l >= min_leaf)
     if not ok.any():
         return None
-    if exact:  # scikit-learn's proxy: S_L^2 / W_L + S_R^2 / W_R
-        rank = s_l * s_l / w_l + (cs[-1] - s_l) * (cs[-1] - s_l) / (cw[-1] - w_l)
+    if exact:  # scikit-learn's proxy: S_L^2 / W_L + S_R^2 / W_R (undefined where a side weighs 0: not ok)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            rank = s_l * s_l / w_l + (cs[-1] - s_l) * (cs[-1] - s_l) / (cw[-1] - w_l)
     else:
         rank = scores
     best = int(np.argmax(np.where(ok, rank, -np.inf)))

@@ -1,0 +1,256 @@
+"""CART regression trees grown by compiled code (numba), depth first, on value lists sorted once.
+
+The twin of ``regression.regression_choose`` under ``grow`` (squared error,
+scikit-learn's visiting order and proxy), on the CART builder's layout
+(``cart_grow``): each numeric attribute's rows are sorted once and every
+split partitions the node's segments stably; a node's rows carry their
+nominal codes, targets and weights. The arithmetic is the reference's, in
+its order: running sums along the sorted values (``np.cumsum``), sums by
+value (``np.bincount``) and numpy's pairwise summation where the reference
+calls ``np.sum`` (``pairwise_sum``). Weights must be whole numbers (the glue
+checks), so that every sum of weights is exact whatever its order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from dtcli.induction.cart_steps import (attribute_order, new_stack, pop_node, push_children, split_node,
+                                         tree_arrays)
+
+EPSILON = float(np.finfo(np.float64).eps)  # a node this pure is a leaf (grow.EPSILON)
+
+
+@njit(cache=True, nogil=True)
+def pairwise_sum(a):
+    """``np.sum(a)`` for a contiguous float64 array, bit for bit: numpy's pairwise summation
+    (in order below 8 values, eight accumulators over blocks of up to 128, halves beyond)."""
+    return _pairwise(a)
+
+
+@njit(cache=True, nogil=True)
+def _pairwise(a):
+    n = a.shape[0]
+    if n < 8:
+        res = 0.0
+        for i in range(n):
+            res += a[i]
+        return res
+    if n <= 128:
+        r = a[:8].copy()
+        i = 8
+        while i < n - (n % 8):
+            for j in range(8):
+                r[j] += a[i + j]
+            i += 8
+        res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+        while i < n:
+            res += a[i]
+            i += 1
+        return res
+    half = n // 2
+    half -= half % 8
+    return _pairwise(a[:half]) + _pairwise(a[half:])
+
+
+@njit(cache=True, nogil=True)
+def _decrease(w_l, s_l, q_l, w_r, s_r, q_r):
+    """``regression._decrease`` for one split."""
+    w = w_l + w_r
+    both = s_l + s_r
+    sse_parent = (q_l + q_r) - both * both / w
+    sse_l = q_l - s_l * s_l / w_l if w_l > 0 else 0.0
+    sse_r = q_r - s_r * s_r / w_r if w_r > 0 else 0.0
+    return (sse_parent - sse_l - sse_r) / w
+
+
+@njit(cache=True, nogil=True)
+def _stats(ry, rw, lo, hi):
+    """``regression.node_stats`` of rows ``lo:hi``: (weight, mean, mean squared error)."""
+    w = rw[lo:hi]
+    total = pairwise_sum(w)
+    if total <= 0:
+        return 0.0, 0.0, 0.0
+    wy = w * ry[lo:hi]
+    s = pairwise_sum(wy)
+    sq = pairwise_sum(wy * ry[lo:hi])
+    mean = s / total
+    return total, mean, max(0.0, sq / total - mean * mean)
+
+
+@njit(cache=True, nogil=True)
+def _child_stats(ry, rw, lo, hi, child, parent_mean, weight, value, impurity):
+    """A child's ``_stats``; an empty child keeps its parent's mean (``grow._split``)."""
+    weight[child], value[child], impurity[child] = _stats(ry, rw, lo, hi)
+    if not weight[child] > 0:
+        weight[child], value[child], impurity[child] = 0.0, parent_mean, 0.0
+
+
+@njit(cache=True, nogil=True)
+def _numeric(s, lv, ly, lw, distinct, far, ls, le, min_leaf, exact):
+    """``regression._numeric`` on the node's sorted segment (ranks, targets, weights): (found,
+    score, known weight, key, threshold)."""
+    big_w = 0.0
+    big_s = 0.0
+    big_q = 0.0
+    for i in range(ls[s], le[s]):
+        wy = lw[s, i] * ly[s, i]
+        big_w += lw[s, i]
+        big_s += wy
+        big_q += wy * ly[s, i]
+    w_l = 0.0
+    s_l = 0.0
+    q_l = 0.0
+    found = False
+    best_rank = -np.inf
+    best_score = 0.0
+    lower = upper = 0.0
+    for i in range(ls[s], le[s] - 1):
+        wy = lw[s, i] * ly[s, i]
+        w_l += lw[s, i]
+        s_l += wy
+        q_l += wy * ly[s, i]
+        here, there = lv[s, i], lv[s, i + 1]
+        if not (there >= far[here] if far[here] >= 0 else there != here):
+            continue
+        if not (w_l >= min_leaf and big_w - w_l >= min_leaf):
+            continue
+        score = _decrease(w_l, s_l, q_l, big_w - w_l, big_s - s_l, big_q - q_l)
+        rank = s_l * s_l / w_l + (big_s - s_l) * (big_s - s_l) / (big_w - w_l) if exact else score
+        if not found or rank > best_rank:
+            found, best_rank, best_score = True, rank, score
+            lower, upper = distinct[here], distinct[there]
+    if not found:
+        return False, 0.0, 0.0, 0.0, 0.0
+    t = lower / 2.0 + upper / 2.0 if exact else (lower + upper) / 2
+    if t == upper or not np.isfinite(t):
+        t = lower
+    return True, best_score, big_w, best_rank, t
+
+
+@njit(cache=True, nogil=True)
+def _nominal(codes, ry, rw, rs, re, n_values, min_leaf, member):
+    """``regression._nominal`` at the node: (found, score, known weight); ``member`` marks the
+    values of the smaller side (the first of the mean-ordered values on a tie)."""
+    w = np.zeros(n_values)
+    s = np.zeros(n_values)
+    q = np.zeros(n_values)
+    for i in range(rs, re):
+        c = codes[i]
+        if c >= 0:
+            w[c] += rw[i]
+            s[c] += rw[i] * ry[i]
+            q[c] += rw[i] * (ry[i] * ry[i])
+    present = np.flatnonzero(w > 0)
+    m = present.shape[0]
+    if m < 2:
+        return False, 0.0, 0.0
+    means = s[present] / w[present]
+    order = present[np.argsort(means, kind="mergesort")]
+    big_w, big_s, big_q = pairwise_sum(w), pairwise_sum(s), pairwise_sum(q)
+    cw = 0.0
+    cs = 0.0
+    cq = 0.0
+    best_k, best = -1, -np.inf
+    for k in range(1, m):
+        v = order[k - 1]
+        cw += w[v]
+        cs += s[v]
+        cq += q[v]
+        if not (cw >= min_leaf and big_w - cw >= min_leaf):
+            continue
+        score = _decrease(cw, cs, cq, big_w - cw, big_s - cs, big_q - cq)
+        if best_k < 0 or score > best:
+            best_k, best = k, score
+    if best_k < 0:
+        return False, 0.0, 0.0
+    member[:] = False
+    if best_k <= m - best_k:
+        for j in range(best_k):
+            member[order[j]] = True
+    else:
+        for j in range(best_k, m):
+            member[order[j]] = True
+    return True, best, big_w
+
+
+@njit(cache=True, nogil=True)
+def _choose(order, total, rc, ry, rw, rs, re, is_nominal, slot, n_values, lv, ly, lw, distinct, far, ls, le, min_leaf,
+            exact, chosen, best_member):
+    """``regression_choose`` at the node: (attribute or -1, score, threshold); a nominal choice's
+    values in ``best_member``."""
+    best_a, best_key, best_score, best_thr = -1, -np.inf, 0.0, 0.0
+    for a in order:
+        t = 0.0
+        if is_nominal[a]:
+            found, sc, known = _nominal(rc[slot[a]], ry, rw, rs, re, n_values[a], min_leaf, chosen)
+            key = sc
+        else:
+            found, sc, known, key, t = _numeric(slot[a], lv, ly, lw, distinct, far, ls, le, min_leaf, exact)
+        if not found:
+            continue
+        sc *= known / total if total > 0 else 0.0
+        if not exact or known != total:
+            key = sc
+        if best_a < 0 or key > best_key:
+            best_a, best_key, best_score, best_thr = a, key, sc, t
+            if is_nominal[a]:
+                best_member[:] = chosen
+    return best_a, best_score, best_thr
+
+
+@njit(cache=True, nogil=True)
+def grow_regression(nominal, values, original, y, w, is_nominal, slot, n_values, lists, ranks, distinct, far,
+                    lengths, min_leaf, max_depth, min_split, min_gain, exact, state):
+    """The whole regression tree, depth first. Returns per node, in creation order: weight, mean,
+    mean squared error, attribute (-1: leaf), threshold, subset membership by value code, first
+    child, score."""
+    n, n_attributes, n_numeric = y.shape[0], is_nominal.shape[0], lists.shape[0]
+    tree, widest = tree_arrays(n, is_nominal, n_values)
+    attr, thr, score, member, first_child = tree
+    cap = 2 * n + 1
+    weight = np.zeros(cap)
+    value = np.zeros(cap)
+    impurity = np.zeros(cap)
+    rows = np.arange(n, dtype=np.int64)
+    side = np.zeros(n, dtype=np.int8)
+    rc, ry, rw = nominal, y.copy(), w.copy()  # the rows' codes, targets, weights, partitioned with them
+    scratch = (np.empty(n, dtype=np.int64), np.empty(n, dtype=rc.dtype), np.empty(n), np.empty(n),
+               np.empty(n, dtype=lists.dtype), np.empty(n, dtype=ranks.dtype), np.empty(n), np.empty(n))
+    lv, ly, lw = ranks, np.empty((n_numeric, n)), np.empty((n_numeric, n))  # each list's ranks, targets, weights
+    for s in range(n_numeric):
+        for i in range(lengths[s]):
+            r = lists[s, i]
+            ly[s, i], lw[s, i] = y[r], w[r]
+    features = np.arange(n_attributes, dtype=np.int64)
+    constant = np.arange(n_attributes, dtype=np.int64)
+    stack = new_stack(n, lengths)
+    weight[0], value[0], impurity[0] = _stats(ry, rw, 0, n)
+    n_nodes = 1
+    top = 1
+    chosen = np.zeros(widest, dtype=np.bool_)
+    while top > 0:
+        top -= 1
+        node, rs, re, depth, n_const, ls, le = pop_node(stack, top)
+        total = weight[node]
+        if total <= 0 or impurity[node] <= EPSILON or n_attributes == 0 or (max_depth >= 0 and depth >= max_depth):
+            continue
+        if total < min_split or total < 2 * min_leaf:
+            continue
+        order, n_const = attribute_order(exact, state, features, constant, n_const, is_nominal, slot, rc, values, rs,
+                                         re, lists, ls, le)
+        best_member = np.zeros(widest, dtype=np.bool_)
+        best_a, best_score, best_thr = _choose(order, total, rc, ry, rw, rs, re, is_nominal, slot, n_values, lv, ly, lw,
+                                               distinct, far, ls, le, min_leaf, exact, chosen, best_member)
+        if best_a < 0 or not best_score >= min_gain - 1e-12:
+            continue
+        best = (best_a, best_thr, best_score, best_member)
+        n_left, new_le = split_node(rows, rc, ry, rw, False, rs, re, original, is_nominal, slot, best, side, scratch,
+                                    lists, lv, ly, lw, ls, le, node, n_nodes, tree)  # children: the next two slots
+        _child_stats(ry, rw, rs, rs + n_left, n_nodes, value[node], weight, value, impurity)
+        _child_stats(ry, rw, rs + n_left, re, n_nodes + 1, value[node], weight, value, impurity)
+        top = push_children(stack, top, n_nodes, rs, re, n_left, depth, n_const, ls, le, new_le)
+        n_nodes += 2
+    return (weight[:n_nodes], value[:n_nodes], impurity[:n_nodes], attr[:n_nodes], thr[:n_nodes], member[:n_nodes],
+            first_child[:n_nodes], score[:n_nodes])

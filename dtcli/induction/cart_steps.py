@@ -1,0 +1,128 @@
+"""Steps the compiled CART builders share (``cart_grow`` for classes, ``cart_regress`` for
+numbers): routing and partitioning a node's rows and lists for its two children, recording the
+split and queueing the children."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from dtcli.induction.cart_order import visit
+from dtcli.induction.cart_scan import partition_list, partition_rows
+
+
+@njit(cache=True, nogil=True)
+def route_rows(rows, rc, rw, rs, re, original, is_nominal, slot, best_a, best_member, best_thr, side):
+    """Each of the node's rows' side (0 left, 1 right) in ``side`` (by row); a missing value goes
+    down the branch with more known weight (the left on a tie). Returns how many go left."""
+    sizes0 = 0.0
+    sizes1 = 0.0
+    for i in range(rs, re):
+        r = rows[i]
+        if is_nominal[best_a]:
+            code = rc[slot[best_a], i]
+            b = -1 if code < 0 else (0 if best_member[code] else 1)
+        else:
+            v = original[slot[best_a], r]
+            b = -1 if np.isnan(v) else (0 if v <= best_thr else 1)
+        side[r] = b
+        if b == 0:
+            sizes0 += rw[i]
+        elif b == 1:
+            sizes1 += rw[i]
+    heavier = 0 if sizes0 >= sizes1 else 1
+    n_left = 0
+    for i in range(rs, re):
+        r = rows[i]
+        if side[r] < 0:
+            side[r] = heavier
+        if side[r] == 0:
+            n_left += 1
+    return n_left
+
+
+@njit(cache=True, nogil=True)
+def push_children(stack, top, c0, rs, re, n_left, depth, n_const, ls, le, new_le):
+    """Queue the node's non-empty children (slots ``c0``, ``c0 + 1``), the left one on top so that
+    it is expanded first. ``stack``: (ids, row starts, row ends, depths, constants, list starts,
+    list ends). Returns the new top."""
+    st_id, st_rs, st_re, st_depth, st_const, st_ls, st_le = stack
+    for b in (1, 0):
+        lo, hi = (rs, rs + n_left) if b == 0 else (rs + n_left, re)
+        if hi <= lo:
+            continue
+        st_id[top], st_rs[top], st_re[top], st_depth[top], st_const[top] = c0 + b, lo, hi, depth + 1, n_const
+        for s in range(ls.shape[0]):
+            if b == 0:
+                st_ls[top, s], st_le[top, s] = ls[s], new_le[s]
+            else:
+                st_ls[top, s], st_le[top, s] = new_le[s], le[s]
+        top += 1
+    return top
+
+
+@njit(cache=True, nogil=True)
+def new_stack(n, lengths):
+    """The stack for ``push_children`` (room for ``n`` rows' nodes), holding the root: node 0,
+    every row, each list whole."""
+    width = max(lengths.shape[0], 1)
+    stack = (np.empty(n + 2, dtype=np.int64), np.empty(n + 2, dtype=np.int64), np.empty(n + 2, dtype=np.int64),
+             np.empty(n + 2, dtype=np.int64), np.empty(n + 2, dtype=np.int64),
+             np.empty((n + 2, width), dtype=np.int64), np.empty((n + 2, width), dtype=np.int64))
+    st_id, st_rs, st_re, st_depth, st_const, st_ls, st_le = stack
+    st_id[0], st_rs[0], st_re[0], st_depth[0], st_const[0] = 0, 0, n, 0, 0
+    for s in range(lengths.shape[0]):
+        st_ls[0, s], st_le[0, s] = 0, lengths[s]
+    return stack
+
+
+@njit(cache=True, nogil=True)
+def pop_node(stack, top):
+    """The node at ``top``: (id, row start, row end, depth, known constants, list starts, ends)."""
+    st_id, st_rs, st_re, st_depth, st_const, st_ls, st_le = stack
+    return st_id[top], st_rs[top], st_re[top], st_depth[top], st_const[top], st_ls[top].copy(), st_le[top].copy()
+
+
+@njit(cache=True, nogil=True)
+def attribute_order(exact, state, features, constant, n_const, is_nominal, slot, rc, values, rs, re, lists, ls, le):
+    """The attributes to score at the node, in scikit-learn's random order (``exact``) or in
+    column order, and the count of attributes known to be constant."""
+    if exact:
+        return visit(state, features, constant, n_const, is_nominal, slot, rc, values, rs, re, lists, ls, le)
+    return np.arange(is_nominal.shape[0], dtype=np.int64), n_const
+
+
+@njit(cache=True, nogil=True)
+def split_node(rows, rc, ry, rw, unit, rs, re, original, is_nominal, slot, best, side, scratch, lists, lv, ly, lw, ls,
+               le, node, c0, tree):
+    """Record the node's test ``best`` (attribute, threshold, score, value membership) in ``tree``
+    (``tree_arrays``) with its children in slots ``c0`` and ``c0 + 1``; route the node's rows
+    (``route_rows``) and partition its rows and list segments stably (``scratch``: the buffers
+    the partitions use). Returns how many rows go left and where each list's left part ends."""
+    best_a, best_thr, best_score, best_member = best
+    attr, thr, score, member, first_child = tree
+    attr[node], thr[node], score[node] = best_a, best_thr, best_score
+    member[node, :] = best_member
+    first_child[node] = c0
+    tmp, tmp_rc, tmp_ry, tmp_rw, tmp_list, tmp_v, tmp_y, tmp_w = scratch
+    n_left = route_rows(rows, rc, rw, rs, re, original, is_nominal, slot, best_a, best_member, best_thr, side)
+    partition_rows(rows, rc, ry, rw, unit, rs, re, side, tmp, tmp_rc, tmp_ry, tmp_rw)
+    new_le = np.empty(lists.shape[0], dtype=np.int64)
+    for s in range(lists.shape[0]):
+        new_le[s] = ls[s] + partition_list(lists[s], lv[s], ly[s], lw[s], unit, ls[s], le[s], side, tmp_list,
+                                           tmp_v, tmp_y, tmp_w)
+    return n_left, new_le
+
+
+@njit(cache=True, nogil=True)
+def tree_arrays(n, is_nominal, n_values):
+    """Per node of a tree of at most ``2 n + 1`` nodes: attribute (-1: leaf), threshold, score,
+    membership by value code, first child; and the most values of a nominal attribute."""
+    widest = 1
+    for a in range(is_nominal.shape[0]):
+        if is_nominal[a] and n_values[a] > widest:
+            widest = n_values[a]
+    cap = 2 * n + 1
+    tree = (np.full(cap, -1, dtype=np.int64), np.zeros(cap), np.full(cap, np.nan),
+            np.zeros((cap, widest), dtype=np.bool_), np.zeros(cap, dtype=np.int64))
+    return tree, widest

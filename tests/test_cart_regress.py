@@ -1,0 +1,86 @@
+"""The compiled CART regression builder against the per-node reference: the same trees."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dtcli.model.table import NOMINAL, NUMERIC, Attribute, Schema, Table
+from helpers import WEKA, load
+from test_cart_engine import both
+from test_engine import same
+
+pytest.importorskip("numba")
+
+
+def numbers(n: int, seed: int, weights: np.ndarray | None = None) -> Table:
+    """A numeric target from nominal and numeric attributes, with missing values, ties (values
+    rounded to one decimal, a coarse attribute) and noise."""
+    rng = np.random.default_rng(seed)
+    colour = rng.integers(-1, 6, n).astype(np.int32)
+    size = np.round(rng.normal(10, 3, n), 1)
+    size[rng.random(n) < 0.05] = np.nan
+    coarse = rng.integers(0, 4, n).astype(np.float64)
+    flag = rng.integers(0, 2, n).astype(np.int32)
+    y = 3.0 * (colour % 3) + 0.7 * np.nan_to_num(size) + 2.0 * coarse * flag + rng.normal(0, 1.5, n)
+    y[rng.random(n) < 0.02] = np.nan  # unlabelled rows
+    attributes = (Attribute("colour", NOMINAL, tuple(f"c{i}" for i in range(6))), Attribute("size", NUMERIC),
+                  Attribute("coarse", NUMERIC), Attribute("flag", NOMINAL, ("no", "yes")))
+    return Table(Schema(attributes, Attribute("y", NUMERIC)), [colour, size, coarse, flag], y, weights=weights)
+
+
+@pytest.mark.parametrize("seed", range(2))
+@pytest.mark.parametrize("options", [
+    {}, {"min_leaf": 5.0}, {"max_depth": 4}, {"min_split": 40.0}, {"min_gain": 0.01}, {"seed": 3},
+    {"ties": "column"}, {"min_leaf": 3.0, "ties": "column"},
+])
+def test_same_regression_trees_on_generated_data(monkeypatch, seed, options):
+    reference, compiled = both(monkeypatch, numbers(1500, seed), **options)
+    assert same(reference, compiled)
+
+
+def test_same_regression_trees_with_whole_weights_and_no_missing_values(monkeypatch):
+    table = numbers(1200, 4, weights=np.random.default_rng(4).integers(0, 4, 1200).astype(np.float64))
+    reference, compiled = both(monkeypatch, table)
+    assert same(reference, compiled)
+    for i, column in enumerate(table.columns):
+        if table.attributes[i].is_nominal:
+            column[column < 0] = 0
+        else:
+            column[np.isnan(column)] = 0.0
+    reference, compiled = both(monkeypatch, table, missing="reject")
+    assert same(reference, compiled)
+
+
+def test_fractional_weights_stay_node_by_node(monkeypatch):
+    from dtcli.induction.cart_engine import use_cart_engine
+    from dtcli.induction.grow import GrowParams
+
+    monkeypatch.setenv("DTREE_ENGINE", "numba")
+    params = GrowParams(algorithm="cart", criterion="gini", thresholds="midpoint", missing="majority")
+    assert use_cart_engine(numbers(100, 1), params)
+    assert not use_cart_engine(numbers(100, 1, weights=np.full(100, 0.5)), params)
+
+
+@pytest.mark.parametrize("leaf", [1, 5])
+def test_same_tree_on_cpu(monkeypatch, leaf):
+    reference, compiled = both(monkeypatch, load(WEKA / "data" / "cpu.arff", task="auto"), min_leaf=float(leaf))
+    assert same(reference, compiled)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(min_value=-1e6, max_value=1e6, allow_nan=False), max_size=700))
+def test_pairwise_sum_is_numpys(values):
+    from dtcli.induction.cart_regress import pairwise_sum
+
+    a = np.array(values, dtype=np.float64)
+    assert pairwise_sum(a) == np.sum(a) or (len(a) == 0 and np.sum(a) == 0)
+
+
+def test_pairwise_sum_is_numpys_at_every_length_up_to_a_thousand():
+    from dtcli.induction.cart_regress import pairwise_sum
+
+    values = np.random.default_rng(7).normal(0, 1e3, 1000) ** 3
+    assert all(pairwise_sum(values[:n]) == np.sum(values[:n]) for n in range(1001))
