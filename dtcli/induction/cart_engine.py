@@ -3,8 +3,8 @@
 Contract: ``use_cart_engine(table, params)`` says whether a compiled
 builder grows this tree (binary splits on whole cases: ``--missing
 majority`` or ``reject``; no attribute costs, best-first growth or
-chi-square pre-pruning; regression trees with whole-number weights; and,
-as for C4.5, a table of ``ENGINE_MIN_ROWS`` rows or ``DTREE_ENGINE=numba``);
+chi-square pre-pruning; classification or regression; and, as for C4.5, a
+table of ``ENGINE_MIN_ROWS`` rows or ``DTREE_ENGINE=numba``);
 ``grow_cart(table, params)`` returns the tree as a FlatTree, the same tree
 the per-node path grows (tests/test_cart_engine.py, tests/test_cart_regress.py).
 """
@@ -30,11 +30,7 @@ def use_cart_engine(table: Table, params) -> bool:
 
     if params.algorithm != "cart" or params.missing not in ("majority", "reject"):
         return False
-    if table.is_regression:  # the regression builder needs whole-number weights (exact sums in any order)
-        weights = table.weights[table.labelled()]
-        if not (np.all(weights == np.floor(weights)) and np.all(weights >= 0) and weights.sum() < 2.0**52):
-            return False
-    elif len(table.classes) > 127:  # classes are held in bytes
+    if not table.is_regression and len(table.classes) > 127:  # classes are held in bytes
         return False
     if params.costs is not None or params.max_leaves is not None or params.chi2_alpha is not None:
         return False

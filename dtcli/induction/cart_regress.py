@@ -7,8 +7,8 @@ split partitions the node's segments stably; a node's rows carry their
 nominal codes, targets and weights. The arithmetic is the reference's, in
 its order: running sums along the sorted values (``np.cumsum``), sums by
 value (``np.bincount``) and numpy's pairwise summation where the reference
-calls ``np.sum`` (``pairwise_sum``). Weights must be whole numbers (the glue
-checks), so that every sum of weights is exact whatever its order.
+calls ``np.sum`` (``pairwise_sum``), so fractional weights give the same
+tree too.
 """
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ def _numeric(s, lv, ly, lw, distinct, far, ls, le, min_leaf, exact):
     t = lower / 2.0 + upper / 2.0 if exact else (lower + upper) / 2
     if t == upper or not np.isfinite(t):
         t = lower
-    return True, best_score, big_w, best_rank, t
+    return True, best_score, pairwise_sum(lw[s, ls[s]:le[s]]), best_rank, t  # known weight: np.sum's order
 
 
 @njit(cache=True, nogil=True)
