@@ -87,18 +87,18 @@ def numeric(s, lv, ly, lw, unit, distinct, far, ls, le, n_classes, criterion, mi
     best_left = np.zeros(n_classes)
     sq_left = 0.0
     sq_right = square_sum
-    part = _class_part(left, known, logs) if mode == 1 or mode == 3 else 0.0
-    if mode == 3:  # the weights' part too: part is the whole bound (times ln 2, less the margin)
-        part -= _xlogx(total, logs)
+    part = _class_part(left, known, logs) if mode == 1 else 0.0
     since = 0
     w_left = 0.0
     best_key = -np.inf
     found = False
     lower = upper = 0.0
-    if mode == 3:
+    stop = le[s] - 1
+    if mode == 3:  # a loop of its own, and nothing left for the general one
         found, best_key, lower, upper = _unit_entropy(s, lv, ly, distinct, far, spaced, ls, le, known, total, min_leaf,
-                                                      logs, steps, part, margin, best_left)
-    for i in range(ls[s], le[s] - 1 if mode != 3 else ls[s]):
+                                                      logs, steps, margin, best_left)
+        stop = ls[s]
+    for i in range(ls[s], stop):
         k = ly[s, i]
         wt = 1.0 if unit else lw[s, i]
         before = left[k]
@@ -212,8 +212,7 @@ def _move(column, left, start, end, n_left, tmp):
 
 
 @njit(cache=True, nogil=True)
-def _unit_entropy(s, lv, ly, distinct, far, spaced, ls, le, known, total, min_leaf, logs, steps, part, margin,
-                  best_left):
+def _unit_entropy(s, lv, ly, distinct, far, spaced, ls, le, known, total, min_leaf, logs, steps, margin, best_left):
     """``numeric``'s loop for the entropy with unit weights, on whole-number counts, with few
     branches: each row moved left updates the bound ``part`` by four table steps.
 
@@ -229,6 +228,7 @@ def _unit_entropy(s, lv, ly, distinct, far, spaced, ls, le, known, total, min_le
     n = np.int64(total)
     left = np.zeros(n_classes)
     right = np.zeros(n_classes)
+    part = _class_part(left, known, logs) - _xlogx(total, logs)  # the bound with every row on the right
     kept = np.zeros(n_classes, dtype=np.int64)  # the best cut's left counts
     kept_at = -1
     kept_approx = -np.inf
