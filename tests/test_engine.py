@@ -255,3 +255,20 @@ def test_binned_trees_agree_on_awkward_tables(monkeypatch, kind):
         monkeypatch.setenv("DTREE_ENGINE", "numba")
         compiled, _ = train(table, "c45", max_bins=5, **options)
         assert text_tree(reference) == text_tree(compiled)
+
+
+def test_branch_shares_add_up_as_the_per_node_partition_does():
+    """A node's shares divide each branch's known weight by their total, summed over the node's own
+    branches as ``missing.partition`` sums them (numpy adds 8 or more numbers pairwise, so zeros
+    padding the row to the level's widest split would change the last bit)."""
+    from dtcli.induction.engine import _shares
+
+    rng = np.random.default_rng(0)
+    n_branches = rng.choice([2, 3, 9, 13, 17], 400)
+    sizes = np.zeros((400, 17))
+    for k, nb in enumerate(n_branches):
+        sizes[k, :nb] = rng.random(nb) * rng.random(nb) * 7
+    shares = _shares(sizes, n_branches)
+    for k, nb in enumerate(n_branches):
+        known = sizes[k, :nb]
+        assert shares[k, :nb].tolist() == (known / known.sum()).tolist()

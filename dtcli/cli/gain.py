@@ -6,7 +6,6 @@ import click
 
 from dtcli.cli.common import cost_options, data_options, load_costs, load_training_table
 from dtcli.errors import DataError, ParameterError
-from dtcli.induction.criteria import CRITERIA
 
 
 @click.command("gain")
@@ -14,8 +13,8 @@ from dtcli.induction.criteria import CRITERIA
 @click.option("-w", "--where", "conditions", metavar="COND", multiple=True,
               help="Only rows where COND holds, e.g. Outlook=Sunny (also !=, <, <=, >, >=). "
                    "Repeat for a conjunction.")
-@click.option("-c", "--criterion", type=click.Choice(sorted(CRITERIA)), default="gain", show_default=True,
-              help="Which score sorts the table and picks the split.")
+@click.option("-c", "--criterion", type=click.Choice(["entropy", "gain", "gain-ratio", "gini"]), default="gain",
+              show_default=True, help="Which score sorts the table and picks the split (entropy is gain).")
 @click.option("--thresholds", type=click.Choice(["midpoint", "data"]), default="midpoint", show_default=True,
               help="Where a numeric attribute's threshold goes: midpoint between the two values at the "
                    "best cut, or the largest training value not above it (as C4.5 prints it).")
@@ -49,6 +48,7 @@ def command(data, target, ignore, nominal, format_in, conditions, criterion, thr
     from dtcli.model.where import parse_condition, select
     from dtcli.render import gain as render
 
+    criterion = "gain" if criterion == "entropy" else criterion
     parsed = [parse_condition(c) for c in conditions]
     table = load_training_table(data, target, ignore, nominal, format_in, task or "classification")
     if table.n_rows == 0:

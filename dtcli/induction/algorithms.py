@@ -120,6 +120,8 @@ def train(table: Table, algorithm: str = "id3", prune: str | None = None, cf: fl
     preset = ALGORITHMS[algorithm]
     params = GrowParams(algorithm=algorithm, **preset.defaults)
     params = replace(params, **{k: v for k, v in options.items() if v is not None})
+    if params.criterion == "entropy" and algorithm != "cart":  # entropy is information gain (--help)
+        params = replace(params, criterion="gain")
     _check_params(params)
     check_table(table, params)
     warnings = []
@@ -136,8 +138,9 @@ def train(table: Table, algorithm: str = "id3", prune: str | None = None, cf: fl
         "rows": int(table.labelled().sum()),
         "sha256": table.sha256,
     }
-    engine = use_engine(table, params)  # the engine bins by itself; the per-node path grows on binned data
-    data = bin_table(table, params.max_bins) if params.max_bins and not engine else table
+    engine = use_engine(table, params)
+    binning = bool(params.max_bins) and not (engine and params.algorithm == "c45")  # the engine bins C4.5's itself
+    data = bin_table(table, params.max_bins) if binning else table
     flat = grow_levelwise(data, params, progress, growth_trace) if engine else None
     if flat is not None:
         if params.collapse:
@@ -152,7 +155,7 @@ def train(table: Table, algorithm: str = "id3", prune: str | None = None, cf: fl
         tree, steps = pessimistic_prune(tree, data, cf, raising, error_bound, in_place=True, flat=flat,
                                         record=record)
         tree.trace = growth_trace + steps
-    if params.max_bins and not engine:
+    if binning:
         snap(tree.root, data)
     return tree, warnings
 

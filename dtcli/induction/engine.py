@@ -2,10 +2,9 @@
 
 Contract: ``grow_levelwise(table, params, progress)`` returns, as a
 FlatTree, the tree ``grow.grow(table, params)`` grows node by node, for the
-parameters ``use_engine`` accepts (C4.5 with gain ratio, gain or Gini, missing
-values fractional, rejected or filled in; ID3 on nominal attributes with
-whole cases, missing values rejected or filled in; every stopping rule and
-attribute costs;
+parameters ``use_engine`` accepts (C4.5 and ID3 with every criterion but
+CART's, missing values fractional, rejected or filled in, nominal and
+numeric attributes; every stopping rule and attribute costs;
 best-first growth, cut back from the whole tree by ``flat.best_first``), at
 a cost per level of a few passes over the rows instead of a few numpy calls
 per node:
@@ -43,10 +42,11 @@ from dtcli.induction.bins import bin_codes
 from dtcli.induction.engine_chi import chi_square_leaves, in_growth_order
 from dtcli.induction.engine_data import Columns, LevelTree, Placer, assemble, sorted_list
 from dtcli.induction.engine_gini import gini_scores
+from dtcli.induction.engine_id3_level import Id3Level
 from dtcli.induction.flat import FlatTree, best_first
 from dtcli.induction.kernels import ENGINE_MIN_ROWS, engine_choice, use_cache_dir
 from dtcli.induction.costs import cost_scores
-from dtcli.induction.missing import filled_at_root, unfillable
+from dtcli.induction.missing import filled_at_root
 from dtcli.model.table import Table
 
 _kernels = None
@@ -59,10 +59,8 @@ def unsupported(params) -> str | None:
     """Why the engine cannot grow a tree with ``params`` (None: it can)."""
     if params.algorithm not in ("c45", "id3"):
         return f"the {params.algorithm} algorithm"
-    if params.algorithm == "id3" and params.criterion not in ID3_CRITERIA:
+    if params.criterion not in ID3_CRITERIA:  # (algorithms.train makes entropy gain)
         return f"criterion {params.criterion}"
-    if params.algorithm == "c45" and params.criterion not in ("gain-ratio", "gain", "entropy", "gini"):
-        return f"criterion {params.criterion}"  # entropy: gain ratio, as J48
     return None
 
 
@@ -71,15 +69,6 @@ def use_engine(table: Table, params) -> bool:
     choice = engine_choice()
     if choice == "numpy" or table.is_regression or unsupported(params) is not None:
         return False
-    if params.algorithm == "id3" and params.thresholds and not all(a.is_nominal for a in table.attributes):
-        return False  # ID3's numeric cuts (Mitchell's boundary cuts) grow node by node
-    if params.algorithm == "id3" and params.missing not in ("reject", "majority", "class-majority"):
-        # ID3 picks the best score exactly (no tolerance, as Weka's Id3): with fractional weights,
-        # a last-bit difference between numpy's logarithm and the compiled one could break a tie
-        # differently, so such trees grow node by node
-        return False
-    if params.algorithm == "id3" and params.missing != "reject" and unfillable(table):
-        return False  # a column with no value at all stays missing: fractional weights again
     if choice == "auto" and table.n_rows < ENGINE_MIN_ROWS:
         return False
     return kernels() is not None
@@ -125,7 +114,7 @@ def grow_levelwise(table: Table, params, progress=None, trace: list | None = Non
     rec_w = table.weights[rows].astype(np.float64)
     rec_node = np.zeros(len(rows), dtype=np.int32)
     orders = {}  # numeric attribute -> its sorted list: value ranks, node starts, classes, weights, records
-    avail = None  # ID3: the attributes each node of the level may still use
+    id3_level = Id3Level(k, table, rows, params, columns, usable) if id3 else None
     levels = []  # per level: counts, labels, attr, thr, nb, child start (within the next level), score
     parent_labels = np.zeros(1, dtype=np.int64)
     depth = 0
@@ -135,7 +124,7 @@ def grow_levelwise(table: Table, params, progress=None, trace: list | None = Non
     try:
         numeric = [i for i in usable if not attributes[i].is_nominal]
         binned = {}  # --max-bins: numeric attribute -> (bin of each labelled row, each bin's largest value)
-        if params.max_bins:
+        if params.max_bins and not id3:  # ID3 grows on a table binned beforehand (algorithms.train)
             for i in numeric:
                 codes, tops = bin_codes(table.columns[i], labelled, params.max_bins)
                 binned[i] = (codes[rows], tops)
@@ -155,10 +144,7 @@ def grow_levelwise(table: Table, params, progress=None, trace: list | None = Non
             if progress is not None:
                 progress(depth, n_nodes, len(rec_row), time.perf_counter() - started)
             if id3:
-                if avail is None:
-                    avail = np.zeros((1, len(attributes)), dtype=np.bool_)
-                    avail[0, usable] = True
-                active = _splittable_id3(counts, totals, tops, depth, params, avail)
+                active = id3_level.splittable(counts, totals, tops, depth)
             else:
                 active = (_splittable(counts, totals, tops, depth, params, min_leaf) if usable
                           else np.zeros(n_nodes, dtype=bool))
@@ -169,16 +155,10 @@ def grow_levelwise(table: Table, params, progress=None, trace: list | None = Non
             ratios = np.zeros((n_nodes, len(attributes)))
             cuts = {}
             scoring = _Level(rec_row, rec_y, rec_w, rec_node, active, totals, found, gains, ratios, cuts)
+            fixed = {}  # ID3: thresholds the reference placed for the nodes it decided
             if id3:  # ratios hold the criterion's scores
-                list(pool.map(partial(_score_id3, k, columns, avail, scoring, n_classes, min_leaf, criterion), usable))
-                if params.costs is None:
-                    best, scores = k.id3_select(found, gains, ratios, criterion)
-                else:  # a cost measure of the gain replaces the criterion, first best wins
-                    best, scores = k.id3_select(found, gains, cost_scores(params.costs, found, gains, attributes), 0)
-                chosen = np.arange(n_nodes), np.maximum(best, 0)
-                gini = params.criterion == "gini" and params.costs is None
-                improvement = ratios[chosen] if gini else gains[chosen]
-                best[~(improvement > params.min_gain + 1e-6)] = -1  # as grow's GAIN_TOLERANCE
+                list(pool.map(partial(id3_level.score, orders, placer.distinct, scoring, n_classes), usable))
+                best, scores, chosen_gain, fixed = id3_level.select(scoring)
             else:
                 list(pool.map(partial(_score, k, columns, attributes, orders, placer.distinct, binned, scoring,
                                       n_classes, min_leaf), usable))
@@ -194,7 +174,7 @@ def grow_levelwise(table: Table, params, progress=None, trace: list | None = Non
                     gini = params.criterion == "gini" and params.costs is None  # the score is the improvement
                     improvement = scores if gini else gains[np.arange(n_nodes), np.maximum(best, 0)]
                     best[improvement <= params.min_gain] = -1
-            chosen_gain = gains[np.arange(n_nodes), np.maximum(best, 0)]  # orders best-first growth
+                chosen_gain = gains[np.arange(n_nodes), np.maximum(best, 0)]  # orders best-first growth
             del found, gains, ratios, scoring
             split = np.flatnonzero(best >= 0)
             if len(split) == 0:
@@ -206,6 +186,9 @@ def grow_levelwise(table: Table, params, progress=None, trace: list | None = Non
             level.nb[split] = np.where(nominal_split, np.array(columns.n_values)[best[split]], 2)
             for s in split[~nominal_split]:
                 i = int(best[s])
+                if s in fixed:
+                    level.thr[s] = fixed[s]
+                    continue
                 lower, upper = cuts[i][0][s], cuts[i][1][s]
                 midpoint = (lower + upper) / 2
                 if midpoint == upper:
@@ -232,9 +215,8 @@ def grow_levelwise(table: Table, params, progress=None, trace: list | None = Non
                 orders[i] = carried_list  # the old list goes as soon as its successor is made
             del dest, dups, carried
             parent_labels = np.repeat(labels, level.nb)
-            if id3:  # an attribute is used once on a path
-                avail = np.repeat(avail, level.nb, axis=0)
-                avail[np.arange(len(avail)), np.repeat(level.attr, level.nb)] = False
+            if id3:  # a nominal attribute is used once on a path
+                id3_level.descend(level.attr, level.nb)
             depth += 1
     finally:
         pool.shutdown()
@@ -285,25 +267,6 @@ def _score(k, columns: Columns, attributes, orders: dict, distinct: dict, binned
         level.cuts[i] = (lower, upper)
 
 
-def _score_id3(k, columns: Columns, avail: np.ndarray, level: _Level, n_classes: int, min_leaf: float,
-               criterion: int, i: int) -> None:
-    """ID3's split on nominal attribute ``i`` at every active node (in a worker thread)."""
-    level.found[:, i], level.gains[:, i], level.ratios[:, i] = k.id3_nominal(
-        columns.nominal[columns.slot[i]], level.rec_row, level.rec_y, level.rec_w, level.rec_node, level.active,
-        np.ascontiguousarray(avail[:, i]), level.totals, columns.n_values[i], n_classes, min_leaf, criterion)
-
-
-def _splittable_id3(counts, totals, tops, depth, params, avail) -> np.ndarray:
-    """``grow``'s stopping rules for ID3: pure, no attribute left, depth, size, purity."""
-    active = (totals > 0) & ((counts > 0).sum(axis=1) > 1) & avail.any(axis=1)
-    if params.max_depth is not None and depth >= params.max_depth:
-        active[:] = False
-    active &= ~(totals < params.min_split)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        active &= ~(tops / totals >= params.purity)
-    return active
-
-
 def _carry(k, orders: dict, dest, dups, rec_node, rec_w, n_children: int, i: int):
     """Attribute ``i``'s sorted list carried down to the next level (in a worker thread)."""
     return k.expand(*orders[i], dest, dups, rec_node, rec_w, n_children)
@@ -324,7 +287,10 @@ def _splittable(counts, totals, tops, depth, params, min_leaf) -> np.ndarray:
 
 def _shares(sizes: np.ndarray, n_branches: np.ndarray) -> np.ndarray:
     """Each branch's share of a split node's known weight (equal shares when none is known)."""
-    totals = sizes.sum(axis=1)
+    totals = np.zeros(len(sizes))
+    for nb in np.unique(n_branches[n_branches > 0]):  # numpy adds 8 or more numbers pairwise: sum the
+        split = np.flatnonzero(n_branches == nb)       # node's own branches, as ``missing.partition`` does
+        totals[split] = sizes[split, :nb].sum(axis=1)
     shares = np.zeros_like(sizes)
     known = totals > 0
     shares[known] = sizes[known] / totals[known, None]

@@ -24,7 +24,7 @@ from dtcli.induction.engine_c45 import (  # noqa: F401
     c45_ratio,
     c45_select,
 )
-from dtcli.induction.engine_id3 import id3_nominal, id3_select  # noqa: F401
+from dtcli.induction.engine_id3 import id3_contested, id3_nominal, id3_numeric, id3_select  # noqa: F401
 
 
 @njit(cache=True, nogil=True)

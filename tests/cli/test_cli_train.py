@@ -153,3 +153,14 @@ def test_numeric_model_round_trips_through_predict(run, tmp_path):
     assert doc["parameters"]["missing"] == "fractional" and doc["parameters"]["thresholds"] == "data"
     result = run("predict", model, SAMPLES / "weather-numeric.csv")
     assert result.stderr.startswith("Accuracy: 14/14 = 1.000")
+
+
+def test_entropy_criterion_is_information_gain_for_every_algorithm(run):
+    weather = ("train", SAMPLES / "weather-numeric.csv", "-f", "json")
+    for algorithm in ("id3", "c45"):
+        options = ("--algorithm", algorithm, "--thresholds", "midpoint")
+        entropy = json.loads(run(*weather, *options, "--criterion", "entropy").stdout)
+        gain = json.loads(run(*weather, *options, "--criterion", "gain").stdout)
+        assert entropy["root"] == gain["root"] and entropy["parameters"]["criterion"] == "gain"
+    ratio = json.loads(run(*weather, "--algorithm", "c45", "--criterion", "gain-ratio").stdout)
+    assert ratio["root"]["score"] != gain["root"]["score"]
