@@ -35,7 +35,8 @@ from dtcli.induction.criteria import CRITERIA
 @click.option("--missing", type=click.Choice(["reject", "fractional", "majority", "class-majority"]),
               help="Missing values: fractional (C4.5's default: cases go down every branch with "
                    "proportional weight), majority / class-majority (fill in the most common value at "
-                   "the node, overall or within the case's class; Mitchell 3.7.4), reject (ID3's default).")
+                   "the node, overall or within the case's class; Mitchell 3.7.4), reject (ID3's default). "
+                   "cart: majority (its default) sends the case down the heavier branch; no class-majority.")
 @cost_options("Attribute costs, CSV lines 'attribute,cost' (others cost 1): splits are chosen by "
               "a cost measure of their gain instead of the criterion (Mitchell 3.7.5).")
 @click.option("--ties", type=click.Choice(["sklearn", "column"]),

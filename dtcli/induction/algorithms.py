@@ -199,6 +199,13 @@ def _check_params(params: GrowParams) -> None:
         raise ParameterError("--max-bins must be 2 or more (e.g. 256)")
     if params.missing not in POLICIES:
         raise ParameterError(f"--missing must be one of {', '.join(POLICIES)}")
+    if params.algorithm == "cart" and params.missing == "class-majority":
+        raise ParameterError("--missing class-majority fills values in for id3 and c45; cart sends a case with a "
+                             "missing value down the heavier branch (--missing majority, its default) or down both "
+                             "(--missing fractional)")
+    if params.algorithm == "cart" and params.costs is not None:
+        raise ParameterError("--costs weighs information gain (Mitchell 3.7.5) for id3 and c45; cart chooses its "
+                             "splits by impurity decrease: leave --costs out or use --algorithm c45")
 
 
 def regrow(tree: Tree, table: Table):

@@ -61,6 +61,7 @@ def work(tmp_path_factory):
     shutil.copy(SAMPLES / "weather.csv", d)
     shutil.copy(SAMPLES / "weather-numeric.csv", d)
     (d / "adir.csv").mkdir()
+    (d / "costs.csv").write_text("Outlook,2\n")
     for name, content in FILES.items():
         (d / name).write_bytes(content)
     lines = (SAMPLES / "weather.csv").read_text().splitlines()
@@ -116,6 +117,9 @@ CASES = [
     case("id3-missing", ("train", "holes.csv"), ["holes.csv", "'a'", "line 3", "--ignore a"]),
     case("bad-purity", (*TRAIN_W, "--purity", "1.5"), ["--purity"]),
     case("bad-max-depth", (*TRAIN_W, "--max-depth", "-1"), ["--max-depth", "0 or more"]),
+    case("cart-class-majority", (*TRAIN_W, "-a", "cart", "--missing", "class-majority"),
+         ["class-majority", "--missing majority", "--missing fractional"]),
+    case("cart-costs", (*TRAIN_W, "-a", "cart", "--costs", "costs.csv"), ["--costs", "cart", "--algorithm c45"]),
     case("output-dir-missing", (*TRAIN_W, "-o", "nodir/m.json"), ["nodir/m.json", "'nodir' does not exist"]),
     # models
     case("model-missing", ("predict", "nomodel.json", "weather.csv"), ["nomodel.json", "no such model file"]),
