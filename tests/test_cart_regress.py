@@ -85,3 +85,11 @@ def test_pairwise_sum_is_numpys_at_every_length_up_to_a_thousand():
 
     values = np.random.default_rng(7).normal(0, 1e3, 1000) ** 3
     assert all(pairwise_sum(values[:n]) == np.sum(values[:n]) for n in range(1001))
+
+
+def test_chi_square_pre_pruning_is_refused_for_regression():
+    from dtcli.errors import ParameterError
+    from dtcli.induction.algorithms import train
+
+    with pytest.raises(ParameterError, match="--chi2-alpha.*regression"):
+        train(load(WEKA / "data" / "cpu.arff", task="regression"), "cart", chi2_alpha=0.05)

@@ -70,6 +70,9 @@ def check_table(table: Table, params: GrowParams) -> None:
                 f"regression (a numeric target, {table.schema.target.name!r}) needs --algorithm cart; "
                 "for classes use --task classification"
             )
+        if params.chi2_alpha is not None:
+            raise ParameterError("--chi2-alpha tests a split's association with the classes; a regression tree "
+                                 "has none: use --min-gain, --min-leaf or --max-depth to stop early")
     elif len(present) < 2:
         only = table.classes[present[0]]
         raise DataError(
