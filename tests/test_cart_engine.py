@@ -43,6 +43,45 @@ def test_same_trees_on_generated_data(monkeypatch, seed, options):
     assert same(reference, compiled)
 
 
+@pytest.mark.parametrize("seed", range(2))
+@pytest.mark.parametrize("options", [
+    {"chi2_alpha": 0.05}, {"chi2_alpha": 1e-4, "criterion": "entropy"}, {"chi2_alpha": 0.3, "ties": "column"},
+    {"max_leaves": 12}, {"max_leaves": 40, "criterion": "entropy"}, {"max_leaves": 5, "ties": "column"},
+    {"max_leaves": 25, "chi2_alpha": 0.01}, {"max_leaves": 100000, "min_leaf": 3.0},
+])
+def test_same_trees_with_pre_pruning_and_best_first_growth(monkeypatch, seed, options):
+    """--chi2-alpha and --max-leaves in the compiled builder: the same trees, and the same
+    chi-square tests (statistic, df, p-value) in the same order."""
+    from dtcli.induction.grow import GrowParams, grow
+
+    table = generated(1500, seed)
+    reference, compiled = both(monkeypatch, table, **options)
+    assert same(reference, compiled)
+    traces = []
+    for engine in ("numpy", "numba"):
+        monkeypatch.setenv("DTREE_ENGINE", engine)
+        trace: list = []
+        defaults = {"thresholds": "midpoint", "missing": "majority", "min_leaf": 1.0, "ties": "sklearn"}
+        grow(table, GrowParams(algorithm="cart", **{**defaults, **options}), trace)
+        traces.append(trace)
+    assert traces[0] == traces[1] and (len(traces[0]) > 0) == ("chi2_alpha" in options)
+
+
+def test_chi_square_twin_is_the_reference_bit_for_bit():
+    import math
+
+    from dtcli.induction.cart_chi import chi_square as compiled
+    from dtcli.induction.chisquare import chi_square
+
+    rng = np.random.default_rng(3)
+    lgammas = np.array([math.lgamma(df / 2) if df else 0.0 for df in range(12)])
+    for _ in range(300):
+        n_classes = int(rng.integers(2, 11))
+        counts = rng.integers(0, 30, (2, n_classes)) * rng.choice([1.0, 0.37], (2, n_classes))
+        counts[:, rng.random(n_classes) < 0.2] = 0.0
+        assert compiled(counts, lgammas) == chi_square(counts)
+
+
 def many_values(n: int, n_classes: int, seed: int) -> Table:
     """Nominal attributes with more values than the exhaustive subset search takes (greedy search
     for 3 classes, the ordering by class share for 2), and one with few."""

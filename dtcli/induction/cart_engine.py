@@ -2,14 +2,17 @@
 
 Contract: ``use_cart_engine(table, params)`` says whether a compiled
 builder grows this tree (binary splits on whole cases: ``--missing
-majority`` or ``reject``; no attribute costs, best-first growth or
-chi-square pre-pruning; classification or regression; and, as for C4.5, a
-table of ``ENGINE_MIN_ROWS`` rows or ``DTREE_ENGINE=numba``);
-``grow_cart(table, params)`` returns the tree as a FlatTree, the same tree
-the per-node path grows (tests/test_cart_engine.py, tests/test_cart_regress.py).
+majority`` or ``reject``; classification, with every stopping rule,
+best-first growth and chi-square pre-pruning included, or regression
+without best-first growth; and, as for C4.5, a table of ``ENGINE_MIN_ROWS``
+rows or ``DTREE_ENGINE=numba``); ``grow_cart(table, params, trace)``
+returns the tree as a FlatTree, the same tree the per-node path grows
+(tests/test_cart_engine.py, tests/test_cart_regress.py), and adds the
+chi-square tests to ``trace`` in the per-node order.
 """
 from __future__ import annotations
 
+import math
 import os
 from concurrent.futures import ThreadPoolExecutor
 
@@ -32,7 +35,7 @@ def use_cart_engine(table: Table, params) -> bool:
         return False
     if not table.is_regression and len(table.classes) > 127:  # classes are held in bytes
         return False
-    if params.costs is not None or params.max_leaves is not None or params.chi2_alpha is not None:
+    if params.costs is not None or (table.is_regression and params.max_leaves is not None):
         return False
     choice = engine_choice()
     if choice == "numpy" or (choice == "auto" and table.n_rows < ENGINE_MIN_ROWS):
@@ -61,7 +64,7 @@ def _steps(logs: np.ndarray) -> np.ndarray:
     return np.diff(f)
 
 
-def grow_cart(table: Table, params) -> FlatTree:
+def grow_cart(table: Table, params, trace: list | None = None) -> FlatTree:
     from dtcli.induction.engine_sort import ranked_order
 
     labelled = table.labelled()
@@ -121,10 +124,11 @@ def grow_cart(table: Table, params) -> FlatTree:
             exact, state)
         counts, label = weight[:, None].copy(), np.zeros(len(weight), dtype=np.int64)
     else:
-        counts, label, attr, thr, member, first, score = _classes(table, params, nominal, values, original, every,
-                                                                  rows, is_nominal, slot, n_values, lists, ranks,
-                                                                  table_values, far, lengths, min_leaf, max_depth,
-                                                                  exact, state)
+        counts, label, attr, thr, member, first, score, steps = _classes(
+            table, params, nominal, values, original, every, rows, is_nominal, slot, n_values, lists, ranks,
+            table_values, far, lengths, min_leaf, max_depth, exact, state)
+        if trace is not None:
+            trace.extend(steps)
     tests = _tests(attributes, attr, thr, member)
     return FlatTree(attributes=attributes, attr=attr, thr=thr, nb=np.where(attr >= 0, 2, 0), cstart=first,
                     counts=counts, label=label, score=score, tests=tests, value=value, impurity=impurity)
@@ -135,14 +139,22 @@ def _classes(table, params, nominal, values, original, every, rows, is_nominal, 
     """The classification builder's arrays (``cart_grow.grow_cart``)."""
     from dtcli.induction import cart_grow
 
+    from dtcli.induction.grow import ChiStep
+
     logs = _logs(table, rows)
-    return cart_grow.grow_cart(
+    lgammas = np.array([math.lgamma(df / 2) if df else 0.0 for df in range(len(table.classes) + 1)])
+    *arrays, gains, made = cart_grow.grow_cart(
         nominal, values, original, (table.y if every else table.y[rows]).astype(np.int64),
         (table.weights if every else table.weights[rows]).astype(np.float64),
         is_nominal, slot, n_values, lists, ranks, table_values, far, lengths, len(table.classes),
         CRITERIA.get(params.criterion, 1),
         min_leaf, max_depth, float(params.min_split),
-        float(params.purity), float(params.min_gain), SUBSET_LIMIT, exact, state, logs, _steps(logs))
+        float(params.purity), float(params.min_gain), SUBSET_LIMIT, exact, state, logs, _steps(logs),
+        float(params.chi2_alpha or 0.0), lgammas, int(params.max_leaves or 0))
+    _, depths, cases, tested, dfs, statistics, p_values, kept, n_made = made
+    steps = [ChiStep(int(depths[k]), float(cases[k]), table.attributes[int(tested[k])].name, float(statistics[k]),
+                     int(dfs[k]), float(p_values[k]), "split" if kept[k] else "leaf") for k in range(int(n_made[0]))]
+    return (*arrays, steps)
 
 
 def _tests(attributes, attr: np.ndarray, thr: np.ndarray, member: np.ndarray) -> list:

@@ -14,17 +14,22 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from dtcli.induction.cart_chi import chi_square, heap_pop, heap_push, split_gain
 from dtcli.induction.cart_evaluate import evaluate
-from dtcli.induction.cart_steps import (attribute_order, new_stack, pop_node, push_children, split_node,
+from dtcli.induction.cart_regress import pairwise_sum
+from dtcli.induction.cart_steps import (attribute_order, new_stack, pop_node, push_children, split_node, store,
                                          tree_arrays)
 
 
 @njit(cache=True, nogil=True)
 def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists, ranks, distinct, far, lengths,
-              n_classes, criterion, min_leaf, max_depth, min_split, purity, min_gain, limit, exact, state, logs, steps):
-    """The whole tree, depth first (see the module docstring). Returns per node, in creation
-    order: counts, label, attribute (-1: leaf), threshold, subset membership by value code,
-    first child, score."""
+              n_classes, criterion, min_leaf, max_depth, min_split, purity, min_gain, limit, exact, state, logs, steps,
+              chi_alpha, lgammas, max_leaves):
+    """The whole tree, depth first, or best first up to ``max_leaves`` leaves (0: no limit; see
+    the module docstring); ``chi_alpha`` above 0: chi-square pre-pruning (``lgammas``: see
+    ``cart_chi``). Returns per node, in creation order: counts, label, attribute (-1: leaf),
+    threshold, subset membership by value code, first child, score, gain (best first or with
+    the chi-square test), and the chi-square tests made (``decide``)."""
     n, n_attributes, n_numeric = y.shape[0], is_nominal.shape[0], lists.shape[0]
     tree, widest = tree_arrays(n, is_nominal, n_values)
     attr, thr, score, member, first_child = tree
@@ -64,50 +69,59 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
                 lw[s, i] = w[r]
     features = np.arange(n_attributes, dtype=np.int64)
     constant = np.arange(n_attributes, dtype=np.int64)
-    # the stack of nodes to expand: id, row segment, depth, known constants, list segments
-    stack = new_stack(n, lengths)
     for r in range(n):
         counts[0, y[r]] += w[r]
     label[0] = np.argmax(counts[0])
-    n_nodes = 1
-    top = 1
     hist = np.zeros((max(widest, 1), n_classes))
     chosen = np.zeros(widest, dtype=np.bool_)
     ctx = (is_nominal, slot, n_values, rc, ry, rw, criterion, min_leaf, limit, logs, exact, lv, ly, lw, unit, distinct,
            far, steps)
-    while top > 0:
-        top -= 1
-        node, rs, re, depth, n_const, ls, le = pop_node(stack, top)
-        total = 0.0
-        nonzero = 0
-        biggest = 0.0
-        for c in range(n_classes):
-            total += counts[node, c]
-            if counts[node, c] > 0:
-                nonzero += 1
-            if counts[node, c] > biggest:
-                biggest = counts[node, c]
-        if total <= 0 or nonzero <= 1 or (max_depth >= 0 and depth >= max_depth):
-            continue
-        if total < min_split or biggest / total >= purity or total < 2 * min_leaf:
-            continue
-        order, n_const = attribute_order(exact, state, features, constant, n_const, is_nominal, slot, rc, values, rs,
-                                         re, lists, ls, le)
-        best_a, best_key, best_score, best_thr = -1, -np.inf, 0.0, 0.0
-        best_member = np.zeros(widest, dtype=np.bool_)
-        for a in order:
-            found, key, sc, t = evaluate(a, chosen, hist, ctx, rs, re, ls, le, counts[node], total,
-                                         best_key if best_a >= 0 else -np.inf)
-            if found and (best_a < 0 or key > best_key):
-                best_a, best_key, best_score, best_thr = a, key, sc, t
-                best_member[:] = chosen
-        if best_a < 0 or not best_score >= min_gain - 1e-12:
-            continue
+    rules = (exact, state, features, constant, values, original, lists, rows, min_leaf, max_depth, min_split, purity,
+             min_gain, chi_alpha, lgammas, max_leaves > 0)
+    gains = np.zeros(cap)  # best-first: each split's gain
+    # chi-square tests, in the order made: node, depth, cases, attribute, df, statistic, p-value, kept; count
+    trace = (np.zeros(cap, dtype=np.int64), np.zeros(cap, dtype=np.int64), np.zeros(cap), np.zeros(cap, dtype=np.int64),
+             np.zeros(cap, dtype=np.int64), np.zeros(cap), np.zeros(cap), np.zeros(cap, dtype=np.bool_),
+             np.zeros(1, dtype=np.int64))
+    # the nodes waiting: id, row segment, depth, known constants, list segments; depth first they
+    # are a stack (the left child on top); best first a heap on (-weight x gain, order) over slots
+    best_first = max_leaves > 0
+    stack = new_stack(n, lengths)
+    if best_first:  # a slot a push
+        stack = new_stack(min(2 * n, 2 * max_leaves), lengths)
+        store(stack, 0, 0, 0, n, 0, 0, np.zeros(n_numeric, dtype=np.int64), lengths)
+    keys = np.zeros(stack[0].shape[0])
+    orders = np.zeros(stack[0].shape[0], dtype=np.int64)
+    slots = np.zeros(stack[0].shape[0], dtype=np.int64)
+    size, pushed, leaves, n_nodes, top = 0, 0, 1, 1, 1
+    if best_first:
+        top = 0
+        if decide(0, 0, n, 0, 0, stack[5][0].copy(), stack[6][0].copy(), counts[0], ctx, rules, tree, hist, chosen,
+                  gains, trace)[0]:
+            size = heap_push(keys, orders, slots, size, 0.0, 0, 0)
+    while (size if best_first else top) > 0:
+        if best_first:
+            at, size = heap_pop(keys, orders, slots, size)
+        else:
+            top -= 1
+            at = top
+        node, rs, re, depth, n_const, ls, le = pop_node(stack, at)
+        if best_first:
+            if leaves + 1 > max_leaves:  # every split adds one leaf: none fits any more
+                attr[node], thr[node], score[node] = -1, 0.0, np.nan  # its split stays undone
+                member[node, :] = False
+                continue
+        else:
+            ok, n_const = decide(node, rs, re, depth, n_const, ls, le, counts[node], ctx, rules, tree, hist, chosen,
+                                 gains, trace)
+            if not ok:
+                continue
         c0 = n_nodes
         n_nodes += 2
+        leaves += 1
         n_left, new_le = split_node(rows, rc, ry, rw, unit, rs, re, original, is_nominal, slot,
-                                    (best_a, best_thr, best_score, best_member), side, scratch, lists, lv, ly, lw, ls,
-                                    le, node, c0, tree)
+                                    (attr[node], thr[node], score[node], member[node].copy()), side, scratch, lists,
+                                    lv, ly, lw, ls, le, node, c0, tree)
         for b in range(2):
             child = c0 + b
             lo, hi = (rs, rs + n_left) if b == 0 else (rs + n_left, re)
@@ -117,6 +131,84 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
             for c in range(n_classes):
                 weight += counts[child, c]
             label[child] = np.argmax(counts[child]) if weight > 0 else label[node]
-        top = push_children(stack, top, c0, rs, re, n_left, depth, n_const, ls, le, new_le)
+        if not best_first:
+            top = push_children(stack, top, c0, rs, re, n_left, depth, n_const, ls, le, new_le)
+            continue
+        for b in (1, 0):  # as the per-node grower decides them: the last branch first
+            lo, hi = (rs, rs + n_left) if b == 0 else (rs + n_left, re)
+            cls, cle = (ls, new_le) if b == 0 else (new_le, le)
+            if hi <= lo:
+                continue
+            ok, child_const = decide(c0 + b, lo, hi, depth + 1, n_const, cls, cle, counts[c0 + b], ctx, rules, tree,
+                                     hist, chosen, gains, trace)
+            if not ok:
+                continue
+            pushed += 1
+            store(stack, pushed, c0 + b, lo, hi, depth + 1, child_const, cls, cle)
+            weight = pairwise_sum(counts[c0 + b].copy())
+            size = heap_push(keys, orders, slots, size, -weight * gains[c0 + b], pushed, pushed)
     return (counts[:n_nodes], label[:n_nodes], attr[:n_nodes], thr[:n_nodes], member[:n_nodes],
-            first_child[:n_nodes], score[:n_nodes])
+            first_child[:n_nodes], score[:n_nodes], gains[:n_nodes], trace)
+
+
+@njit(cache=True, nogil=True)
+def decide(node, rs, re, depth, n_const, ls, le, node_counts, ctx, rules, tree, hist, chosen, gains, trace):
+    """The per-node grower's ``decide`` at one node: the stopping rules, the attributes in
+    their order, the best split, --min-gain and the chi-square test. Records the split in
+    ``tree`` and returns (split or not, constants known to the children)."""
+    is_nominal, slot, n_values, rc, ry, rw = ctx[:6]
+    exact, state, features, constant, values, original, lists, rows, min_leaf, max_depth, min_split = rules[:11]
+    purity, min_gain, chi_alpha, lgammas, best_first = rules[11:]
+    n_classes = node_counts.shape[0]
+    total = 0.0
+    nonzero = 0
+    biggest = 0.0
+    for c in range(n_classes):
+        total += node_counts[c]
+        if node_counts[c] > 0:
+            nonzero += 1
+        if node_counts[c] > biggest:
+            biggest = node_counts[c]
+    if total <= 0 or nonzero <= 1 or (max_depth >= 0 and depth >= max_depth):
+        return False, n_const
+    if total < min_split or biggest / total >= purity or total < 2 * min_leaf:
+        return False, n_const
+    order, n_const = attribute_order(exact, state, features, constant, n_const, is_nominal, slot, rc, values, rs, re,
+                                     lists, ls, le)
+    best_a, best_key, best_score, best_thr = -1, -np.inf, 0.0, 0.0
+    best_member = np.zeros(chosen.shape[0], dtype=np.bool_)
+    for a in order:
+        found, key, sc, t = evaluate(a, chosen, hist, ctx, rs, re, ls, le, node_counts, total,
+                                     best_key if best_a >= 0 else -np.inf)
+        if found and (best_a < 0 or key > best_key):
+            best_a, best_key, best_score, best_thr = a, key, sc, t
+            best_member[:] = chosen
+    if best_a < 0 or not best_score >= min_gain - 1e-12:
+        return False, n_const
+    if chi_alpha > 0 or best_first:
+        split = np.zeros((2, n_classes))
+        for i in range(rs, re):  # the known cases by branch, in row order (as np.add.at adds them)
+            if is_nominal[best_a]:
+                code = rc[slot[best_a], i]
+                b = -1 if code < 0 else (0 if best_member[code] else 1)
+            else:
+                v = original[slot[best_a], rows[i]]
+                b = -1 if np.isnan(v) else (0 if v <= best_thr else 1)
+            if b >= 0:
+                split[b, ry[i]] += rw[i]
+        weight = pairwise_sum(rw[rs:re].copy())
+        if chi_alpha > 0:
+            statistic, df, p_value = chi_square(split, lgammas)
+            keep = p_value < chi_alpha
+            t_node, t_depth, t_cases, t_attr, t_df, t_stat, t_p, t_keep, t_n = trace
+            k = t_n[0]
+            t_node[k], t_depth[k], t_cases[k], t_attr[k] = node, depth, weight, best_a
+            t_df[k], t_stat[k], t_p[k], t_keep[k] = df, statistic, p_value, keep
+            t_n[0] = k + 1
+            if not keep:
+                return False, n_const
+        gains[node] = split_gain(split, weight)
+    attr, thr, score, member, first_child = tree
+    attr[node], thr[node], score[node] = best_a, best_thr, best_score
+    member[node, :] = best_member
+    return True, n_const

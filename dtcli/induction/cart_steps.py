@@ -77,6 +77,16 @@ def new_stack(n, lengths):
 
 
 @njit(cache=True, nogil=True)
+def store(stack, at, node, rs, re, depth, n_const, ls, le):
+    """Put a node in slot ``at`` of ``stack`` (the best-first builder's frontier keeps its
+    nodes in slots, one a push)."""
+    st_id, st_rs, st_re, st_depth, st_const, st_ls, st_le = stack
+    st_id[at], st_rs[at], st_re[at], st_depth[at], st_const[at] = node, rs, re, depth, n_const
+    for s in range(ls.shape[0]):
+        st_ls[at, s], st_le[at, s] = ls[s], le[s]
+
+
+@njit(cache=True, nogil=True)
 def pop_node(stack, top):
     """The node at ``top``: (id, row start, row end, depth, known constants, list starts, ends)."""
     st_id, st_rs, st_re, st_depth, st_const, st_ls, st_le = stack
