@@ -34,7 +34,8 @@ def numbers(n: int, seed: int, weights: np.ndarray | None = None) -> Table:
 @pytest.mark.parametrize("seed", range(2))
 @pytest.mark.parametrize("options", [
     {}, {"min_leaf": 5.0}, {"max_depth": 4}, {"min_split": 40.0}, {"min_gain": 0.01}, {"seed": 3},
-    {"ties": "column"}, {"min_leaf": 3.0, "ties": "column"},
+    {"ties": "column"}, {"min_leaf": 3.0, "ties": "column"}, {"max_leaves": 9}, {"max_leaves": 40, "min_leaf": 2.0},
+    {"max_leaves": 6, "ties": "column"},
 ])
 def test_same_regression_trees_on_generated_data(monkeypatch, seed, options):
     reference, compiled = both(monkeypatch, numbers(1500, seed), **options)
@@ -74,14 +75,14 @@ def test_same_tree_on_cpu(monkeypatch, leaf):
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.floats(min_value=-1e6, max_value=1e6, allow_nan=False), max_size=700))
 def test_pairwise_sum_is_numpys(values):
-    from dtcli.induction.cart_regress import pairwise_sum
+    from dtcli.induction.cart_kernels import pairwise_sum
 
     a = np.array(values, dtype=np.float64)
     assert pairwise_sum(a) == np.sum(a) or (len(a) == 0 and np.sum(a) == 0)
 
 
 def test_pairwise_sum_is_numpys_at_every_length_up_to_a_thousand():
-    from dtcli.induction.cart_regress import pairwise_sum
+    from dtcli.induction.cart_kernels import pairwise_sum
 
     values = np.random.default_rng(7).normal(0, 1e3, 1000) ** 3
     assert all(pairwise_sum(values[:n]) == np.sum(values[:n]) for n in range(1001))

@@ -19,8 +19,7 @@ import math
 import numpy as np
 from numba import njit
 
-from dtcli.induction.cart_kernels import ENTROPY, impurity
-from dtcli.induction.cart_regress import pairwise_sum
+from dtcli.induction.cart_kernels import ENTROPY, impurity, pairwise_sum
 
 NO_LOGS = np.zeros(1)
 

@@ -2,9 +2,8 @@
 
 Contract: ``use_cart_engine(table, params)`` says whether a compiled
 builder grows this tree (binary splits on whole cases: ``--missing
-majority`` or ``reject``; classification, with every stopping rule,
-best-first growth and chi-square pre-pruning included, or regression
-without best-first growth; and, as for C4.5, a table of ``ENGINE_MIN_ROWS``
+majority`` or ``reject``; classification or regression, every stopping rule,
+best-first growth and chi-square pre-pruning included; and, as for C4.5, a table of ``ENGINE_MIN_ROWS``
 rows or ``DTREE_ENGINE=numba``); ``grow_cart(table, params, trace)``
 returns the tree as a FlatTree, the same tree the per-node path grows
 (tests/test_cart_engine.py, tests/test_cart_regress.py), and adds the
@@ -35,7 +34,7 @@ def use_cart_engine(table: Table, params) -> bool:
         return False
     if not table.is_regression and len(table.classes) > 127:  # classes are held in bytes
         return False
-    if params.costs is not None or (table.is_regression and params.max_leaves is not None):
+    if params.costs is not None:
         return False
     choice = engine_choice()
     if choice == "numpy" or (choice == "auto" and table.n_rows < ENGINE_MIN_ROWS):
@@ -121,7 +120,7 @@ def grow_cart(table: Table, params, trace: list | None = None) -> FlatTree:
             nominal, values, original, (table.y if every else table.y[rows]).astype(np.float64),
             (table.weights if every else table.weights[rows]).astype(np.float64), is_nominal, slot, n_values, lists,
             ranks, table_values, far, lengths, min_leaf, max_depth, float(params.min_split), float(params.min_gain),
-            exact, state)
+            exact, state, int(params.max_leaves or 0))
         counts, label = weight[:, None].copy(), np.zeros(len(weight), dtype=np.int64)
     else:
         counts, label, attr, thr, member, first, score, steps = _classes(

@@ -14,11 +14,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from dtcli.induction.cart_chi import chi_square, heap_pop, heap_push, split_gain
+from dtcli.induction.cart_chi import chi_square, heap_push, split_gain
 from dtcli.induction.cart_evaluate import evaluate
-from dtcli.induction.cart_regress import pairwise_sum
-from dtcli.induction.cart_steps import (attribute_order, new_stack, pop_node, push_children, split_node, store,
-                                         tree_arrays)
+from dtcli.induction.cart_kernels import pairwise_sum
+from dtcli.induction.cart_steps import (attribute_order, new_frontier, next_node, pop_node, push_children, queue,
+                                         split_node, tree_arrays, undo)
 
 
 @njit(cache=True, nogil=True)
@@ -83,33 +83,23 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
     trace = (np.zeros(cap, dtype=np.int64), np.zeros(cap, dtype=np.int64), np.zeros(cap), np.zeros(cap, dtype=np.int64),
              np.zeros(cap, dtype=np.int64), np.zeros(cap), np.zeros(cap), np.zeros(cap, dtype=np.bool_),
              np.zeros(1, dtype=np.int64))
-    # the nodes waiting: id, row segment, depth, known constants, list segments; depth first they
-    # are a stack (the left child on top); best first a heap on (-weight x gain, order) over slots
     best_first = max_leaves > 0
-    stack = new_stack(n, lengths)
-    if best_first:  # a slot a push
-        stack = new_stack(min(2 * n, 2 * max_leaves), lengths)
-        store(stack, 0, 0, 0, n, 0, 0, np.zeros(n_numeric, dtype=np.int64), lengths)
-    keys = np.zeros(stack[0].shape[0])
-    orders = np.zeros(stack[0].shape[0], dtype=np.int64)
-    slots = np.zeros(stack[0].shape[0], dtype=np.int64)
+    frontier = new_frontier(n, lengths, max_leaves)
+    stack = frontier[0]
     size, pushed, leaves, n_nodes, top = 0, 0, 1, 1, 1
     if best_first:
         top = 0
-        if decide(0, 0, n, 0, 0, stack[5][0].copy(), stack[6][0].copy(), counts[0], ctx, rules, tree, hist, chosen,
-                  gains, trace)[0]:
-            size = heap_push(keys, orders, slots, size, 0.0, 0, 0)
+        ok, root_const = decide(0, 0, n, 0, 0, stack[5][0].copy(), stack[6][0].copy(), counts[0], ctx, rules, tree,
+                                hist, chosen, gains, trace)
+        stack[4][0] = root_const
+        if ok:
+            size = heap_push(frontier[1], frontier[2], frontier[3], size, 0.0, 0, 0)
     while (size if best_first else top) > 0:
-        if best_first:
-            at, size = heap_pop(keys, orders, slots, size)
-        else:
-            top -= 1
-            at = top
+        at, top, size = next_node(frontier, best_first, top, size)
         node, rs, re, depth, n_const, ls, le = pop_node(stack, at)
         if best_first:
             if leaves + 1 > max_leaves:  # every split adds one leaf: none fits any more
-                attr[node], thr[node], score[node] = -1, 0.0, np.nan  # its split stays undone
-                member[node, :] = False
+                undo(node, tree)
                 continue
         else:
             ok, n_const = decide(node, rs, re, depth, n_const, ls, le, counts[node], ctx, rules, tree, hist, chosen,
@@ -141,12 +131,10 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
                 continue
             ok, child_const = decide(c0 + b, lo, hi, depth + 1, n_const, cls, cle, counts[c0 + b], ctx, rules, tree,
                                      hist, chosen, gains, trace)
-            if not ok:
-                continue
-            pushed += 1
-            store(stack, pushed, c0 + b, lo, hi, depth + 1, child_const, cls, cle)
-            weight = pairwise_sum(counts[c0 + b].copy())
-            size = heap_push(keys, orders, slots, size, -weight * gains[c0 + b], pushed, pushed)
+            if ok:
+                weight = pairwise_sum(counts[c0 + b].copy())
+                size, pushed = queue(frontier, size, pushed, c0 + b, lo, hi, depth + 1, child_const, cls, cle,
+                                     -weight * gains[c0 + b])
     return (counts[:n_nodes], label[:n_nodes], attr[:n_nodes], thr[:n_nodes], member[:n_nodes],
             first_child[:n_nodes], score[:n_nodes], gains[:n_nodes], trace)
 

@@ -300,3 +300,35 @@ def _exhaustive(counts, present, total, criterion, min_leaf, logs):
     for j in range(1, v):
         mask[j] = (best_code >> (v - 1 - j)) & 1 == 1
     return mask, best_score, best_left, total - best_left
+
+
+@njit(cache=True, nogil=True)
+def pairwise_sum(a):
+    """``np.sum(a)`` for a contiguous float64 array, bit for bit: numpy's pairwise summation
+    (in order below 8 values, eight accumulators over blocks of up to 128, halves beyond)."""
+    return _pairwise(a)
+
+
+@njit(cache=True, nogil=True)
+def _pairwise(a):
+    n = a.shape[0]
+    if n < 8:
+        res = 0.0
+        for i in range(n):
+            res += a[i]
+        return res
+    if n <= 128:
+        r = a[:8].copy()
+        i = 8
+        while i < n - (n % 8):
+            for j in range(8):
+                r[j] += a[i + j]
+            i += 8
+        res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+        while i < n:
+            res += a[i]
+            i += 1
+        return res
+    half = n // 2
+    half -= half % 8
+    return _pairwise(a[:half]) + _pairwise(a[half:])

@@ -16,42 +16,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from dtcli.induction.cart_steps import (attribute_order, new_stack, pop_node, push_children, split_node,
-                                         tree_arrays)
+from dtcli.induction.cart_chi import heap_push
+from dtcli.induction.cart_kernels import pairwise_sum
+from dtcli.induction.cart_steps import (attribute_order, new_frontier, next_node, pop_node, push_children, queue,
+                                         split_node, tree_arrays, undo)
 
 EPSILON = float(np.finfo(np.float64).eps)  # a node this pure is a leaf (grow.EPSILON)
 
 
-@njit(cache=True, nogil=True)
-def pairwise_sum(a):
-    """``np.sum(a)`` for a contiguous float64 array, bit for bit: numpy's pairwise summation
-    (in order below 8 values, eight accumulators over blocks of up to 128, halves beyond)."""
-    return _pairwise(a)
-
-
-@njit(cache=True, nogil=True)
-def _pairwise(a):
-    n = a.shape[0]
-    if n < 8:
-        res = 0.0
-        for i in range(n):
-            res += a[i]
-        return res
-    if n <= 128:
-        r = a[:8].copy()
-        i = 8
-        while i < n - (n % 8):
-            for j in range(8):
-                r[j] += a[i + j]
-            i += 8
-        res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
-        while i < n:
-            res += a[i]
-            i += 1
-        return res
-    half = n // 2
-    half -= half % 8
-    return _pairwise(a[:half]) + _pairwise(a[half:])
 
 
 @njit(cache=True, nogil=True)
@@ -202,8 +174,9 @@ def _choose(order, total, rc, ry, rw, rs, re, is_nominal, slot, n_values, lv, ly
 
 @njit(cache=True, nogil=True)
 def grow_regression(nominal, values, original, y, w, is_nominal, slot, n_values, lists, ranks, distinct, far,
-                    lengths, min_leaf, max_depth, min_split, min_gain, exact, state):
-    """The whole regression tree, depth first. Returns per node, in creation order: weight, mean,
+                    lengths, min_leaf, max_depth, min_split, min_gain, exact, state, max_leaves):
+    """The whole regression tree, depth first, or best first up to ``max_leaves`` leaves (0: no
+    limit; the key is weight x decrease, the gain of a regression split). Returns per node, in creation order: weight, mean,
     mean squared error, attribute (-1: leaf), threshold, subset membership by value code, first
     child, score."""
     n, n_attributes, n_numeric = y.shape[0], is_nominal.shape[0], lists.shape[0]
@@ -225,32 +198,71 @@ def grow_regression(nominal, values, original, y, w, is_nominal, slot, n_values,
             ly[s, i], lw[s, i] = y[r], w[r]
     features = np.arange(n_attributes, dtype=np.int64)
     constant = np.arange(n_attributes, dtype=np.int64)
-    stack = new_stack(n, lengths)
     weight[0], value[0], impurity[0] = _stats(ry, rw, 0, n)
-    n_nodes = 1
-    top = 1
     chosen = np.zeros(widest, dtype=np.bool_)
-    while top > 0:
-        top -= 1
-        node, rs, re, depth, n_const, ls, le = pop_node(stack, top)
-        total = weight[node]
-        if total <= 0 or impurity[node] <= EPSILON or n_attributes == 0 or (max_depth >= 0 and depth >= max_depth):
+    data = (rc, ry, rw, is_nominal, slot, n_values, lv, ly, lw, distinct, far, values, lists, features, constant,
+            exact, state, min_leaf, max_depth, min_split, min_gain, chosen, weight, impurity)
+    best_first = max_leaves > 0
+    frontier = new_frontier(n, lengths, max_leaves)
+    stack = frontier[0]
+    size, pushed, leaves, n_nodes, top = 0, 0, 1, 1, 1
+    if best_first:
+        top = 0
+        ok, stack[4][0] = _decide(0, 0, n, 0, 0, stack[5][0].copy(), stack[6][0].copy(), data, tree)
+        if ok:
+            size = heap_push(frontier[1], frontier[2], frontier[3], size, 0.0, 0, 0)
+    while (size if best_first else top) > 0:
+        at, top, size = next_node(frontier, best_first, top, size)
+        node, rs, re, depth, n_const, ls, le = pop_node(stack, at)
+        if best_first and leaves + 1 > max_leaves:  # every split adds one leaf: none fits any more
+            undo(node, tree)
             continue
-        if total < min_split or total < 2 * min_leaf:
-            continue
-        order, n_const = attribute_order(exact, state, features, constant, n_const, is_nominal, slot, rc, values, rs,
-                                         re, lists, ls, le)
-        best_member = np.zeros(widest, dtype=np.bool_)
-        best_a, best_score, best_thr = _choose(order, total, rc, ry, rw, rs, re, is_nominal, slot, n_values, lv, ly, lw,
-                                               distinct, far, ls, le, min_leaf, exact, chosen, best_member)
-        if best_a < 0 or not best_score >= min_gain - 1e-12:
-            continue
-        best = (best_a, best_thr, best_score, best_member)
+        if not best_first:
+            ok, n_const = _decide(node, rs, re, depth, n_const, ls, le, data, tree)
+            if not ok:
+                continue
+        leaves += 1
+        best = (attr[node], thr[node], score[node], member[node].copy())
         n_left, new_le = split_node(rows, rc, ry, rw, False, rs, re, original, is_nominal, slot, best, side, scratch,
                                     lists, lv, ly, lw, ls, le, node, n_nodes, tree)  # children: the next two slots
         _child_stats(ry, rw, rs, rs + n_left, n_nodes, value[node], weight, value, impurity)
         _child_stats(ry, rw, rs + n_left, re, n_nodes + 1, value[node], weight, value, impurity)
-        top = push_children(stack, top, n_nodes, rs, re, n_left, depth, n_const, ls, le, new_le)
+        if not best_first:
+            top = push_children(stack, top, n_nodes, rs, re, n_left, depth, n_const, ls, le, new_le)
+        else:
+            for b in (1, 0):  # as the per-node grower decides them: the last branch first
+                lo, hi = (rs, rs + n_left) if b == 0 else (rs + n_left, re)
+                cls, cle = (ls, new_le) if b == 0 else (new_le, le)
+                if hi > lo:
+                    ok, child_const = _decide(n_nodes + b, lo, hi, depth + 1, n_const, cls, cle, data, tree)
+                    if ok:
+                        size, pushed = queue(frontier, size, pushed, n_nodes + b, lo, hi, depth + 1, child_const, cls,
+                                             cle, -weight[n_nodes + b] * score[n_nodes + b])
         n_nodes += 2
     return (weight[:n_nodes], value[:n_nodes], impurity[:n_nodes], attr[:n_nodes], thr[:n_nodes], member[:n_nodes],
             first_child[:n_nodes], score[:n_nodes])
+
+
+@njit(cache=True, nogil=True)
+def _decide(node, rs, re, depth, n_const, ls, le, data, tree):
+    """The per-node grower's ``decide`` for a regression node: the stopping rules, the attributes
+    in their order, the best split and --min-gain. Records the split in ``tree``; returns (split
+    or not, constants known to the children)."""
+    rc, ry, rw, is_nominal, slot, n_values, lv, ly, lw, distinct, far, values, lists = data[:13]
+    features, constant, exact, state, min_leaf, max_depth, min_split, min_gain, chosen, weight, impurity = data[13:]
+    total = weight[node]
+    if total <= 0 or impurity[node] <= EPSILON or is_nominal.shape[0] == 0 or (max_depth >= 0 and depth >= max_depth):
+        return False, n_const
+    if total < min_split or total < 2 * min_leaf:
+        return False, n_const
+    order, n_const = attribute_order(exact, state, features, constant, n_const, is_nominal, slot, rc, values, rs, re,
+                                     lists, ls, le)
+    best_member = np.zeros(chosen.shape[0], dtype=np.bool_)
+    best_a, best_score, best_thr = _choose(order, total, rc, ry, rw, rs, re, is_nominal, slot, n_values, lv, ly, lw,
+                                           distinct, far, ls, le, min_leaf, exact, chosen, best_member)
+    if best_a < 0 or not best_score >= min_gain - 1e-12:
+        return False, n_const
+    attr, thr, score, member, first_child = tree
+    attr[node], thr[node], score[node] = best_a, best_thr, best_score
+    member[node, :] = best_member
+    return True, n_const

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from dtcli.induction.cart_chi import heap_pop, heap_push
 from dtcli.induction.cart_order import visit
 from dtcli.induction.cart_scan import partition_list, partition_rows
 
@@ -74,6 +75,46 @@ def new_stack(n, lengths):
     for s in range(lengths.shape[0]):
         st_ls[0, s], st_le[0, s] = 0, lengths[s]
     return stack
+
+
+@njit(cache=True, nogil=True)
+def new_frontier(n, lengths, max_leaves):
+    """The nodes waiting to be expanded, holding the root (node 0, every row, each list whole):
+    depth first a stack (``push_children``), best first (``max_leaves`` above 0) slots, one a
+    push, under a heap on (key, order) as ``heapq`` orders (-weight x gain, order) pairs.
+    Returns (stack, heap keys, heap orders, heap slots)."""
+    if max_leaves <= 0:
+        return new_stack(n, lengths), np.zeros(1), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    slots = min(2 * n, 2 * max_leaves)
+    stack = new_stack(slots, lengths)
+    store(stack, 0, 0, 0, n, 0, 0, np.zeros(lengths.shape[0], dtype=np.int64), lengths)
+    return stack, np.zeros(slots + 2), np.zeros(slots + 2, dtype=np.int64), np.zeros(slots + 2, dtype=np.int64)
+
+
+@njit(cache=True, nogil=True)
+def queue(frontier, size, pushed, node, rs, re, depth, n_const, ls, le, key):
+    """Best first: put a decided node in the next slot and on the heap. Returns (size, pushed)."""
+    stack, keys, orders, slots = frontier
+    pushed += 1
+    store(stack, pushed, node, rs, re, depth, n_const, ls, le)
+    return heap_push(keys, orders, slots, size, key, pushed, pushed), pushed
+
+
+@njit(cache=True, nogil=True)
+def next_node(frontier, best_first, top, size):
+    """The next node to expand: its slot, and the stack's top and the heap's size after."""
+    if best_first:
+        at, size = heap_pop(frontier[1], frontier[2], frontier[3], size)
+        return at, top, size
+    return top - 1, top - 1, size
+
+
+@njit(cache=True, nogil=True)
+def undo(node, tree):
+    """A node decided but never split (best first, out of leaves) is a leaf again."""
+    attr, thr, score, member, first_child = tree
+    attr[node], thr[node], score[node] = -1, 0.0, np.nan
+    member[node, :] = False
 
 
 @njit(cache=True, nogil=True)
