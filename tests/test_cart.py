@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from dtcli.induction.algorithms import train
 from dtcli.induction.cart import SUBSET_LIMIT, cart_choose, decrease
 from dtcli.induction.predict import predict
-from dtcli.model.table import NOMINAL, Attribute, Schema, Table
+from dtcli.model.table import NOMINAL, NUMERIC, Attribute, Schema, Table
 from dtcli.model.tree import SubsetTest
 from helpers import FIXTURES, SAMPLES, WEKA, load
 
@@ -172,3 +172,22 @@ def test_regression_with_missing_numeric_values():
     assert tree.root.test.threshold == pytest.approx(0.3, abs=0.1)
     known = ~np.isnan(x)
     assert tree.root.score < 0.95 * np.var(target[known])  # scaled by the known share (8/9)
+
+
+@pytest.mark.parametrize("missing", ["majority", "fractional"])
+def test_a_split_with_missing_values_competes_on_the_proxys_scale(missing):
+    """scikit-learn's order compares splits by its proxy (-W_R I(R) - W_L I(L), negative); a
+    split with missing values is scored as its decrease times the known share, so it must be put
+    on the same scale (W score - W I(node)), or any such split, however weak, beats every
+    complete attribute."""
+    rng = np.random.default_rng(0)
+    n = 400
+    good, weak = rng.normal(size=n), rng.normal(size=n)
+    weak[::50] = np.nan
+    y = (good > 0).astype(np.int32)
+    table = Table(Schema((Attribute("weak", NUMERIC), Attribute("good", NUMERIC)), Attribute("y", NOMINAL, ("a", "b"))),
+                  [weak, good], y)
+    for criterion in ("gini", "entropy"):
+        for ties in ("sklearn", "column"):
+            tree, _ = train(table, "cart", ties=ties, max_depth=1, missing=missing, criterion=criterion)
+            assert tree.root.test.attribute.name == "good"

@@ -125,7 +125,45 @@ def test_builder_is_used_for_large_tables_only(monkeypatch):
     assert not use_cart_engine(generated(100, 0), params)
     monkeypatch.setenv("DTREE_ENGINE", "numba")
     assert use_cart_engine(generated(100, 0), params)
-    assert not use_cart_engine(generated(100, 0), GrowParams(algorithm="cart", missing="fractional"))
+    assert use_cart_engine(generated(100, 0), GrowParams(algorithm="cart", missing="fractional"))
+    assert not use_cart_engine(generated(100, 0), GrowParams(algorithm="cart", missing="fractional", max_leaves=5))
+
+
+@pytest.mark.parametrize("seed", range(2))
+@pytest.mark.parametrize("options", [
+    {}, {"criterion": "entropy"}, {"criterion": "cart"}, {"ties": "column"}, {"min_leaf": 4.0},
+    {"chi2_alpha": 0.05}, {"max_depth": 5, "criterion": "entropy"},
+])
+def test_same_trees_with_fractional_cases(monkeypatch, seed, options):
+    """--missing fractional: a case with a missing value goes down both branches, so children
+    hold more entries than their parent (cart_fraction)."""
+    reference, compiled = both(monkeypatch, generated(2000, seed), missing="fractional", **options)
+    assert same(reference, compiled)
+
+
+def test_fractional_cases_that_outgrow_the_first_room(monkeypatch):
+    """Most cases lack a value, so the entries soon outnumber the room first given: the builder
+    starts again with twice the room, and the tree is the same."""
+    table = generated(800, 5)
+    rng = np.random.default_rng(5)
+    for i, column in enumerate(table.columns):
+        gone = rng.random(len(column)) < 0.6
+        column[gone] = -1 if table.attributes[i].is_nominal else np.nan
+    from dtcli.induction import cart_engine, cart_grow
+
+    monkeypatch.setattr(cart_engine, "first_room", lambda n, missing: n)
+    runs = []
+    grow = cart_grow.grow_cart
+    monkeypatch.setattr(cart_grow, "grow_cart", lambda *args: runs.append(args[-2]) or grow(*args))
+    reference, compiled = both(monkeypatch, table, missing="fractional")
+    assert same(reference, compiled)
+    assert len(runs) > 2 and runs[:3] == [800, 1600, 3200]
+
+
+@pytest.mark.parametrize("name", ["breast-cancer", "labor", "vote", "soybean"])
+def test_same_trees_with_fractional_cases_on_weka_files(monkeypatch, name):
+    reference, compiled = both(monkeypatch, load(WEKA / "data" / f"{name}.arff"), missing="fractional")
+    assert same(reference, compiled)
 
 
 def test_same_trees_with_a_nominal_attribute_of_more_than_127_values(monkeypatch):

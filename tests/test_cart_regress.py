@@ -94,3 +94,29 @@ def test_chi_square_pre_pruning_is_refused_for_regression():
 
     with pytest.raises(ParameterError, match="--chi2-alpha.*regression"):
         train(load(WEKA / "data" / "cpu.arff", task="regression"), "cart", chi2_alpha=0.05)
+
+
+@pytest.mark.parametrize("ties", ["sklearn", "column"])
+def test_nominal_and_incomplete_attributes_compete_on_the_proxys_scale(ties):
+    """In scikit-learn's order splits compare by its proxy S_L^2/W_L + S_R^2/W_R; a nominal
+    attribute's best subset and a split with missing values (W x decrease + S^2/W) must be on
+    that scale too, or they lose (or win) whatever their merit."""
+    from dtcli.induction.algorithms import train
+
+    rng = np.random.default_rng(0)
+    n = 400
+    code, noise, good = rng.integers(0, 3, n).astype(np.int32), rng.normal(size=n), rng.normal(size=n)
+    y = 10.0 * code + rng.normal(size=n) * 0.1
+    schema = Schema((Attribute("noise", NUMERIC), Attribute("code", NOMINAL, ("a", "b", "c"))), Attribute("y", NUMERIC))
+    tree, _ = train(Table(schema, [noise, code], y), "cart", ties=ties, max_depth=1)
+    assert tree.root.test.attribute.name == "code"
+    target = 5.0 * (good > 0) + rng.normal(size=n) * 0.1
+    gappy = good.copy()
+    gappy[::40] = np.nan
+    schema = Schema((Attribute("noise", NUMERIC), Attribute("good", NUMERIC)), Attribute("y", NUMERIC))
+    tree, _ = train(Table(schema, [noise, gappy], target), "cart", ties=ties, max_depth=1)
+    assert tree.root.test.attribute.name == "good"
+    weak = noise.copy()
+    weak[::40] = np.nan
+    tree, _ = train(Table(schema, [weak, good], target), "cart", ties=ties, max_depth=1)
+    assert tree.root.test.attribute.name == "good"

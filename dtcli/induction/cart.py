@@ -16,7 +16,9 @@ node's rows, or None when no attribute can split them.
 - every split must leave ``min_leaf`` weight on each side; ties go to the
   first attribute in column order, the lowest threshold, and the first
   subset in enumeration order. With missing values the score is computed
-  on the known cases and scaled by their share (as C4.5 does).
+  on the known cases and scaled by their share (as C4.5 does); scikit-learn's
+  order compares such a split by ``W x score - W x I(node)``, the value its
+  proxy would have.
 """
 
 from __future__ import annotations
@@ -169,6 +171,13 @@ def _nominal(table: Table, i: int, criterion: str, min_leaf: float, limit: int):
     return float(scores[best]), SubsetTest(attribute, values), np.vstack([first, second]), key
 
 
+def _on_proxy_scale(table: Table, criterion: str, total: float, score: float) -> float:
+    """A scaled decrease as a key comparable with scikit-learn's proxies: ``W dI - W I(node)``
+    (the proxy of a split of all the node's cases is exactly that)."""
+    impurity = gini if criterion == "gini" else entropy
+    return total * score - total * float(impurity(table.class_counts()))
+
+
 def cart_choose(table: Table, criterion: str, min_leaf: float, subset_limit: int = SUBSET_LIMIT,
                 order: list[int] | None = None) -> Choice | None:
     """The best binary split over the attributes of a node's rows (``table``).
@@ -189,10 +198,12 @@ def cart_choose(table: Table, criterion: str, min_leaf: float, subset_limit: int
         if found is None:
             continue
         score, test, counts, key = found
-        share = counts.sum() / total if total > 0 else 0.0
+        # the known share; exactly 1 when no value is missing (sums of fractional weights in
+        # another order could make it differ from 1 in the last bit)
+        share = 1.0 if not table.missing_mask(i).any() else (counts.sum() / total if total > 0 else 0.0)
         if share != 1.0:
             score *= share
-            key = score
+            key = score if criterion == "cart" else _on_proxy_scale(table, criterion, total, score)
         if not exact:
             key = score
         if best is None or key > best_key:

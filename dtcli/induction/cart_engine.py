@@ -30,8 +30,10 @@ CRITERIA = {"gini": 0, "cart": 2}  # every other criterion scores by entropy, as
 def use_cart_engine(table: Table, params) -> bool:
     from dtcli.induction.engine import kernels
 
-    if params.algorithm != "cart" or params.missing not in ("majority", "reject"):
+    if params.algorithm != "cart" or params.missing not in ("majority", "reject", "fractional"):
         return False
+    if params.missing == "fractional" and (table.is_regression or params.max_leaves is not None):
+        return False  # fractional cases: classification, depth first (cart_fraction)
     if not table.is_regression and len(table.classes) > 127:  # classes are held in bytes
         return False
     if params.costs is not None:
@@ -140,20 +142,33 @@ def _classes(table, params, nominal, values, original, every, rows, is_nominal, 
 
     from dtcli.induction.grow import ChiStep
 
-    logs = _logs(table, rows)
+    missing = int(sum(table.missing_mask(i)[rows].sum() for i in range(len(table.attributes))))
+    fractional = params.missing == "fractional" and missing > 0  # else a case never goes down both branches
+    logs = np.zeros(1) if fractional else _logs(table, rows)  # fractional weights: no table of logarithms
     lgammas = np.array([math.lgamma(df / 2) if df else 0.0 for df in range(len(table.classes) + 1)])
-    *arrays, gains, made = cart_grow.grow_cart(
-        nominal, values, original, (table.y if every else table.y[rows]).astype(np.int64),
-        (table.weights if every else table.weights[rows]).astype(np.float64),
-        is_nominal, slot, n_values, lists, ranks, table_values, far, lengths, len(table.classes),
-        CRITERIA.get(params.criterion, 1),
-        min_leaf, max_depth, float(params.min_split),
-        float(params.purity), float(params.min_gain), SUBSET_LIMIT, exact, state, logs, _steps(logs),
-        float(params.chi2_alpha or 0.0), lgammas, int(params.max_leaves or 0))
+    room = first_room(len(rows), missing)
+    while True:  # fractional cases: until the tree fits the room given (cart_fraction)
+        *arrays, gains, made, overflow = cart_grow.grow_cart(
+            nominal, values, original, (table.y if every else table.y[rows]).astype(np.int64),
+            (table.weights if every else table.weights[rows]).astype(np.float64),
+            is_nominal, slot, n_values, lists, ranks, table_values, far, lengths, len(table.classes),
+            CRITERIA.get(params.criterion, 1),
+            min_leaf, max_depth, float(params.min_split),
+            float(params.purity), float(params.min_gain), SUBSET_LIMIT, exact, state.copy(), logs, _steps(logs),
+            float(params.chi2_alpha or 0.0), lgammas, int(params.max_leaves or 0), fractional, room, 2 * room + 1)
+        if not overflow:
+            break
+        room *= 2
     _, depths, cases, tested, dfs, statistics, p_values, kept, n_made = made
     steps = [ChiStep(int(depths[k]), float(cases[k]), table.attributes[int(tested[k])].name, float(statistics[k]),
                      int(dfs[k]), float(p_values[k]), "split" if kept[k] else "leaf") for k in range(int(n_made[0]))]
     return (*arrays, steps)
+
+
+def first_room(n: int, missing: int) -> int:
+    """Entries the builder's arrays hold at first with fractional cases: each row, and two more
+    for each missing value (more is rarely needed; see ``cart_fraction``)."""
+    return n + 2 * missing
 
 
 def _tests(attributes, attr: np.ndarray, thr: np.ndarray, member: np.ndarray) -> list:

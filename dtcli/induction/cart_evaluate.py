@@ -42,7 +42,8 @@ def evaluate(a, member, hist, ctx, rs, re, ls, le, node_counts, total, to_beat):
             if size > 0:
                 present[n_present] = v
                 n_present += 1
-        if not _within_reach(hist[:n_values[a]], present[:n_present], total, criterion, exact, logs, to_beat):
+        if not _within_reach(hist[:n_values[a]], present[:n_present], total, criterion, exact, logs, to_beat,
+                             node_counts):
             return False, 0.0, 0.0, 0.0
         mask, sc, left, right = best_subset(hist[:n_values[a]], present[:n_present], criterion, min_leaf, limit,
                                             logs)
@@ -74,16 +75,18 @@ def evaluate(a, member, hist, ctx, rs, re, ls, le, node_counts, total, to_beat):
     for c in range(n_classes):
         known_weight += right[c]
     share = known_weight / total if total > 0 else 0.0
-    if share != 1.0:
+    if _complete(a, ctx, rs, re, ls, le):  # no value missing: exactly 1, as cart_choose takes it
+        share = 1.0
+    if share != 1.0:  # on the proxy's scale, as cart_choose puts it
         sc *= share
-        key = sc
+        key = sc if criterion == CART else total * sc - total * impurity(node_counts, criterion, logs)
     if not exact:
         key = sc
     return True, key, sc, thr
 
 
 @njit(cache=True, nogil=True)
-def _within_reach(counts, present, total, criterion, exact, logs, to_beat):
+def _within_reach(counts, present, total, criterion, exact, logs, to_beat, node_counts):
     """Whether a subset split with these counts by value could have a key above ``to_beat``. For
     a concave impurity (Gini, entropy) a two-way split never weighs less impurity than the split
     into every value, ``sum_v W_v I(v)``, so that split bounds every subset's key (the proxy, or
@@ -111,4 +114,18 @@ def _within_reach(counts, present, total, criterion, exact, logs, to_beat):
         bound = -weighted
     else:
         bound = (impurity(known, criterion, logs) - weighted / w_known) * (w_known / total)
+        if exact:  # a split with missing values: its key is on the proxy's scale (evaluate)
+            bound = total * bound - total * impurity(node_counts, criterion, logs)
     return bound + 1e-9 * (total + 1.0) >= to_beat
+
+
+@njit(cache=True, nogil=True)
+def _complete(a, ctx, rs, re, ls, le):
+    """Whether every row of the node has a value of attribute ``a``."""
+    is_nominal, slot, rc = ctx[0], ctx[1], ctx[3]
+    if not is_nominal[a]:
+        return le[slot[a]] - ls[slot[a]] == re - rs
+    for i in range(rs, re):
+        if rc[slot[a], i] < 0:
+            return False
+    return True

@@ -16,6 +16,7 @@ from numba import njit
 
 from dtcli.induction.cart_chi import chi_square, heap_push, split_gain
 from dtcli.induction.cart_evaluate import evaluate
+from dtcli.induction.cart_fraction import fits, n_missing, push_fraction, roomy, split_fraction
 from dtcli.induction.cart_kernels import pairwise_sum
 from dtcli.induction.cart_steps import (attribute_order, new_frontier, next_node, pop_node, push_children, queue,
                                          split_node, tree_arrays, undo)
@@ -24,43 +25,47 @@ from dtcli.induction.cart_steps import (attribute_order, new_frontier, next_node
 @njit(cache=True, nogil=True)
 def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists, ranks, distinct, far, lengths,
               n_classes, criterion, min_leaf, max_depth, min_split, purity, min_gain, limit, exact, state, logs, steps,
-              chi_alpha, lgammas, max_leaves):
+              chi_alpha, lgammas, max_leaves, fractional, room, node_room):
     """The whole tree, depth first, or best first up to ``max_leaves`` leaves (0: no limit; see
     the module docstring); ``chi_alpha`` above 0: chi-square pre-pruning (``lgammas``: see
     ``cart_chi``). Returns per node, in creation order: counts, label, attribute (-1: leaf),
     threshold, subset membership by value code, first child, score, gain (best first or with
-    the chi-square test), and the chi-square tests made (``decide``)."""
+    the chi-square test), the chi-square tests made (``decide``), and whether the tree outgrew
+    ``room`` or ``node_room`` (``fractional``: ``--missing fractional``, see ``cart_fraction``;
+    else the room is the rows' and the nodes' count)."""
     n, n_attributes, n_numeric = y.shape[0], is_nominal.shape[0], lists.shape[0]
-    tree, widest = tree_arrays(n, is_nominal, n_values)
+    cap = node_room if fractional else 2 * n + 1
+    tree, widest = tree_arrays(cap, is_nominal, n_values)
     attr, thr, score, member, first_child = tree
-    cap = 2 * n + 1
     counts = np.zeros((cap, n_classes))
     label = np.zeros(cap, dtype=np.int64)
-    rows = np.arange(n, dtype=np.int64)
+    room = room if fractional else n
+    rows = np.arange(room, dtype=np.int64)
     side = np.zeros(n, dtype=np.int8)
-    tmp = np.empty(n, dtype=np.int64)
+    tmp = np.empty(room, dtype=np.int64)
     # the node's rows carry their nominal codes, classes and weights, partitioned with them, so
     # that a node reads its rows' values in order, not from all over the columns
-    rc = nominal  # the glue's own copy
-    ry = y.astype(np.int8)
-    rw = w.copy()
-    tmp_rc = np.empty(n, dtype=rc.dtype)
+    rc, lists, lv = roomy(nominal, lists, ranks, room) if fractional else (nominal, lists, ranks)  # the glue's copies
+    ry = np.zeros(room, dtype=np.int8)
+    ry[:n] = y
+    rw = np.zeros(room)
+    rw[:n] = w
+    tmp_rc = np.empty(room, dtype=rc.dtype)
     tmp_ry = np.empty_like(ry)
     tmp_rw = np.empty_like(rw)
-    tmp_list = np.empty(n, dtype=lists.dtype)
-    tmp_v = np.empty(n, dtype=ranks.dtype)
-    tmp_y = np.empty(n, dtype=np.int8)
-    unit = True
+    tmp_list = np.empty(room, dtype=lists.dtype)
+    tmp_v = np.empty(room, dtype=lv.dtype)
+    tmp_y = np.empty(room, dtype=np.int8)
+    unit = not fractional
     for r in range(n):
         if w[r] != 1.0:
             unit = False
-    tmp_w = np.empty(1 if unit else n)
+    tmp_w = np.empty(1 if unit else room)
     scratch = (tmp, tmp_rc, tmp_ry, tmp_rw, tmp_list, tmp_v, tmp_y, tmp_w)
     # each list carries its rows' value ranks, classes and weights (unless all are 1), so that
     # scans read memory in order
-    lv = ranks
-    ly = np.empty((n_numeric, n), dtype=np.int8)  # class codes (the glue sends at most 127 classes here)
-    lw = np.empty((n_numeric, 1 if unit else n))
+    ly = np.empty((n_numeric, room), dtype=np.int8)  # class codes (the glue sends at most 127 classes here)
+    lw = np.empty((n_numeric, 1 if unit else room))
     for s in range(n_numeric):
         for i in range(lengths[s]):
             r = lists[s, i]
@@ -106,6 +111,20 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
                                  gains, trace)
             if not ok:
                 continue
+        if fractional:  # depth first: the node's segments end the used part of every array
+            missing = n_missing(rows, rc, rs, re, original, is_nominal, slot, attr[node])
+            if not fits(rs, re, le, n_numeric, missing, n_nodes, room, node_room):
+                return _result(counts, label, tree, gains, trace, n_nodes, True)
+            c0 = n_nodes
+            n_nodes += 2
+            n_right, n_left, list_right, list_left = split_fraction(
+                (rows, rc, ry, rw, lists, lv, ly, lw), scratch, rs, re, ls, le, original, is_nominal, slot,
+                (attr[node], thr[node], score[node], member[node].copy()), side, node, c0, tree)
+            for b in range(2):
+                lo = rs + n_right if b == 0 else rs
+                _child(counts, label, ry, rw, lo, lo + (n_left if b == 0 else n_right), c0 + b, node)
+            top = push_fraction(stack, top, c0, rs, n_right, n_left, depth, n_const, ls, list_right, list_left)
+            continue
         c0 = n_nodes
         n_nodes += 2
         leaves += 1
@@ -113,14 +132,8 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
                                     (attr[node], thr[node], score[node], member[node].copy()), side, scratch, lists,
                                     lv, ly, lw, ls, le, node, c0, tree)
         for b in range(2):
-            child = c0 + b
             lo, hi = (rs, rs + n_left) if b == 0 else (rs + n_left, re)
-            for i in range(lo, hi):
-                counts[child, ry[i]] += rw[i]
-            weight = 0.0
-            for c in range(n_classes):
-                weight += counts[child, c]
-            label[child] = np.argmax(counts[child]) if weight > 0 else label[node]
+            _child(counts, label, ry, rw, lo, hi, c0 + b, node)
         if not best_first:
             top = push_children(stack, top, c0, rs, re, n_left, depth, n_const, ls, le, new_le)
             continue
@@ -135,8 +148,26 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
                 weight = pairwise_sum(counts[c0 + b].copy())
                 size, pushed = queue(frontier, size, pushed, c0 + b, lo, hi, depth + 1, child_const, cls, cle,
                                      -weight * gains[c0 + b])
+    return _result(counts, label, tree, gains, trace, n_nodes, False)
+
+
+@njit(cache=True, nogil=True)
+def _result(counts, label, tree, gains, trace, n_nodes, overflow):
+    attr, thr, score, member, first_child = tree
     return (counts[:n_nodes], label[:n_nodes], attr[:n_nodes], thr[:n_nodes], member[:n_nodes],
-            first_child[:n_nodes], score[:n_nodes], gains[:n_nodes], trace)
+            first_child[:n_nodes], score[:n_nodes], gains[:n_nodes], trace, overflow)
+
+
+@njit(cache=True, nogil=True)
+def _child(counts, label, ry, rw, lo, hi, child, parent):
+    """A child's class counts over its entries ``lo:hi`` (in row order), and its label (the
+    parent's when it holds no weight)."""
+    for i in range(lo, hi):
+        counts[child, ry[i]] += rw[i]
+    weight = 0.0
+    for c in range(counts.shape[1]):
+        weight += counts[child, c]
+    label[child] = np.argmax(counts[child]) if weight > 0 else label[parent]
 
 
 @njit(cache=True, nogil=True)
@@ -165,8 +196,9 @@ def decide(node, rs, re, depth, n_const, ls, le, node_counts, ctx, rules, tree, 
                                      lists, ls, le)
     best_a, best_key, best_score, best_thr = -1, -np.inf, 0.0, 0.0
     best_member = np.zeros(chosen.shape[0], dtype=np.bool_)
+    weight = pairwise_sum(rw[rs:re].copy())  # the reference's node weight: the rows' weights, summed by numpy
     for a in order:
-        found, key, sc, t = evaluate(a, chosen, hist, ctx, rs, re, ls, le, node_counts, total,
+        found, key, sc, t = evaluate(a, chosen, hist, ctx, rs, re, ls, le, node_counts, weight,
                                      best_key if best_a >= 0 else -np.inf)
         if found and (best_a < 0 or key > best_key):
             best_a, best_key, best_score, best_thr = a, key, sc, t
@@ -184,7 +216,6 @@ def decide(node, rs, re, depth, n_const, ls, le, node_counts, ctx, rules, tree, 
                 b = -1 if np.isnan(v) else (0 if v <= best_thr else 1)
             if b >= 0:
                 split[b, ry[i]] += rw[i]
-        weight = pairwise_sum(rw[rs:re].copy())
         if chi_alpha > 0:
             statistic, df, p_value = chi_square(split, lgammas)
             keep = p_value < chi_alpha

@@ -103,8 +103,8 @@ def _numeric(s, lv, ly, lw, distinct, far, ls, le, min_leaf, exact):
 
 @njit(cache=True, nogil=True)
 def _nominal(codes, ry, rw, rs, re, n_values, min_leaf, member):
-    """``regression._nominal`` at the node: (found, score, known weight); ``member`` marks the
-    values of the smaller side (the first of the mean-ordered values on a tie)."""
+    """``regression._nominal`` at the node: (found, score, known weight, proxy); ``member`` marks
+    the values of the smaller side (the first of the mean-ordered values on a tie)."""
     w = np.zeros(n_values)
     s = np.zeros(n_values)
     q = np.zeros(n_values)
@@ -117,14 +117,14 @@ def _nominal(codes, ry, rw, rs, re, n_values, min_leaf, member):
     present = np.flatnonzero(w > 0)
     m = present.shape[0]
     if m < 2:
-        return False, 0.0, 0.0
+        return False, 0.0, 0.0, 0.0
     means = s[present] / w[present]
     order = present[np.argsort(means, kind="mergesort")]
     big_w, big_s, big_q = pairwise_sum(w), pairwise_sum(s), pairwise_sum(q)
     cw = 0.0
     cs = 0.0
     cq = 0.0
-    best_k, best = -1, -np.inf
+    best_k, best, proxy = -1, -np.inf, 0.0
     for k in range(1, m):
         v = order[k - 1]
         cw += w[v]
@@ -135,8 +135,9 @@ def _nominal(codes, ry, rw, rs, re, n_values, min_leaf, member):
         score = _decrease(cw, cs, cq, big_w - cw, big_s - cs, big_q - cq)
         if best_k < 0 or score > best:
             best_k, best = k, score
+            proxy = cs * cs / cw + (big_s - cs) * (big_s - cs) / (big_w - cw)
     if best_k < 0:
-        return False, 0.0, 0.0
+        return False, 0.0, 0.0, 0.0
     member[:] = False
     if best_k <= m - best_k:
         for j in range(best_k):
@@ -144,7 +145,7 @@ def _nominal(codes, ry, rw, rs, re, n_values, min_leaf, member):
     else:
         for j in range(best_k, m):
             member[order[j]] = True
-    return True, best, big_w
+    return True, best, big_w, proxy
 
 
 @njit(cache=True, nogil=True)
@@ -153,18 +154,20 @@ def _choose(order, total, rc, ry, rw, rs, re, is_nominal, slot, n_values, lv, ly
     """``regression_choose`` at the node: (attribute or -1, score, threshold); a nominal choice's
     values in ``best_member``."""
     best_a, best_key, best_score, best_thr = -1, -np.inf, 0.0, 0.0
+    node_sum = pairwise_sum(rw[rs:re] * ry[rs:re])
     for a in order:
         t = 0.0
         if is_nominal[a]:
-            found, sc, known = _nominal(rc[slot[a]], ry, rw, rs, re, n_values[a], min_leaf, chosen)
-            key = sc
+            found, sc, known, key = _nominal(rc[slot[a]], ry, rw, rs, re, n_values[a], min_leaf, chosen)
         else:
             found, sc, known, key, t = _numeric(slot[a], lv, ly, lw, distinct, far, ls, le, min_leaf, exact)
         if not found:
             continue
         sc *= known / total if total > 0 else 0.0
-        if not exact or known != total:
+        if not exact:
             key = sc
+        elif known != total:  # on the proxy's scale, as regression_choose puts it
+            key = total * sc + node_sum * node_sum / total
         if best_a < 0 or key > best_key:
             best_a, best_key, best_score, best_thr = a, key, sc, t
             if is_nominal[a]:
@@ -180,7 +183,7 @@ def grow_regression(nominal, values, original, y, w, is_nominal, slot, n_values,
     mean squared error, attribute (-1: leaf), threshold, subset membership by value code, first
     child, score."""
     n, n_attributes, n_numeric = y.shape[0], is_nominal.shape[0], lists.shape[0]
-    tree, widest = tree_arrays(n, is_nominal, n_values)
+    tree, widest = tree_arrays(2 * n + 1, is_nominal, n_values)
     attr, thr, score, member, first_child = tree
     cap = 2 * n + 1
     weight = np.zeros(cap)

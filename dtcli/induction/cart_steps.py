@@ -166,14 +166,13 @@ def split_node(rows, rc, ry, rw, unit, rs, re, original, is_nominal, slot, best,
 
 
 @njit(cache=True, nogil=True)
-def tree_arrays(n, is_nominal, n_values):
-    """Per node of a tree of at most ``2 n + 1`` nodes: attribute (-1: leaf), threshold, score,
+def tree_arrays(cap, is_nominal, n_values):
+    """Per node of a tree of at most ``cap`` nodes: attribute (-1: leaf), threshold, score,
     membership by value code, first child; and the most values of a nominal attribute."""
     widest = 1
     for a in range(is_nominal.shape[0]):
         if is_nominal[a] and n_values[a] > widest:
             widest = n_values[a]
-    cap = 2 * n + 1
     tree = (np.full(cap, -1, dtype=np.int64), np.zeros(cap), np.full(cap, np.nan),
             np.zeros((cap, widest), dtype=np.bool_), np.zeros(cap, dtype=np.int64))
     return tree, widest

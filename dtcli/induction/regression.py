@@ -96,7 +96,9 @@ def _nominal(rows: Table, i: int, min_leaf: float):
     chosen, others = order[:k], order[k:]
     inside = chosen if len(chosen) <= len(others) else others
     values = tuple(attribute.values[j] for j in sorted(inside))
-    return float(scores[k - 1]), SubsetTest(attribute, values), float(w.sum()), float(scores[k - 1])
+    w_l, s_l, w_all, s_all = float(cw[k - 1]), float(cs[k - 1]), float(w.sum()), float(s.sum())
+    proxy = s_l * s_l / w_l + (s_all - s_l) * (s_all - s_l) / (w_all - w_l)  # scikit-learn's, as for numbers
+    return float(scores[k - 1]), SubsetTest(attribute, values), w_all, proxy
 
 
 def regression_choose(rows: Table, min_leaf: float, order: list[int] | None = None) -> Choice | None:
@@ -106,6 +108,7 @@ def regression_choose(rows: Table, min_leaf: float, order: list[int] | None = No
     that order, numbers in single precision, compared by scikit-learn's proxy.
     """
     total = float(rows.weights.sum())
+    node_sum = float(np.sum(rows.weights * rows.y))
     exact = order is not None
     best, best_key = None, -np.inf
     for i in order if exact else range(len(rows.attributes)):
@@ -115,8 +118,10 @@ def regression_choose(rows: Table, min_leaf: float, order: list[int] | None = No
             continue
         score, test, known, key = found
         score *= known / total if total > 0 else 0.0
-        if not exact or known != total:
+        if not exact:
             key = score
+        elif known != total:  # on the proxy's scale: W x decrease + S^2 / W (S: the sum of weight x target)
+            key = total * score + node_sum * node_sum / total
         if best is None or key > best_key:
             best, best_key = Choice(test, score, score), key
     return best
