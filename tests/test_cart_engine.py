@@ -125,14 +125,14 @@ def test_builder_is_used_for_large_tables_only(monkeypatch):
     assert not use_cart_engine(generated(100, 0), params)
     monkeypatch.setenv("DTREE_ENGINE", "numba")
     assert use_cart_engine(generated(100, 0), params)
-    assert use_cart_engine(generated(100, 0), GrowParams(algorithm="cart", missing="fractional"))
-    assert not use_cart_engine(generated(100, 0), GrowParams(algorithm="cart", missing="fractional", max_leaves=5))
+    assert use_cart_engine(generated(100, 0), GrowParams(algorithm="cart", missing="fractional", max_leaves=5))
 
 
 @pytest.mark.parametrize("seed", range(2))
 @pytest.mark.parametrize("options", [
     {}, {"criterion": "entropy"}, {"criterion": "cart"}, {"ties": "column"}, {"min_leaf": 4.0},
-    {"chi2_alpha": 0.05}, {"max_depth": 5, "criterion": "entropy"},
+    {"chi2_alpha": 0.05}, {"max_depth": 5, "criterion": "entropy"}, {"max_leaves": 30},
+    {"max_leaves": 300, "chi2_alpha": 0.2}, {"max_leaves": 12, "ties": "column"},
 ])
 def test_same_trees_with_fractional_cases(monkeypatch, seed, options):
     """--missing fractional: a case with a missing value goes down both branches, so children
@@ -158,6 +158,10 @@ def test_fractional_cases_that_outgrow_the_first_room(monkeypatch):
     reference, compiled = both(monkeypatch, table, missing="fractional")
     assert same(reference, compiled)
     assert len(runs) > 2 and runs[:3] == [800, 1600, 3200]
+    runs.clear()
+    reference, compiled = both(monkeypatch, table, missing="fractional", max_leaves=60)
+    assert same(reference, compiled)
+    assert len(runs) > 1
 
 
 @pytest.mark.parametrize("name", ["breast-cancer", "labor", "vote", "soybean"])

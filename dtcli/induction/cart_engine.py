@@ -1,10 +1,10 @@
 """When and how CART is grown by the compiled builders (``cart_grow``, ``cart_regress``).
 
 Contract: ``use_cart_engine(table, params)`` says whether a compiled
-builder grows this tree (binary splits on whole cases: ``--missing
-majority`` or ``reject``; classification or regression, every stopping rule,
-best-first growth and chi-square pre-pruning included; and, as for C4.5, a table of ``ENGINE_MIN_ROWS``
-rows or ``DTREE_ENGINE=numba``); ``grow_cart(table, params, trace)``
+builder grows this tree (CART with any missing-value policy, fractional
+cases included; classification or regression, every stopping rule,
+best-first growth and chi-square pre-pruning included; and, as for C4.5, a
+table of ``ENGINE_MIN_ROWS`` rows or ``DTREE_ENGINE=numba``); ``grow_cart(table, params, trace)``
 returns the tree as a FlatTree, the same tree the per-node path grows
 (tests/test_cart_engine.py, tests/test_cart_regress.py), and adds the
 chi-square tests to ``trace`` in the per-node order.
@@ -32,8 +32,6 @@ def use_cart_engine(table: Table, params) -> bool:
 
     if params.algorithm != "cart" or params.missing not in ("majority", "reject", "fractional"):
         return False
-    if params.missing == "fractional" and (table.is_regression or params.max_leaves is not None):
-        return False  # fractional cases: classification, depth first (cart_fraction)
     if not table.is_regression and len(table.classes) > 127:  # classes are held in bytes
         return False
     if params.costs is not None:
@@ -115,19 +113,22 @@ def grow_cart(table: Table, params, trace: list | None = None) -> FlatTree:
     min_leaf = float(params.min_leaf or 1.0)
     value = impurity = None
     max_depth = -1 if params.max_depth is None else int(params.max_depth)
+    missing = int(sum(table.missing_mask(i)[rows].sum() for i in range(len(attributes))))
+    fractional = params.missing == "fractional" and missing > 0  # else a case never goes down both branches
+    room = first_room(n, missing)
     if table.is_regression:
         from dtcli.induction.cart_regress import grow_regression
 
-        weight, value, impurity, attr, thr, member, first, score = grow_regression(
+        weight, value, impurity, attr, thr, member, first, score = _fitting(lambda room: grow_regression(
             nominal, values, original, (table.y if every else table.y[rows]).astype(np.float64),
             (table.weights if every else table.weights[rows]).astype(np.float64), is_nominal, slot, n_values, lists,
             ranks, table_values, far, lengths, min_leaf, max_depth, float(params.min_split), float(params.min_gain),
-            exact, state, int(params.max_leaves or 0))
+            exact, state.copy(), int(params.max_leaves or 0), fractional, room, 2 * room + 1), room)
         counts, label = weight[:, None].copy(), np.zeros(len(weight), dtype=np.int64)
     else:
         counts, label, attr, thr, member, first, score, steps = _classes(
             table, params, nominal, values, original, every, rows, is_nominal, slot, n_values, lists, ranks,
-            table_values, far, lengths, min_leaf, max_depth, exact, state)
+            table_values, far, lengths, min_leaf, max_depth, exact, state, fractional, room)
         if trace is not None:
             trace.extend(steps)
     tests = _tests(attributes, attr, thr, member)
@@ -136,33 +137,35 @@ def grow_cart(table: Table, params, trace: list | None = None) -> FlatTree:
 
 
 def _classes(table, params, nominal, values, original, every, rows, is_nominal, slot, n_values, lists, ranks,
-             table_values, far, lengths, min_leaf, max_depth, exact, state):
+             table_values, far, lengths, min_leaf, max_depth, exact, state, fractional, room):
     """The classification builder's arrays (``cart_grow.grow_cart``)."""
     from dtcli.induction import cart_grow
-
     from dtcli.induction.grow import ChiStep
 
-    missing = int(sum(table.missing_mask(i)[rows].sum() for i in range(len(table.attributes))))
-    fractional = params.missing == "fractional" and missing > 0  # else a case never goes down both branches
     logs = np.zeros(1) if fractional else _logs(table, rows)  # fractional weights: no table of logarithms
     lgammas = np.array([math.lgamma(df / 2) if df else 0.0 for df in range(len(table.classes) + 1)])
-    room = first_room(len(rows), missing)
-    while True:  # fractional cases: until the tree fits the room given (cart_fraction)
-        *arrays, gains, made, overflow = cart_grow.grow_cart(
-            nominal, values, original, (table.y if every else table.y[rows]).astype(np.int64),
-            (table.weights if every else table.weights[rows]).astype(np.float64),
-            is_nominal, slot, n_values, lists, ranks, table_values, far, lengths, len(table.classes),
-            CRITERIA.get(params.criterion, 1),
-            min_leaf, max_depth, float(params.min_split),
-            float(params.purity), float(params.min_gain), SUBSET_LIMIT, exact, state.copy(), logs, _steps(logs),
-            float(params.chi2_alpha or 0.0), lgammas, int(params.max_leaves or 0), fractional, room, 2 * room + 1)
-        if not overflow:
-            break
-        room *= 2
+    *arrays, gains, made = _fitting(lambda room: cart_grow.grow_cart(
+        nominal, values, original, (table.y if every else table.y[rows]).astype(np.int64),
+        (table.weights if every else table.weights[rows]).astype(np.float64),
+        is_nominal, slot, n_values, lists, ranks, table_values, far, lengths, len(table.classes),
+        CRITERIA.get(params.criterion, 1),
+        min_leaf, max_depth, float(params.min_split),
+        float(params.purity), float(params.min_gain), SUBSET_LIMIT, exact, state.copy(), logs, _steps(logs),
+        float(params.chi2_alpha or 0.0), lgammas, int(params.max_leaves or 0), fractional, room, 2 * room + 1), room)
     _, depths, cases, tested, dfs, statistics, p_values, kept, n_made = made
     steps = [ChiStep(int(depths[k]), float(cases[k]), table.attributes[int(tested[k])].name, float(statistics[k]),
                      int(dfs[k]), float(p_values[k]), "split" if kept[k] else "leaf") for k in range(int(n_made[0]))]
     return (*arrays, steps)
+
+
+def _fitting(run, room: int) -> tuple:
+    """``run(room)``'s result without its last item (whether the tree outgrew the room), run
+    again with twice the room while it did (fractional cases; see ``cart_fraction``)."""
+    while True:
+        *result, overflow = run(room)
+        if not overflow:
+            return tuple(result)
+        room *= 2
 
 
 def first_room(n: int, missing: int) -> int:

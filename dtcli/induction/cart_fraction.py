@@ -117,24 +117,6 @@ def split_fraction(arena, scratch, rs, re, ls, le, original, is_nominal, slot, b
 
 
 @njit(cache=True, nogil=True)
-def push_fraction(stack, top, c0, rs, n_right, n_left, depth, n_const, ls, list_right, list_left):
-    """Queue the children laid out by ``split_fraction``: the right one, then the left one on top.
-    Returns the new top."""
-    st_id, st_rs, st_re, st_depth, st_const, st_ls, st_le = stack
-    for b in (1, 0):
-        lo = rs if b == 1 else rs + n_right
-        hi = lo + (n_right if b == 1 else n_left)
-        if hi <= lo:
-            continue
-        st_id[top], st_rs[top], st_re[top], st_depth[top], st_const[top] = c0 + b, lo, hi, depth + 1, n_const
-        for s in range(list_right.shape[0]):  # (the stack's rows are at least one wide)
-            st_ls[top, s] = ls[s] if b == 1 else ls[s] + list_right[s]
-            st_le[top, s] = st_ls[top, s] + (list_right[s] if b == 1 else list_left[s])
-        top += 1
-    return top
-
-
-@njit(cache=True, nogil=True)
 def fits(rs, re, le, n_lists, missing, n_nodes, room, node_room):
     """Whether the node's split fits: its children's entries within ``room`` in every array (a
     missing value adds one), two more nodes within ``node_room``."""
@@ -154,3 +136,27 @@ def roomy(nominal, lists, ranks, room):
     lv = np.zeros((ranks.shape[0], room), dtype=ranks.dtype)
     lv[:, :ranks.shape[1]] = ranks
     return rc, entries, lv
+
+
+@njit(cache=True, nogil=True)
+def to_top(arena, tops, rs, re, ls, le):
+    """Best first the node expanded is anywhere: copy its segments past the used part of each
+    array (``tops``: the rows' end, then each list's), where its children may overrun them.
+    Returns the node's new row start and end and list starts and ends."""
+    rows, rc, ry, rw, lists, lv, ly, lw = arena
+    ls, le = ls.copy(), le.copy()
+    t = tops[0]
+    if t != re:
+        for i in range(re - rs):
+            rows[t + i], ry[t + i], rw[t + i] = rows[rs + i], ry[rs + i], rw[rs + i]
+            for j in range(rc.shape[0]):
+                rc[j, t + i] = rc[j, rs + i]
+        rs, re = t, t + re - rs
+    for s in range(lists.shape[0]):
+        t = tops[1 + s]
+        if t != le[s]:
+            for i in range(le[s] - ls[s]):
+                lists[s, t + i], lv[s, t + i] = lists[s, ls[s] + i], lv[s, ls[s] + i]
+                ly[s, t + i], lw[s, t + i] = ly[s, ls[s] + i], lw[s, ls[s] + i]
+            ls[s], le[s] = t, t + le[s] - ls[s]
+    return rs, re, ls, le

@@ -16,10 +16,10 @@ from numba import njit
 
 from dtcli.induction.cart_chi import chi_square, heap_push, split_gain
 from dtcli.induction.cart_evaluate import evaluate
-from dtcli.induction.cart_fraction import fits, n_missing, push_fraction, roomy, split_fraction
+from dtcli.induction.cart_fraction import roomy
 from dtcli.induction.cart_kernels import pairwise_sum
-from dtcli.induction.cart_steps import (attribute_order, new_frontier, next_node, pop_node, push_children, queue,
-                                         split_node, tree_arrays, undo)
+from dtcli.induction.cart_steps import (attribute_order, new_frontier, next_node, pop_node, push_pair, queue,
+                                         split_children, tree_arrays, undo)
 
 
 @njit(cache=True, nogil=True)
@@ -89,6 +89,9 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
              np.zeros(cap, dtype=np.int64), np.zeros(cap), np.zeros(cap), np.zeros(cap, dtype=np.bool_),
              np.zeros(1, dtype=np.int64))
     best_first = max_leaves > 0
+    tops = np.zeros(n_numeric + 1, dtype=np.int64)  # fractional cases: the used part of each array
+    tops[0] = n
+    tops[1:] = lengths
     frontier = new_frontier(n, lengths, max_leaves)
     stack = frontier[0]
     size, pushed, leaves, n_nodes, top = 0, 0, 1, 1, 1
@@ -111,43 +114,29 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
                                  gains, trace)
             if not ok:
                 continue
-        if fractional:  # depth first: the node's segments end the used part of every array
-            missing = n_missing(rows, rc, rs, re, original, is_nominal, slot, attr[node])
-            if not fits(rs, re, le, n_numeric, missing, n_nodes, room, node_room):
-                return _result(counts, label, tree, gains, trace, n_nodes, True)
-            c0 = n_nodes
-            n_nodes += 2
-            n_right, n_left, list_right, list_left = split_fraction(
-                (rows, rc, ry, rw, lists, lv, ly, lw), scratch, rs, re, ls, le, original, is_nominal, slot,
-                (attr[node], thr[node], score[node], member[node].copy()), side, node, c0, tree)
-            for b in range(2):
-                lo = rs + n_right if b == 0 else rs
-                _child(counts, label, ry, rw, lo, lo + (n_left if b == 0 else n_right), c0 + b, node)
-            top = push_fraction(stack, top, c0, rs, n_right, n_left, depth, n_const, ls, list_right, list_left)
-            continue
         c0 = n_nodes
+        fitted, lo, hi, list_lo, list_hi = split_children(
+            fractional, best_first, (rows, rc, ry, rw, lists, lv, ly, lw), scratch, unit, rs, re, ls, le, original,
+            is_nominal, slot, (attr[node], thr[node], score[node], member[node].copy()), side, node, c0, tree, tops,
+            room, node_room)
+        if not fitted:
+            return _result(counts, label, tree, gains, trace, n_nodes, True)
         n_nodes += 2
         leaves += 1
-        n_left, new_le = split_node(rows, rc, ry, rw, unit, rs, re, original, is_nominal, slot,
-                                    (attr[node], thr[node], score[node], member[node].copy()), side, scratch, lists,
-                                    lv, ly, lw, ls, le, node, c0, tree)
         for b in range(2):
-            lo, hi = (rs, rs + n_left) if b == 0 else (rs + n_left, re)
-            _child(counts, label, ry, rw, lo, hi, c0 + b, node)
+            _child(counts, label, ry, rw, lo[b], hi[b], c0 + b, node)
         if not best_first:
-            top = push_children(stack, top, c0, rs, re, n_left, depth, n_const, ls, le, new_le)
+            top = push_pair(stack, top, c0, lo, hi, depth, n_const, list_lo, list_hi)
             continue
         for b in (1, 0):  # as the per-node grower decides them: the last branch first
-            lo, hi = (rs, rs + n_left) if b == 0 else (rs + n_left, re)
-            cls, cle = (ls, new_le) if b == 0 else (new_le, le)
-            if hi <= lo:
+            if hi[b] <= lo[b]:
                 continue
-            ok, child_const = decide(c0 + b, lo, hi, depth + 1, n_const, cls, cle, counts[c0 + b], ctx, rules, tree,
-                                     hist, chosen, gains, trace)
+            ok, child_const = decide(c0 + b, lo[b], hi[b], depth + 1, n_const, list_lo[b].copy(), list_hi[b].copy(),
+                                     counts[c0 + b], ctx, rules, tree, hist, chosen, gains, trace)
             if ok:
                 weight = pairwise_sum(counts[c0 + b].copy())
-                size, pushed = queue(frontier, size, pushed, c0 + b, lo, hi, depth + 1, child_const, cls, cle,
-                                     -weight * gains[c0 + b])
+                size, pushed = queue(frontier, size, pushed, c0 + b, lo[b], hi[b], depth + 1, child_const, list_lo[b],
+                                     list_hi[b], -weight * gains[c0 + b])
     return _result(counts, label, tree, gains, trace, n_nodes, False)
 
 

@@ -18,8 +18,9 @@ from numba import njit
 
 from dtcli.induction.cart_chi import heap_push
 from dtcli.induction.cart_kernels import pairwise_sum
-from dtcli.induction.cart_steps import (attribute_order, new_frontier, next_node, pop_node, push_children, queue,
-                                         split_node, tree_arrays, undo)
+from dtcli.induction.cart_fraction import roomy
+from dtcli.induction.cart_steps import (attribute_order, new_frontier, next_node, pop_node, push_pair, queue,
+                                         split_children, tree_arrays, undo)
 
 EPSILON = float(np.finfo(np.float64).eps)  # a node this pure is a leaf (grow.EPSILON)
 
@@ -177,24 +178,29 @@ def _choose(order, total, rc, ry, rw, rs, re, is_nominal, slot, n_values, lv, ly
 
 @njit(cache=True, nogil=True)
 def grow_regression(nominal, values, original, y, w, is_nominal, slot, n_values, lists, ranks, distinct, far,
-                    lengths, min_leaf, max_depth, min_split, min_gain, exact, state, max_leaves):
+                    lengths, min_leaf, max_depth, min_split, min_gain, exact, state, max_leaves, fractional, room,
+                    node_room):
     """The whole regression tree, depth first, or best first up to ``max_leaves`` leaves (0: no
-    limit; the key is weight x decrease, the gain of a regression split). Returns per node, in creation order: weight, mean,
-    mean squared error, attribute (-1: leaf), threshold, subset membership by value code, first
-    child, score."""
+    limit; the key is weight x decrease, the gain of a regression split); ``fractional``, ``room``
+    and ``node_room`` as for ``cart_grow.grow_cart``. Returns per node, in creation order:
+    weight, mean, mean squared error, attribute (-1: leaf), threshold, subset membership by value
+    code, first child, score; and whether the tree outgrew the room."""
     n, n_attributes, n_numeric = y.shape[0], is_nominal.shape[0], lists.shape[0]
-    tree, widest = tree_arrays(2 * n + 1, is_nominal, n_values)
+    cap = node_room if fractional else 2 * n + 1
+    room = room if fractional else n
+    tree, widest = tree_arrays(cap, is_nominal, n_values)
     attr, thr, score, member, first_child = tree
-    cap = 2 * n + 1
     weight = np.zeros(cap)
     value = np.zeros(cap)
     impurity = np.zeros(cap)
-    rows = np.arange(n, dtype=np.int64)
+    rows = np.arange(room, dtype=np.int64)
     side = np.zeros(n, dtype=np.int8)
-    rc, ry, rw = nominal, y.copy(), w.copy()  # the rows' codes, targets, weights, partitioned with them
-    scratch = (np.empty(n, dtype=np.int64), np.empty(n, dtype=rc.dtype), np.empty(n), np.empty(n),
-               np.empty(n, dtype=lists.dtype), np.empty(n, dtype=ranks.dtype), np.empty(n), np.empty(n))
-    lv, ly, lw = ranks, np.empty((n_numeric, n)), np.empty((n_numeric, n))  # each list's ranks, targets, weights
+    rc, lists, lv = roomy(nominal, lists, ranks, room) if fractional else (nominal, lists, ranks)  # the glue's copies
+    ry, rw = np.zeros(room), np.zeros(room)  # the rows' codes, targets, weights, partitioned with them
+    ry[:n], rw[:n] = y, w
+    scratch = (np.empty(room, dtype=np.int64), np.empty(room, dtype=rc.dtype), np.empty(room), np.empty(room),
+               np.empty(room, dtype=lists.dtype), np.empty(room, dtype=lv.dtype), np.empty(room), np.empty(room))
+    ly, lw = np.empty((n_numeric, room)), np.empty((n_numeric, room))  # each list's ranks, targets, weights
     for s in range(n_numeric):
         for i in range(lengths[s]):
             r = lists[s, i]
@@ -206,6 +212,9 @@ def grow_regression(nominal, values, original, y, w, is_nominal, slot, n_values,
     data = (rc, ry, rw, is_nominal, slot, n_values, lv, ly, lw, distinct, far, values, lists, features, constant,
             exact, state, min_leaf, max_depth, min_split, min_gain, chosen, weight, impurity)
     best_first = max_leaves > 0
+    tops = np.zeros(n_numeric + 1, dtype=np.int64)  # fractional cases: the used part of each array
+    tops[0] = n
+    tops[1:] = lengths
     frontier = new_frontier(n, lengths, max_leaves)
     stack = frontier[0]
     size, pushed, leaves, n_nodes, top = 0, 0, 1, 1, 1
@@ -224,26 +233,35 @@ def grow_regression(nominal, values, original, y, w, is_nominal, slot, n_values,
             ok, n_const = _decide(node, rs, re, depth, n_const, ls, le, data, tree)
             if not ok:
                 continue
-        leaves += 1
-        best = (attr[node], thr[node], score[node], member[node].copy())
-        n_left, new_le = split_node(rows, rc, ry, rw, False, rs, re, original, is_nominal, slot, best, side, scratch,
-                                    lists, lv, ly, lw, ls, le, node, n_nodes, tree)  # children: the next two slots
-        _child_stats(ry, rw, rs, rs + n_left, n_nodes, value[node], weight, value, impurity)
-        _child_stats(ry, rw, rs + n_left, re, n_nodes + 1, value[node], weight, value, impurity)
-        if not best_first:
-            top = push_children(stack, top, n_nodes, rs, re, n_left, depth, n_const, ls, le, new_le)
-        else:
-            for b in (1, 0):  # as the per-node grower decides them: the last branch first
-                lo, hi = (rs, rs + n_left) if b == 0 else (rs + n_left, re)
-                cls, cle = (ls, new_le) if b == 0 else (new_le, le)
-                if hi > lo:
-                    ok, child_const = _decide(n_nodes + b, lo, hi, depth + 1, n_const, cls, cle, data, tree)
-                    if ok:
-                        size, pushed = queue(frontier, size, pushed, n_nodes + b, lo, hi, depth + 1, child_const, cls,
-                                             cle, -weight[n_nodes + b] * score[n_nodes + b])
+        c0 = n_nodes
+        fitted, lo, hi, list_lo, list_hi = split_children(
+            fractional, best_first, (rows, rc, ry, rw, lists, lv, ly, lw), scratch, False, rs, re, ls, le, original,
+            is_nominal, slot, (attr[node], thr[node], score[node], member[node].copy()), side, node, c0, tree, tops,
+            room, node_room)
+        if not fitted:
+            return _result(weight, value, impurity, tree, n_nodes, True)
         n_nodes += 2
+        leaves += 1
+        for b in range(2):
+            _child_stats(ry, rw, lo[b], hi[b], c0 + b, value[node], weight, value, impurity)
+        if not best_first:
+            top = push_pair(stack, top, c0, lo, hi, depth, n_const, list_lo, list_hi)
+            continue
+        for b in (1, 0):  # as the per-node grower decides them: the last branch first
+            if hi[b] > lo[b]:
+                ok, child_const = _decide(c0 + b, lo[b], hi[b], depth + 1, n_const, list_lo[b].copy(),
+                                          list_hi[b].copy(), data, tree)
+                if ok:
+                    size, pushed = queue(frontier, size, pushed, c0 + b, lo[b], hi[b], depth + 1, child_const,
+                                         list_lo[b], list_hi[b], -weight[c0 + b] * score[c0 + b])
+    return _result(weight, value, impurity, tree, n_nodes, False)
+
+
+@njit(cache=True, nogil=True)
+def _result(weight, value, impurity, tree, n_nodes, overflow):
+    attr, thr, score, member, first_child = tree
     return (weight[:n_nodes], value[:n_nodes], impurity[:n_nodes], attr[:n_nodes], thr[:n_nodes], member[:n_nodes],
-            first_child[:n_nodes], score[:n_nodes])
+            first_child[:n_nodes], score[:n_nodes], overflow)
 
 
 @njit(cache=True, nogil=True)

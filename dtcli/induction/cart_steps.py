@@ -8,6 +8,7 @@ import numpy as np
 from numba import njit
 
 from dtcli.induction.cart_chi import heap_pop, heap_push
+from dtcli.induction.cart_fraction import fits, n_missing, split_fraction, to_top
 from dtcli.induction.cart_order import visit
 from dtcli.induction.cart_scan import partition_list, partition_rows
 
@@ -43,28 +44,8 @@ def route_rows(rows, rc, rw, rs, re, original, is_nominal, slot, best_a, best_me
 
 
 @njit(cache=True, nogil=True)
-def push_children(stack, top, c0, rs, re, n_left, depth, n_const, ls, le, new_le):
-    """Queue the node's non-empty children (slots ``c0``, ``c0 + 1``), the left one on top so that
-    it is expanded first. ``stack``: (ids, row starts, row ends, depths, constants, list starts,
-    list ends). Returns the new top."""
-    st_id, st_rs, st_re, st_depth, st_const, st_ls, st_le = stack
-    for b in (1, 0):
-        lo, hi = (rs, rs + n_left) if b == 0 else (rs + n_left, re)
-        if hi <= lo:
-            continue
-        st_id[top], st_rs[top], st_re[top], st_depth[top], st_const[top] = c0 + b, lo, hi, depth + 1, n_const
-        for s in range(ls.shape[0]):
-            if b == 0:
-                st_ls[top, s], st_le[top, s] = ls[s], new_le[s]
-            else:
-                st_ls[top, s], st_le[top, s] = new_le[s], le[s]
-        top += 1
-    return top
-
-
-@njit(cache=True, nogil=True)
 def new_stack(n, lengths):
-    """The stack for ``push_children`` (room for ``n`` rows' nodes), holding the root: node 0,
+    """The stack for ``push_pair`` (room for ``n`` rows' nodes), holding the root: node 0,
     every row, each list whole."""
     width = max(lengths.shape[0], 1)
     stack = (np.empty(n + 2, dtype=np.int64), np.empty(n + 2, dtype=np.int64), np.empty(n + 2, dtype=np.int64),
@@ -80,7 +61,7 @@ def new_stack(n, lengths):
 @njit(cache=True, nogil=True)
 def new_frontier(n, lengths, max_leaves):
     """The nodes waiting to be expanded, holding the root (node 0, every row, each list whole):
-    depth first a stack (``push_children``), best first (``max_leaves`` above 0) slots, one a
+    depth first a stack (``push_pair``), best first (``max_leaves`` above 0) slots, one a
     push, under a heap on (key, order) as ``heapq`` orders (-weight x gain, order) pairs.
     Returns (stack, heap keys, heap orders, heap slots)."""
     if max_leaves <= 0:
@@ -176,3 +157,51 @@ def tree_arrays(cap, is_nominal, n_values):
     tree = (np.full(cap, -1, dtype=np.int64), np.zeros(cap), np.full(cap, np.nan),
             np.zeros((cap, widest), dtype=np.bool_), np.zeros(cap, dtype=np.int64))
     return tree, widest
+
+
+@njit(cache=True, nogil=True)
+def split_children(fractional, best_first, arena, scratch, unit, rs, re, ls, le, original, is_nominal, slot, best,
+                   side, node, c0, tree, tops, room, node_room):
+    """Split the node (``split_node``, or ``split_fraction`` for fractional cases) and return
+    (fits, each child's row start and end, each child's list starts and ends). With fractional
+    cases the split may not fit the room given (``cart_fraction``); then nothing is done."""
+    rows, rc, ry, rw, lists, lv, ly, lw = arena
+    n_lists = lists.shape[0]
+    lo = np.zeros(2, dtype=np.int64)
+    hi = np.zeros(2, dtype=np.int64)
+    list_lo = np.zeros((2, max(n_lists, 1)), dtype=np.int64)
+    list_hi = np.zeros((2, max(n_lists, 1)), dtype=np.int64)
+    if not fractional:
+        n_left, new_le = split_node(rows, rc, ry, rw, unit, rs, re, original, is_nominal, slot, best, side, scratch,
+                                    lists, lv, ly, lw, ls, le, node, c0, tree)
+        lo[0], hi[0], lo[1], hi[1] = rs, rs + n_left, rs + n_left, re
+        for s in range(n_lists):
+            list_lo[0, s], list_hi[0, s], list_lo[1, s], list_hi[1, s] = ls[s], new_le[s], new_le[s], le[s]
+        return True, lo, hi, list_lo, list_hi
+    missing = n_missing(rows, rc, rs, re, original, is_nominal, slot, best[0])
+    if best_first:
+        if tops.max() + (re - rs) + missing > room:
+            return False, lo, hi, list_lo, list_hi
+        rs, re, ls, le = to_top(arena, tops, rs, re, ls, le)
+    if not fits(rs, re, le, n_lists, missing, c0, room, node_room):
+        return False, lo, hi, list_lo, list_hi
+    n_right, n_left, list_right, list_left = split_fraction(arena, scratch, rs, re, ls, le, original, is_nominal,
+                                                            slot, best, side, node, c0, tree)
+    lo[0], hi[0], lo[1], hi[1] = rs + n_right, rs + n_right + n_left, rs, rs + n_right  # laid out [right][left]
+    tops[0] = rs + n_right + n_left
+    for s in range(n_lists):
+        list_lo[0, s], list_hi[0, s] = ls[s] + list_right[s], ls[s] + list_right[s] + list_left[s]
+        list_lo[1, s], list_hi[1, s] = ls[s], ls[s] + list_right[s]
+        tops[1 + s] = list_hi[0, s]
+    return True, lo, hi, list_lo, list_hi
+
+
+@njit(cache=True, nogil=True)
+def push_pair(stack, top, c0, lo, hi, depth, n_const, list_lo, list_hi):
+    """Depth first: queue the node's non-empty children (``split_children``), the left one on
+    top so that it is expanded first. Returns the new top."""
+    for b in (1, 0):
+        if hi[b] > lo[b]:
+            store(stack, top, c0 + b, lo[b], hi[b], depth + 1, n_const, list_lo[b], list_hi[b])
+            top += 1
+    return top
