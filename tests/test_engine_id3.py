@@ -67,7 +67,7 @@ def id3_both(monkeypatch, table, **options):
     calls = []
     decide = engine_id3_level.Id3Level._decide
     monkeypatch.setattr(engine_id3_level.Id3Level, "_decide",
-                        lambda self, level, node: calls.append(node) or decide(self, level, node))
+                        lambda self, level, node, rivals=None: calls.append(node) or decide(self, level, node, rivals))
     reference, compiled = both(monkeypatch, table, **options)
     return reference, compiled, len(calls)
 

@@ -29,10 +29,13 @@ def evaluate(a, member, hist, ctx, rs, re, ls, le, node_counts, total, to_beat):
     thr = 0.0
     if is_nominal[a]:
         hist[:, :] = 0.0
+        n_known = 0
         for i in range(rs, re):
             code = rc[slot[a], i]
             if code >= 0:
                 hist[code, ry[i]] += rw[i]
+                n_known += 1
+        complete = n_known == re - rs
         n_present = 0
         present = np.empty(n_values[a], dtype=np.int64)
         for v in range(n_values[a]):
@@ -60,7 +63,8 @@ def evaluate(a, member, hist, ctx, rs, re, ls, le, node_counts, total, to_beat):
             if mask[j] == inside_chosen:
                 member[present[j]] = True
     else:
-        whole = logs.shape[0] > 1 and le[slot[a]] - ls[slot[a]] == re - rs
+        complete = le[slot[a]] - ls[slot[a]] == re - rs
+        whole = logs.shape[0] > 1 and complete
         found, sc, key, lower, upper, left, right = numeric(slot[a], lv, ly, lw, unit, distinct, far, ls, le,
                                                             n_classes, criterion, min_leaf, exact, logs, steps,
                                                             node_counts, whole)
@@ -75,7 +79,7 @@ def evaluate(a, member, hist, ctx, rs, re, ls, le, node_counts, total, to_beat):
     for c in range(n_classes):
         known_weight += right[c]
     share = known_weight / total if total > 0 else 0.0
-    if _complete(a, ctx, rs, re, ls, le):  # no value missing: exactly 1, as cart_choose takes it
+    if complete:  # no value missing: exactly 1, as cart_choose takes it
         share = 1.0
     if share != 1.0:  # on the proxy's scale, as cart_choose puts it
         sc *= share
@@ -117,15 +121,3 @@ def _within_reach(counts, present, total, criterion, exact, logs, to_beat, node_
         if exact:  # a split with missing values: its key is on the proxy's scale (evaluate)
             bound = total * bound - total * impurity(node_counts, criterion, logs)
     return bound + 1e-9 * (total + 1.0) >= to_beat
-
-
-@njit(cache=True, nogil=True)
-def _complete(a, ctx, rs, re, ls, le):
-    """Whether every row of the node has a value of attribute ``a``."""
-    is_nominal, slot, rc = ctx[0], ctx[1], ctx[3]
-    if not is_nominal[a]:
-        return le[slot[a]] - ls[slot[a]] == re - rs
-    for i in range(rs, re):
-        if rc[slot[a], i] < 0:
-            return False
-    return True

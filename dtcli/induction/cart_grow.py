@@ -185,7 +185,7 @@ def decide(node, rs, re, depth, n_const, ls, le, node_counts, ctx, rules, tree, 
                                      lists, ls, le)
     best_a, best_key, best_score, best_thr = -1, -np.inf, 0.0, 0.0
     best_member = np.zeros(chosen.shape[0], dtype=np.bool_)
-    weight = pairwise_sum(rw[rs:re].copy())  # the reference's node weight: the rows' weights, summed by numpy
+    weight = pairwise_sum(rw[rs:re])  # the reference's node weight: the rows' weights, summed by numpy
     for a in order:
         found, key, sc, t = evaluate(a, chosen, hist, ctx, rs, re, ls, le, node_counts, weight,
                                      best_key if best_a >= 0 else -np.inf)

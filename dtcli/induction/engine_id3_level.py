@@ -91,7 +91,7 @@ class Id3Level:
         best[~(improvement > bar)] = -1
         thresholds = {}
         for node in np.flatnonzero(contested & level.active):
-            choice = self._decide(level, int(node))
+            choice = self._decide(level, int(node), self._rivals(level, used, int(node), int(best[node]), scores[node]))
             best[node] = -1 if choice is None else self.table.schema.index(choice.test.attribute.name)
             if choice is not None:
                 scores[node], gains[node] = choice.score, choice.gain
@@ -99,8 +99,22 @@ class Id3Level:
                     thresholds[int(node)] = choice.test.threshold
         return best, scores, gains, thresholds
 
-    def _decide(self, level, node: int):
-        """The per-node grower's choice at ``node`` (None: a leaf), on the node's records."""
+    def _rivals(self, level, used, node: int, best: int, top: float) -> list[int] | None:
+        """The attributes the reference must score at a contested node: those whose scores come
+        within the margin of the best (and any whose cut was contested); all (None) for gain
+        ratio, whose rule averages every candidate's gain. The others score lower by more than
+        any rounding, so the reference's choice is among these."""
+        if self.params.criterion == "gain-ratio" and self.params.costs is None:
+            return None
+        near = level.found[node] & np.isfinite(used[node]) & (np.abs(used[node] - top) <= MARGIN)
+        near |= self.contested[node]
+        if best >= 0:
+            near[best] = True
+        return [int(i) for i in np.flatnonzero(near & self.avail[node])]
+
+    def _decide(self, level, node: int, rivals: list[int] | None = None):
+        """The per-node grower's choice at ``node`` (None: a leaf), on the node's records, among
+        ``rivals`` (all the attributes still usable when None, or when none of them is chosen)."""
         from dtcli.induction.grow import _Grower
 
         if self._grower is None:
@@ -109,7 +123,9 @@ class Id3Level:
         part = self.table.take(self.rows[level.rec_row[start:end]])
         part.weights = level.rec_w[start:end].astype(np.float64)
         available = [int(i) for i in np.flatnonzero(self.avail[node])]
-        choice = self._grower.choose(part, available)
+        choice = self._grower.choose(part, rivals) if rivals else None
+        if choice is None:
+            choice = self._grower.choose(part, available)
         return choice if choice is not None and self._grower.improves(choice) else None
 
     def descend(self, attr: np.ndarray, n_branches: np.ndarray) -> None:
