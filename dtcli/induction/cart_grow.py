@@ -83,11 +83,12 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
            far, steps)
     rules = (exact, state, features, constant, values, original, lists, rows, min_leaf, max_depth, min_split, purity,
              min_gain, chi_alpha, lgammas, max_leaves > 0)
-    gains = np.zeros(cap)  # best-first: each split's gain
+    gains = np.zeros(cap if max_leaves > 0 or chi_alpha > 0 else 1)  # each split's gain, when needed
     # chi-square tests, in the order made: node, depth, cases, attribute, df, statistic, p-value, kept; count
-    trace = (np.zeros(cap, dtype=np.int64), np.zeros(cap, dtype=np.int64), np.zeros(cap), np.zeros(cap, dtype=np.int64),
-             np.zeros(cap, dtype=np.int64), np.zeros(cap), np.zeros(cap), np.zeros(cap, dtype=np.bool_),
-             np.zeros(1, dtype=np.int64))
+    t_cap = cap if chi_alpha > 0 else 1
+    trace = (np.zeros(t_cap, dtype=np.int64), np.zeros(t_cap, dtype=np.int64), np.zeros(t_cap),
+             np.zeros(t_cap, dtype=np.int64), np.zeros(t_cap, dtype=np.int64), np.zeros(t_cap), np.zeros(t_cap),
+             np.zeros(t_cap, dtype=np.bool_), np.zeros(1, dtype=np.int64))
     best_first = max_leaves > 0
     tops = np.zeros(n_numeric + 1, dtype=np.int64)  # fractional cases: the used part of each array
     tops[0] = n
