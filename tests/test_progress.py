@@ -49,3 +49,28 @@ def test_engine_reports_each_level(monkeypatch):
 def test_cli_prints_no_progress_to_a_pipe(run, tmp_path):
     result = run("train", "sample_data/weather.csv", "--ignore", "Day")
     assert "training:" not in result.stderr
+
+
+def test_cart_builder_progress_is_polled_while_it_runs():
+    """The compiled CART builders run in a thread of their own; the caller reads their status
+    (depth, nodes, rows expanded) a few times a second, and runs them again with twice the room
+    when fractional cases outgrow it."""
+    import time
+
+    import numpy as np
+
+    from dtcli.induction.cart_engine import _fitting
+
+    status = np.zeros(3, dtype=np.int64)
+    rooms, seen = [], []
+
+    def run(room):
+        rooms.append(room)
+        status[:] = (7, 99, 12345)
+        time.sleep(0.6)
+        return "tree", room < 200  # too small the first time
+
+    assert _fitting(run, 100, lambda *args: seen.append(args), status) == ("tree",)
+    assert rooms == [100, 200]
+    assert seen and seen[0][:3] == (7, 99, 12345) and seen[-1][3] > 0.5
+    assert _fitting(run, 400, None, status) == ("tree",)  # no progress asked for: nothing polled

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import math
 import os
-from concurrent.futures import ThreadPoolExecutor
+import time
+from concurrent.futures import ThreadPoolExecutor, wait
 
 import numpy as np
 
@@ -63,7 +64,7 @@ def _steps(logs: np.ndarray) -> np.ndarray:
     return np.diff(f)
 
 
-def grow_cart(table: Table, params, trace: list | None = None) -> FlatTree:
+def grow_cart(table: Table, params, trace: list | None = None, progress=None) -> FlatTree:
     from dtcli.induction.engine_sort import ranked_order
 
     labelled = table.labelled()
@@ -116,6 +117,7 @@ def grow_cart(table: Table, params, trace: list | None = None) -> FlatTree:
     missing = int(sum(table.missing_mask(i)[rows].sum() for i in range(len(attributes))))
     fractional = params.missing == "fractional" and missing > 0  # else a case never goes down both branches
     room = first_room(n, missing)
+    status = np.zeros(3, dtype=np.int64)  # the builders' progress: depth, nodes, rows expanded
     if table.is_regression:
         from dtcli.induction.cart_regress import grow_regression
 
@@ -123,12 +125,14 @@ def grow_cart(table: Table, params, trace: list | None = None) -> FlatTree:
             nominal, values, original, (table.y if every else table.y[rows]).astype(np.float64),
             (table.weights if every else table.weights[rows]).astype(np.float64), is_nominal, slot, n_values, lists,
             ranks, table_values, far, lengths, min_leaf, max_depth, float(params.min_split), float(params.min_gain),
-            exact, state.copy(), int(params.max_leaves or 0), fractional, room, 2 * room + 1), room)
+            exact, state.copy(), int(params.max_leaves or 0), fractional, room, 2 * room + 1, status), room, progress,
+            status)
         counts, label = weight[:, None].copy(), np.zeros(len(weight), dtype=np.int64)
     else:
         counts, label, attr, thr, member, first, score, steps = _classes(
             table, params, nominal, values, original, every, rows, is_nominal, slot, n_values, lists, ranks,
-            table_values, far, lengths, min_leaf, max_depth, exact, state, fractional, room)
+            table_values, far, lengths, min_leaf, max_depth, exact, state, fractional, room, progress,
+            status)
         if trace is not None:
             trace.extend(steps)
     tests = _tests(attributes, attr, thr, member)
@@ -137,7 +141,8 @@ def grow_cart(table: Table, params, trace: list | None = None) -> FlatTree:
 
 
 def _classes(table, params, nominal, values, original, every, rows, is_nominal, slot, n_values, lists, ranks,
-             table_values, far, lengths, min_leaf, max_depth, exact, state, fractional, room):
+             table_values, far, lengths, min_leaf, max_depth, exact, state, fractional, room,
+             progress, status):
     """The classification builder's arrays (``cart_grow.grow_cart``)."""
     from dtcli.induction import cart_grow
     from dtcli.induction.grow import ChiStep
@@ -151,21 +156,31 @@ def _classes(table, params, nominal, values, original, every, rows, is_nominal, 
         CRITERIA.get(params.criterion, 1),
         min_leaf, max_depth, float(params.min_split),
         float(params.purity), float(params.min_gain), SUBSET_LIMIT, exact, state.copy(), logs, _steps(logs),
-        float(params.chi2_alpha or 0.0), lgammas, int(params.max_leaves or 0), fractional, room, 2 * room + 1), room)
+        float(params.chi2_alpha or 0.0), lgammas, int(params.max_leaves or 0), fractional, room, 2 * room + 1, status),
+        room, progress, status)
     _, depths, cases, tested, dfs, statistics, p_values, kept, n_made = made
     steps = [ChiStep(int(depths[k]), float(cases[k]), table.attributes[int(tested[k])].name, float(statistics[k]),
                      int(dfs[k]), float(p_values[k]), "split" if kept[k] else "leaf") for k in range(int(n_made[0]))]
     return (*arrays, steps)
 
 
-def _fitting(run, room: int) -> tuple:
+def _fitting(run, room: int, progress, status: np.ndarray) -> tuple:
     """``run(room)``'s result without its last item (whether the tree outgrew the room), run
-    again with twice the room while it did (fractional cases; see ``cart_fraction``)."""
-    while True:
-        *result, overflow = run(room)
-        if not overflow:
-            return tuple(result)
-        room *= 2
+    again with twice the room while it did (fractional cases; see ``cart_fraction``). The
+    builder runs in a thread of its own (it releases the GIL) while this one reports its
+    ``status`` to ``progress(depth, nodes, rows, seconds)`` a few times a second."""
+    started = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        while True:
+            status[:] = 0
+            job = pool.submit(run, room)
+            while progress is not None and not job.done():
+                wait([job], timeout=0.25)
+                progress(int(status[0]), int(status[1]), int(status[2]), time.perf_counter() - started)
+            *result, overflow = job.result()
+            if not overflow:
+                return tuple(result)
+            room *= 2
 
 
 def first_room(n: int, missing: int) -> int:

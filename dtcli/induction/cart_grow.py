@@ -25,14 +25,15 @@ from dtcli.induction.cart_steps import (attribute_order, new_frontier, next_node
 @njit(cache=True, nogil=True)
 def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists, ranks, distinct, far, lengths,
               n_classes, criterion, min_leaf, max_depth, min_split, purity, min_gain, limit, exact, state, logs, steps,
-              chi_alpha, lgammas, max_leaves, fractional, room, node_room):
+              chi_alpha, lgammas, max_leaves, fractional, room, node_room, status):
     """The whole tree, depth first, or best first up to ``max_leaves`` leaves (0: no limit; see
     the module docstring); ``chi_alpha`` above 0: chi-square pre-pruning (``lgammas``: see
     ``cart_chi``). Returns per node, in creation order: counts, label, attribute (-1: leaf),
     threshold, subset membership by value code, first child, score, gain (best first or with
     the chi-square test), the chi-square tests made (``decide``), and whether the tree outgrew
     ``room`` or ``node_room`` (``fractional``: ``--missing fractional``, see ``cart_fraction``;
-    else the room is the rows' and the nodes' count)."""
+    else the room is the rows' and the nodes' count). ``status`` receives, as it goes, the depth
+    of the node expanded, the nodes so far and the rows expanded so far."""
     n, n_attributes, n_numeric = y.shape[0], is_nominal.shape[0], lists.shape[0]
     cap = node_room if fractional else 2 * n + 1
     tree, widest = tree_arrays(cap, is_nominal, n_values)
@@ -106,6 +107,7 @@ def grow_cart(nominal, values, original, y, w, is_nominal, slot, n_values, lists
     while (size if best_first else top) > 0:
         at, top, size = next_node(frontier, best_first, top, size)
         node, rs, re, depth, n_const, ls, le = pop_node(stack, at)
+        status[0], status[1], status[2] = depth, n_nodes, status[2] + re - rs  # read by the glue's progress
         if best_first:
             if leaves + 1 > max_leaves:  # every split adds one leaf: none fits any more
                 undo(node, tree)

@@ -179,10 +179,10 @@ def _choose(order, total, rc, ry, rw, rs, re, is_nominal, slot, n_values, lv, ly
 @njit(cache=True, nogil=True)
 def grow_regression(nominal, values, original, y, w, is_nominal, slot, n_values, lists, ranks, distinct, far,
                     lengths, min_leaf, max_depth, min_split, min_gain, exact, state, max_leaves, fractional, room,
-                    node_room):
+                    node_room, status):
     """The whole regression tree, depth first, or best first up to ``max_leaves`` leaves (0: no
     limit; the key is weight x decrease, the gain of a regression split); ``fractional``, ``room``
-    and ``node_room`` as for ``cart_grow.grow_cart``. Returns per node, in creation order:
+    and ``node_room`` and ``status`` as for ``cart_grow.grow_cart``. Returns per node, in creation order:
     weight, mean, mean squared error, attribute (-1: leaf), threshold, subset membership by value
     code, first child, score; and whether the tree outgrew the room."""
     n, n_attributes, n_numeric = y.shape[0], is_nominal.shape[0], lists.shape[0]
@@ -226,6 +226,7 @@ def grow_regression(nominal, values, original, y, w, is_nominal, slot, n_values,
     while (size if best_first else top) > 0:
         at, top, size = next_node(frontier, best_first, top, size)
         node, rs, re, depth, n_const, ls, le = pop_node(stack, at)
+        status[0], status[1], status[2] = depth, n_nodes, status[2] + re - rs  # read by the glue's progress
         if best_first and leaves + 1 > max_leaves:  # every split adds one leaf: none fits any more
             undo(node, tree)
             continue

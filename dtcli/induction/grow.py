@@ -200,7 +200,7 @@ def grow(table: Table, params: GrowParams, trace: list | None = None, progress=N
     if use_engine(table, params):
         return grow_levelwise(table, params, progress, trace).to_nodes()
     if use_cart_engine(table, params):
-        return grow_cart(table, params, trace).to_nodes()
+        return grow_cart(table, params, trace, progress).to_nodes()
     grower = _Grower(table, params)
     usable = [i for i, a in enumerate(table.attributes) if a.is_nominal or params.thresholds]
     root = _Pending(_node(table.take(table.labelled())), table.take(table.labelled()), usable, 0)
