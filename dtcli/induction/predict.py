@@ -26,22 +26,39 @@ def predict_proba(tree: Tree, table: Table) -> np.ndarray:
     value becomes one record per branch, its weight times the branch's share.
     """
     width = 1 if tree.schema.is_regression else len(tree.classes)
-    proba = np.zeros((table.n_rows, width), dtype=np.float64)
+    return descend(layout(tree, table), np.arange(table.n_rows), width)
+
+
+def layout(tree: Tree, table: Table) -> "_Layout":
+    """``tree`` as the arrays ``descend`` walks, for the rows of ``table``."""
+    width = 1 if tree.schema.is_regression else len(tree.classes)
     fractional = tree.parameters.get("missing", "fractional") not in ("majority", "class-majority")
-    flat = _Layout(tree.root, table, width, fractional)
-    rows = np.arange(table.n_rows)
-    slots = np.zeros(table.n_rows, dtype=np.int64)
-    weights = np.ones(table.n_rows)
+    return _Layout(tree.root, table, width, fractional)
+
+
+def descend(flat: "_Layout", rows: np.ndarray, width: int, visits: list | None = None) -> np.ndarray:
+    """The class distributions (``predict_proba``) of ``rows`` (row numbers of the layout's
+    table), one row of the result each. Each row's sums depend on its own records only, so a
+    subset of rows gets the numbers the whole table would. ``visits``, when given, receives a
+    (rows, slots) pair of arrays a level: every node each row reaches (a row with a missing
+    value reaches several)."""
+    table_rows = rows
+    n_rows = len(rows)
+    proba = np.zeros((n_rows, width), dtype=np.float64)
+    rows = np.arange(n_rows)  # positions in ``table_rows``
+    slots = np.zeros(n_rows, dtype=np.int64)
+    weights = np.ones(n_rows)
     while len(rows):
+        if visits is not None:
+            visits.append((table_rows[rows], slots))
         leaf = flat.leaf[slots]
         if leaf.any():
             for c in range(width):
-                proba[:, c] += np.bincount(rows[leaf], weights[leaf] * flat.dist[slots[leaf], c],
-                                           minlength=table.n_rows)
+                proba[:, c] += np.bincount(rows[leaf], weights[leaf] * flat.dist[slots[leaf], c], minlength=n_rows)
             rows, slots, weights = rows[~leaf], slots[~leaf], weights[~leaf]
         if not len(rows):
             break
-        branch = flat.route(rows, slots)
+        branch = flat.route(table_rows[rows], slots)
         known = branch >= 0
         missing = np.flatnonzero(~known)
         next_rows, next_weights = [rows[known]], [weights[known]]
@@ -68,6 +85,7 @@ class _Layout:
             starts.append(len(nodes))
             nodes.extend(nodes[i].children)
             i += 1
+        self.nodes = nodes  # by slot
         index = {a.name: j for j, a in enumerate(table.attributes)}
         n = len(nodes)
         self.columns = table.columns
@@ -75,7 +93,7 @@ class _Layout:
         self.cstart = np.array(starts, dtype=np.int64)
         self.attr = np.array([-1 if node.is_leaf else index[node.test.attribute.name] for node in nodes])
         self.thr = np.array([getattr(node.test, "threshold", 0.0) if not node.is_leaf else 0.0 for node in nodes])
-        self.dist = np.array([_distribution(node) if node.is_leaf else np.zeros(width)
+        self.dist = np.array([leaf_distribution(node) if node.is_leaf else np.zeros(width)
                               for node in nodes]).reshape(n, width)
         widest = max((len(node.children) for node in nodes), default=1)
         self.shares = np.zeros((n, max(widest, 1)))
@@ -124,7 +142,8 @@ def predict_values(tree: Tree, table: Table) -> np.ndarray:
     return predict_proba(tree, table)[:, 0]
 
 
-def _distribution(node: Node) -> np.ndarray:
+def leaf_distribution(node: Node) -> np.ndarray:
+    """What a leaf predicts: its class shares (a one-hot label when it has no cases), or its mean."""
     if node.value is not None:
         return np.array([node.value])
     total = node.counts.sum()

@@ -82,6 +82,9 @@ def work(tmp_path_factory):
     # Temperature is in the schema but tested by no node: declare it numeric
     variant("numeric.json", lambda m: m["schema"]["attributes"].__setitem__(
         1, {"name": "Temperature", "kind": "numeric"}))
+    done = dtree(d, "train", "weather-numeric.csv", "--target", "Temperature", "-a", "cart", "-o", "regression.json",
+                 "-q")
+    assert done.returncode == 0, done.stderr
     return d
 
 
@@ -133,6 +136,9 @@ CASES = [
          ["nohumidity.csv", "'Humidity'", "columns are: Day, Outlook, Temperature, Wind, PlayTennis"]),
     case("data-not-numeric", ("predict", "numeric.json", "weather.csv"),
          ["weather.csv", "'Temperature'", "numeric", "line 2", "'Hot'"]),
+    case("reduced-error-regression", ("prune", "regression.json", "--method", "reduced-error",
+                                      "--validation", "weather-numeric.csv"),
+         ["reduced-error", "needs classes", "--method cost-complexity"]),
     # gain --where
     case("where-unknown-column", (*GAIN_W, "--where", "Foo=1"),
          ["'Foo'", "attributes are: Outlook, Temperature, Humidity, Wind"]),
