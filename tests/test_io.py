@@ -232,7 +232,7 @@ def test_gzip_csv(tmp_path):
     content = "A,N,Play\nx,1,No\ny,2,Yes\n"
     plain = read_data(write(tmp_path, "t.csv", content))
     zipped = read_data(write(tmp_path, "t.csv.gz", gzip.compress(content.encode())))
-    assert zipped.frame.equals(plain.frame)
+    assert zipped.frame.to_pandas().equals(plain.frame.to_pandas())
     assert zipped.sha256 == plain.sha256  # the fingerprint is of the data, not of its compression
     table = infer_table(zipped, None)
     assert attr(table, "N")[0].kind == NUMERIC
@@ -245,8 +245,8 @@ def test_gzip_arff(tmp_path):
 
 def test_raw_rows_can_be_echoed_as_written(tmp_path):
     raw = read_data(write(tmp_path, "t.csv", "A,N,Play\nx,007,No\n?,1.50,Yes\n"))
-    assert raw.frame["N"].tolist() == [7.0, 1.5]  # parsed as numbers by the C parser
-    assert raw.frame["A"].isna().tolist() == [False, True]  # ? is missing
+    assert raw.frame["N"].tolist() == [7.0, 1.5]  # parsed as numbers
+    assert raw.frame["A"].tolist() == ["x", None]  # ? is missing
     assert raw.echo_lines() == ["A,N,Play", "x,007,No", "?,1.50,Yes"]  # but rows echo verbatim
     assert raw.source.endswith("t.csv") and raw.declared == {}
     text = read_data(write(tmp_path, "t.csv", "A,N,Play\nx,007,No\n?,1.50,Yes\n"), text_columns=["N"])

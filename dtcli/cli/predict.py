@@ -88,7 +88,7 @@ def _output(raw, columns: dict) -> str:
                 tails = [sep + sep.join(row) for row in zip(*extra)] if extra else [""] * (len(lines) - 1)
                 out.extend([line + tail for line, tail in zip(lines[1:], tails)])
             return "\n".join(out) + "\n"
-    frame = raw.frame.copy()
+    frame = raw.frame.to_pandas()
     if "prediction" in frame.columns:
         from dtcli.render.console import warn
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 
 import numpy as np
-import pandas as pd
 
 from dtcli.errors import DataError
+from dtcli.io.columns import Columns, NumberColumn, TextColumn
 from dtcli.model.table import NOMINAL, NUMERIC, Attribute
 
 ARFF_MISSING = "?"
@@ -18,8 +18,9 @@ _HINTS = {
 }
 
 
-def parse_arff(text: str, source: str) -> tuple[pd.DataFrame, dict[str, Attribute], np.ndarray]:
-    """The cells as a str DataFrame, the declared attributes, and the file line of each row."""
+def parse_arff(text: str, source: str) -> tuple[Columns, dict[str, Attribute], np.ndarray]:
+    """The cells (numbers for numeric attributes, text for the rest), the declared attributes,
+    and the file line of each row."""
     import arff  # liac-arff: imported here so CSV users do not pay for it
 
     if not text.strip():
@@ -45,11 +46,11 @@ def parse_arff(text: str, source: str) -> tuple[pd.DataFrame, dict[str, Attribut
     columns = {}
     for j, name in enumerate(names):
         if name in declared and declared[name].kind == NUMERIC:
-            columns[name] = pd.Series([np.nan if row[j] is None else row[j] for row in rows], dtype=np.float64)
+            values = np.array([np.nan if row[j] is None else row[j] for row in rows], dtype=np.float64)
+            columns[name] = NumberColumn(values)
         else:
-            columns[name] = pd.Series([None if row[j] is None else str(row[j]) for row in rows], dtype=object)
-    frame = pd.DataFrame(columns, columns=names)
-    return frame, declared, _data_lines(text)
+            columns[name] = TextColumn.of([None if row[j] is None else str(row[j]) for row in rows])
+    return Columns(columns, len(rows)), declared, _data_lines(text)
 
 
 def _data_lines(text: str) -> np.ndarray:

@@ -1,15 +1,17 @@
-"""CSV parsing with pandas' C parser: numeric columns as float64, the rest as text,
-widths checked against the header first (pandas would pad short rows silently)."""
+"""CSV parsing: numeric columns as float64, the rest as text, widths checked against the
+header first (pandas would pad short rows silently). Small plain files are read in Python;
+the rest by pandas' C parser (``csv_pandas``)."""
 
 from __future__ import annotations
 
 import csv
 import io
+import math
 
 import numpy as np
-import pandas as pd
 
 from dtcli.errors import DataError
+from dtcli.io.columns import Columns, NumberColumn, TextColumn, c_number, parse_number
 
 
 def _sniff_separator(header: str, path: str) -> str:
@@ -27,15 +29,21 @@ MISSING_CELLS = ["", "?"]
 NUMERIC_MISSING = ["", "?", "NA", "NaN", "nan", "NAN", "N/A"]
 SAMPLE_ROWS = 2000
 LAST_COLUMN = "\x00last"  # in text_columns: the last column, whatever its name
+PLAIN_MAX = 1 << 20  # bytes: files up to this size without quotes are read without pandas
 
 
-def parse_csv(text: str, source: str, path: str, text_columns=()) -> tuple[pd.DataFrame, np.ndarray, str]:
-    """The table as a DataFrame, the file line of each row, and the separator.
+def parse_csv(text: str, source: str, path: str, text_columns=()) -> tuple[Columns, np.ndarray, str]:
+    """The table's columns, the file line of each row, and the separator.
 
-    Columns whose first rows hold only numbers (or missing markers) are
-    parsed as float64 by pandas' C parser, with empty cells, ``?``, ``NA``
-    and ``NaN`` missing (NaN); every other column, and those named in
-    ``text_columns``, as text, with empty cells and ``?`` missing (NaN).
+    Columns whose first rows (``SAMPLE_ROWS``) hold only numbers (or missing
+    markers) are numbers, with empty cells, ``?``, ``NA`` and ``NaN``
+    missing (NaN), unless a later row holds something else: then every
+    column of the file is text. Every other column, and those named in
+    ``text_columns``, are text: the cells as written (leading spaces
+    dropped), with empty cells and ``?`` missing. Small plain files are read
+    here in Python (no pandas to import: start-up matters to scripts that
+    call dtree thousands of times); the rest by pandas' C parser
+    (``csv_pandas``), which gives the same columns.
     """
     first = text.lstrip("\r\n").split("\n", 1)[0].rstrip("\r")
     if not first.strip():
@@ -44,52 +52,56 @@ def parse_csv(text: str, source: str, path: str, text_columns=()) -> tuple[pd.Da
     header = [name.strip() for name in next(csv.reader([first], delimiter=sep))]
     payload = text.encode("utf-8")  # pandas reads bytes without a copy (a StringIO would hold 4 bytes a character)
     lines = _check_widths(text, sep, len(header), source, payload)
-    options = dict(sep=sep, index_col=False, skipinitialspace=True, engine="c", keep_default_na=False,
-                   header=0, names=None, encoding="utf-8")
-    try:
-        sample = pd.read_csv(io.BytesIO(payload), dtype=str, nrows=SAMPLE_ROWS, na_filter=False, **options)
-        texts = set(text_columns) | ({header[-1]} if LAST_COLUMN in text_columns else set())
-        numeric = [c for i, c in enumerate(sample.columns)
-                   if i < len(header) and header[i] not in texts and _looks_numeric(sample[c])]
-        frame = _read_typed(payload, sample.columns, numeric, options)
-    except pd.errors.ParserError as exc:
-        raise DataError(f"{source}: cannot parse CSV ({_parser_message(str(exc))}); check the quoting") from None
-    except pd.errors.EmptyDataError:
-        raise DataError(f"{source}: file is empty; a CSV file needs a header line naming the columns") from None
-    return _check_header(frame, header, source), lines, sep
+    texts = set(text_columns) | ({header[-1]} if LAST_COLUMN in text_columns else set())
+    columns = plain_columns(text, sep, len(header), texts, header) if len(payload) <= PLAIN_MAX else None
+    if columns is None:
+        from dtcli.io.csv_pandas import read_columns
+
+        columns = read_columns(payload, header, sep, texts, source)
+    return _named(columns, header, source), lines, sep
 
 
-def _looks_numeric(cells: pd.Series) -> bool:
-    values = cells.str.strip()
-    values = values[~values.isin(NUMERIC_MISSING)]
-    return len(values) > 0 and not pd.to_numeric(values, errors="coerce").isna().any()
+def looks_numeric(cells: list[str]) -> bool:
+    """True if the cells (a column's first rows) hold numbers and missing markers only, and a number."""
+    values = [cell.strip() for cell in cells]
+    values = [value for value in values if value not in NUMERIC_MISSING]
+    return len(values) > 0 and all(parse_number(value) is not None for value in values)
 
 
-def _read_typed(payload: bytes, columns, numeric: list, options: dict) -> pd.DataFrame:
-    """Read with float64 for ``numeric`` columns and text for the rest; if a later row holds a
-    non-number in a numeric column, read that file's columns all as text instead.
-
-    Text columns are read as pandas categoricals: each distinct value is one
-    Python string, the cells small integer codes (a million rows of text as
-    objects would take hundreds of MB and twice the time).
-    """
-    dtypes = {c: (np.float64 if c in numeric else "category") for c in columns}
-    missing = {c: (NUMERIC_MISSING if c in numeric else MISSING_CELLS) for c in columns}
-    try:
-        frame = pd.read_csv(io.BytesIO(payload), dtype=dtypes, na_values=missing, **options)
-    except ValueError:
-        missing = {c: MISSING_CELLS for c in columns}
-        frame = pd.read_csv(io.BytesIO(payload), dtype="category", na_values=missing, **options)
-    # pandas turns categories that look like booleans or numbers into those ("TRUE" and "true"
-    # become True): read such columns again as plain text, to keep each value as written.
-    retyped = [c for c in frame.columns
-               if isinstance(frame[c].dtype, pd.CategoricalDtype) and frame[c].cat.categories.dtype.kind not in "OTU"]
-    if retyped:
-        text = pd.read_csv(io.BytesIO(payload), dtype=str, usecols=retyped,
-                           na_values={c: missing[c] for c in retyped}, **options)
-        for c in retyped:
-            frame[c] = text[c]
-    return frame
+def plain_columns(text: str, sep: str, width: int, texts: set, header: list[str]) -> list | None:
+    """The columns of a plain file, read as pandas' C parser reads them; None for any other file,
+    which then goes to pandas. Plain: no quotes, line ends \\n or \\r\\n, every record
+    ``width`` fields, and no line of white space (with or without separators)."""
+    if '"' in text or "\x00" in text:
+        return None
+    rows = []
+    for line in text.split("\n"):
+        if line.endswith("\r"):
+            line = line[:-1]
+        if not line:
+            continue
+        if "\r" in line:
+            return None
+        rest = line.replace(sep, "")
+        if rest and not rest.strip():  # separators and white space only: pandas may skip the line
+            return None
+        fields = line.split(sep)
+        if len(fields) != width:
+            return None
+        rows.append([field.lstrip(" ") for field in fields])
+    cells = list(zip(*rows[1:])) if len(rows) > 1 else [()] * width
+    numeric = [header[i] not in texts and looks_numeric(list(column[:SAMPLE_ROWS]))
+               for i, column in enumerate(cells)]
+    numbers = {}
+    for i, column in enumerate(cells):
+        if numeric[i]:
+            values = [math.nan if cell in NUMERIC_MISSING else c_number(cell) for cell in column]
+            if any(value is None for value in values):  # as pandas: the whole file is read as text
+                numbers = {}
+                break
+            numbers[i] = NumberColumn(np.array(values, dtype=np.float64))
+    return [numbers[i] if i in numbers else TextColumn.of([None if cell in MISSING_CELLS else cell for cell in column])
+            for i, column in enumerate(cells)]
 
 
 def _check_widths(text: str, sep: str, width: int, source: str, payload: bytes) -> np.ndarray:
@@ -163,13 +175,8 @@ def _check_widths_quoted(text: str, sep: str, width: int, source: str) -> np.nda
     return np.asarray(starts, dtype=np.int64)
 
 
-def _parser_message(message: str) -> str:
-    if "EOF inside string" in message:
-        return "a quoted value is never closed"
-    return message.strip().splitlines()[-1].replace("Error tokenizing data. C error: ", "")
-
-
-def _check_header(frame: pd.DataFrame, header: list[str], source: str) -> pd.DataFrame:
+def _named(columns: list, header: list[str], source: str) -> Columns:
+    """The columns under their header names; an unnamed column must be empty and is dropped."""
     seen: dict[str, int] = {}
     for position, name in enumerate(header, start=1):
         if name in seen:
@@ -178,11 +185,19 @@ def _check_header(frame: pd.DataFrame, header: list[str], source: str) -> pd.Dat
                 "rename one of them"
             )
         seen[name] = position
-    frame.columns = header[: len(frame.columns)]
-    unnamed = [i for i, name in enumerate(header) if name == ""]
-    for i in reversed(unnamed):
-        column = frame.iloc[:, i]
-        if column.notna().any() and (column.dropna().astype(str).str.strip() != "").any():
-            raise DataError(f"{source}: column {i + 1} has no name in the header line; name it")
-        frame = frame.drop(columns=frame.columns[i])
-    return frame
+    named = {}
+    for i, (name, column) in enumerate(zip(header, columns)):
+        if name == "":
+            if _has_content(column):
+                raise DataError(f"{source}: column {i + 1} has no name in the header line; name it")
+            continue
+        named[name] = column
+    rows = len(columns[0]) if columns else 0
+    return Columns(named, rows)
+
+
+def _has_content(column) -> bool:
+    if isinstance(column, NumberColumn):
+        return bool((~np.isnan(column.values)).any())
+    present = set(column.codes[column.codes >= 0].tolist())
+    return any(str(column.uniques[code]).strip() != "" for code in present)

@@ -1,4 +1,4 @@
-"""Turn a RawData frame into the columnar Table the induction code uses.
+"""Turn a RawData's columns into the columnar Table the induction code uses.
 
 ``infer_table`` decides each column's kind for training: ARFF declarations
 win; otherwise a column whose every non-missing cell is a number is numeric,
@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from dtcli.errors import DataError
+from dtcli.io.columns import NumberColumn, TextColumn, parse_number
 from dtcli.io.read import RawData
 from dtcli.model.table import MISSING, NOMINAL, NUMERIC, Attribute, Schema, Table
 
@@ -23,15 +23,11 @@ MISSING_ANY = ("", "?")
 MISSING_NUMERIC = ("NA", "NaN", "nan", "NAN", "N/A")
 
 
-def _is_float(series: pd.Series) -> bool:
-    return series.dtype.kind in "fiu"
-
-
-def _nominal_codes(series: pd.Series, na_too: bool = False) -> tuple[np.ndarray, tuple[str, ...]]:
+def _nominal_codes(column, na_too: bool = False) -> tuple[np.ndarray, tuple[str, ...]]:
     """Codes in order of first appearance (-1 missing) and the value labels, spaces stripped."""
-    if _is_float(series):
-        series = series.map(lambda v: f"{v:.15g}" if v == v else None)
-    codes, uniques = pd.factorize(series, use_na_sentinel=True)
+    if isinstance(column, NumberColumn):
+        column = TextColumn.of([f"{v:.15g}" if v == v else None for v in column.values.tolist()])
+    codes, uniques = column.factorize()
     labels = [str(u).strip() for u in uniques]
     drop = set(MISSING_ANY) | (set(MISSING_NUMERIC) if na_too else set())
     keep = [label for label in labels if label not in drop]
@@ -43,37 +39,41 @@ def _nominal_codes(series: pd.Series, na_too: bool = False) -> tuple[np.ndarray,
     return remap[codes].astype(np.int32), final
 
 
-def _parse_numbers(series: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+def _parse_numbers(column) -> tuple[np.ndarray, np.ndarray]:
     """The cells as float64 (NaN for missing) and a mask of cells that are not numbers.
 
     Text cells are parsed once per distinct value, not once per row.
     """
-    if _is_float(series):
-        values = series.to_numpy(dtype=np.float64)
-        return values, np.zeros(len(values), dtype=bool)
-    codes, uniques = pd.factorize(series, use_na_sentinel=True)
-    text = pd.Series([str(u).strip() for u in uniques], dtype=object)
-    missing = (text.isin(MISSING_ANY) | text.isin(MISSING_NUMERIC)).to_numpy()
-    numbers = pd.to_numeric(text.where(~missing), errors="coerce").to_numpy(dtype=np.float64)
-    bad_unique = np.isnan(numbers) & ~missing
-    numbers = np.append(numbers, np.nan)  # code -1: a missing cell
-    bad_unique = np.append(bad_unique, False)
+    if isinstance(column, NumberColumn):
+        return column.values, np.zeros(len(column), dtype=bool)
+    codes, uniques = column.factorize()
+    numbers = np.full(len(uniques) + 1, np.nan)  # the last: code -1, a missing cell
+    bad_unique = np.zeros(len(uniques) + 1, dtype=bool)
+    for i, cell in enumerate(uniques):
+        text = str(cell).strip()
+        if text in MISSING_ANY or text in MISSING_NUMERIC:
+            continue
+        value = parse_number(text)
+        if value is None:
+            bad_unique[i] = True
+        else:
+            numbers[i] = value
     return numbers[codes], bad_unique[codes]
 
 
-def _numeric_values(series: pd.Series) -> np.ndarray | None:
+def _numeric_values(column) -> np.ndarray | None:
     """The cells as float64 (NaN for missing), or None if some cell is not a number."""
-    values, bad = _parse_numbers(series)
+    values, bad = _parse_numbers(column)
     return None if bad.any() else values
 
 
-def _encode_declared(series: pd.Series, attribute: Attribute) -> np.ndarray:
+def _encode_declared(column, attribute: Attribute) -> np.ndarray:
     """Codes into the attribute's values (unknown or missing: -1), or numbers."""
     if attribute.kind == NUMERIC:
-        values = _numeric_values(series)
+        values = _numeric_values(column)
         assert values is not None  # liac-arff has checked the numbers
         return values
-    codes, labels = _nominal_codes(series)
+    codes, labels = _nominal_codes(column)
     lookup = np.array([attribute.code_of(label) for label in labels] + [MISSING], dtype=np.int32)
     return lookup[codes]
 
@@ -116,18 +116,18 @@ def infer_table(raw: RawData, target: str | None, ignore=(), nominal=(), task: s
 
 
 def _infer_column(raw: RawData, name: str, force_nominal: bool) -> tuple[Attribute, np.ndarray]:
-    series = raw.frame[name]
+    column = raw.frame[name]
     declared = raw.declared.get(name)
     if declared is not None and (declared.kind == NOMINAL or not force_nominal):
-        return declared, _encode_declared(series, declared)
-    values = _numeric_values(series) if declared is None else None
+        return declared, _encode_declared(column, declared)
+    values = _numeric_values(column) if declared is None else None
     if values is not None and not np.isnan(values).all():
         if not force_nominal:
             return Attribute(name, NUMERIC), values
         # numbers used as codes: NA/NaN still mean missing, as in any numeric column
-        codes, labels = _nominal_codes(series, na_too=True)
+        codes, labels = _nominal_codes(column, na_too=True)
         return Attribute(name, NOMINAL, labels), codes
-    codes, labels = _nominal_codes(series)
+    codes, labels = _nominal_codes(column)
     return Attribute(name, NOMINAL, labels), codes
 
 
@@ -169,18 +169,18 @@ def encode_for_schema(raw: RawData, schema: Schema) -> Encoded:
     unseen: dict[str, int] = {}
     data = []
     for attribute in schema.attributes:
-        series = raw.frame[attribute.name]
+        column = raw.frame[attribute.name]
         if attribute.kind == NUMERIC:
-            values, bad = _parse_numbers(series)
+            values, bad = _parse_numbers(column)
             if bad.any():
                 row = int(np.flatnonzero(bad)[0])
                 raise DataError(
                     f"{raw.source}: column {attribute.name!r} must be numeric for this model, "
-                    f"but {_where(raw, row)} holds {series.iloc[row]!r}"
+                    f"but {_where(raw, row)} holds {column.cell(row)!r}"
                 )
             data.append(values)
             continue
-        codes, labels = _nominal_codes(series)
+        codes, labels = _nominal_codes(column)
         lookup = np.array([attribute.code_of(label) for label in labels] + [MISSING], dtype=np.int32)
         encoded = lookup[codes]
         count = int(((encoded == MISSING) & (codes != MISSING)).sum())

@@ -3,7 +3,8 @@
 A RawData keeps every cell as the text the file had (so ``predict`` can
 echo input rows unchanged) and, for ARFF, the declared attribute types.
 ``dtcli.io.encode`` turns it into the columnar Table. The format-specific
-parsers are ``csv_reader`` (pandas) and ``arff_reader`` (liac-arff).
+parsers are ``csv_reader`` (plain Python for small files, pandas' C parser
+for the rest) and ``arff_reader`` (liac-arff).
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 from dtcli.errors import DataError
 from dtcli.io.arff_reader import parse_arff
+from dtcli.io.columns import Columns
 from dtcli.io.csv_reader import parse_csv
 from dtcli.model.table import Attribute
 
@@ -28,12 +29,12 @@ FORMATS = ("csv", "arff")
 
 @dataclass
 class RawData:
-    """A table as read: ``frame`` holds float64 columns (NaN missing) and text columns
-    (str, NaN missing); ``declared`` the ARFF types by column; ``lines`` the file line of
+    """A table as read: ``frame`` holds number columns (float64, NaN missing) and text
+    columns (the cells as written, -1 codes missing); ``declared`` the ARFF types by column; ``lines`` the file line of
     each row, for messages (None if unknown); for CSV, ``text`` and ``sep`` so that rows
     can be echoed exactly as they were written."""
 
-    frame: pd.DataFrame
+    frame: Columns
     source: str
     sha256: str
     declared: dict[str, Attribute] = field(default_factory=dict)

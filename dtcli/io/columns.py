@@ -1,0 +1,117 @@
+"""A table as read, column by column, with no pandas: what the readers hand to ``encode``.
+
+Contract: a reader returns ``Columns``: each column either a ``NumberColumn``
+(float64, NaN missing) or a ``TextColumn`` (integer codes, -1 missing, into
+the distinct cells as written). ``encode`` turns them into a Table; the CSV
+and ARFF readers for small files build them in plain Python, the CSV reader
+for large files from pandas' C parser, and both give the same columns.
+
+``parse_number`` is the one definition of "a number" for cells read as text:
+optional sign, digits with an optional point, optional exponent, or
+``inf``/``infinity``; surrounding white space ignored.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+_NUMBER = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|(?i:inf|infinity))")
+_SPACE = " \t\n\r\x0b\x0c"
+
+
+def parse_number(text: str) -> float | None:
+    """The number a cell holds, or None if it is not a number (``-0`` reads as 0)."""
+    value = c_number(text)
+    return None if value is None else value + 0.0
+
+
+def c_number(text: str) -> float | None:
+    """The number as pandas' C parser reads it into a float column (``-0`` stays -0.0), or None."""
+    text = text.strip(_SPACE)
+    if _NUMBER.fullmatch(text) is None:
+        return None
+    return float(text)
+
+
+@dataclass
+class NumberColumn:
+    """Numbers, NaN where missing."""
+
+    values: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def cell(self, row: int):
+        return float(self.values[row])
+
+    def tolist(self) -> list:
+        return self.values.tolist()
+
+
+@dataclass
+class TextColumn:
+    """Cells as written: ``codes`` (-1 missing) into the distinct cells ``uniques``, which are
+    in order of first appearance (every reader keeps to that, as ``of`` and ``pd.factorize`` do)."""
+
+    codes: np.ndarray
+    uniques: list
+
+    @classmethod
+    def of(cls, cells) -> "TextColumn":
+        """From a sequence of str (None missing), codes in order of first appearance."""
+        index: dict[str, int] = {}
+        codes = np.fromiter((-1 if cell is None else index.setdefault(cell, len(index)) for cell in cells),
+                            dtype=np.int32, count=len(cells))
+        return cls(codes, list(index))
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def cell(self, row: int):
+        code = int(self.codes[row])
+        return None if code < 0 else self.uniques[code]
+
+    def tolist(self) -> list:
+        return [self.cell(row) for row in range(len(self))]
+
+    def factorize(self) -> tuple[np.ndarray, list]:
+        """Codes (-1 missing) and the distinct cells, in order of first appearance."""
+        return self.codes, self.uniques
+
+
+class Columns:
+    """Named columns of equal length, in file order (``columns``: the names)."""
+
+    def __init__(self, data: dict, n_rows: int):
+        self.data = data
+        self.n_rows = n_rows
+
+    @property
+    def columns(self) -> list[str]:
+        return list(self.data)
+
+    def __getitem__(self, name: str):
+        return self.data[name]
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.data
+
+    def __len__(self) -> int:
+        return self.n_rows
+
+    def to_pandas(self):
+        """A pandas DataFrame of the cells (numbers as float64, text as str with NaN missing)."""
+        import pandas as pd
+
+        frame = {}
+        for name, column in self.data.items():
+            if isinstance(column, NumberColumn):
+                frame[name] = pd.Series(column.values, dtype=np.float64)
+            else:
+                labels = np.array(list(column.uniques) + [None], dtype=object)
+                frame[name] = pd.Series(labels[column.codes], dtype=object)
+        return pd.DataFrame(frame, columns=list(self.data), index=pd.RangeIndex(self.n_rows))

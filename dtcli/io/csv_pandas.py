@@ -1,0 +1,78 @@
+"""CSV files too large (or too unusual) for the plain reader: pandas' C parser.
+
+Contract: ``read_columns`` returns the file's columns in order, as
+``csv_reader`` defines them: columns whose first rows hold only numbers (or
+missing markers) as float64, read by the C parser; every other column, and
+those named as text, as the cells written, with empty cells and ``?``
+missing. Only ``csv_reader`` imports this module, so that small files never
+import pandas.
+"""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pandas as pd
+
+from dtcli.errors import DataError
+from dtcli.io.columns import NumberColumn, TextColumn
+from dtcli.io import csv_reader
+from dtcli.io.csv_reader import MISSING_CELLS, NUMERIC_MISSING, looks_numeric
+
+
+def read_columns(payload: bytes, header: list[str], sep: str, texts: set, source: str) -> list:
+    """The columns of the CSV text ``payload`` (UTF-8 bytes), in file order."""
+    options = dict(sep=sep, index_col=False, skipinitialspace=True, engine="c", keep_default_na=False,
+                   header=0, names=None, encoding="utf-8")
+    try:
+        sample = pd.read_csv(io.BytesIO(payload), dtype=str, nrows=csv_reader.SAMPLE_ROWS, na_filter=False, **options)
+        numeric = [c for i, c in enumerate(sample.columns)
+                   if i < len(header) and header[i] not in texts and looks_numeric(sample[c].tolist())]
+        frame = _read_typed(payload, sample.columns, numeric, options)
+    except pd.errors.ParserError as exc:
+        raise DataError(f"{source}: cannot parse CSV ({_parser_message(str(exc))}); check the quoting") from None
+    except pd.errors.EmptyDataError:
+        raise DataError(f"{source}: file is empty; a CSV file needs a header line naming the columns") from None
+    return [_column(frame.iloc[:, i]) for i in range(frame.shape[1])]
+
+
+def _column(series: pd.Series):
+    if series.dtype.kind == "f":
+        return NumberColumn(series.to_numpy(dtype=np.float64))
+    codes, uniques = pd.factorize(series, use_na_sentinel=True)  # first appearance, -1 missing
+    return TextColumn(codes.astype(np.int32), [str(u) for u in uniques])
+
+
+def _read_typed(payload: bytes, columns, numeric: list, options: dict) -> pd.DataFrame:
+    """Read with float64 for ``numeric`` columns and text for the rest; if a later row holds a
+    non-number in a numeric column, read that file's columns all as text instead.
+
+    Text columns are read as pandas categoricals: each distinct value is one
+    Python string, the cells small integer codes (a million rows of text as
+    objects would take hundreds of MB and twice the time).
+    """
+    dtypes = {c: (np.float64 if c in numeric else "category") for c in columns}
+    missing = {c: (NUMERIC_MISSING if c in numeric else MISSING_CELLS) for c in columns}
+    try:
+        frame = pd.read_csv(io.BytesIO(payload), dtype=dtypes, na_values=missing, **options)
+    except ValueError:
+        missing = {c: MISSING_CELLS for c in columns}
+        frame = pd.read_csv(io.BytesIO(payload), dtype="category", na_values=missing, **options)
+    # pandas turns categories that look like booleans or numbers into those ("TRUE" and "true"
+    # become True): read such columns again as plain text, to keep each value as written.
+    # Categories that are not all text (big integers come back as Python ints, "-0" as 0) likewise.
+    retyped = [c for c in frame.columns if isinstance(frame[c].dtype, pd.CategoricalDtype)
+               and pd.api.types.infer_dtype(frame[c].cat.categories, skipna=True) not in ("string", "empty")]
+    if retyped:
+        text = pd.read_csv(io.BytesIO(payload), dtype=str, usecols=retyped,
+                           na_values={c: missing[c] for c in retyped}, **options)
+        for c in retyped:
+            frame[c] = text[c]
+    return frame
+
+
+def _parser_message(message: str) -> str:
+    if "EOF inside string" in message:
+        return "a quoted value is never closed"
+    return message.strip().splitlines()[-1].replace("Error tokenizing data. C error: ", "")
