@@ -2,7 +2,7 @@
 """Benchmark dtree against scikit-learn and Weka J48 on the same tables, in one run.
 
     python tests/benchmarks/run_benchmarks.py [--sizes 10000 100000 1000000]
-        [--sklearn-python PATH] [--weka-jar PATH] [--keep DIR]
+        [--sklearn-python PATH] [--weka-jar PATH] [--keep DIR] [--make-data PATH]
 
 Tables come from ../shared/bench/make_data.py (mixed nominal/numeric, 3
 classes, 1% missing) and are written to a temporary directory (never to the
@@ -158,6 +158,9 @@ def main() -> None:
     parser.add_argument("--sklearn-python", help="Python with scikit-learn and pandas installed")
     parser.add_argument("--weka-jar", default="/usr/share/java/weka-3.6.14.jar")
     parser.add_argument("--keep", help="Keep the generated tables in this directory")
+    parser.add_argument("--make-data", default=str(MAKE_DATA),
+                        help="shared/bench/make_data.py (default: beside the repository; give it when "
+                             "running from a clone elsewhere)")
     parser.add_argument("--skip", nargs="*", default=[], metavar="JOB@ROWS",
                         help="Jobs not to run, e.g. cart@1000000 or j48@1000000")
     args = parser.parse_args()
@@ -170,7 +173,7 @@ def main() -> None:
     for size in args.sizes:
         data = work / f"bench-{size}.csv"
         if not data.exists():
-            subprocess.run([sys.executable, str(MAKE_DATA), str(size), str(data)], check=True)
+            subprocess.run([sys.executable, args.make_data, str(size), str(data)], check=True)
     # The first run on a machine compiles the engine's kernels (cached for every later run): time it apart.
     first = work / f"bench-{min(args.sizes)}.csv"
     wall, _, _ = run(dtree + ["train", str(first), "-a", "c45", "-q"], {"DTREE_ENGINE": "numba"})
