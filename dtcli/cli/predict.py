@@ -83,7 +83,7 @@ def _output(raw, columns: dict) -> str:
             sep = raw.sep
             out = [lines[0] + "".join(sep + name for name in columns)]
             if len(extra) == 1:
-                out.extend([line + sep + v for line, v in zip(lines[1:], extra[0])])
+                out.extend(map(str.__add__, lines[1:], [sep + v for v in extra[0]]))
             else:
                 tails = [sep + sep.join(row) for row in zip(*extra)] if extra else [""] * (len(lines) - 1)
                 out.extend([line + tail for line, tail in zip(lines[1:], tails)])

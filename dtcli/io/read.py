@@ -46,6 +46,12 @@ class RawData:
         """The header and data lines as written (CSV without quotes or blank lines), else None."""
         if self.text is None or '"' in self.text:
             return None
+        if "\r" not in self.text:  # the common case, without a pass per line in Python
+            lines = self.text.split("\n")
+            if lines and lines[-1] == "":
+                lines.pop()
+            if len(lines) == len(self.frame) + 1 and "" not in lines:
+                return lines  # every line a record (pandas skips blank ones, which would change the count)
         lines = [line.rstrip("\r") for line in self.text.split("\n")]
         lines = [line for line in lines if line.strip()]
         return lines if len(lines) == len(self.frame) + 1 else None
