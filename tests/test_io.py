@@ -255,6 +255,14 @@ def test_raw_rows_can_be_echoed_as_written(tmp_path):
     assert quoted.echo_lines() is None
 
 
+
+@pytest.mark.parametrize("content", ["A,Play\nx,No\n\ny,Yes\n", "A,Play\r\nx,No\r\ny,Yes", "\nA,Play\nx,No\n  \ny,Yes\n\n",
+                                     "A,Play\nx,No\ny,Yes"])
+def test_echoed_rows_leave_out_blank_lines(tmp_path, content):
+    raw = read_data(write(tmp_path, "t.csv", content))
+    assert raw.echo_lines() == ["A,Play", "x,No", "y,Yes"]
+
+
 # --- stdin and fingerprints -------------------------------------------------------------------
 
 
