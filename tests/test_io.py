@@ -501,3 +501,22 @@ def test_rows_know_their_file_lines(tmp_path):
     table = load(path)
     assert table.lines.tolist() == [2, 4, 6]
     assert table.where(2) == "line 6"
+
+
+def test_written_files_get_the_usual_mode_or_keep_theirs(tmp_path):
+    import os
+    import stat
+
+    from dtcli.io.write import write_text
+
+    old = os.umask(0o022)
+    try:
+        write_text(str(tmp_path / "new.csv"), "a\n")
+        assert stat.S_IMODE((tmp_path / "new.csv").stat().st_mode) == 0o644  # not mkstemp's 0600
+        (tmp_path / "kept.csv").write_text("old\n")
+        os.chmod(tmp_path / "kept.csv", 0o640)
+        write_text(str(tmp_path / "kept.csv"), "new\n")
+        assert stat.S_IMODE((tmp_path / "kept.csv").stat().st_mode) == 0o640
+        assert (tmp_path / "kept.csv").read_text() == "new\n"
+    finally:
+        os.umask(old)

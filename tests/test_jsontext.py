@@ -39,3 +39,36 @@ def test_same_text_for_models():
 def test_unusual_keys_and_tuples():
     doc = {"b": (1, 2.5, float("nan")), "a": {"é": "\u2028 \"quoted\" \\ \n"}, "": []}
     assert jsontext.dumps(doc) == reference(doc)
+
+
+@settings(max_examples=200, deadline=None)
+@given(documents, st.integers(1, 5))
+def test_streamed_in_parts_gives_the_same_text(doc, chunk):
+    parts: list[str] = []
+    jsontext.dump(doc, parts.append, chunk=chunk)
+    assert "".join(parts) == reference(doc)
+    assert all(parts)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.floats(allow_nan=True, allow_infinity=True), min_size=1, max_size=6))
+def test_lists_of_floats(values):
+    assert jsontext.dumps({"counts": values}) == reference({"counts": values})
+
+
+def test_lazy_values_are_written_as_what_they_make():
+    doc = {"root": jsontext.Lazy(lambda: {"b": [1.0, 2.0], "a": jsontext.Lazy(lambda: ["x"])})}
+    assert jsontext.dumps(doc) == reference({"root": {"b": [1.0, 2.0], "a": ["x"]}})
+
+
+def test_model_written_in_parts_is_the_model_text(tmp_path):
+    from dtcli.induction.algorithms import train
+    from dtcli.model.serialize import dump_model, dumps_model
+
+    tree, _ = train(load(WEKA / "data" / "soybean.arff"), "c45")
+    parts: list[str] = []
+    dump_model(tree, parts.append)
+    assert "".join(parts) == dumps_model(tree) == reference(tree_to_dict(tree)) + "\n"
+    small: list[str] = []
+    jsontext.dump(tree_to_dict(tree, lazy=True), small.append, chunk=3)
+    assert len(small) > 10 and "".join(small) + "\n" == "".join(parts)

@@ -75,19 +75,22 @@ def output_option(help_text: str):
 
 def emit_tree(tree, output, fmt, quiet) -> None:
     """Write the model to ``output`` (atomically) and print the tree as ``fmt`` asks."""
-    from dtcli.model.serialize import dumps_model
+    import sys
+
+    from dtcli.model.serialize import dump_model
     from dtcli.render.console import make_console
     from dtcli.render.tree import rich_tree, text_tree
 
-    text = dumps_model(tree) if output or (fmt == "json" and not quiet) else None
     if output:
-        from dtcli.io.write import write_text
+        from dtcli.io.write import atomic
 
-        write_text(output, text)
+        with atomic(output) as handle:
+            dump_model(tree, handle.write)
     if quiet:
         return
     if fmt == "json":
-        click.echo(text, nl=False)
+        dump_model(tree, sys.stdout.write)
+        sys.stdout.flush()
     elif fmt == "text":
         click.echo(text_tree(tree), nl=False)
     else:

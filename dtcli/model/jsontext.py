@@ -15,10 +15,41 @@ _INF = float("inf")
 
 
 def dumps(obj) -> str:
-    """``obj`` (dicts, lists, tuples, str, int, float, bool, None) as indented JSON."""
+    """``obj`` (dicts, lists, tuples, str, int, float, bool, None, ``Lazy``) as indented JSON."""
     pieces: list[str] = []
     _write(obj, pieces, "\n")
     return "".join(pieces)
+
+
+def dump(obj, write, chunk: int = 1 << 16) -> None:
+    """``dumps(obj)`` passed to ``write`` in parts, so that a large document never sits in
+    memory whole (with ``Lazy`` values, nor does the structure behind it)."""
+    pieces = _Flushing(write, chunk)
+    _write(obj, pieces, "\n")
+    pieces.flush()
+
+
+class Lazy:
+    """A value computed when it is written: ``make()`` returns the dict or list to write."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make):
+        self.make = make
+
+
+class _Flushing(list):
+    """A list of pieces handed to ``write`` once it holds ``chunk`` of them (checked after each
+    ``Lazy`` value, the unit of a large document)."""
+
+    def __init__(self, write, chunk: int):
+        super().__init__()
+        self.write, self.chunk = write, chunk
+
+    def flush(self) -> None:
+        if self:
+            self.write("".join(self))
+            self.clear()
 
 
 def _float(value: float) -> str:
@@ -32,46 +63,72 @@ def _float(value: float) -> str:
 
 
 def _write(obj, out: list, newline: str) -> None:
-    if isinstance(obj, str):
-        out.append(encode_basestring(obj))
-    elif obj is None:
-        out.append("null")
-    elif obj is True:
-        out.append("true")
-    elif obj is False:
-        out.append("false")
-    elif isinstance(obj, int):
-        out.append(int.__repr__(obj))
-    elif isinstance(obj, float):
-        out.append(_float(obj))
-    elif isinstance(obj, dict):
-        if not obj:
-            out.append("{}")
-            return
-        inner = newline + "  "
-        out.append("{")
-        first = True
-        for key in sorted(obj):
-            out.append(inner if first else "," + inner)
-            first = False
-            out.append(encode_basestring(_key(key)))
-            out.append(": ")
-            _write(obj[key], out, inner)
-        out.append(newline + "}")
-    elif isinstance(obj, (list, tuple)):
-        if not obj:
-            out.append("[]")
-            return
-        inner = newline + "  "
-        out.append("[")
-        first = True
-        for item in obj:
-            out.append(inner if first else "," + inner)
-            first = False
-            _write(item, out, inner)
-        out.append(newline + "]")
+    kind = type(obj)
+    if kind is dict:
+        _write_dict(obj, out, newline)
+    elif kind is list or kind is tuple:
+        _write_list(obj, out, newline)
+    elif kind is Lazy:
+        _write(obj.make(), out, newline)
+        if type(out) is _Flushing and len(out) >= out.chunk:
+            out.flush()
     else:
-        raise TypeError(f"Object of type {type(obj).__name__} is not JSON serializable")
+        out.append(_scalar(obj) if kind is not str else encode_basestring(obj))
+
+
+def _scalar(obj) -> str:
+    if type(obj) is float:
+        return _float(obj)
+    if obj is None:
+        return "null"
+    if obj is True:
+        return "true"
+    if obj is False:
+        return "false"
+    if isinstance(obj, int):
+        return int.__repr__(obj)
+    if isinstance(obj, float):
+        return _float(obj)
+    if isinstance(obj, str):
+        return encode_basestring(obj)
+    raise TypeError(f"Object of type {type(obj).__name__} is not JSON serializable")
+
+
+def _write_dict(obj: dict, out: list, newline: str) -> None:
+    if not obj:
+        out.append("{}")
+        return
+    inner = newline + "  "
+    lead = "{" + inner
+    for key in sorted(obj):
+        value = obj[key]
+        head = lead + encode_basestring(key if type(key) is str else _key(key)) + ": "
+        lead = "," + inner
+        kind = type(value)
+        if kind is str:
+            out.append(head + encode_basestring(value))
+        elif kind is float:
+            out.append(head + _float(value))
+        else:
+            out.append(head)
+            _write(value, out, inner)
+    out.append(newline + "}")
+
+
+def _write_list(obj, out: list, newline: str) -> None:
+    if not obj:
+        out.append("[]")
+        return
+    inner = newline + "  "
+    if all(type(item) is float for item in obj):  # class counts: one piece for the list
+        out.append("[" + inner + ("," + inner).join(map(_float, obj)) + newline + "]")
+        return
+    lead = "[" + inner
+    for item in obj:
+        out.append(lead)
+        lead = "," + inner
+        _write(item, out, inner)
+    out.append(newline + "]")
 
 
 def _key(key) -> str:

@@ -7,6 +7,7 @@ Reading validates every field and names the first one that is wrong.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 
@@ -22,8 +23,9 @@ FORMAT = "dtree-model"
 SCHEMA_VERSION = 1
 
 
-def tree_to_dict(tree: Tree) -> dict:
-    """The JSON-ready dictionary of a model."""
+def tree_to_dict(tree: Tree, lazy: bool = False) -> dict:
+    """The JSON-ready dictionary of a model (``lazy``: each node's dictionary is made when
+    ``jsontext`` writes it, so a large tree never exists twice)."""
     return {
         "format": FORMAT,
         "schema_version": SCHEMA_VERSION,
@@ -32,13 +34,19 @@ def tree_to_dict(tree: Tree) -> dict:
         "parameters": dict(tree.parameters),
         "training_data": dict(tree.training),
         "schema": schema_to_dict(tree.schema),
-        "root": _node_to_dict(tree.root, tree.schema.classes),
+        "root": _node_to_dict(tree.root, tree.schema.classes, lazy),
     }
 
 
 def dumps_model(tree: Tree) -> str:
     """The model as JSON text: sorted keys, two-space indent, final newline."""
-    return jsontext.dumps(tree_to_dict(tree)) + "\n"
+    return jsontext.dumps(tree_to_dict(tree, lazy=True)) + "\n"
+
+
+def dump_model(tree: Tree, write) -> None:
+    """``dumps_model(tree)`` passed to ``write`` in parts (large trees: far less memory)."""
+    jsontext.dump(tree_to_dict(tree, lazy=True), write)
+    write("\n")
 
 
 def schema_to_dict(schema: Schema) -> dict:
@@ -55,7 +63,7 @@ def schema_to_dict(schema: Schema) -> dict:
     return {"attributes": attributes, "target": target}
 
 
-def _node_to_dict(node: Node, classes: tuple[str, ...]) -> dict:
+def _node_to_dict(node: Node, classes: tuple[str, ...], lazy: bool = False) -> dict:
     out = {"kind": "leaf" if node.is_leaf else "split"}
     if node.value is not None:  # regression
         out.update(weight=float(node.weight), value=float(node.value), impurity=float(node.impurity or 0.0))
@@ -70,10 +78,13 @@ def _node_to_dict(node: Node, classes: tuple[str, ...]) -> dict:
         out["test"]["values"] = list(node.test.values)
     if node.score is not None:
         out["score"] = float(node.score)
-    out["branches"] = [
-        {"value": value, "node": _node_to_dict(child, classes)}
-        for value, child in zip(branch_values(node.test), node.children)
-    ]
+    pairs = zip(branch_values(node.test), node.children)
+    if lazy:
+        make = functools.partial
+        out["branches"] = [{"value": value, "node": jsontext.Lazy(make(_node_to_dict, child, classes, True))}
+                           for value, child in pairs]
+    else:
+        out["branches"] = [{"value": value, "node": _node_to_dict(child, classes)} for value, child in pairs]
     return out
 
 
