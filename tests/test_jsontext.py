@@ -72,3 +72,12 @@ def test_model_written_in_parts_is_the_model_text(tmp_path):
     small: list[str] = []
     jsontext.dump(tree_to_dict(tree, lazy=True), small.append, chunk=3)
     assert len(small) > 10 and "".join(small) + "\n" == "".join(parts)
+
+
+def test_subclasses_of_the_json_types():
+    import collections
+
+    import numpy as np
+
+    doc = collections.OrderedDict(b=np.float64(0.5), a=[3, True, None])
+    assert jsontext.dumps(doc) == reference({"b": 0.5, "a": [3, True, None]})

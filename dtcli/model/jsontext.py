@@ -66,14 +66,20 @@ def _write(obj, out: list, newline: str) -> None:
     kind = type(obj)
     if kind is dict:
         _write_dict(obj, out, newline)
+    elif kind is str:
+        out.append(encode_basestring(obj))
     elif kind is list or kind is tuple:
         _write_list(obj, out, newline)
     elif kind is Lazy:
         _write(obj.make(), out, newline)
         if type(out) is _Flushing and len(out) >= out.chunk:
             out.flush()
+    elif isinstance(obj, dict):
+        _write_dict(obj, out, newline)
+    elif isinstance(obj, (list, tuple)):
+        _write_list(obj, out, newline)
     else:
-        out.append(_scalar(obj) if kind is not str else encode_basestring(obj))
+        out.append(_scalar(obj))
 
 
 def _scalar(obj) -> str:
