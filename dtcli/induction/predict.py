@@ -25,8 +25,7 @@ def predict_proba(tree: Tree, table: Table) -> np.ndarray:
     attribute tested there routes every row at once; a row with a missing
     value becomes one record per branch, its weight times the branch's share.
     """
-    width = 1 if tree.schema.is_regression else len(tree.classes)
-    return descend(layout(tree, table), np.arange(table.n_rows), width)
+    return descend(layout(tree, table), np.arange(table.n_rows))
 
 
 def layout(tree: Tree, table: Table) -> "_Layout":
@@ -36,12 +35,13 @@ def layout(tree: Tree, table: Table) -> "_Layout":
     return _Layout(tree.root, table, width, fractional)
 
 
-def descend(flat: "_Layout", rows: np.ndarray, width: int, visits: list | None = None) -> np.ndarray:
+def descend(flat: "_Layout", rows: np.ndarray, visits: list | None = None) -> np.ndarray:
     """The class distributions (``predict_proba``) of ``rows`` (row numbers of the layout's
     table), one row of the result each. Each row's sums depend on its own records only, so a
     subset of rows gets the numbers the whole table would. ``visits``, when given, receives a
     (rows, slots) pair of arrays a level: every node each row reaches (a row with a missing
     value reaches several)."""
+    width = flat.dist.shape[1]
     table_rows = rows
     n_rows = len(rows)
     proba = np.zeros((n_rows, width), dtype=np.float64)

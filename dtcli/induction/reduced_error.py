@@ -135,8 +135,7 @@ class _Rounds:
         self.slot_index[self.slots] = np.arange(len(self.internal))
         known = np.flatnonzero(validation.labelled())
         visits: list = []
-        self.width = len(work.classes)
-        proba = descend(self.flat, known, self.width, visits)
+        proba = descend(self.flat, known, visits)
         self.now = np.zeros(validation.n_rows, dtype=bool)
         self.now[known] = np.argmax(proba, axis=1) == validation.y[known]
         rec_rows = np.concatenate([r for r, _ in visits])
@@ -144,8 +143,8 @@ class _Rounds:
         leaves = np.bincount(rec_rows[self.flat.leaf[rec_slots]], minlength=validation.n_rows)
         self.several = leaves > 1  # rows that went down several branches
         by_slot = np.argsort(rec_slots, kind="stable")
-        self.rows_sorted, bounds = rec_rows[by_slot], np.searchsorted(rec_slots[by_slot], np.arange(len(self.flat.nodes) + 1))
-        self.bounds = bounds
+        self.rows_sorted = rec_rows[by_slot]  # the rows reaching each slot: rows_sorted[bounds[s]:bounds[s + 1]]
+        self.bounds = np.searchsorted(rec_slots[by_slot], np.arange(len(self.flat.nodes) + 1))
         by_row = np.argsort(rec_rows, kind="stable")
         self.slots_by_row = rec_slots[by_row]
         self.row_bounds = np.searchsorted(rec_rows[by_row], np.arange(validation.n_rows + 1))
@@ -168,7 +167,7 @@ class _Rounds:
             saved = self.flat.leaf[slot], self.flat.dist[slot].copy()
             self.flat.leaf[slot], self.flat.dist[slot] = True, leaf_distribution(node)
             picked = rows[several]
-            proba = descend(self.flat, picked, self.width)
+            proba = descend(self.flat, picked)
             self.flat.leaf[slot], self.flat.dist[slot] = saved
             after[several] = np.argmax(proba, axis=1) == self.y[picked]
         before = self.now[rows]
@@ -211,7 +210,7 @@ class _Rounds:
         return steps
 
     def _correct(self, rows: np.ndarray) -> np.ndarray:
-        proba = descend(self.flat, rows, self.width)
+        proba = descend(self.flat, rows)
         return np.argmax(proba, axis=1) == self.y[rows]
 
     def _sharing(self, rows: np.ndarray) -> np.ndarray:

@@ -16,8 +16,8 @@ import numpy as np
 import pandas as pd
 
 from dtcli.errors import DataError
-from dtcli.io.columns import NumberColumn, TextColumn
 from dtcli.io import csv_reader
+from dtcli.io.columns import NumberColumn, TextColumn
 from dtcli.io.csv_reader import MISSING_CELLS, NUMERIC_MISSING, looks_numeric
 
 

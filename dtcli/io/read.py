@@ -30,9 +30,9 @@ FORMATS = ("csv", "arff")
 @dataclass
 class RawData:
     """A table as read: ``frame`` holds number columns (float64, NaN missing) and text
-    columns (the cells as written, -1 codes missing); ``declared`` the ARFF types by column; ``lines`` the file line of
-    each row, for messages (None if unknown); for CSV, ``text`` and ``sep`` so that rows
-    can be echoed exactly as they were written."""
+    columns (the cells as written, code -1 missing); ``declared`` the ARFF types by
+    column; ``lines`` the file line of each row, for messages (None if unknown); for CSV,
+    ``text`` and ``sep`` so that rows can be echoed exactly as they were written."""
 
     frame: Columns
     source: str

@@ -103,7 +103,8 @@ def verdicts(measured: dict[int, dict], startup: dict[str, float]) -> list[str]:
     lines = []
 
     def check(what: str, value: float, limit: float, unit: str = "") -> None:
-        lines.append(f"{'met' if value <= limit else 'MISSED':>6}  {what}: {value:.3f}{unit} (target <= {limit:g}{unit})")
+        verdict = "met" if value <= limit else "MISSED"
+        lines.append(f"{verdict:>6}  {what}: {value:.3f}{unit} (target <= {limit:g}{unit})")
 
     if not measured:
         return lines
