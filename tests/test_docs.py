@@ -49,14 +49,28 @@ def readme_examples():
         starts = [i for i, line in enumerate(lines) if line.startswith("$ ")]
         for k, i in enumerate(starts):
             end = starts[k + 1] if k + 1 < len(starts) else len(lines)
-            examples.append((lines[i][2:], "\n".join(lines[i + 1:end])))
+            examples.append((lines[i][2:], "\n".join(lines[i + 1 : end])))
     return examples
 
 
 def test_readme_examples_run_as_shown(tmp_path):
     shutil.copytree(ROOT / "sample_data", tmp_path / "sample_data")
-    subprocess.run([sys.executable, "-m", "dtcli", "train", str(ROOT / "tests/fixtures/weka/data/iris.arff"),
-                    "-a", "cart", "-q", "-o", str(tmp_path / "iris.json")], check=True, capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "dtcli",
+            "train",
+            str(ROOT / "tests/fixtures/weka/data/iris.arff"),
+            "-a",
+            "cart",
+            "-q",
+            "-o",
+            str(tmp_path / "iris.json"),
+        ],
+        check=True,
+        capture_output=True,
+    )
     env = dict(os.environ, COLUMNS="120", PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
     env.pop("NO_COLOR", None)
     examples = readme_examples()

@@ -39,16 +39,20 @@ def test_layer_imports(path):
     for name in imports(path):
         top = name.split(".")[0]
         if top in THIRD_PARTY_OWNER:
-            assert THIRD_PARTY_OWNER[top] == layer, f"{path.name} imports {top}, which belongs to dtcli/{THIRD_PARTY_OWNER[top]}"
+            assert THIRD_PARTY_OWNER[top] == layer, (
+                f"{path.name} imports {top}, which belongs to dtcli/{THIRD_PARTY_OWNER[top]}"
+            )
         if layer in CORE and name.startswith("dtcli."):
-            assert name.split(".")[1] in CORE + ("errors",) or name == "dtcli", f"core module {path.name} imports {name}"
+            assert name.split(".")[1] in CORE + ("errors",) or name == "dtcli", (
+                f"core module {path.name} imports {name}"
+            )
 
 
 def test_core_loads_without_ui_or_io_libraries():
     code = (
         "import sys\n"
-        "import dtcli.induction.algorithms, dtcli.induction.report, dtcli.induction.predict\n"
-        "import dtcli.induction.evaluate, dtcli.model.serialize, dtcli.model.where\n"
+        "import dtcli.induction.algorithms, dtcli.induction.apply.report, dtcli.induction.apply.predict\n"
+        "import dtcli.induction.apply.evaluate, dtcli.model.serialize, dtcli.model.where\n"
         "print(','.join(m for m in ('click', 'rich', 'pandas', 'arff') if m in sys.modules))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

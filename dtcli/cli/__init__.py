@@ -34,7 +34,7 @@ class LazyGroup(click.Group):
         if name not in COMMANDS:
             return None
         module = importlib.import_module(COMMANDS[name][0])
-        return getattr(module, "command")
+        return module.command
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
@@ -59,8 +59,14 @@ def _no_color(ctx: click.Context, param: click.Parameter, value: bool) -> None:
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "-V", "--version", prog_name="dtree")
-@click.option("--no-color", is_flag=True, expose_value=False, is_eager=True, callback=_no_color,
-              help="Never use colour (also: the NO_COLOR environment variable).")
+@click.option(
+    "--no-color",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_no_color,
+    help="Never use colour (also: the NO_COLOR environment variable).",
+)
 def cli() -> None:
     """dtree: learn, explain and apply decision trees (ID3, C4.5, CART).
 

@@ -8,9 +8,9 @@ import click
 
 from dtcli.errors import DataError, ModelFormatError
 
-
 format_in_option = click.option(
-    "--format-in", type=click.Choice(["csv", "arff"]),
+    "--format-in",
+    type=click.Choice(["csv", "arff"]),
     help="Input format (default: by extension; .arff is ARFF, anything else CSV).",
 )
 
@@ -20,10 +20,18 @@ def data_options(func):
 
     @click.argument("data", metavar="DATA")
     @click.option("-t", "--target", metavar="COL", help="Class column (default: the last column).")
-    @click.option("--ignore", metavar="COL[,COL]", multiple=True,
-                  help="Leave out these columns (e.g. an ID column such as Day). Repeatable.")
-    @click.option("--nominal", metavar="COL[,COL]", multiple=True,
-                  help="Treat these numeric-looking columns as categories (e.g. 0/1 codes). Repeatable.")
+    @click.option(
+        "--ignore",
+        metavar="COL[,COL]",
+        multiple=True,
+        help="Leave out these columns (e.g. an ID column such as Day). Repeatable.",
+    )
+    @click.option(
+        "--nominal",
+        metavar="COL[,COL]",
+        multiple=True,
+        help="Treat these numeric-looking columns as categories (e.g. 0/1 codes). Repeatable.",
+    )
     @format_in_option
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
@@ -100,7 +108,7 @@ def emit_tree(tree, output, fmt, quiet) -> None:
 def cost_complexity_pruning(tree, table, alpha, folds, one_se, seed):
     """Prune by cost complexity (checking the options); the CV table goes to stderr."""
     from dtcli.errors import ParameterError
-    from dtcli.induction.ccp_select import cost_complexity
+    from dtcli.induction.prune.ccp_select import cost_complexity
     from dtcli.render.ccp import cp_table
     from dtcli.render.console import info
 
@@ -112,8 +120,11 @@ def cost_complexity_pruning(tree, table, alpha, folds, one_se, seed):
         raise ParameterError("--cv-folds must be at least 2 and at most the number of rows")
     pruned, rows, chosen = cost_complexity(tree, table, alpha, folds, one_se, seed)
     if folds:
-        info(f"Cost-complexity pruning, {folds}-fold cross-validation (seed {seed})"
-             + (", 1-SE rule" if one_se else "") + ":")
+        info(
+            f"Cost-complexity pruning, {folds}-fold cross-validation (seed {seed})"
+            + (", 1-SE rule" if one_se else "")
+            + ":"
+        )
         info(cp_table(rows, chosen).rstrip("\n"))
     return pruned
 
@@ -122,11 +133,21 @@ def cost_options(costs_help: str):
     """--costs, --cost-measure and --nunez-w (Mitchell 3.7.5), shared by train and gain."""
 
     def decorate(func):
-        func = click.option("--nunez-w", type=float, default=1.0, show_default=True, metavar="W",
-                            help="The w of --cost-measure nunez, in [0, 1].")(func)
-        func = click.option("--cost-measure", type=click.Choice(["ratio", "tan-schlimmer", "nunez"]),
-                            default="ratio", show_default=True,
-                            help="With --costs: Gain/Cost, Gain^2/Cost, or (2^Gain - 1)/(Cost + 1)^w.")(func)
+        func = click.option(
+            "--nunez-w",
+            type=float,
+            default=1.0,
+            show_default=True,
+            metavar="W",
+            help="The w of --cost-measure nunez, in [0, 1].",
+        )(func)
+        func = click.option(
+            "--cost-measure",
+            type=click.Choice(["ratio", "tan-schlimmer", "nunez"]),
+            default="ratio",
+            show_default=True,
+            help="With --costs: Gain/Cost, Gain^2/Cost, or (2^Gain - 1)/(Cost + 1)^w.",
+        )(func)
         return click.option("--costs", metavar="FILE", help=costs_help)(func)
 
     return decorate
@@ -136,7 +157,7 @@ def load_costs(path, measure, nunez_w, table):
     """The AttributeCosts of a --costs file for ``table``'s attributes (None without a file)."""
     if not path:
         return None
-    from dtcli.induction.costs import AttributeCosts
+    from dtcli.induction.criteria.costs import AttributeCosts
     from dtcli.io.costs import read_costs
 
     return AttributeCosts(read_costs(path, [a.name for a in table.attributes]), measure, nunez_w)

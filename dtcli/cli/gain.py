@@ -10,24 +10,65 @@ from dtcli.errors import DataError, ParameterError
 
 @click.command("gain")
 @data_options
-@click.option("-w", "--where", "conditions", metavar="COND", multiple=True,
-              help="Only rows where COND holds, e.g. Outlook=Sunny (also !=, <, <=, >, >=). "
-                   "Repeat for a conjunction.")
-@click.option("-c", "--criterion", type=click.Choice(["entropy", "gain", "gain-ratio", "gini"]), default="gain",
-              show_default=True, help="Which score sorts the table and picks the split (entropy is gain).")
-@click.option("--thresholds", type=click.Choice(["midpoint", "data"]), default="midpoint", show_default=True,
-              help="Where a numeric attribute's threshold goes: midpoint between the two values at the "
-                   "best cut, or the largest training value not above it (as C4.5 prints it).")
-@click.option("--thresholds-all", is_flag=True,
-              help="List every candidate cut of each numeric attribute with its gain.")
+@click.option(
+    "-w",
+    "--where",
+    "conditions",
+    metavar="COND",
+    multiple=True,
+    help="Only rows where COND holds, e.g. Outlook=Sunny (also !=, <, <=, >, >=). Repeat for a conjunction.",
+)
+@click.option(
+    "-c",
+    "--criterion",
+    type=click.Choice(["entropy", "gain", "gain-ratio", "gini"]),
+    default="gain",
+    show_default=True,
+    help="Which score sorts the table and picks the split (entropy is gain).",
+)
+@click.option(
+    "--thresholds",
+    type=click.Choice(["midpoint", "data"]),
+    default="midpoint",
+    show_default=True,
+    help="Where a numeric attribute's threshold goes: midpoint between the two values at the "
+    "best cut, or the largest training value not above it (as C4.5 prints it).",
+)
+@click.option(
+    "--thresholds-all", is_flag=True, help="List every candidate cut of each numeric attribute with its gain."
+)
 @cost_options("Attribute costs, CSV lines 'attribute,cost' (others cost 1).")
-@click.option("--task", type=click.Choice(["classification", "regression"]),
-              help="regression: a numeric target, scored by the decrease in mean squared error of each "
-                   "attribute's best binary split (default: classification).")
-@click.option("-f", "--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
-              show_default=True, help="table for people; json or csv for scripts (full precision).")
-def command(data, target, ignore, nominal, format_in, conditions, criterion, thresholds, thresholds_all,
-            costs, cost_measure, nunez_w, task, fmt):
+@click.option(
+    "--task",
+    type=click.Choice(["classification", "regression"]),
+    help="regression: a numeric target, scored by the decrease in mean squared error of each "
+    "attribute's best binary split (default: classification).",
+)
+@click.option(
+    "-f",
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json", "csv"]),
+    default="table",
+    show_default=True,
+    help="table for people; json or csv for scripts (full precision).",
+)
+def command(
+    data,
+    target,
+    ignore,
+    nominal,
+    format_in,
+    conditions,
+    criterion,
+    thresholds,
+    thresholds_all,
+    costs,
+    cost_measure,
+    nunez_w,
+    task,
+    fmt,
+):
     """Show how well each attribute splits DATA on the target.
 
     For every attribute: the class counts of each branch, the weighted
@@ -43,8 +84,8 @@ def command(data, target, ignore, nominal, format_in, conditions, criterion, thr
 
     Example: dtree gain sample_data/weather.csv --ignore Day --where Outlook=Sunny
     """
-    from dtcli.induction.c45 import Thresholds
-    from dtcli.induction.report import gain_report
+    from dtcli.induction.apply.report import gain_report
+    from dtcli.induction.search.c45 import Thresholds
     from dtcli.model.where import parse_condition, select
     from dtcli.render import gain as render
 
@@ -57,7 +98,7 @@ def command(data, target, ignore, nominal, format_in, conditions, criterion, thr
     if len(rows) == 0:
         raise ParameterError(f"{table.source}: no row satisfies --where {' and '.join(conditions)}")
     if table.is_regression:
-        from dtcli.induction.regression import regression_report
+        from dtcli.induction.search.regression import regression_report
         from dtcli.render.gain import regression_output
 
         subset = table.take(rows)
@@ -66,8 +107,9 @@ def command(data, target, ignore, nominal, format_in, conditions, criterion, thr
     fixed = tuple(c.name for c in parsed if c.op == "=")
     place = Thresholds(table, thresholds).place
     attribute_costs = load_costs(costs, cost_measure, nunez_w, table)
-    report = gain_report(table, criterion, rows, exclude=fixed, place=place, all_cuts=thresholds_all,
-                         costs=attribute_costs)
+    report = gain_report(
+        table, criterion, rows, exclude=fixed, place=place, all_cuts=thresholds_all, costs=attribute_costs
+    )
     where = [str(c) for c in parsed]
     if fmt == "json":
         click.echo(render.to_json(report, where), nl=False)

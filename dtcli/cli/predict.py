@@ -28,8 +28,8 @@ def command(model, data, output, proba, format_in, quiet):
 
     Example: dtree predict weather.json sample_data/weather.csv -o predicted.csv
     """
-    from dtcli.induction.evaluate import evaluate, evaluate_regression
-    from dtcli.induction.predict import predict_proba
+    from dtcli.induction.apply.evaluate import evaluate, evaluate_regression
+    from dtcli.induction.apply.predict import predict_proba
     from dtcli.io.encode import encode_for_schema, text_columns
     from dtcli.io.read import read_data
     from dtcli.io.write import write_text
@@ -46,7 +46,7 @@ def command(model, data, output, proba, format_in, quiet):
     from dtcli.model.rules import RuleSet
 
     if isinstance(tree, RuleSet):
-        from dtcli.induction.rules import predict_rules
+        from dtcli.induction.apply.rules import predict_rules
 
         codes, probabilities = predict_rules(tree, encoded.table)
     else:

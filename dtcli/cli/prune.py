@@ -15,34 +15,84 @@ PRUNERS = {
 
 @click.command("prune")
 @click.argument("model", metavar="MODEL")
-@click.option("--method", type=click.Choice(sorted(PRUNERS)), default="cost-complexity", show_default=True,
-              help="How to prune.")
+@click.option(
+    "--method", type=click.Choice(sorted(PRUNERS)), default="cost-complexity", show_default=True, help="How to prune."
+)
 @click.option("--data", metavar="DATA", help="The training data (pessimistic; cost-complexity with --cv-folds).")
 @click.option("--validation", metavar="DATA", help="Validation data for reduced-error pruning.")
 @click.option("--ccp-alpha", type=float, metavar="A", help="Cost-complexity: prune every weakest link with g(t) <= A.")
-@click.option("--cv-folds", type=int, metavar="K", help="Cost-complexity: the alpha K-fold cross-validation on DATA picks.")
+@click.option(
+    "--cv-folds", type=int, metavar="K", help="Cost-complexity: the alpha K-fold cross-validation on DATA picks."
+)
 @click.option("--one-se", is_flag=True, help="With --cv-folds: the smallest tree within one SE of the best.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for the cross-validation folds.")
-@click.option("--path", "show_path", is_flag=True,
-              help="Cost-complexity: print the table of alphas (leaves, training error) and stop.")
-@click.option("--cf", type=float, default=0.25, show_default=True, metavar="CF",
-              help="Pessimistic: confidence factor (smaller prunes more).")
+@click.option(
+    "--path",
+    "show_path",
+    is_flag=True,
+    help="Cost-complexity: print the table of alphas (leaves, training error) and stop.",
+)
+@click.option(
+    "--cf",
+    type=float,
+    default=0.25,
+    show_default=True,
+    metavar="CF",
+    help="Pessimistic: confidence factor (smaller prunes more).",
+)
 @click.option("--no-raise", is_flag=True, help="Pessimistic: no subtree raising.")
-@click.option("--error-bound", type=click.Choice(["j48", "c45r8"]), default="j48", show_default=True,
-              help="Pessimistic: Weka J48's error bound or Quinlan's C4.5 R8 table.")
-@click.option("--trace", is_flag=True, help="Print every decision and the numbers compared (stderr; JSON with -f json).")
-@click.option("--curve", is_flag=True,
-              help="Reduced-error: print accuracy against tree size at every step (training, validation, "
-                   "and --test) instead of the tree.")
+@click.option(
+    "--error-bound",
+    type=click.Choice(["j48", "c45r8"]),
+    default="j48",
+    show_default=True,
+    help="Pessimistic: Weka J48's error bound or Quinlan's C4.5 R8 table.",
+)
+@click.option(
+    "--trace", is_flag=True, help="Print every decision and the numbers compared (stderr; JSON with -f json)."
+)
+@click.option(
+    "--curve",
+    is_flag=True,
+    help="Reduced-error: print accuracy against tree size at every step (training, validation, "
+    "and --test) instead of the tree.",
+)
 @click.option("--test", "test_data", metavar="DATA", help="With --curve: test data for a third accuracy column.")
 @click.option("--plot", metavar="FILE", help="With --curve: also draw it to FILE (.svg or .png; needs dtree[plot]).")
 @format_in_option
 @output_option("Write the pruned model (JSON) to FILE.")
-@click.option("-f", "--format", "fmt", type=click.Choice(["rich", "text", "json"]), default="rich",
-              show_default=True, help="How to print the pruned tree (--path/--curve: text or json table).")
+@click.option(
+    "-f",
+    "--format",
+    "fmt",
+    type=click.Choice(["rich", "text", "json"]),
+    default="rich",
+    show_default=True,
+    help="How to print the pruned tree (--path/--curve: text or json table).",
+)
 @click.option("-q", "--quiet", is_flag=True, help="Do not print the tree (use with -o).")
-def command(model, method, data, validation, ccp_alpha, cv_folds, one_se, seed, show_path, cf, no_raise,
-            error_bound, trace, curve, test_data, plot, format_in, output, fmt, quiet):
+def command(
+    model,
+    method,
+    data,
+    validation,
+    ccp_alpha,
+    cv_folds,
+    one_se,
+    seed,
+    show_path,
+    cf,
+    no_raise,
+    error_bound,
+    trace,
+    curve,
+    test_data,
+    plot,
+    format_in,
+    output,
+    fmt,
+    quiet,
+):
     """Prune MODEL (from 'dtree train -o') and print the pruned tree.
 
     cost-complexity: Breiman et al.'s weakest-link pruning; --path lists the
@@ -66,7 +116,7 @@ def command(model, method, data, validation, ccp_alpha, cv_folds, one_se, seed, 
         if not data:
             raise ParameterError("pessimistic pruning needs the training data: --data DATA")
         from dtcli.induction.algorithms import check_pessimistic
-        from dtcli.induction.pessimistic import pessimistic_prune
+        from dtcli.induction.prune.pessimistic import pessimistic_prune
 
         table = _table(tree, data, format_in)
         check_pessimistic(cf, error_bound, table)
@@ -76,7 +126,7 @@ def command(model, method, data, validation, ccp_alpha, cv_folds, one_se, seed, 
     else:
         if not validation:
             raise ParameterError("reduced-error pruning needs validation data: --validation DATA")
-        from dtcli.induction.reduced_error import reduced_error_prune
+        from dtcli.induction.prune.reduced_error import reduced_error_prune
 
         held = _table(tree, validation, format_in)
         pruned, steps = reduced_error_prune(tree, held)
@@ -93,13 +143,15 @@ def command(model, method, data, validation, ccp_alpha, cv_folds, one_se, seed, 
     emit_tree(pruned, output, fmt, quiet)
     from dtcli.render.console import info
 
-    info(f"pruned from {tree.root.n_leaves()} to {pruned.root.n_leaves()} leaves"
-         + (f"; model written to {output}" if output else ""))
+    info(
+        f"pruned from {tree.root.n_leaves()} to {pruned.root.n_leaves()} leaves"
+        + (f"; model written to {output}" if output else "")
+    )
 
 
 def _cost_complexity(tree, data, ccp_alpha, cv_folds, one_se, seed, show_path, format_in, fmt):
     from dtcli.errors import ParameterError
-    from dtcli.induction.ccp_select import subtrees
+    from dtcli.induction.prune.ccp_select import subtrees
     from dtcli.render.ccp import cp_json, cp_table
 
     if show_path:
@@ -143,7 +195,7 @@ def _trace_reduced(steps, fmt):
 
 
 def _curve(tree, validation, test, fmt, plot):
-    from dtcli.induction.curve import pruning_curve
+    from dtcli.induction.prune.curve import pruning_curve
     from dtcli.render.curve import curve_json, curve_text
 
     points = pruning_curve(tree, validation, test)

@@ -9,19 +9,40 @@ from dtcli.cli.common import format_in_option, load_model, output_option
 
 @click.command("rules")
 @click.argument("model", metavar="MODEL")
-@click.option("--prune", "prune", is_flag=True,
-              help="Rule post-pruning on the training data (--data): drop preconditions while the "
-                   "pessimistic accuracy estimate does not get worse, remove duplicates, sort, add a default.")
+@click.option(
+    "--prune",
+    "prune",
+    is_flag=True,
+    help="Rule post-pruning on the training data (--data): drop preconditions while the "
+    "pessimistic accuracy estimate does not get worse, remove duplicates, sort, add a default.",
+)
 @click.option("--data", metavar="DATA", help="The training data, for --prune.")
-@click.option("--cf", type=float, default=0.25, show_default=True, metavar="CF",
-              help="Confidence factor of the pessimistic estimate (as in C4.5).")
-@click.option("--error-bound", type=click.Choice(["j48", "c45r8"]), default="j48", show_default=True,
-              help="The upper error bound: Weka J48's or Quinlan's C4.5 R8 table.")
+@click.option(
+    "--cf",
+    type=float,
+    default=0.25,
+    show_default=True,
+    metavar="CF",
+    help="Confidence factor of the pessimistic estimate (as in C4.5).",
+)
+@click.option(
+    "--error-bound",
+    type=click.Choice(["j48", "c45r8"]),
+    default="j48",
+    show_default=True,
+    help="The upper error bound: Weka J48's or Quinlan's C4.5 R8 table.",
+)
 @click.option("--trace", is_flag=True, help="Print every precondition dropped and the estimates compared (stderr).")
-@click.option("-f", "--format", "fmt", type=click.Choice(["text", "json", "csv", "markdown", "python", "sql"]),
-              default="text", show_default=True,
-              help="text for people; json (a rule set 'dtree predict' can apply); csv; markdown; python "
-                   "(a function predict(row)); sql (a CASE WHEN expression).")
+@click.option(
+    "-f",
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "csv", "markdown", "python", "sql"]),
+    default="text",
+    show_default=True,
+    help="text for people; json (a rule set 'dtree predict' can apply); csv; markdown; python "
+    "(a function predict(row)); sql (a CASE WHEN expression).",
+)
 @format_in_option
 @output_option("Write the rules to FILE instead of standard output.")
 def command(model, prune, data, cf, error_bound, trace, fmt, format_in, output):
@@ -37,7 +58,7 @@ def command(model, prune, data, cf, error_bound, trace, fmt, format_in, output):
     Example: dtree rules weather.json --prune --data sample_data/weather.csv
     """
     from dtcli.errors import ParameterError
-    from dtcli.induction.rules import extract, prune_rules
+    from dtcli.induction.apply.rules import extract, prune_rules
     from dtcli.model.rules import RuleSet
     from dtcli.render.rules import render
 

@@ -12,16 +12,16 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from dtcli.errors import DataError, ParameterError
-from dtcli.induction.bins import bin_table, snap
-from dtcli.induction.bounds import BOUNDS
-from dtcli.induction.costs import AttributeCosts
-from dtcli.induction.criteria import CRITERIA
-from dtcli.induction.engine import grow_levelwise, use_engine
-from dtcli.induction.flat import collapse as flat_collapse
-from dtcli.induction.grow import GrowParams, grow
-from dtcli.induction.missing import POLICIES
-from dtcli.induction.pessimistic import pessimistic_prune
-from dtcli.induction.prune import collapse
+from dtcli.induction.criteria.bounds import BOUNDS
+from dtcli.induction.criteria.costs import AttributeCosts
+from dtcli.induction.criteria.impurity import CRITERIA
+from dtcli.induction.grow.flat import collapse as flat_collapse
+from dtcli.induction.grow.grower import GrowParams, grow
+from dtcli.induction.levelwise.engine import grow_levelwise, use_engine
+from dtcli.induction.prune.collapse import collapse
+from dtcli.induction.prune.pessimistic import pessimistic_prune
+from dtcli.induction.search.bins import bin_table, snap
+from dtcli.induction.search.missing import POLICIES
 from dtcli.model.table import Table
 from dtcli.model.tree import Tree
 
@@ -39,17 +39,22 @@ class Algorithm:
 
 ALGORITHMS = {
     "id3": Algorithm(
-        "id3", "ID3", "Quinlan's ID3: information gain, one branch per nominal value (Mitchell ch. 3)",
+        "id3",
+        "ID3",
+        "Quinlan's ID3: information gain, one branch per nominal value (Mitchell ch. 3)",
         {"criterion": "gain", "missing": "reject"},
     ),
     "cart": Algorithm(
-        "cart", "CART", "Breiman et al.'s CART: binary splits (A <= v, A in V), Gini by default (Zaki ch. 16)",
+        "cart",
+        "CART",
+        "Breiman et al.'s CART: binary splits (A <= v, A in V), Gini by default (Zaki ch. 16)",
         {"criterion": "gini", "thresholds": "midpoint", "missing": "majority", "min_leaf": 1.0, "ties": "sklearn"},
     ),
     "c45": Algorithm(
-        "c45", "C4.5", "Quinlan's C4.5 Release 8 as Weka's J48: gain ratio, numeric thresholds, fractional cases",
-        {"criterion": "gain-ratio", "thresholds": "data", "missing": "fractional", "min_leaf": 2.0,
-         "collapse": True},
+        "c45",
+        "C4.5",
+        "Quinlan's C4.5 Release 8 as Weka's J48: gain ratio, numeric thresholds, fractional cases",
+        {"criterion": "gain-ratio", "thresholds": "data", "missing": "fractional", "min_leaf": 2.0, "collapse": True},
         prune="pessimistic",
     ),
 }
@@ -61,8 +66,7 @@ def check_table(table: Table, params: GrowParams) -> None:
         raise DataError(f"{table.source}: no data rows; the file has a header but no examples")
     labelled = table.labelled()
     if not labelled.any():
-        raise DataError(f"{table.source}: every row lacks a value in the target column "
-                        f"{table.schema.target.name!r}")
+        raise DataError(f"{table.source}: every row lacks a value in the target column {table.schema.target.name!r}")
     present = np.unique(table.y[labelled])
     if table.is_regression:
         if params.algorithm != "cart":
@@ -71,8 +75,10 @@ def check_table(table: Table, params: GrowParams) -> None:
                 "for classes use --task classification"
             )
         if params.chi2_alpha is not None:
-            raise ParameterError("--chi2-alpha tests a split's association with the classes; a regression tree "
-                                 "has none: use --min-gain, --min-leaf or --max-depth to stop early")
+            raise ParameterError(
+                "--chi2-alpha tests a split's association with the classes; a regression tree "
+                "has none: use --min-gain, --min-leaf or --max-depth to stop early"
+            )
     elif len(present) < 2:
         only = table.classes[present[0]]
         raise DataError(
@@ -102,9 +108,18 @@ def check_table(table: Table, params: GrowParams) -> None:
 PRUNING = ("none", "pessimistic", "reduced-error")
 
 
-def train(table: Table, algorithm: str = "id3", prune: str | None = None, cf: float = 0.25,
-          raising: bool = True, error_bound: str = "j48", holdout: float = 1 / 3, progress=None,
-          record: bool = True, **options) -> tuple[Tree, list[str]]:
+def train(
+    table: Table,
+    algorithm: str = "id3",
+    prune: str | None = None,
+    cf: float = 0.25,
+    raising: bool = True,
+    error_bound: str = "j48",
+    holdout: float = 1 / 3,
+    progress=None,
+    record: bool = True,
+    **options,
+) -> tuple[Tree, list[str]]:
     """Train a tree; returns it with any warnings (as text, for the caller to show).
 
     ``prune`` (default: the algorithm's; C4.5 prunes pessimistically, as J48)
@@ -155,8 +170,7 @@ def train(table: Table, algorithm: str = "id3", prune: str | None = None, cf: fl
             root = collapse(root)
     tree = Tree(table.schema, root, algorithm, params.as_dict(), training, trace=growth_trace)
     if method == "pessimistic":
-        tree, steps = pessimistic_prune(tree, data, cf, raising, error_bound, in_place=True, flat=flat,
-                                        record=record)
+        tree, steps = pessimistic_prune(tree, data, cf, raising, error_bound, in_place=True, flat=flat, record=record)
         tree.trace = growth_trace + steps
     if binning:
         snap(tree.root, data)
@@ -203,12 +217,16 @@ def _check_params(params: GrowParams) -> None:
     if params.missing not in POLICIES:
         raise ParameterError(f"--missing must be one of {', '.join(POLICIES)}")
     if params.algorithm == "cart" and params.missing == "class-majority":
-        raise ParameterError("--missing class-majority fills values in for id3 and c45; cart sends a case with a "
-                             "missing value down the heavier branch (--missing majority, its default) or down both "
-                             "(--missing fractional)")
+        raise ParameterError(
+            "--missing class-majority fills values in for id3 and c45; cart sends a case with a "
+            "missing value down the heavier branch (--missing majority, its default) or down both "
+            "(--missing fractional)"
+        )
     if params.algorithm == "cart" and params.costs is not None:
-        raise ParameterError("--costs weighs information gain (Mitchell 3.7.5) for id3 and c45; cart chooses its "
-                             "splits by impurity decrease: leave --costs out or use --algorithm c45")
+        raise ParameterError(
+            "--costs weighs information gain (Mitchell 3.7.5) for id3 and c45; cart chooses its "
+            "splits by impurity decrease: leave --costs out or use --algorithm c45"
+        )
 
 
 def regrow(tree: Tree, table: Table):
@@ -229,7 +247,7 @@ def params_from_dict(parameters: dict) -> GrowParams:
 
 
 def _train_reduced_error(table: Table, algorithm: str, holdout: float, **options) -> tuple[Tree, list[str]]:
-    from dtcli.induction.reduced_error import reduced_error_prune, stratified_holdout
+    from dtcli.induction.prune.reduced_error import reduced_error_prune, stratified_holdout
 
     if not 0 < holdout < 1:
         raise ParameterError("--holdout must be a fraction between 0 and 1, e.g. 0.33")

@@ -57,7 +57,5 @@ def _data_lines(text: str) -> np.ndarray:
     """File line numbers of the data rows (non-blank, non-comment lines after @data)."""
     lines = text.splitlines()
     start = next((i for i, line in enumerate(lines) if line.strip().lower().startswith("@data")), len(lines))
-    rows = [i + 1 for i in range(start + 1, len(lines))
-            if lines[i].strip() and not lines[i].lstrip().startswith("%")]
+    rows = [i + 1 for i in range(start + 1, len(lines)) if lines[i].strip() and not lines[i].lstrip().startswith("%")]
     return np.asarray(rows, dtype=np.int64)
-

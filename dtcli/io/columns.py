@@ -61,11 +61,14 @@ class TextColumn:
     uniques: list
 
     @classmethod
-    def of(cls, cells) -> "TextColumn":
+    def of(cls, cells) -> TextColumn:
         """From a sequence of str (None missing), codes in order of first appearance."""
         index: dict[str, int] = {}
-        codes = np.fromiter((-1 if cell is None else index.setdefault(cell, len(index)) for cell in cells),
-                            dtype=np.int32, count=len(cells))
+        codes = np.fromiter(
+            (-1 if cell is None else index.setdefault(cell, len(index)) for cell in cells),
+            dtype=np.int32,
+            count=len(cells),
+        )
         return cls(codes, list(index))
 
     def __len__(self) -> int:

@@ -23,12 +23,23 @@ from dtcli.io.csv_reader import MISSING_CELLS, NUMERIC_MISSING, looks_numeric
 
 def read_columns(payload: bytes, header: list[str], sep: str, texts: set, source: str) -> list:
     """The columns of the CSV text ``payload`` (UTF-8 bytes), in file order."""
-    options = dict(sep=sep, index_col=False, skipinitialspace=True, engine="c", keep_default_na=False,
-                   header=0, names=None, encoding="utf-8")
+    options = {
+        "sep": sep,
+        "index_col": False,
+        "skipinitialspace": True,
+        "engine": "c",
+        "keep_default_na": False,
+        "header": 0,
+        "names": None,
+        "encoding": "utf-8",
+    }
     try:
         sample = pd.read_csv(io.BytesIO(payload), dtype=str, nrows=csv_reader.SAMPLE_ROWS, na_filter=False, **options)
-        numeric = [c for i, c in enumerate(sample.columns)
-                   if i < len(header) and header[i] not in texts and looks_numeric(sample[c].tolist())]
+        numeric = [
+            c
+            for i, c in enumerate(sample.columns)
+            if i < len(header) and header[i] not in texts and looks_numeric(sample[c].tolist())
+        ]
         frame = _read_typed(payload, sample.columns, numeric, options)
     except pd.errors.ParserError as exc:
         raise DataError(f"{source}: cannot parse CSV ({_parser_message(str(exc))}); check the quoting") from None
@@ -57,16 +68,21 @@ def _read_typed(payload: bytes, columns, numeric: list, options: dict) -> pd.Dat
     try:
         frame = pd.read_csv(io.BytesIO(payload), dtype=dtypes, na_values=missing, **options)
     except ValueError:
-        missing = {c: MISSING_CELLS for c in columns}
+        missing = dict.fromkeys(columns, MISSING_CELLS)
         frame = pd.read_csv(io.BytesIO(payload), dtype="category", na_values=missing, **options)
     # pandas turns categories that look like booleans or numbers into those ("TRUE" and "true"
     # become True): read such columns again as plain text, to keep each value as written.
     # Categories that are not all text (big integers come back as Python ints, "-0" as 0) likewise.
-    retyped = [c for c in frame.columns if isinstance(frame[c].dtype, pd.CategoricalDtype)
-               and pd.api.types.infer_dtype(frame[c].cat.categories, skipna=True) not in ("string", "empty")]
+    retyped = [
+        c
+        for c in frame.columns
+        if isinstance(frame[c].dtype, pd.CategoricalDtype)
+        and pd.api.types.infer_dtype(frame[c].cat.categories, skipna=True) not in ("string", "empty")
+    ]
     if retyped:
-        text = pd.read_csv(io.BytesIO(payload), dtype=str, usecols=retyped,
-                           na_values={c: missing[c] for c in retyped}, **options)
+        text = pd.read_csv(
+            io.BytesIO(payload), dtype=str, usecols=retyped, na_values={c: missing[c] for c in retyped}, **options
+        )
         for c in retyped:
             frame[c] = text[c]
     return frame

@@ -90,8 +90,7 @@ def plain_columns(text: str, sep: str, width: int, texts: set, header: list[str]
             return None
         rows.append([field.lstrip(" ") for field in fields])
     cells = list(zip(*rows[1:])) if len(rows) > 1 else [()] * width
-    numeric = [header[i] not in texts and looks_numeric(list(column[:SAMPLE_ROWS]))
-               for i, column in enumerate(cells)]
+    numeric = [header[i] not in texts and looks_numeric(list(column[:SAMPLE_ROWS])) for i, column in enumerate(cells)]
     numbers = {}
     for i, column in enumerate(cells):
         if numeric[i]:
@@ -100,8 +99,10 @@ def plain_columns(text: str, sep: str, width: int, texts: set, header: list[str]
                 numbers = {}
                 break
             numbers[i] = NumberColumn(np.array(values, dtype=np.float64))
-    return [numbers[i] if i in numbers else TextColumn.of([None if cell in MISSING_CELLS else cell for cell in column])
-            for i, column in enumerate(cells)]
+    return [
+        numbers[i] if i in numbers else TextColumn.of([None if cell in MISSING_CELLS else cell for cell in column])
+        for i, column in enumerate(cells)
+    ]
 
 
 def _check_widths(text: str, sep: str, width: int, source: str, payload: bytes) -> np.ndarray:
@@ -131,7 +132,7 @@ def _check_widths(text: str, sep: str, width: int, source: str, payload: bytes) 
     wrong = np.flatnonzero(fields != width)
     if len(wrong):
         k = data[wrong[0]]
-        line = text[starts[k]:ends[k]].strip()
+        line = text[starts[k] : ends[k]].strip()
         if line.replace(sep, "").strip():
             _width_error(source, int(line_numbers[k]), int(fields[wrong[0]]), width)
     return line_numbers[data].astype(np.int64)
@@ -142,7 +143,7 @@ def _separators_at_newlines(raw: np.ndarray, sep: int, chunk: int = 1 << 23) -> 
     (so the running count never needs more than a chunk's memory)."""
     ends, counts, carry = [], [], 0
     for offset in range(0, len(raw), chunk):
-        part = raw[offset:offset + chunk]
+        part = raw[offset : offset + chunk]
         separators = np.flatnonzero(part == sep)
         newlines = np.flatnonzero(part == 10)
         ends.append(newlines + offset)

@@ -83,8 +83,7 @@ def read_data(path: str, format_in: str | None = None, text_columns=()) -> RawDa
         raise DataError(f"{source}: no columns found; the first line must name the columns")
     if lines is not None and len(lines) != len(frame):
         lines = None
-    return RawData(frame=frame, source=source, sha256=digest, declared=declared, lines=lines,
-                   text=csv_text, sep=sep)
+    return RawData(frame=frame, source=source, sha256=digest, declared=declared, lines=lines, text=csv_text, sep=sep)
 
 
 def _read_bytes(path: str, source: str) -> bytes:
@@ -107,7 +106,7 @@ def _guess_format(path: str, data: bytes) -> str:
         return "arff"
     if path == "-":
         head = data.removeprefix(codecs.BOM_UTF8).lstrip()[:200].lower()
-        if head.startswith(b"%") or head.startswith(b"@relation"):
+        if head.startswith((b"%", b"@relation")):
             return "arff"
     return "csv"
 
@@ -118,8 +117,5 @@ def _decode(data: bytes, source: str) -> str:
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise DataError(
-            f"{source}, line {line}: not UTF-8 text (byte 0x{data[exc.start]:02x}); "
-            "save the file as UTF-8"
+            f"{source}, line {line}: not UTF-8 text (byte 0x{data[exc.start]:02x}); save the file as UTF-8"
         ) from None
-
-

@@ -182,12 +182,23 @@ def rules_from_dict(data: dict, source: str) -> RuleSet:
                 if (low is None and high is None) or any(v is not None and not math.isfinite(v) for v in (low, high)):
                     raise reader.fail(where, "a numeric condition needs a finite 'above' or 'at_most'")
                 conditions.append(Condition(name, low=low, high=high))
-        rules.append(Rule(tuple(conditions), _class(reader, entry, "class", schema, path),
-                          _counts(reader, entry, schema, path), entry.get("estimate")))
+        rules.append(
+            Rule(
+                tuple(conditions),
+                _class(reader, entry, "class", schema, path),
+                _counts(reader, entry, schema, path),
+                entry.get("estimate"),
+            )
+        )
     default = reader.get(data, "default", dict, "")
-    return RuleSet(schema, rules, _class(reader, default, "class", schema, "default"),
-                   _counts(reader, default, schema, "default"),
-                   reader.get(data, "parameters", dict, ""), reader.get(data, "training_data", dict, ""))
+    return RuleSet(
+        schema,
+        rules,
+        _class(reader, default, "class", schema, "default"),
+        _counts(reader, default, schema, "default"),
+        reader.get(data, "parameters", dict, ""),
+        reader.get(data, "training_data", dict, ""),
+    )
 
 
 def _class(reader, obj: dict, key: str, schema: Schema, path: str) -> int:
@@ -200,6 +211,7 @@ def _class(reader, obj: dict, key: str, schema: Schema, path: str) -> int:
 def _counts(reader, obj: dict, schema: Schema, path: str) -> np.ndarray:
     counts = reader.get(obj, "counts", list, path)
     if len(counts) != len(schema.classes) or not all(
-            isinstance(c, (int, float)) and not isinstance(c, bool) and math.isfinite(c) and c >= 0 for c in counts):
+        isinstance(c, (int, float)) and not isinstance(c, bool) and math.isfinite(c) and c >= 0 for c in counts
+    ):
         raise reader.fail(f"{path}.counts", f"expected {len(schema.classes)} non-negative numbers")
     return np.asarray(counts, dtype=np.float64)

@@ -17,7 +17,7 @@ from dtcli import __version__
 from dtcli.errors import ModelFormatError
 from dtcli.model import jsontext
 from dtcli.model.table import KINDS, NOMINAL, NUMERIC, Attribute, Schema
-from dtcli.model.tree import TESTS, NominalTest, Node, NumericTest, SubsetTest, Tree
+from dtcli.model.tree import TESTS, Node, NominalTest, NumericTest, SubsetTest, Tree
 
 FORMAT = "dtree-model"
 SCHEMA_VERSION = 1
@@ -81,8 +81,9 @@ def _node_to_dict(node: Node, classes: tuple[str, ...], lazy: bool = False) -> d
     pairs = zip(branch_values(node.test), node.children)
     if lazy:
         make = functools.partial
-        out["branches"] = [{"value": value, "node": jsontext.Lazy(make(_node_to_dict, child, classes, True))}
-                           for value, child in pairs]
+        out["branches"] = [
+            {"value": value, "node": jsontext.Lazy(make(_node_to_dict, child, classes, True))} for value, child in pairs
+        ]
     else:
         out["branches"] = [{"value": value, "node": _node_to_dict(child, classes)} for value, child in pairs]
     return out
@@ -117,8 +118,7 @@ def tree_from_dict(data: object, source: str = "<model>"):
         return rules_from_dict(data, source)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ModelFormatError(
-            f'{source}: not a dtree model (no "format": "{FORMAT}" field); '
-            "give a file written by 'dtree train -o'"
+            f'{source}: not a dtree model (no "format": "{FORMAT}" field); give a file written by \'dtree train -o\''
         )
     version = reader.get(data, "schema_version", int, "")
     if version > SCHEMA_VERSION or version < 1:
@@ -221,19 +221,24 @@ class _Reader:
     def number(self, obj: dict, key: str, path: str, minimum: float | None = None) -> float:
         value = self.get(obj, key, float, path)
         if not math.isfinite(value) or (minimum is not None and value < minimum):
-            raise self.fail(f"{path}.{key}", "expected a finite number" + ("" if minimum is None else f" >= {minimum:g}"))
+            raise self.fail(
+                f"{path}.{key}", "expected a finite number" + ("" if minimum is None else f" >= {minimum:g}")
+            )
         return value
 
     def regression_node(self, obj: dict, path: str) -> Node:
         weight = self.number(obj, "weight", path, 0.0)
-        return Node(np.array([weight]), 0, value=self.number(obj, "value", path),
-                    impurity=self.number(obj, "impurity", path, 0.0))
+        return Node(
+            np.array([weight]),
+            0,
+            value=self.number(obj, "value", path),
+            impurity=self.number(obj, "impurity", path, 0.0),
+        )
 
     def class_node(self, obj: dict, schema: Schema, path: str) -> Node:
         counts = self.get(obj, "counts", list, path)
         if len(counts) != len(schema.classes) or not all(
-            isinstance(c, (int, float)) and not isinstance(c, bool) and math.isfinite(c) and c >= 0
-            for c in counts
+            isinstance(c, (int, float)) and not isinstance(c, bool) and math.isfinite(c) and c >= 0 for c in counts
         ):
             raise self.fail(f"{path}.counts", f"expected {len(schema.classes)} non-negative numbers")
         label_name = self.get(obj, "label", str, path)

@@ -112,7 +112,7 @@ class Table:
             return column == MISSING
         return np.isnan(column)
 
-    def take(self, rows: np.ndarray) -> "Table":
+    def take(self, rows: np.ndarray) -> Table:
         """A new table with only ``rows`` (a boolean mask or index array)."""
         return Table(
             schema=self.schema,
@@ -136,6 +136,4 @@ class Table:
         if self.is_regression:
             return np.array([self.weights[self.labelled()].sum()], dtype=np.float64)
         known = self.y != MISSING
-        return np.bincount(
-            self.y[known], weights=self.weights[known], minlength=len(self.classes)
-        ).astype(np.float64)
+        return np.bincount(self.y[known], weights=self.weights[known], minlength=len(self.classes)).astype(np.float64)

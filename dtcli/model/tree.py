@@ -9,8 +9,8 @@ branch index per row and ``MISSING`` where the tested value is missing.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Iterator
 
 import numpy as np
 
@@ -113,7 +113,7 @@ class Node:
     counts: np.ndarray
     label: int
     test: Test | None = None
-    children: list["Node"] = field(default_factory=list)
+    children: list[Node] = field(default_factory=list)
     score: float | None = None
     value: float | None = None
     impurity: float | None = None
@@ -126,7 +126,7 @@ class Node:
     def weight(self) -> float:
         return float(self.counts.sum())
 
-    def walk(self) -> Iterator["Node"]:
+    def walk(self) -> Iterator[Node]:
         """This node and every node below it, depth first, branches in order."""
         stack = [self]  # not recursive: a generator chain as deep as the tree costs a frame per level
         while stack:

@@ -17,8 +17,12 @@ from dtcli.model.table import Table
 
 _PATTERN = re.compile(r"^(?P<name>.+?)\s*(?P<op><=|>=|!=|=|<|>)\s*(?P<value>.*)$", re.S)
 _NUMERIC_OPS = {
-    "=": np.equal, "!=": np.not_equal, "<": np.less, "<=": np.less_equal,
-    ">": np.greater, ">=": np.greater_equal,
+    "=": np.equal,
+    "!=": np.not_equal,
+    "<": np.less,
+    "<=": np.less_equal,
+    ">": np.greater,
+    ">=": np.greater_equal,
 }
 
 

@@ -26,8 +26,13 @@ def cp_json(rows, chosen=None) -> str:
         "format": "dtree-cp",
         "version": 1,
         "rows": [
-            {"alpha": r.alpha, "leaves": r.leaves, "train_error": r.train_error,
-             "cv_error": r.cv_error, "cv_se": r.cv_se}
+            {
+                "alpha": r.alpha,
+                "leaves": r.leaves,
+                "train_error": r.train_error,
+                "cv_error": r.cv_error,
+                "cv_se": r.cv_se,
+            }
             for r in rows
         ],
         "chosen": None if chosen is None else rows.index(chosen),

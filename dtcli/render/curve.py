@@ -18,7 +18,12 @@ def curve_text(points) -> str:
 
 def curve_json(points) -> str:
     """``{"format": "dtree-curve", "version": 1, "points": [{nodes, leaves, training, validation, test}]}``."""
-    doc = {"format": "dtree-curve", "version": 1,
-           "points": [{"nodes": p.nodes, "leaves": p.leaves, "training": p.training,
-                       "validation": p.validation, "test": p.test} for p in points]}
+    doc = {
+        "format": "dtree-curve",
+        "version": 1,
+        "points": [
+            {"nodes": p.nodes, "leaves": p.leaves, "training": p.training, "validation": p.validation, "test": p.test}
+            for p in points
+        ],
+    }
     return json.dumps(doc, indent=2) + "\n"

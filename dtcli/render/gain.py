@@ -14,7 +14,7 @@ import math
 
 from rich.table import Table as RichTable
 
-from dtcli.induction.report import GainReport
+from dtcli.induction.apply.report import GainReport
 from dtcli.model.tree import format_threshold
 from dtcli.render.counts import class_counts
 
@@ -56,8 +56,15 @@ def rich_table(report: GainReport) -> RichTable:
         if row.missing > 0:
             branches.append(f"? {row.missing:g} missing")
         mark = "* " if row.name == report.chosen else "  "
-        cells = [mark + row.name, "\n".join(branches), _fixed(row.weighted_entropy), _fixed(row.gain),
-                 _fixed(row.split_info), _fixed(row.gain_ratio), _fixed(row.gini_gain)]
+        cells = [
+            mark + row.name,
+            "\n".join(branches),
+            _fixed(row.weighted_entropy),
+            _fixed(row.gain),
+            _fixed(row.split_info),
+            _fixed(row.gain_ratio),
+            _fixed(row.gini_gain),
+        ]
         if _has_costs(report):
             cells += [f"{row.cost:g}", _fixed(row.cost_score)]
         table.add_row(*cells)
@@ -70,15 +77,20 @@ def cut_tables(report: GainReport) -> list[RichTable]:
     for row in report.attributes:
         if not row.cuts:
             continue
-        table = RichTable(title=f"{row.name}: every cut (* where the class changes)", show_edge=False,
-                          pad_edge=False, title_justify="left")
+        table = RichTable(
+            title=f"{row.name}: every cut (* where the class changes)",
+            show_edge=False,
+            pad_edge=False,
+            title_justify="left",
+        )
         for title in ("Cut", "Between", "At or below", "Above", "Gain"):
             table.add_column(title, justify="right" if title in ("Gain",) else "left")
         for cut in row.cuts:
             table.add_row(
                 f"{'*' if cut.boundary else ' '} <= {format_threshold(cut.threshold)}",
                 f"{format_threshold(cut.lower)} | {format_threshold(cut.upper)}",
-                class_counts(cut.counts[0], report.classes), class_counts(cut.counts[1], report.classes),
+                class_counts(cut.counts[0], report.classes),
+                class_counts(cut.counts[1], report.classes),
                 _fixed(cut.gain),
             )
         tables.append(table)
@@ -108,9 +120,7 @@ def to_json(report: GainReport, where: list[str]) -> str:
         entry = {
             "name": row.name,
             "kind": "nominal" if row.threshold is None else "numeric",
-            "branches": [
-                {"value": v, "counts": [float(x) for x in c]} for v, c in zip(row.values, row.branch_counts)
-            ],
+            "branches": [{"value": v, "counts": [float(x) for x in c]} for v, c in zip(row.values, row.branch_counts)],
             "missing": row.missing,
             "weighted_entropy": row.weighted_entropy,
             "gain": row.gain,
@@ -122,8 +132,14 @@ def to_json(report: GainReport, where: list[str]) -> str:
             entry["threshold"] = row.threshold
         if row.cuts:
             entry["cuts"] = [
-                {"threshold": c.threshold, "lower": c.lower, "upper": c.upper, "gain": c.gain,
-                 "boundary": c.boundary, "counts": [[float(x) for x in side] for side in c.counts]}
+                {
+                    "threshold": c.threshold,
+                    "lower": c.lower,
+                    "upper": c.upper,
+                    "gain": c.gain,
+                    "boundary": c.boundary,
+                    "counts": [[float(x) for x in side] for side in c.counts],
+                }
                 for c in row.cuts
             ]
         if row.cost is not None:
@@ -148,8 +164,20 @@ def to_json(report: GainReport, where: list[str]) -> str:
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
-CSV_COLUMNS = ("attribute", "branches", "missing", "weighted_entropy", "gain", "split_info",
-               "gain_ratio", "gini_gain", "chosen", "threshold", "cost", "cost_score")
+CSV_COLUMNS = (
+    "attribute",
+    "branches",
+    "missing",
+    "weighted_entropy",
+    "gain",
+    "split_info",
+    "gain_ratio",
+    "gini_gain",
+    "chosen",
+    "threshold",
+    "cost",
+    "cost_score",
+)
 
 
 def to_csv(report: GainReport) -> str:
@@ -158,16 +186,24 @@ def to_csv(report: GainReport) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for row in report.attributes:
-        branches = "|".join(
-            f"{v}:" + "/".join(f"{x:g}" for x in c) for v, c in zip(row.values, row.branch_counts)
-        )
+        branches = "|".join(f"{v}:" + "/".join(f"{x:g}" for x in c) for v, c in zip(row.values, row.branch_counts))
         ratio = repr(row.gain_ratio) if math.isfinite(row.gain_ratio) else ""
-        writer.writerow([
-            row.name, branches, f"{row.missing:g}", repr(row.weighted_entropy), repr(row.gain),
-            repr(row.split_info), ratio, repr(row.gini_gain), "yes" if row.name == report.chosen else "",
-            "" if row.threshold is None else repr(row.threshold),
-            "" if row.cost is None else repr(row.cost), "" if row.cost_score is None else repr(row.cost_score),
-        ])
+        writer.writerow(
+            [
+                row.name,
+                branches,
+                f"{row.missing:g}",
+                repr(row.weighted_entropy),
+                repr(row.gain),
+                repr(row.split_info),
+                ratio,
+                repr(row.gini_gain),
+                "yes" if row.name == report.chosen else "",
+                "" if row.threshold is None else repr(row.threshold),
+                "" if row.cost is None else repr(row.cost),
+                "" if row.cost_score is None else repr(row.cost_score),
+            ]
+        )
     return out.getvalue()
 
 
@@ -176,9 +212,15 @@ def regression_output(stats, found, table, where: list[str], fmt: str) -> str:
     weight, mean, mse = stats
     if fmt == "json":
         doc = {
-            "format": GAIN_FORMAT, "version": GAIN_VERSION, "task": "regression",
-            "target": table.schema.target.name, "rows": int(table.labelled().sum()), "where": where,
-            "weight": weight, "mean": mean, "mse": mse,
+            "format": GAIN_FORMAT,
+            "version": GAIN_VERSION,
+            "task": "regression",
+            "target": table.schema.target.name,
+            "rows": int(table.labelled().sum()),
+            "where": where,
+            "weight": weight,
+            "mean": mean,
+            "mse": mse,
             "chosen": found[0][0] if found else None,
             "attributes": [{"name": n, "split": t.branch_labels()[0], "mse_decrease": d} for n, t, d in found],
         }

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dtcli.induction.evaluate import Evaluation
+from dtcli.induction.apply.evaluate import Evaluation
 
 
 def evaluation_text(evaluation: Evaluation) -> str:
@@ -31,5 +31,4 @@ def regression_text(evaluation) -> str:
     """``RMSE 12.3, MAE 8.1, R^2 0.912 (209 rows)``."""
     if evaluation.n == 0:
         return "Errors: no rows with a known target value to compare with\n"
-    return (f"RMSE {evaluation.rmse:.6g}, MAE {evaluation.mae:.6g}, R^2 {evaluation.r2:.4f} "
-            f"({evaluation.n} rows)\n")
+    return f"RMSE {evaluation.rmse:.6g}, MAE {evaluation.mae:.6g}, R^2 {evaluation.r2:.4f} ({evaluation.n} rows)\n"

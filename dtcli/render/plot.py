@@ -28,9 +28,9 @@ def plot_curve(points, path: str) -> None:
     axes.invert_xaxis()
     axes.legend()
     figure.tight_layout()
-    from dtcli.io.write import write_bytes
-
     import io
+
+    from dtcli.io.write import write_bytes
 
     buffer = io.BytesIO()
     figure.savefig(buffer, format=path.rsplit(".", 1)[-1].lower())

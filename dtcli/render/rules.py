@@ -35,8 +35,7 @@ def text(ruleset: RuleSet) -> str:
         estimate = "" if rule.estimate is None else f", estimate {rule.estimate:.3f}"
         lines.append(f"R{k}: IF {_conditions(rule)} THEN {target} = {classes[rule.label]}")
         cases = f"{rule.cases:g} case" + ("" if rule.cases == 1 else "s")
-        lines.append(f"    {cases}, accuracy {_accuracy(rule)}{estimate} "
-                     f"{class_counts(rule.counts, classes)}")
+        lines.append(f"    {cases}, accuracy {_accuracy(rule)}{estimate} {class_counts(rule.counts, classes)}")
     lines.append(f"R{len(ruleset.rules) + 1}: ELSE {target} = {classes[ruleset.default]}  (default)")
     return "\n".join(lines) + "\n"
 
@@ -44,10 +43,22 @@ def text(ruleset: RuleSet) -> str:
 def table_rows(ruleset: RuleSet):
     classes = ruleset.classes
     for k, rule in enumerate(ruleset.rules, start=1):
-        yield (f"R{k}", _conditions(rule), classes[rule.label], f"{rule.cases:g}", _accuracy(rule),
-               "" if rule.estimate is None else f"{rule.estimate:.6g}")
-    yield (f"R{len(ruleset.rules) + 1}", "(default)", classes[ruleset.default],
-           f"{ruleset.default_counts.sum():g}", "", "")
+        yield (
+            f"R{k}",
+            _conditions(rule),
+            classes[rule.label],
+            f"{rule.cases:g}",
+            _accuracy(rule),
+            "" if rule.estimate is None else f"{rule.estimate:.6g}",
+        )
+    yield (
+        f"R{len(ruleset.rules) + 1}",
+        "(default)",
+        classes[ruleset.default],
+        f"{ruleset.default_counts.sum():g}",
+        "",
+        "",
+    )
 
 
 def to_csv(ruleset: RuleSet) -> str:
@@ -157,5 +168,6 @@ def sql(ruleset: RuleSet) -> str:
 
 
 def render(ruleset: RuleSet, fmt: str) -> str:
-    return {"text": text, "json": dumps_rules, "csv": to_csv, "markdown": markdown,
-            "python": python, "sql": sql}[fmt](ruleset)
+    return {"text": text, "json": dumps_rules, "csv": to_csv, "markdown": markdown, "python": python, "sql": sql}[fmt](
+        ruleset
+    )

@@ -7,8 +7,8 @@ import json
 
 def trace_text(steps) -> str:
     """Every recorded decision, grouped by kind: chi-square checks, then pruning steps."""
-    from dtcli.induction.grow import ChiStep
-    from dtcli.induction.reduced_error import Step as ReducedStep
+    from dtcli.induction.grow.grower import ChiStep
+    from dtcli.induction.prune.reduced_error import Step as ReducedStep
 
     chi = [s for s in steps if isinstance(s, ChiStep)]
     reduced = [s for s in steps if isinstance(s, ReducedStep)]
@@ -24,11 +24,14 @@ def trace_text(steps) -> str:
 
 
 def chi_text(steps) -> str:
-    lines = ["Chi-square pre-pruning (a split needs p < alpha):",
-             f"  {'depth':>5} {'cases':>9} {'chi2':>10} {'df':>3} {'p-value':>10}  decision  test"]
+    lines = [
+        "Chi-square pre-pruning (a split needs p < alpha):",
+        f"  {'depth':>5} {'cases':>9} {'chi2':>10} {'df':>3} {'p-value':>10}  decision  test",
+    ]
     for s in steps:
-        lines.append(f"  {s.depth:5d} {s.cases:9g} {s.statistic:10.4f} {s.df:3d} {s.p_value:10.4g}  "
-                     f"{s.action:<8}  {s.attribute}")
+        lines.append(
+            f"  {s.depth:5d} {s.cases:9g} {s.statistic:10.4f} {s.df:3d} {s.p_value:10.4g}  {s.action:<8}  {s.attribute}"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -36,21 +39,35 @@ def pessimistic_text(steps) -> str:
     """One line per node, bottom-up: estimated errors of leaf, subtree and largest branch."""
     if not steps:
         return "Pessimistic pruning: no internal node to consider\n"
-    lines = ["Pessimistic pruning (estimated errors; a leaf wins within 0.1):",
-             f"  {'leaf':>9} {'subtree':>9} {'branch':>9}  decision  node"]
+    lines = [
+        "Pessimistic pruning (estimated errors; a leaf wins within 0.1):",
+        f"  {'leaf':>9} {'subtree':>9} {'branch':>9}  decision  node",
+    ]
     for step in steps:
         branch = "-" if step.branch is None else f"{step.branch:9.3f}"
-        lines.append(f"  {step.leaf:9.3f} {step.tree:9.3f} {branch:>9}  {step.action:<8}  {step.path}"
-                     f" ({step.cases:g} cases)")
+        lines.append(
+            f"  {step.leaf:9.3f} {step.tree:9.3f} {branch:>9}  {step.action:<8}  {step.path} ({step.cases:g} cases)"
+        )
     return "\n".join(lines) + "\n"
 
 
 def pessimistic_json(steps) -> str:
     """``{"format": "dtree-trace", "version": 1, "method": "pessimistic", "steps": [...]}``."""
     doc = {
-        "format": "dtree-trace", "version": 1, "method": "pessimistic",
-        "steps": [{"node": s.path, "cases": s.cases, "leaf": s.leaf, "subtree": s.tree, "branch": s.branch,
-                   "decision": s.action} for s in steps],
+        "format": "dtree-trace",
+        "version": 1,
+        "method": "pessimistic",
+        "steps": [
+            {
+                "node": s.path,
+                "cases": s.cases,
+                "leaf": s.leaf,
+                "subtree": s.tree,
+                "branch": s.branch,
+                "decision": s.action,
+            }
+            for s in steps
+        ],
     }
     return json.dumps(doc, indent=2) + "\n"
 
@@ -59,15 +76,30 @@ def reduced_text(steps) -> str:
     """One line per pruning: validation accuracy before and after, and the size after."""
     if not steps:
         return "Reduced-error pruning: no node could be pruned without lowering validation accuracy\n"
-    lines = ["Reduced-error pruning (validation accuracy; no worse is enough):",
-             f"  {'before':>8} {'after':>8} {'nodes':>6}  node"]
+    lines = [
+        "Reduced-error pruning (validation accuracy; no worse is enough):",
+        f"  {'before':>8} {'after':>8} {'nodes':>6}  node",
+    ]
     for s in steps:
         lines.append(f"  {s.before:8.4f} {s.after:8.4f} {s.nodes:6d}  {s.path} ({s.cases:g} cases)")
     return "\n".join(lines) + "\n"
 
 
 def reduced_json(steps) -> str:
-    doc = {"format": "dtree-trace", "version": 1, "method": "reduced-error",
-           "steps": [{"node": s.path, "cases": s.cases, "before": s.before, "after": s.after,
-                      "nodes": s.nodes, "leaves": s.leaves} for s in steps]}
+    doc = {
+        "format": "dtree-trace",
+        "version": 1,
+        "method": "reduced-error",
+        "steps": [
+            {
+                "node": s.path,
+                "cases": s.cases,
+                "before": s.before,
+                "after": s.after,
+                "nodes": s.nodes,
+                "leaves": s.leaves,
+            }
+            for s in steps
+        ],
+    }
     return json.dumps(doc, indent=2) + "\n"

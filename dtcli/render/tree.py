@@ -16,8 +16,13 @@ from rich.tree import Tree as RichTree
 from dtcli.model.tree import Node, Tree
 from dtcli.render.counts import class_counts, j48_number, number
 
-CRITERION_NAMES = {"gain": "gain", "gain-ratio": "gain ratio", "gini": "Gini gain", "entropy": "gain",
-                   "cart": "CART measure"}
+CRITERION_NAMES = {
+    "gain": "gain",
+    "gain-ratio": "gain ratio",
+    "gini": "Gini gain",
+    "entropy": "gain",
+    "cart": "CART measure",
+}
 
 
 def _leaf_suffix(node: Node, classes) -> str:
@@ -60,8 +65,11 @@ def _describe(node: Node, classes, criterion: str) -> str:
         return f"{counts} → {node.value:.6g}" if node.value is not None else f"{counts} → {classes[node.label]}"
     score = ""
     if node.score is not None:
-        score = f" ({CRITERION_NAMES.get(criterion, criterion)} {node.score:.4g})" if node.value is not None \
+        score = (
+            f" ({CRITERION_NAMES.get(criterion, criterion)} {node.score:.4g})"
+            if node.value is not None
             else f" ({CRITERION_NAMES.get(criterion, criterion)} {node.score:.3f})"
+        )
     return f"{counts} · split on {node.test.attribute.name}{score}"
 
 

@@ -51,8 +51,9 @@ print(model.get_n_leaves())
 def run(command: list[str], env: dict | None = None) -> tuple[float, float, str]:
     """(wall seconds, peak MB, stdout+stderr) of one process."""
     start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                               env={**os.environ, **(env or {})})
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, **(env or {})}
+    )
     _, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - start
     output = process.stdout.read()
@@ -123,8 +124,12 @@ def verdicts(measured: dict[int, dict], startup: dict[str, float]) -> list[str]:
     smaller = [size for size in measured if size < big and "c45" in measured[size]]
     if smaller and "c45" in at:
         size = max(smaller)
-        check(f"c45 time growth {size:,} -> {big:,} rows ({big / size:g}x the rows)",
-              at["c45"][0] / measured[size]["c45"][0], 12 * big / size / 10, "x")
+        check(
+            f"c45 time growth {size:,} -> {big:,} rows ({big / size:g}x the rows)",
+            at["c45"][0] / measured[size]["c45"][0],
+            12 * big / size / 10,
+            "x",
+        )
     for name, wall in startup.items():
         check(f"start-up, dtree {name} on the sample data", wall, 0.5, " s")
     return lines
@@ -149,8 +154,10 @@ def machine() -> str:
         compiled = f"numba {numba.__version__}"
     except ImportError:
         compiled = "no numba"
-    return (f"{cpu}, {os.cpu_count()} cores, {memory:.0f} GiB; Python {sys.version.split()[0]}, "
-            f"numpy {numpy.__version__}, {compiled}")
+    return (
+        f"{cpu}, {os.cpu_count()} cores, {memory:.0f} GiB; Python {sys.version.split()[0]}, "
+        f"numpy {numpy.__version__}, {compiled}"
+    )
 
 
 def main() -> None:
@@ -159,11 +166,14 @@ def main() -> None:
     parser.add_argument("--sklearn-python", help="Python with scikit-learn and pandas installed")
     parser.add_argument("--weka-jar", default="/usr/share/java/weka-3.6.14.jar")
     parser.add_argument("--keep", help="Keep the generated tables in this directory")
-    parser.add_argument("--make-data", default=str(MAKE_DATA),
-                        help="shared/bench/make_data.py (default: beside the repository; give it when "
-                             "running from a clone elsewhere)")
-    parser.add_argument("--skip", nargs="*", default=[], metavar="JOB@ROWS",
-                        help="Jobs not to run, e.g. cart@1000000 or j48@1000000")
+    parser.add_argument(
+        "--make-data",
+        default=str(MAKE_DATA),
+        help="shared/bench/make_data.py (default: beside the repository; give it when running from a clone elsewhere)",
+    )
+    parser.add_argument(
+        "--skip", nargs="*", default=[], metavar="JOB@ROWS", help="Jobs not to run, e.g. cart@1000000 or j48@1000000"
+    )
     args = parser.parse_args()
     work = Path(args.keep or tempfile.mkdtemp(prefix="dtree-bench-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -179,9 +189,12 @@ def main() -> None:
     first = work / f"bench-{min(args.sizes)}.csv"
     wall, _, _ = run(dtree + ["train", str(first), "-a", "c45", "-q"], {"DTREE_ENGINE": "numba"})
     wall += run(dtree + ["train", str(first), "-a", "c45", "-q", "--max-bins", "8"], {"DTREE_ENGINE": "numba"})[0]
-    wall += run(dtree + ["train", str(first), "-a", "cart", "-q", "--criterion", "entropy"], {"DTREE_ENGINE": "numba"})[0]
-    print(f"first run on this machine (compiling the engine's kernels, {min(args.sizes)} rows): {wall:.1f} s",
-          flush=True)
+    wall += run(dtree + ["train", str(first), "-a", "cart", "-q", "--criterion", "entropy"], {"DTREE_ENGINE": "numba"})[
+        0
+    ]
+    print(
+        f"first run on this machine (compiling the engine's kernels, {min(args.sizes)} rows): {wall:.1f} s", flush=True
+    )
     for size in args.sizes:
         data = work / f"bench-{size}.csv"
         model = work / f"model-{size}.json"
@@ -189,8 +202,11 @@ def main() -> None:
             ("c45", "c45 (pruned, as J48)", dtree + ["train", str(data), "-a", "c45", "-q", "-o", str(model)]),
             ("c45u", "c45 --no-prune", dtree + ["train", str(data), "-a", "c45", "--no-prune", "-q"]),
             ("bins", "c45 --max-bins 256", dtree + ["train", str(data), "-a", "c45", "--max-bins", "256", "-q"]),
-            ("cart", "cart --no-prune -m 2 --criterion entropy",
-             dtree + ["train", str(data), "-a", "cart", "--no-prune", "-m", "2", "--criterion", "entropy", "-q"]),
+            (
+                "cart",
+                "cart --no-prune -m 2 --criterion entropy",
+                dtree + ["train", str(data), "-a", "cart", "--no-prune", "-m", "2", "--criterion", "entropy", "-q"],
+            ),
         ]
         results = measured.setdefault(size, {})
         for key, name, command in jobs:
@@ -213,8 +229,9 @@ def main() -> None:
             arff = work / f"bench-{size}.arff"
             if not arff.exists():
                 to_arff(data, arff)
-            wall, peak, out = run(["java", "-Xmx8g", "-cp", args.weka_jar, "weka.classifiers.trees.J48",
-                                   "-no-cv", "-t", str(arff)])
+            wall, peak, out = run(
+                ["java", "-Xmx8g", "-cp", args.weka_jar, "weka.classifiers.trees.J48", "-no-cv", "-t", str(arff)]
+            )
             results["j48"] = (wall, peak, out)
             ratio = f"c45 {results['c45'][0] / wall:.3f}x" if "c45" in results else ""
             rows.append((size, "Weka J48 (pruned)", wall, peak, leaves(out), ratio))

@@ -52,8 +52,10 @@ def test_unseen_values_warn_and_predict(run, model, tmp_path):
 
 def test_errors_and_unseen_labels_in_confusion_matrix(run, model, tmp_path):
     data = tmp_path / "new.csv"
-    data.write_text("Outlook,Temperature,Humidity,Wind,PlayTennis\nSunny,Hot,High,Weak,Yes\n"
-                    "Rain,Mild,High,Weak,Maybe\nOvercast,Hot,High,Weak,\n")
+    data.write_text(
+        "Outlook,Temperature,Humidity,Wind,PlayTennis\nSunny,Hot,High,Weak,Yes\n"
+        "Rain,Mild,High,Weak,Maybe\nOvercast,Hot,High,Weak,\n"
+    )
     result = run("predict", model, data)
     assert result.stderr.splitlines() == [
         "Accuracy: 0/2 = 0.000 (2 errors)",

@@ -65,8 +65,19 @@ def test_output_is_deterministic(run, tmp_path):
 
 def test_quiet_and_options_are_recorded(run, tmp_path):
     model = tmp_path / "m.json"
-    result = run("train", SAMPLES / "weather.csv", "--ignore", "Day", "-q", "-o", model,
-                 "--criterion", "gain-ratio", "--max-depth", "1")
+    result = run(
+        "train",
+        SAMPLES / "weather.csv",
+        "--ignore",
+        "Day",
+        "-q",
+        "-o",
+        model,
+        "--criterion",
+        "gain-ratio",
+        "--max-depth",
+        "1",
+    )
     assert result.stdout == ""
     params = json.loads(model.read_text())["parameters"]
     assert params["criterion"] == "gain-ratio" and params["max_depth"] == 1
@@ -85,8 +96,12 @@ def test_nominal_option_lets_id3_use_numeric_codes(run):
 
 def test_stdin_and_python_dash_m():
     data = (SAMPLES / "weather.csv").read_text()
-    out = subprocess.run([sys.executable, "-m", "dtcli", "train", "-", "--ignore", "Day", "-f", "text"],
-                         input=data, capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "dtcli", "train", "-", "--ignore", "Day", "-f", "text"],
+        input=data,
+        capture_output=True,
+        text=True,
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout == MITCHELL_TEXT
 
@@ -130,7 +145,12 @@ def test_c45_prunes_by_default_and_traces(run, tmp_path):
     model = tmp_path / "m.json"
     run("train", labor, "-a", "c45", "-q", "-o", model, "--cf", "0.1", "--error-bound", "c45r8")
     assert json.loads(model.read_text())["parameters"]["pruning"] == {
-        "method": "pessimistic", "cf": 0.1, "raising": True, "error_bound": "c45r8", "original_leaves": 13}
+        "method": "pessimistic",
+        "cf": 0.1,
+        "raising": True,
+        "error_bound": "c45r8",
+        "original_leaves": 13,
+    }
 
 
 def test_mitchell_temperature_thresholds_in_midpoint_mode(run):

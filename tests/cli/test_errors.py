@@ -80,10 +80,12 @@ def work(tmp_path_factory):
     variant("future.json", lambda m: m.update(schema_version=2))
     variant("damaged.json", lambda m: m["root"]["branches"][0]["node"].update(counts=[1.0, 2.0, 3.0]))
     # Temperature is in the schema but tested by no node: declare it numeric
-    variant("numeric.json", lambda m: m["schema"]["attributes"].__setitem__(
-        1, {"name": "Temperature", "kind": "numeric"}))
-    done = dtree(d, "train", "weather-numeric.csv", "--target", "Temperature", "-a", "cart", "-o", "regression.json",
-                 "-q")
+    variant(
+        "numeric.json", lambda m: m["schema"]["attributes"].__setitem__(1, {"name": "Temperature", "kind": "numeric"})
+    )
+    done = dtree(
+        d, "train", "weather-numeric.csv", "--target", "Temperature", "-a", "cart", "-o", "regression.json", "-q"
+    )
     assert done.returncode == 0, done.stderr
     return d
 
@@ -115,37 +117,63 @@ CASES = [
     case("unknown-ignore", ("gain", "weather.csv", "--ignore", "Day,Dya"), ["weather.csv", "'Dya'", WEATHER_COLUMNS]),
     case("single-class", ("train", "one.csv"), ["one.csv", "'c'", "one class", "'yes'"]),
     case("target-all-missing", ("train", "nolabel.csv"), ["nolabel.csv", "every row lacks", "'c'"]),
-    case("id3-numeric", ("train", "weather-numeric.csv"),
-         ["weather-numeric.csv", "'Temperature'", "--nominal Temperature", "--ignore Temperature"]),
+    case(
+        "id3-numeric",
+        ("train", "weather-numeric.csv"),
+        ["weather-numeric.csv", "'Temperature'", "--nominal Temperature", "--ignore Temperature"],
+    ),
     case("id3-missing", ("train", "holes.csv"), ["holes.csv", "'a'", "line 3", "--ignore a"]),
     case("bad-purity", (*TRAIN_W, "--purity", "1.5"), ["--purity"]),
     case("bad-max-depth", (*TRAIN_W, "--max-depth", "-1"), ["--max-depth", "0 or more"]),
-    case("cart-class-majority", (*TRAIN_W, "-a", "cart", "--missing", "class-majority"),
-         ["class-majority", "--missing majority", "--missing fractional"]),
+    case(
+        "cart-class-majority",
+        (*TRAIN_W, "-a", "cart", "--missing", "class-majority"),
+        ["class-majority", "--missing majority", "--missing fractional"],
+    ),
     case("cart-costs", (*TRAIN_W, "-a", "cart", "--costs", "costs.csv"), ["--costs", "cart", "--algorithm c45"]),
     case("output-dir-missing", (*TRAIN_W, "-o", "nodir/m.json"), ["nodir/m.json", "'nodir' does not exist"]),
     # models
     case("model-missing", ("predict", "nomodel.json", "weather.csv"), ["nomodel.json", "no such model file"]),
-    case("model-not-json", ("predict", "notjson.json", "weather.csv"),
-         ["notjson.json", "invalid JSON", "line 1", "dtree train -o"]),
+    case(
+        "model-not-json",
+        ("predict", "notjson.json", "weather.csv"),
+        ["notjson.json", "invalid JSON", "line 1", "dtree train -o"],
+    ),
     case("model-foreign", ("predict", "foreign.json", "weather.csv"), ["foreign.json", "not a dtree model"]),
     case("model-future", ("predict", "future.json", "weather.csv"), ["future.json", "schema_version 2"]),
-    case("model-damaged", ("predict", "damaged.json", "weather.csv"),
-         ["damaged.json", "root.branches[0].node.counts", "expected 2"]),
-    case("data-lacks-column", ("predict", "model.json", "nohumidity.csv"),
-         ["nohumidity.csv", "'Humidity'", "columns are: Day, Outlook, Temperature, Wind, PlayTennis"]),
-    case("data-not-numeric", ("predict", "numeric.json", "weather.csv"),
-         ["weather.csv", "'Temperature'", "numeric", "line 2", "'Hot'"]),
-    case("reduced-error-regression", ("prune", "regression.json", "--method", "reduced-error",
-                                      "--validation", "weather-numeric.csv"),
-         ["reduced-error", "needs classes", "--method cost-complexity"]),
+    case(
+        "model-damaged",
+        ("predict", "damaged.json", "weather.csv"),
+        ["damaged.json", "root.branches[0].node.counts", "expected 2"],
+    ),
+    case(
+        "data-lacks-column",
+        ("predict", "model.json", "nohumidity.csv"),
+        ["nohumidity.csv", "'Humidity'", "columns are: Day, Outlook, Temperature, Wind, PlayTennis"],
+    ),
+    case(
+        "data-not-numeric",
+        ("predict", "numeric.json", "weather.csv"),
+        ["weather.csv", "'Temperature'", "numeric", "line 2", "'Hot'"],
+    ),
+    case(
+        "reduced-error-regression",
+        ("prune", "regression.json", "--method", "reduced-error", "--validation", "weather-numeric.csv"),
+        ["reduced-error", "needs classes", "--method cost-complexity"],
+    ),
     # gain --where
-    case("where-unknown-column", (*GAIN_W, "--where", "Foo=1"),
-         ["'Foo'", "attributes are: Outlook, Temperature, Humidity, Wind"]),
+    case(
+        "where-unknown-column",
+        (*GAIN_W, "--where", "Foo=1"),
+        ["'Foo'", "attributes are: Outlook, Temperature, Humidity, Wind"],
+    ),
     case("where-unknown-value", (*GAIN_W, "--where", "Outlook=Snowy"), ["'Snowy'", "Sunny, Overcast, Rain"]),
     case("where-malformed", (*GAIN_W, "--where", "Outlook"), ["'Outlook'", "COLUMN=VALUE"]),
-    case("where-no-row", (*GAIN_W, "--where", "Outlook=Sunny", "--where", "Outlook=Rain"),
-         ["weather.csv", "no row satisfies", "Outlook=Sunny and Outlook=Rain"]),
+    case(
+        "where-no-row",
+        (*GAIN_W, "--where", "Outlook=Sunny", "--where", "Outlook=Rain"),
+        ["weather.csv", "no row satisfies", "Outlook=Sunny and Outlook=Rain"],
+    ),
     case("gain-header-only", ("gain", "header.csv"), ["header.csv", "no data rows"]),
 ]
 

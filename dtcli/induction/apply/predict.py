@@ -1,0 +1,155 @@
+"""Apply a tree to a table: class probabilities and predicted classes.
+
+All rows descend together, level by level, a few array operations per
+attribute tested at the level (not per node). A row whose
+tested value is missing (or was never seen in training) goes down every
+branch with a weight proportional to the training cases in that branch, and
+the class distributions it reaches are summed (C4.5's method, Quinlan 1993).
+A leaf contributes its training class distribution; an empty leaf (no
+training cases) contributes certainty in its label.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dtcli.model.table import Table
+from dtcli.model.tree import Node, SubsetTest, Tree
+
+
+def predict_proba(tree: Tree, table: Table) -> np.ndarray:
+    """An (rows, classes) matrix of class probabilities; each row sums to 1.
+
+    For a regression tree: a (rows, 1) matrix of predicted values. The rows
+    descend level by level: at each level, one array operation per
+    attribute tested there routes every row at once; a row with a missing
+    value becomes one record per branch, its weight times the branch's share.
+    """
+    return descend(layout(tree, table), np.arange(table.n_rows))
+
+
+def layout(tree: Tree, table: Table) -> _Layout:
+    """``tree`` as the arrays ``descend`` walks, for the rows of ``table``."""
+    width = 1 if tree.schema.is_regression else len(tree.classes)
+    fractional = tree.parameters.get("missing", "fractional") not in ("majority", "class-majority")
+    return _Layout(tree.root, table, width, fractional)
+
+
+def descend(flat: _Layout, rows: np.ndarray, visits: list | None = None) -> np.ndarray:
+    """The class distributions (``predict_proba``) of ``rows`` (row numbers of the layout's
+    table), one row of the result each. Each row's sums depend on its own records only, so a
+    subset of rows gets the numbers the whole table would. ``visits``, when given, receives a
+    (rows, slots) pair of arrays a level: every node each row reaches (a row with a missing
+    value reaches several)."""
+    width = flat.dist.shape[1]
+    table_rows = rows
+    n_rows = len(rows)
+    proba = np.zeros((n_rows, width), dtype=np.float64)
+    rows = np.arange(n_rows)  # positions in ``table_rows``
+    slots = np.zeros(n_rows, dtype=np.int64)
+    weights = np.ones(n_rows)
+    while len(rows):
+        if visits is not None:
+            visits.append((table_rows[rows], slots))
+        leaf = flat.leaf[slots]
+        if leaf.any():
+            for c in range(width):
+                proba[:, c] += np.bincount(rows[leaf], weights[leaf] * flat.dist[slots[leaf], c], minlength=n_rows)
+            rows, slots, weights = rows[~leaf], slots[~leaf], weights[~leaf]
+        if not len(rows):
+            break
+        branch = flat.route(table_rows[rows], slots)
+        known = branch >= 0
+        missing = np.flatnonzero(~known)
+        next_rows, next_weights = [rows[known]], [weights[known]]
+        next_slots = [flat.cstart[slots[known]] + branch[known]]
+        if len(missing):
+            shares = flat.shares[slots[missing]]  # (missing rows, widest split)
+            take_row, take_branch = np.nonzero(shares > 0)
+            picked = missing[take_row]
+            next_rows.append(rows[picked])
+            next_slots.append(flat.cstart[slots[picked]] + take_branch)
+            next_weights.append(weights[picked] * shares[take_row, take_branch])
+        rows, slots, weights = np.concatenate(next_rows), np.concatenate(next_slots), np.concatenate(next_weights)
+    return proba
+
+
+class _Layout:
+    """The tree breadth first as arrays (children of a node in consecutive slots), with what
+    routing needs: each slot's column, test, branch shares and leaf distribution."""
+
+    def __init__(self, root: Node, table: Table, width: int, fractional: bool):
+        nodes, starts = [root], []
+        i = 0
+        while i < len(nodes):
+            starts.append(len(nodes))
+            nodes.extend(nodes[i].children)
+            i += 1
+        self.nodes = nodes  # by slot
+        index = {a.name: j for j, a in enumerate(table.attributes)}
+        n = len(nodes)
+        self.columns = table.columns
+        self.leaf = np.array([node.is_leaf for node in nodes])
+        self.cstart = np.array(starts, dtype=np.int64)
+        self.attr = np.array([-1 if node.is_leaf else index[node.test.attribute.name] for node in nodes])
+        self.thr = np.array([getattr(node.test, "threshold", 0.0) if not node.is_leaf else 0.0 for node in nodes])
+        self.dist = np.array([leaf_distribution(node) if node.is_leaf else np.zeros(width) for node in nodes]).reshape(
+            n, width
+        )
+        widest = max((len(node.children) for node in nodes), default=1)
+        self.shares = np.zeros((n, max(widest, 1)))
+        self.subsets = {}
+        for slot, node in enumerate(nodes):
+            if node.is_leaf:
+                continue
+            sizes = np.array([child.weight for child in node.children])
+            if not fractional:
+                self.shares[slot, int(np.argmax(sizes))] = 1.0
+            elif sizes.sum() > 0:
+                self.shares[slot, : len(sizes)] = sizes / sizes.sum()
+            else:
+                self.shares[slot, : len(sizes)] = 1.0 / len(sizes)
+            if isinstance(node.test, SubsetTest):
+                self.subsets[slot] = node.test
+
+    def route(self, rows: np.ndarray, slots: np.ndarray) -> np.ndarray:
+        """Branch of each (row, internal slot) pair; -1 where the tested value is missing."""
+        branch = np.full(len(rows), -1, dtype=np.int64)
+        attrs = self.attr[slots]
+        for a in np.unique(attrs):
+            here = np.flatnonzero(attrs == a)
+            values = self.columns[a][rows[here]]
+            if values.dtype.kind == "f":
+                with np.errstate(invalid="ignore"):
+                    side = np.where(values <= self.thr[slots[here]], 0, 1)
+                branch[here] = np.where(np.isnan(values), -1, side)
+            else:
+                branch[here] = values
+        for slot, test in self.subsets.items():
+            here = np.flatnonzero(slots == slot)
+            if len(here):
+                branch[here] = test.route(self.columns[self.attr[slot]][rows[here]])
+        return branch
+
+
+def predict(tree: Tree, table: Table) -> np.ndarray:
+    """Predicted class codes: the most probable class, first in order on ties."""
+    return np.argmax(predict_proba(tree, table), axis=1)
+
+
+def predict_values(tree: Tree, table: Table) -> np.ndarray:
+    """Regression: the mean of the leaf each row reaches (weighted over leaves when
+    a missing value sends it down several branches)."""
+    return predict_proba(tree, table)[:, 0]
+
+
+def leaf_distribution(node: Node) -> np.ndarray:
+    """What a leaf predicts: its class shares (a one-hot label when it has no cases), or its mean."""
+    if node.value is not None:
+        return np.array([node.value])
+    total = node.counts.sum()
+    if total > 0:
+        return node.counts / total
+    one_hot = np.zeros_like(node.counts)
+    one_hot[node.label] = 1.0
+    return one_hot

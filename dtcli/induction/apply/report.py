@@ -1,0 +1,219 @@
+"""The numbers behind a split choice: one row per attribute (``dtree gain``).
+
+For each attribute: the class counts of each branch, the weighted entropy
+after the split, information gain, split information, gain ratio and Gini
+gain. A nominal attribute splits one branch per value; a numeric one in two
+at its best cut (highest gain; Mitchell §3.7.2), every candidate cut being
+listed on request. Cases with a missing value are handled as C4.5 does
+(Quinlan 1993): the gain is computed on the cases whose value is known and
+multiplied by their share of the weight; split information counts the
+missing cases as one more branch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cmp_to_key
+
+import numpy as np
+
+from dtcli.induction.criteria.impurity import entropy, gini, weighted_impurity
+from dtcli.induction.grow.grower import GAIN_TOLERANCE
+from dtcli.induction.search.numeric import boundary_cut, boundary_mask, cut_table, plain_gains
+from dtcli.induction.search.split import (
+    Candidate,
+    better,
+    choose,
+    near_ties,
+    nominal_branch_counts,
+    score_split,
+)
+from dtcli.model.table import Table
+from dtcli.model.tree import format_threshold
+
+NOISE = 1e-12
+
+
+@dataclass
+class AttributeReport:
+    """The split statistics of one attribute at a node."""
+
+    name: str
+    index: int
+    values: tuple[str, ...]
+    branch_counts: np.ndarray
+    missing: float
+    weighted_entropy: float
+    gain: float
+    split_info: float
+    gain_ratio: float
+    gini_gain: float
+    threshold: float | None = None
+    cuts: list[CutReport] = field(default_factory=list)
+    cost: float | None = None
+    cost_score: float | None = None
+
+    def score(self, criterion: str) -> float:
+        return {"gain": self.gain, "gain-ratio": self.gain_ratio, "gini": self.gini_gain}[criterion]
+
+
+@dataclass
+class CutReport:
+    """One candidate cut of a numeric attribute: between ``lower`` and ``upper``."""
+
+    threshold: float
+    lower: float
+    upper: float
+    counts: np.ndarray
+    gain: float
+    boundary: bool
+
+
+@dataclass
+class GainReport:
+    """Statistics of the whole set and of every candidate attribute, best first."""
+
+    target: str
+    classes: tuple[str, ...]
+    counts: np.ndarray
+    rows: int
+    entropy: float
+    gini: float
+    criterion: str
+    attributes: list[AttributeReport]
+    chosen: str | None
+    ties: list[str] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+
+
+def attribute_report(
+    table: Table, rows: np.ndarray, i: int, place=None, all_cuts: bool = False
+) -> AttributeReport | None:
+    """Split statistics for attribute ``i`` over ``rows`` (None: a numeric one with no cut).
+
+    ``place(i, midpoint)`` gives a numeric threshold its final position
+    (default: the midpoint).
+    """
+    attribute = table.attributes[i]
+    column, y, weights = table.columns[i][rows], table.y[rows], table.weights[rows]
+    n_classes = len(table.classes)
+    total = float(weights.sum())
+    missing = float(weights[table.missing_mask(i)[rows]].sum())
+    threshold, cuts = None, []
+    if attribute.is_nominal:
+        counts = nominal_branch_counts(column, y, weights, len(attribute.values), n_classes)
+        values = attribute.values
+    else:
+        table_of_cuts = cut_table(column, y, weights, n_classes)
+        cut = boundary_cut(table_of_cuts)
+        if cut is None:
+            return None
+        threshold = place(i, cut.threshold) if place else cut.threshold
+        counts = cut.branch_counts
+        shown = format_threshold(threshold)
+        values = (f"<= {shown}", f"> {shown}")
+        if all_cuts:
+            cuts = _cut_reports(table_of_cuts, i, place)
+    gain, ratio = score_split(counts, total, "gain-ratio")
+    return AttributeReport(
+        name=attribute.name,
+        index=i,
+        values=values,
+        branch_counts=counts,
+        missing=missing,
+        weighted_entropy=weighted_impurity(counts, entropy),
+        gain=_denoise(gain),
+        split_info=entropy(np.append(counts.sum(axis=1), missing)),
+        gain_ratio=_denoise(ratio) if np.isfinite(ratio) else ratio,
+        gini_gain=_denoise(score_split(counts, total, "gini")[1]),
+        threshold=threshold,
+        cuts=cuts,
+    )
+
+
+def _cut_reports(cuts, i: int, place) -> list[CutReport]:
+    gains = plain_gains(cuts)
+    share = cuts.known.sum() / cuts.total if cuts.total > 0 else 0.0
+    boundaries = boundary_mask(cuts)
+    reports = []
+    for k in range(cuts.n):
+        midpoint = (cuts.lower[k] + cuts.upper[k]) / 2
+        reports.append(
+            CutReport(
+                threshold=place(i, midpoint) if place else midpoint,
+                lower=float(cuts.lower[k]),
+                upper=float(cuts.upper[k]),
+                counts=np.vstack([cuts.left[k], cuts.right[k]]),
+                gain=_denoise(float(gains[k]) * share),
+                boundary=bool(boundaries[k]),
+            )
+        )
+    return reports
+
+
+def gain_report(
+    table: Table,
+    criterion: str = "gain",
+    rows: np.ndarray | None = None,
+    exclude: tuple[str, ...] = (),
+    place=None,
+    all_cuts: bool = False,
+    costs=None,
+) -> GainReport:
+    """Score every attribute (but ``exclude``) over ``rows`` (default: all labelled rows).
+
+    ``costs`` (an ``AttributeCosts``) adds each attribute's cost and its
+    cost-sensitive score, which then sorts the table and picks the split.
+    """
+    labelled = table.labelled()
+    rows = np.flatnonzero(labelled) if rows is None else rows[labelled[rows]]
+    counts = np.bincount(table.y[rows], weights=table.weights[rows], minlength=len(table.classes))
+    reports, skipped = [], []
+    for i, attribute in enumerate(table.attributes):
+        if attribute.name in exclude:
+            continue
+        report = attribute_report(table, rows, i, place, all_cuts)
+        if report is None:
+            skipped.append((attribute.name, "numeric with fewer than two distinct known values"))
+            continue
+        if costs is not None:
+            report.cost = costs.cost(attribute.name)
+            report.cost_score = costs.score(report.gain, report.cost)
+        reports.append(report)
+    pool = [
+        Candidate(r.index, r.branch_counts, r.gain, r.cost_score if costs is not None else r.score(criterion))
+        for r in reports
+    ]
+    order = sorted(range(len(pool)), key=cmp_to_key(lambda i, j: _compare(pool[i], pool[j])))
+    reports = [reports[i] for i in order]
+    rule = "gain" if costs is not None else criterion
+    best = choose(pool, rule) if len(rows) and np.count_nonzero(counts) > 1 else None
+    chosen = table.attributes[best.attribute].name if best is not None and best.gain > GAIN_TOLERANCE else None
+    ties = [table.attributes[c.attribute].name for c in near_ties(pool, best)] if chosen else []
+    return GainReport(
+        target=table.schema.target.name,
+        classes=table.classes,
+        counts=counts.astype(float),
+        rows=len(rows),
+        entropy=entropy(counts),
+        gini=gini(counts),
+        criterion=criterion,
+        attributes=reports,
+        chosen=chosen,
+        ties=ties,
+        skipped=skipped,
+    )
+
+
+def _denoise(value: float) -> float:
+    """Rounding noise around zero (|x| < 1e-12) is zero: equal splits score exactly 0."""
+    return 0.0 if abs(value) < NOISE else float(value)
+
+
+def _compare(a: Candidate, b: Candidate) -> int:
+    """Best first, in the order ``choose`` prefers (column order on ties)."""
+    if better(a, b):
+        return -1
+    if better(b, a):
+        return 1
+    return a.attribute - b.attribute

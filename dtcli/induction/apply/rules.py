@@ -1,0 +1,160 @@
+"""From a tree to rules (Zaki & Meira §16; Quinlan 1993 ch. 5) and rule post-pruning (Mitchell §3.7.1.2).
+
+Contract: ``extract(tree)`` gives one rule per leaf, in tree order: the
+conditions on the path, those on the same attribute merged (an interval for
+numbers, the intersection of allowed values for nominal attributes), the
+leaf's class and training distribution; the default is the root's majority.
+``prune_rules(ruleset, table, cf, bound)`` post-prunes against the training
+data: for each rule, repeatedly drop the precondition whose removal gives
+the best pessimistic accuracy estimate, as long as that estimate is no worse
+than the rule's; then drop duplicate rules (keeping the first), sort by
+estimated accuracy (stable), and make the default the majority class of the
+training cases no rule covers (of all cases, if every case is covered).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from dtcli.induction.criteria.bounds import upper_rate
+from dtcli.model.rules import Condition, Rule, RuleSet
+from dtcli.model.table import Table
+from dtcli.model.tree import Node, NominalTest, SubsetTest, Tree, majority
+
+
+def _branch_condition(test, branch: int) -> Condition:
+    name = test.attribute.name
+    if isinstance(test, NominalTest):
+        return Condition(name, values=(test.attribute.values[branch],))
+    if isinstance(test, SubsetTest):
+        inside = test.values if branch == 0 else tuple(v for v in test.attribute.values if v not in test.values)
+        return Condition(name, values=inside)
+    return Condition(name, high=test.threshold) if branch == 0 else Condition(name, low=test.threshold)
+
+
+def merge(conditions: list[Condition]) -> tuple[Condition, ...]:
+    """One condition per attribute, in order of first appearance."""
+    merged: dict[str, Condition] = {}
+    for c in conditions:
+        old = merged.get(c.attribute)
+        if old is None:
+            merged[c.attribute] = c
+        elif c.is_nominal:
+            merged[c.attribute] = Condition(c.attribute, values=tuple(v for v in old.values if v in c.values))
+        else:
+            lows = [x for x in (old.low, c.low) if x is not None]
+            highs = [x for x in (old.high, c.high) if x is not None]
+            merged[c.attribute] = Condition(
+                c.attribute, low=max(lows) if lows else None, high=min(highs) if highs else None
+            )
+    return tuple(merged.values())
+
+
+def extract(tree: Tree) -> RuleSet:
+    """One rule per leaf (Zaki: 'each path from the root to a leaf can be written as a rule')."""
+    if tree.schema.is_regression:
+        from dtcli.errors import ParameterError
+
+        raise ParameterError("rules are made from classification trees; this model predicts numbers")
+    rules: list[Rule] = []
+
+    def walk(node: Node, path: list[Condition]) -> None:
+        if node.is_leaf:
+            rules.append(Rule(merge(path), node.label, node.counts.copy()))
+            return
+        for b, child in enumerate(node.children):
+            walk(child, path + [_branch_condition(node.test, b)])
+
+    walk(tree.root, [])
+    parameters = {"source": "tree", "algorithm": tree.algorithm, "pruned": False}
+    return RuleSet(tree.schema, rules, tree.root.label, tree.root.counts.copy(), parameters, dict(tree.training))
+
+
+@dataclass
+class Drop:
+    """A precondition dropped from a rule, and the estimates compared."""
+
+    rule: int
+    condition: str
+    before: float
+    after: float
+
+
+def _coverage(conditions, table: Table) -> np.ndarray:
+    mask = np.ones(table.n_rows, dtype=bool)
+    for condition in conditions:
+        mask &= condition.matches(table)
+    return mask
+
+
+def _estimate(conditions, label: int, table: Table, cf: float, bound: str) -> tuple[float, np.ndarray]:
+    """Pessimistic accuracy ``1 - U_CF(E, N)`` of a rule on the training data, and its counts."""
+    covered = _coverage(conditions, table)
+    counts = np.bincount(table.y[covered], weights=table.weights[covered], minlength=len(table.classes))
+    n = float(counts.sum())
+    if n <= 0:
+        return 0.0, counts
+    return 1.0 - upper_rate(n, n - float(counts[label]), cf, bound), counts
+
+
+def prune_rules(ruleset: RuleSet, table: Table, cf: float = 0.25, bound: str = "j48") -> tuple[RuleSet, list[Drop]]:
+    """Post-prune every rule, remove duplicates, sort by estimate, and set the default."""
+    table = table.take(table.labelled())
+    drops: list[Drop] = []
+    pruned: list[Rule] = []
+    for k, rule in enumerate(ruleset.rules):
+        conditions = list(rule.conditions)
+        estimate, counts = _estimate(conditions, rule.label, table, cf, bound)
+        while conditions:
+            trials = [
+                (_estimate(conditions[:j] + conditions[j + 1 :], rule.label, table, cf, bound), j)
+                for j in range(len(conditions))
+            ]
+            (best, best_counts), j = max(trials, key=lambda t: (t[0][0], -t[1]))
+            if best < estimate:
+                break
+            drops.append(Drop(k + 1, conditions[j].text(), estimate, best))
+            del conditions[j]
+            estimate, counts = best, best_counts
+        pruned.append(Rule(tuple(conditions), rule.label, counts, estimate))
+    unique: list[Rule] = []
+    for rule in pruned:
+        if not any(r.conditions == rule.conditions and r.label == rule.label for r in unique):
+            unique.append(rule)
+    unique.sort(key=lambda r: -r.estimate)
+    covered = np.zeros(table.n_rows, dtype=bool)
+    for rule in unique:
+        covered |= _coverage(rule.conditions, table)
+    rest = ~covered if (~covered).any() else np.ones(table.n_rows, dtype=bool)
+    default_counts = np.bincount(table.y[rest], weights=table.weights[rest], minlength=len(table.classes))
+    parameters = dict(ruleset.parameters, pruned=True, cf=cf, error_bound=bound)
+    result = RuleSet(
+        ruleset.schema,
+        unique,
+        majority(default_counts),
+        default_counts.astype(float),
+        parameters,
+        dict(ruleset.training),
+    )
+    return result, drops
+
+
+def predict_rules(ruleset: RuleSet, table: Table) -> tuple[np.ndarray, np.ndarray]:
+    """(class codes, probabilities): each row takes the first rule that fires, else the default.
+
+    Probabilities are the firing rule's training distribution (certainty in
+    its class if it covered no training case).
+    """
+    chosen = ruleset.first_match(table)
+    k = len(ruleset.classes)
+    table_of = np.zeros((len(ruleset.rules) + 1, k))
+    for i, rule in enumerate(ruleset.rules + [Rule((), ruleset.default, ruleset.default_counts)]):
+        total = rule.counts.sum()
+        if total > 0:
+            table_of[i] = rule.counts / total
+        else:
+            table_of[i, rule.label] = 1.0
+    labels = np.array([r.label for r in ruleset.rules] + [ruleset.default])
+    return labels[chosen], table_of[chosen]

@@ -1,0 +1,1 @@
+"""Compiled code of the CART builders (numba code only; imported only when a builder runs)."""

@@ -1,0 +1,162 @@
+"""CART's fractional cases (``--missing fractional``) in the compiled builders (numba).
+
+A case whose tested value is missing goes down both branches, its weight
+times the branch's share of the known weight (``missing.partition``): a
+node's children hold more entries than the node. The builders keep every
+node's rows, and its segment of each sorted list, in arrays used as a
+stack: depth first, the node expanded is the last one queued, so its
+segments end the used part of every array, and its children may overrun
+them. ``split_fraction`` lays the children out as [right][left], the left
+child (expanded first) on top. The arrays are sized in advance
+(``room`` entries, ``node_room`` nodes); when a split would need more, the
+builder stops and reports it, and the glue runs it again with twice the room.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+SMALL = 1e-6
+
+
+@njit(cache=True, nogil=True)
+def branch_of(i, rows, rc, original, is_nominal, slot, a, member, thr):
+    """The branch of the node entry ``i`` at the test (0 left, 1 right, -1 missing value)."""
+    if is_nominal[a]:
+        code = rc[slot[a], i]
+        return -1 if code < 0 else (0 if member[code] else 1)
+    v = original[slot[a], rows[i]]
+    return -1 if np.isnan(v) else (0 if v <= thr else 1)
+
+
+@njit(cache=True, nogil=True)
+def n_missing(rows, rc, rs, re, original, is_nominal, slot, a):
+    """How many of the node's rows lack attribute ``a`` (each becomes two entries)."""
+    m = 0
+    for i in range(rs, re):
+        if is_nominal[a]:
+            m += rc[slot[a], i] < 0
+        else:
+            m += np.isnan(original[slot[a], rows[i]])
+    return m
+
+
+@njit(cache=True, nogil=True)
+def _codes(side, items, start, end, send):
+    """Each entry's destination (0 left, 1 right, 2 both) and the right and left counts."""
+    dest = np.empty(end - start, dtype=np.int8)
+    n_right = 0
+    n_left = 0
+    for i in range(start, end):
+        b = side[items[i]]
+        d = b if b >= 0 else (2 if send[0] and send[1] else (0 if send[0] else (1 if send[1] else 3)))
+        dest[i - start] = d
+        n_right += d == 1 or d == 2
+        n_left += d == 0 or d == 2
+    return dest, n_right, n_left
+
+
+@njit(cache=True, nogil=True)
+def _lay_out(column, start, dest, n_right, tmp, shares, weighted):
+    """Rewrite ``column``'s segment from ``start`` as [right entries][left entries], each in
+    order; a weight column (``weighted``) has a duplicated entry's weight times the share."""
+    kr = 0
+    kl = n_right
+    for j in range(dest.shape[0]):
+        d = dest[j]
+        v = column[start + j]
+        if d == 1 or d == 2:
+            tmp[kr] = v * shares[1] if weighted and d == 2 else v
+            kr += 1
+        if d == 0 or d == 2:
+            tmp[kl] = v * shares[0] if weighted and d == 2 else v
+            kl += 1
+    for j in range(kl):
+        column[start + j] = tmp[j]
+
+
+@njit(cache=True, nogil=True)
+def split_fraction(arena, scratch, rs, re, ls, le, original, is_nominal, slot, best, side, node, c0, tree):
+    """Record the node's test ``best`` in ``tree`` (children in slots ``c0``, ``c0 + 1``), send its
+    rows and list entries down (``missing.partition``: a missing value to each branch whose share
+    exceeds 1e-6) and lay each segment out as [right][left]. ``arena``: rows, codes, targets,
+    weights, lists, ranks, list targets, list weights; ``scratch``: buffers of the same sizes.
+    Returns the rows' right and left counts and each list's."""
+    rows, rc, ry, rw, lists, lv, ly, lw = arena
+    tmp, tmp_rc, tmp_ry, tmp_rw, tmp_list, tmp_v, tmp_y, tmp_w = scratch
+    best_a, best_thr, best_score, best_member = best
+    attr, thr, score, member, first_child = tree
+    attr[node], thr[node], score[node] = best_a, best_thr, best_score
+    member[node, :] = best_member
+    first_child[node] = c0
+    sizes = np.zeros(2)
+    for i in range(rs, re):
+        b = branch_of(i, rows, rc, original, is_nominal, slot, best_a, best_member, best_thr)
+        side[rows[i]] = b
+        if b >= 0:
+            sizes[b] += rw[i]
+    known = sizes[0] + sizes[1]
+    shares = sizes / known if known > 0 else np.full(2, 0.5)
+    send = np.array([shares[0] - 0.0 > SMALL, shares[1] - 0.0 > SMALL])
+    dest, n_right, n_left = _codes(side, rows, rs, re, send)
+    for j in range(rc.shape[0]):
+        _lay_out(rc[j], rs, dest, n_right, tmp_rc, shares, False)
+    _lay_out(ry, rs, dest, n_right, tmp_ry, shares, False)
+    _lay_out(rw, rs, dest, n_right, tmp_rw, shares, True)
+    _lay_out(rows, rs, dest, n_right, tmp, shares, False)
+    list_right = np.zeros(lists.shape[0], dtype=np.int64)
+    list_left = np.zeros(lists.shape[0], dtype=np.int64)
+    for s in range(lists.shape[0]):
+        dest, list_right[s], list_left[s] = _codes(side, lists[s], ls[s], le[s], send)
+        _lay_out(lv[s], ls[s], dest, list_right[s], tmp_v, shares, False)
+        _lay_out(ly[s], ls[s], dest, list_right[s], tmp_y, shares, False)
+        _lay_out(lw[s], ls[s], dest, list_right[s], tmp_w, shares, True)
+        _lay_out(lists[s], ls[s], dest, list_right[s], tmp_list, shares, False)
+    return n_right, n_left, list_right, list_left
+
+
+@njit(cache=True, nogil=True)
+def fits(rs, re, le, n_lists, missing, n_nodes, room, node_room):
+    """Whether the node's split fits: its children's entries within ``room`` in every array (a
+    missing value adds one), two more nodes within ``node_room``."""
+    end = re
+    for s in range(n_lists):
+        end = max(end, le[s])
+    return end + missing <= room and n_nodes + 2 <= node_room
+
+
+@njit(cache=True, nogil=True)
+def roomy(nominal, lists, ranks, room):
+    """Copies of the rows' codes and of the lists (entries, ranks) with ``room`` entries each."""
+    rc = np.zeros((nominal.shape[0], room), dtype=nominal.dtype)
+    rc[:, : nominal.shape[1]] = nominal
+    entries = np.zeros((lists.shape[0], room), dtype=lists.dtype)
+    entries[:, : lists.shape[1]] = lists
+    lv = np.zeros((ranks.shape[0], room), dtype=ranks.dtype)
+    lv[:, : ranks.shape[1]] = ranks
+    return rc, entries, lv
+
+
+@njit(cache=True, nogil=True)
+def to_top(arena, tops, rs, re, ls, le):
+    """Best first the node expanded is anywhere: copy its segments past the used part of each
+    array (``tops``: the rows' end, then each list's), where its children may overrun them.
+    Returns the node's new row start and end and list starts and ends."""
+    rows, rc, ry, rw, lists, lv, ly, lw = arena
+    ls, le = ls.copy(), le.copy()
+    t = tops[0]
+    if t != re:
+        for i in range(re - rs):
+            rows[t + i], ry[t + i], rw[t + i] = rows[rs + i], ry[rs + i], rw[rs + i]
+            for j in range(rc.shape[0]):
+                rc[j, t + i] = rc[j, rs + i]
+        rs, re = t, t + re - rs
+    for s in range(lists.shape[0]):
+        t = tops[1 + s]
+        if t != le[s]:
+            for i in range(le[s] - ls[s]):
+                lists[s, t + i], lv[s, t + i] = lists[s, ls[s] + i], lv[s, ls[s] + i]
+                ly[s, t + i], lw[s, t + i] = ly[s, ls[s] + i], lw[s, ls[s] + i]
+            ls[s], le[s] = t, t + le[s] - ls[s]
+    return rs, re, ls, le

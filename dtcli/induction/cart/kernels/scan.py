@@ -1,0 +1,283 @@
+"""CART's sorted value lists, compiled (part of the CART engine): the scan of a numeric
+attribute's segment for its best cut, and the stable partitions that hand lists and rows to a
+node's children.
+
+``numeric`` is ``cart._numeric`` on the CART builder's layout (``cart_grow``):
+the cuts of a node's segment in value order, the best by scikit-learn's
+proxy, the first of equals. It scores exactly only the cuts that can win:
+
+- With whole-number weights and the entropy, the proxy is
+  ``(sum_c f(l_c) + sum_c f(r_c) - f(W_L) - f(W_R)) / ln 2`` with
+  ``f(x) = x ln x`` read from the table of logarithms. Moving one row of
+  class k to the left changes two of its terms, so the class part is kept
+  up to date with four lookups per row and recomputed from scratch every
+  ``RESYNC`` rows; the bound adds a margin above both the rounding
+  difference to the exact proxy and the drift of the running sum.
+- With the Gini index, ``proxy = sum_c l_c^2 / W_L + sum_c r_c^2 / W_R - W``
+  (the sums of squares are exact for whole-number weights below 2^26).
+- Otherwise every admissible cut is scored exactly.
+
+A cut whose bound is below the best key so far cannot be the first best, so
+skipping it leaves the result unchanged (tests/test_cart_engine.py).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from dtcli.induction.cart.kernels.scores import ENTROPY, GINI, LN2, decrease, proxy
+
+RESYNC = 1024
+EPS = 2.220446049250313e-16
+
+
+@njit(cache=True, nogil=True)
+def _xlogx(x, logs):
+    return x * logs[int(x)] if x > 0 else 0.0
+
+
+@njit(cache=True, nogil=True)
+def _class_part(left, known, logs):
+    acc = 0.0
+    for c in range(left.shape[0]):
+        acc += _xlogx(left[c], logs) + _xlogx(known[c] - left[c], logs)
+    return acc
+
+
+@njit(cache=True, nogil=True)
+def numeric(
+    s, lv, ly, lw, unit, distinct, far, ls, le, n_classes, criterion, min_leaf, exact, logs, steps, node_counts, whole
+):
+    """``cart._numeric`` on the node's sorted segment (in list order: value ranks ``lv``,
+    classes, weights; ``unit``: every weight is 1 and ``lw`` is not read): (found, score, key,
+    lower, upper, left, right). A rank indexes ``distinct``, the attribute's values in order;
+    ``far[r]`` is the first rank whose value exceeds ``distinct[r] + FEATURE_THRESHOLD``, so a
+    cut between ranks r and q is admissible when ``q >= far[r]`` (negative for every rank of an
+    attribute whose distinct values all lie that far apart). ``whole``: every row of the node has
+    a value here and the weights are whole numbers, so the node's class counts are the known
+    ones. ``steps[x] = f(x + 1) - f(x)``, ``f(x) = x ln x``, for whole x below the table's size
+    (with unit weights, one row moving left changes the entropy bound by four of these)."""
+    spaced = le[s] > ls[s] and far[lv[s, ls[s]]] < 0  # the attribute's distinct values are all far enough apart
+    if whole:
+        known = node_counts.copy()
+    else:
+        known = np.zeros(n_classes)
+        for i in range(ls[s], le[s]):
+            known[ly[s, i]] += 1.0 if unit else lw[s, i]
+    total = 0.0
+    square_sum = 0.0
+    for c in range(n_classes):
+        total += known[c]
+        square_sum += known[c] * known[c]
+    # 0: score every admissible cut; 1: entropy bound from the table of logs (3: from the table of
+    # steps, for unit weights); 2: Gini bound
+    mode = 0
+    if exact and logs.shape[0] > 1 and total < logs.shape[0]:
+        if criterion == ENTROPY:
+            mode = 3 if unit and total < steps.shape[0] else 1
+        elif criterion == GINI and total < 67_108_864.0:
+            mode = 2
+    margin = 0.0
+    if mode == 1 or mode == 3:
+        margin = 3e-12 * (total * (logs[int(total)] + 1.0) + 1.0) + 16.0 * RESYNC * EPS * (_xlogx(total, logs) + 1.0)
+    elif mode == 2:
+        margin = 1e-12 * (total + 1.0)
+    left = np.zeros(n_classes)
+    right = np.zeros(n_classes)
+    best_left = np.zeros(n_classes)
+    sq_left = 0.0
+    sq_right = square_sum
+    part = _class_part(left, known, logs) if mode == 1 else 0.0
+    since = 0
+    w_left = 0.0
+    best_key = -np.inf
+    found = False
+    lower = upper = 0.0
+    stop = le[s] - 1
+    if mode == 3:  # a loop of its own, and nothing left for the general one
+        found, best_key, lower, upper = _unit_entropy(
+            s, lv, ly, distinct, far, spaced, ls, le, known, total, min_leaf, logs, steps, margin, best_left
+        )
+        stop = ls[s]
+    for i in range(ls[s], stop):
+        k = ly[s, i]
+        wt = 1.0 if unit else lw[s, i]
+        before = left[k]
+        left[k] = before + wt
+        if mode == 1:
+            rest = known[k] - before
+            part += _xlogx(before + wt, logs) - _xlogx(before, logs) + _xlogx(rest - wt, logs) - _xlogx(rest, logs)
+            since += 1
+            if since == RESYNC:
+                part = _class_part(left, known, logs)
+                since = 0
+        elif mode == 2:
+            rest = known[k] - before
+            sq_left += (2.0 * before + wt) * wt
+            sq_right -= (2.0 * rest - wt) * wt
+        w_left += wt
+        if spaced:
+            if lv[s, i + 1] == lv[s, i]:
+                continue
+        elif lv[s, i + 1] < far[lv[s, i]]:  # not distinct from the next value
+            continue
+        w_right = total - w_left
+        if mode == 0:
+            n_left = 0.0
+            n_right = 0.0
+            for c in range(n_classes):
+                right[c] = known[c] - left[c]
+                n_left += left[c]
+                n_right += right[c]
+        else:  # whole numbers: the running sums are exact
+            n_left, n_right = w_left, w_right
+        if not (n_left >= min_leaf and n_right >= min_leaf):
+            continue
+        if found and mode == 1:
+            if (part - _xlogx(w_left, logs) - _xlogx(w_right, logs)) / LN2 + margin < best_key:
+                continue
+        elif found and mode == 2:
+            if sq_left / w_left + sq_right / w_right - total + margin < best_key:
+                continue
+        if mode != 0:
+            for c in range(n_classes):
+                right[c] = known[c] - left[c]
+        key = proxy(left, right, criterion, logs) if exact else decrease(left, right, criterion, logs)
+        if not found or key > best_key:
+            found, best_key, lower, upper = True, key, distinct[lv[s, i]], distinct[lv[s, i + 1]]
+            best_left[:] = left
+    best_right = known - best_left
+    score = decrease(best_left, best_right, criterion, logs) if found else 0.0
+    return found, score, best_key, lower, upper, best_left, best_right
+
+
+@njit(cache=True, nogil=True)
+def partition_list(items, lv, ly, lw, unit, start, end, side, tmp, tmp_v, tmp_y, tmp_w):
+    """Stable partition of a sorted list segment (rows, with their value ranks, classes and
+    weights) by the rows' ``side``, in one pass: the left entries move up in place, the right
+    ones wait in ``tmp``. Returns the number of left entries."""
+    k = start
+    m = 0
+    for i in range(start, end):
+        it = items[i]
+        if side[it] == 0:
+            items[k], lv[k], ly[k] = it, lv[i], ly[i]
+            if not unit:
+                lw[k] = lw[i]
+            k += 1
+        else:
+            tmp[m], tmp_v[m], tmp_y[m] = it, lv[i], ly[i]
+            if not unit:
+                tmp_w[m] = lw[i]
+            m += 1
+    for j in range(m):
+        items[k + j], lv[k + j], ly[k + j] = tmp[j], tmp_v[j], tmp_y[j]
+        if not unit:
+            lw[k + j] = tmp_w[j]
+    return k - start
+
+
+@njit(cache=True, nogil=True)
+def partition_rows(rows, rc, ry, rw, unit, start, end, side, tmp, tmp_codes, tmp_ry, tmp_rw):
+    """Stable partition of the node's rows (with their nominal codes, classes and weights unless
+    ``unit``: all 1) by ``side``; each code column is moved on its own, reading memory in order."""
+    n = end - start
+    left = np.empty(n, dtype=np.bool_)
+    n_left = 0
+    for i in range(start, end):
+        left[i - start] = side[rows[i]] == 0
+        if left[i - start]:
+            n_left += 1
+    _move(rows, left, start, end, n_left, tmp)
+    _move(ry, left, start, end, n_left, tmp_ry)
+    if not unit:
+        _move(rw, left, start, end, n_left, tmp_rw)
+    for j in range(rc.shape[0]):
+        _move(rc[j], left, start, end, n_left, tmp_codes)
+
+
+@njit(cache=True, nogil=True)
+def _move(column, left, start, end, n_left, tmp):
+    k = start
+    m = start + n_left
+    for i in range(start, end):
+        if left[i - start]:
+            tmp[k] = column[i]
+            k += 1
+        else:
+            tmp[m] = column[i]
+            m += 1
+    for i in range(start, end):
+        column[i] = tmp[i]
+
+
+@njit(cache=True, nogil=True)
+def _unit_entropy(s, lv, ly, distinct, far, spaced, ls, le, known, total, min_leaf, logs, steps, margin, best_left):
+    """``numeric``'s loop for the entropy with unit weights, on whole-number counts, with few
+    branches: each row moved left updates the bound ``part`` by four table steps.
+
+    ``part / ln 2`` is within ``margin`` of a cut's exact key, so two cuts whose approximations
+    differ by more than twice the margin compare the same way exactly; only closer ones are
+    scored exactly. The cut kept is always the first of the best so far. Returns (found, best
+    key, lower, upper) and leaves the best cut's left counts in ``best_left``."""
+    n_classes = known.shape[0]
+    count = np.zeros(n_classes, dtype=np.int64)
+    whole = np.empty(n_classes, dtype=np.int64)
+    for c in range(n_classes):
+        whole[c] = np.int64(known[c])
+    n = np.int64(total)
+    left = np.zeros(n_classes)
+    right = np.zeros(n_classes)
+    part = _class_part(left, known, logs) - _xlogx(total, logs)  # the bound with every row on the right
+    kept = np.zeros(n_classes, dtype=np.int64)  # the best cut's left counts
+    kept_at = -1
+    kept_approx = -np.inf
+    kept_key = np.nan  # its exact key, once computed
+    w_left = 0
+    rows, ranks = ly[s], lv[s]
+    reach = kept_approx  # a cut needs an approximate key of at least this to be looked at
+    start, stop = ls[s], le[s] - 1
+    while start < stop:
+        end = min(start + RESYNC, stop)
+        for i in range(start, end):
+            k = rows[i]
+            before = count[k]
+            count[k] = before + 1
+            part += steps[before] - steps[whole[k] - before - 1] - steps[w_left] + steps[n - w_left - 1]
+            w_left += 1
+            here, there = ranks[i], ranks[i + 1]
+            admissible = there != here if spaced else there >= far[here]
+            approx = part / LN2
+            if admissible & (w_left >= min_leaf) & (n - w_left >= min_leaf) & (approx >= reach):
+                if approx - 2.0 * margin <= kept_approx:  # too close to call: compare exactly
+                    if kept_at >= 0 and kept_key != kept_key:
+                        kept_key = _exact(kept, known, left, right, logs)
+                    key = _exact(count, known, left, right, logs)
+                    if kept_at >= 0 and not key > kept_key:
+                        continue
+                else:
+                    key = np.nan
+                kept[:] = count
+                kept_at, kept_approx, kept_key = i, approx, key
+                reach = kept_approx - 2.0 * margin
+        for c in range(n_classes):  # the running sum drifts: start each block afresh
+            left[c] = count[c]
+        part = _class_part(left, known, logs) - _xlogx(float(w_left), logs) - _xlogx(float(n - w_left), logs)
+        start = end
+    if kept_at < 0:
+        return False, -np.inf, 0.0, 0.0
+    if kept_key != kept_key:
+        kept_key = _exact(kept, known, left, right, logs)
+    for c in range(n_classes):
+        best_left[c] = kept[c]
+    return True, kept_key, distinct[lv[s, kept_at]], distinct[lv[s, kept_at + 1]]
+
+
+@njit(cache=True, nogil=True)
+def _exact(count, known, left, right, logs):
+    """The exact proxy of the cut with left counts ``count`` (``left``, ``right``: scratch)."""
+    for c in range(known.shape[0]):
+        left[c] = count[c]
+        right[c] = known[c] - left[c]
+    return proxy(left, right, ENTROPY, logs)

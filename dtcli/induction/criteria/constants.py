@@ -1,0 +1,46 @@
+"""The numbers every engine shares: tolerances, Weka's comparisons, and the kernels' criterion codes.
+
+Weka's comparisons with a tolerance of 1e-6 (weka.core.Utils) are written the same way.
+
+C4.5 as J48 implements it compares weights, gains and thresholds with these;
+writing each exactly as Weka does (``a - b > 1e-6``, not ``a > b + 1e-6``)
+keeps borderline cases identical, down to the last bit.
+"""
+
+from __future__ import annotations
+
+import math
+
+SMALL = 1e-6  # Weka's tolerance (weka.core.Utils.SMALL)
+GAIN_TOLERANCE = 1e-6  # a split must gain more than --min-gain plus this (Weka's Id3 uses the same 1e-6)
+EPSILON = 2.220446049250313e-16  # float64 machine epsilon: a regression node this pure is a leaf (scikit-learn)
+LN2 = math.log(2.0)
+
+# Criterion codes the compiled kernels take: one numbering for every engine and kernel.
+GINI, ENTROPY, CART, RATIO = 0, 1, 2, 3
+KERNEL_CODES = {"gini": GINI, "gain": ENTROPY, "entropy": ENTROPY, "cart": CART, "gain-ratio": RATIO}
+
+
+def gr(a, b):
+    """a > b by more than 1e-6."""
+    return a - b > SMALL
+
+
+def gr_or_eq(a, b):
+    """a >= b, within 1e-6."""
+    return b - a < SMALL
+
+
+def sm(a, b):
+    """a < b by more than 1e-6."""
+    return b - a > SMALL
+
+
+def sm_or_eq(a, b):
+    """a <= b, within 1e-6."""
+    return a - b < SMALL
+
+
+def eq(a, b):
+    """a == b, within 1e-6."""
+    return (a == b) | ((a - b < SMALL) & (b - a < SMALL))

@@ -1,0 +1,268 @@
+"""Tree growth: top-down recursive partitioning (Quinlan 1986, 1993; Mitchell Table 3.1).
+
+Contract: ``grow(table, params)`` returns the root Node of a tree built on
+the rows of ``table`` whose class is known; it never modifies the table.
+Each node holds its own rows as a Table whose weights may be fractional.
+
+1. A node is a leaf (majority class, first in order on ties) when it is
+   pure, when no attribute is left, or when a stopping rule holds.
+2. Otherwise the algorithm's selector (ID3 here, C4.5 in ``c45``) picks a
+   split; none, or one that does not improve the criterion by more than
+   ``min_gain``, makes a leaf.
+3. The rows go down the branches. A branch without cases gets a leaf
+   labelled with this node's majority class. A row whose tested value is
+   missing goes down every branch with its weight split in proportion to
+   the known cases (``missing="fractional"``, C4.5); ``majority`` and
+   ``class-majority`` fill the value in at each node first (Mitchell §3.7.4).
+4. Nodes are expanded first in, first out; with ``max_leaves``, the node
+   whose split gains most (weight x gain) first, until the budget is spent.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from dtcli.induction.cart.engine import grow_cart, use_cart_engine
+from dtcli.induction.criteria.chisquare import chi_square
+from dtcli.induction.criteria.costs import AttributeCosts
+from dtcli.induction.levelwise.engine import grow_levelwise, use_engine
+from dtcli.induction.search.c45 import Choice, Thresholds, c45_choose, placed
+from dtcli.induction.search.cart import cart_choose
+from dtcli.induction.search.missing import fill_missing, partition
+from dtcli.induction.search.regression import node_stats, regression_choose
+from dtcli.induction.search.split import candidates, choose
+from dtcli.induction.search.ties import SklearnOrder
+from dtcli.model.table import Table
+from dtcli.model.tree import Node, NominalTest, majority
+
+# A split must gain more than this (on top of --min-gain); Weka's Id3 uses the same 1e-6.
+GAIN_TOLERANCE = 1e-6
+# A regression node whose mean squared error is at most this is pure (as scikit-learn).
+EPSILON = float(np.finfo(np.float64).eps)
+
+
+@dataclass(frozen=True)
+class GrowParams:
+    """What governs growth; every field is recorded in the model file."""
+
+    algorithm: str = "id3"
+    criterion: str = "gain"
+    max_depth: int | None = None
+    min_split: float = 2.0
+    min_leaf: float | None = None
+    min_gain: float = 0.0
+    purity: float = 1.0
+    max_leaves: int | None = None
+    thresholds: str | None = None
+    missing: str = "reject"
+    collapse: bool = False
+    costs: AttributeCosts | None = None
+    ties: str = "column"
+    seed: int = 0
+    chi2_alpha: float | None = None
+    max_bins: int | None = None
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+class _Grower:
+    def __init__(self, table: Table, params: GrowParams):
+        self.params = params
+        self.thresholds = Thresholds(table, params.thresholds or "midpoint")
+        self.n_classes = len(table.classes)
+        self.n_all = table.n_rows
+        self.sklearn = None
+        self.trace: list[ChiStep] = []
+        if params.algorithm == "cart" and params.ties == "sklearn":
+            self.sklearn = SklearnOrder(len(table.attributes), params.seed)
+
+    def decide(self, item: _Pending) -> Choice | None:
+        """The split to make at a pending node (None: it stays a leaf); stores it on the item."""
+        node, rows, p = item.node, item.rows, self.params
+        if rows.is_regression:
+            if self.stops_regression(node, item.available, item.depth):
+                return None
+        elif self.stops(node.counts, item.available, item.depth):
+            return None
+        if p.algorithm == "cart" and node.weight < 2 * (p.min_leaf or 1.0):
+            return None
+        if p.algorithm != "cart":
+            item.rows = rows = fill_missing(rows, p.missing)
+        order = None
+        if self.sklearn is not None:
+            order, item.n_constant = self.sklearn.visit(rows, item.n_constant)
+        choice = self.choose(rows, item.available, order)
+        if choice is None or not self.improves(choice):
+            return None
+        if p.chi2_alpha is not None and not self.significant(rows, choice, item.depth):
+            return None
+        item.choice = choice
+        return choice
+
+    def significant(self, rows: Table, choice: Choice, depth: int) -> bool:
+        """Chi-square pre-pruning: is the split's association with the class significant?"""
+        test = choice.test
+        branch = test.route(rows.columns[rows.schema.index(test.attribute.name)])
+        known = branch >= 0
+        counts = np.zeros((test.n_branches, len(rows.classes)))
+        np.add.at(counts, (branch[known], rows.y[known]), rows.weights[known])
+        statistic, df, p_value = chi_square(counts)
+        keep = p_value < self.params.chi2_alpha
+        self.trace.append(
+            ChiStep(
+                depth,
+                float(rows.weights.sum()),
+                test.attribute.name,
+                statistic,
+                df,
+                p_value,
+                "split" if keep else "leaf",
+            )
+        )
+        return keep
+
+    def choose(self, node: Table, available: list[int], order: list[int] | None = None) -> Choice | None:
+        p = self.params
+        if node.is_regression:
+            return regression_choose(node, p.min_leaf or 1.0, order)
+        if p.algorithm == "cart":
+            return cart_choose(node, p.criterion, p.min_leaf or 1.0, order=order)
+        if p.algorithm == "c45":
+            return c45_choose(node, p.min_leaf or 2.0, p.criterion, self.thresholds, self.n_all, p.costs)
+        found = candidates(node, available, p.criterion, p.thresholds, p.min_leaf)
+        rule = p.criterion
+        if p.costs is not None:
+            for c in found:
+                c.score = p.costs.score(c.gain, p.costs.cost(node.attributes[c.attribute].name))
+            rule = "gain"  # the cost measure replaces the criterion (and Quinlan's rule)
+        best = choose(found, rule)
+        if best is None:
+            return None
+        return placed(Choice(best.test, best.score, best.gain), self.thresholds, node)
+
+    def stops(self, counts: np.ndarray, available: list[int], depth: int) -> bool:
+        p = self.params
+        total = counts.sum()
+        if total <= 0 or np.count_nonzero(counts) <= 1 or not available:
+            return True
+        if p.max_depth is not None and depth >= p.max_depth:
+            return True
+        return total < p.min_split or counts.max() / total >= p.purity
+
+    def stops_regression(self, node: Node, available: list[int], depth: int) -> bool:
+        """Regression: a leaf when the targets are all equal or a stopping rule holds."""
+        p = self.params
+        if node.weight <= 0 or node.impurity <= EPSILON or not available:
+            return True
+        if p.max_depth is not None and depth >= p.max_depth:
+            return True
+        return node.weight < p.min_split
+
+    def improves(self, choice: Choice) -> bool:
+        p = self.params
+        improvement = choice.score if p.criterion == "gini" and p.costs is None else choice.gain
+        if p.algorithm == "cart":  # like scikit-learn, a split that decreases nothing is still made
+            return choice.score >= p.min_gain - 1e-12
+        if p.algorithm == "c45":
+            return p.min_gain <= 0 or improvement > p.min_gain
+        return improvement > p.min_gain + GAIN_TOLERANCE
+
+
+@dataclass
+class ChiStep:
+    """A chi-square pre-pruning check: the node's depth and cases, the test, the verdict."""
+
+    depth: int
+    cases: float
+    attribute: str
+    statistic: float
+    df: int
+    p_value: float
+    action: str
+
+
+@dataclass
+class _Pending:
+    """A node waiting to be expanded, with its rows and what its split search needs."""
+
+    node: Node
+    rows: Table
+    available: list[int]
+    depth: int
+    n_constant: int = 0
+    choice: Choice | None = None
+
+
+def grow(table: Table, params: GrowParams, trace: list | None = None, progress=None) -> Node:
+    """Grow a tree over every row of ``table`` whose class is known.
+
+    Nodes are expanded depth first, left branch first (the order in which
+    scikit-learn's builder draws its random attribute order), or best first
+    with ``max_leaves``. Large tables go to the level-wise engine when it
+    supports ``params`` (same tree). ``progress(depth, nodes, rows, seconds)``
+    is called as growth goes (per level in the engine; every 256 nodes here).
+    """
+    if use_engine(table, params):
+        return grow_levelwise(table, params, progress, trace).to_nodes()
+    if use_cart_engine(table, params):
+        return grow_cart(table, params, trace, progress).to_nodes()
+    grower = _Grower(table, params)
+    usable = [i for i, a in enumerate(table.attributes) if a.is_nominal or params.thresholds]
+    root = _Pending(_node(table.take(table.labelled())), table.take(table.labelled()), usable, 0)
+    best_first = params.max_leaves is not None
+    frontier, order, leaves = [], 0, 1
+    if not best_first or grower.decide(root):
+        heapq.heappush(frontier, (0.0, 0, root))
+    expanded = 0
+    while frontier:
+        _, _, item = heapq.heappop(frontier)
+        expanded += 1
+        if progress is not None and expanded % 256 == 0:
+            progress(item.depth, expanded, item.rows.n_rows, 0.0)
+        choice = item.choice if best_first else grower.decide(item)
+        if choice is None:
+            continue
+        children = _split(grower, item, choice)
+        if best_first and leaves + len(children) - 1 > params.max_leaves:
+            continue
+        item.node.test, item.node.score = choice.test, choice.score
+        item.node.children = [child.node for child in children]
+        leaves += len(children) - 1
+        for child in reversed(children):  # the first branch is popped first
+            if child.rows is None or (best_first and not grower.decide(child)):
+                continue
+            order += 1
+            key = -child.node.weight * child.choice.gain if best_first else 0.0
+            heapq.heappush(frontier, (key, order if best_first else -order, child))
+    if trace is not None:
+        trace.extend(grower.trace)
+    return root.node
+
+
+def _node(rows: Table) -> Node:
+    counts = rows.class_counts()
+    node = Node(counts, majority(counts))
+    if rows.is_regression:
+        _, node.value, node.impurity = node_stats(rows)
+    return node
+
+
+def _split(grower: _Grower, item: _Pending, choice: Choice) -> list[_Pending]:
+    test, rows, node = choice.test, item.rows, item.node
+    index = rows.schema.index(test.attribute.name)
+    remaining = [i for i in item.available if i != index] if isinstance(test, NominalTest) else item.available
+    children = []
+    heavier = grower.params.algorithm == "cart" and grower.params.missing != "fractional"
+    for part in partition(rows, index, test, heavier):
+        if part.weights.sum() <= 0:
+            empty = Node(
+                np.zeros(len(node.counts)), node.label, value=node.value, impurity=None if node.value is None else 0.0
+            )
+            children.append(_Pending(empty, None, remaining, item.depth + 1))
+        else:
+            children.append(_Pending(_node(part), part, remaining, item.depth + 1, item.n_constant))
+    return children

@@ -1,0 +1,73 @@
+"""Where numba keeps compiled kernels: a directory named after the kernels' sources.
+
+numba notices when a function's own file changes, but not when a function or a constant it
+takes from another file does; stale machine code then runs (a hang or a crash was seen). The
+directory is therefore named after a digest of every kernel file (every module in a ``kernels``
+package of ``dtcli.induction``) and of every ``dtcli`` module those import, transitively. Editing
+anything else (a docstring in the grower, the CLI) keeps the cache; editing a kernel or what it
+reads starts a new one, so stale code can never be loaded.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import os
+import sys
+from pathlib import Path
+
+INDUCTION = Path(__file__).resolve().parent.parent
+PACKAGE_ROOT = INDUCTION.parent.parent  # the directory that holds ``dtcli``
+
+
+def kernel_files(induction: Path = INDUCTION) -> list[Path]:
+    """Every kernel module under ``induction`` and the ``dtcli`` modules they import, sorted."""
+    root = induction.parent.parent
+    todo = sorted(p for p in induction.rglob("*.py") if "kernels" in p.relative_to(induction).parts[:-1])
+    seen: set[Path] = set()
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        todo.extend(p for p in _imported(path, root) if p not in seen)
+    return sorted(seen)
+
+
+def _imported(path: Path, root: Path) -> list[Path]:
+    """The files of the ``dtcli`` modules that ``path`` imports (at any depth of its code)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_bytes())):
+        names = []
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        for name in names:
+            if name.split(".")[0] != "dtcli":
+                continue
+            base = root.joinpath(*name.split("."))
+            for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+                if candidate.is_file():
+                    found.append(candidate)
+    return found
+
+
+def cache_dir(induction: Path = INDUCTION) -> str:
+    """``~/.cache/dtree/numba/<key>`` (or under ``$XDG_CACHE_HOME``), the key a digest of the
+    kernel sources (``kernel_files``)."""
+    digest = hashlib.sha256()
+    for path in kernel_files(induction):
+        digest.update(path.relative_to(induction.parent.parent).as_posix().encode() + b"\0" + path.read_bytes())
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return str(base / "dtree" / "numba" / digest.hexdigest()[:16])
+
+
+def use_cache_dir() -> None:
+    """Point numba at ``cache_dir()`` unless ``NUMBA_CACHE_DIR`` says otherwise; call it before the
+    kernels' modules are imported (numba reads the setting when a function is decorated)."""
+    if not os.environ.get("NUMBA_CACHE_DIR"):
+        os.environ["NUMBA_CACHE_DIR"] = cache_dir()
+    config = sys.modules.get("numba.core.config")
+    if config is not None and not config.CACHE_DIR:  # numba was imported before the variable was set
+        config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]

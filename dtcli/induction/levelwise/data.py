@@ -1,0 +1,139 @@
+"""How the level-wise engine holds the data: column blocks, sorted lists, threshold placement.
+
+``Columns``: the labelled rows' nominal codes and numeric values as two 2-D
+blocks (what the compiled kernels index), made once per table.
+``sorted_list``: one numeric attribute's records sorted by value, the list
+the engine carries down the tree. ``Placer``: J48's threshold placement
+(the largest training value not above the cut) answered from the sorted
+distinct values instead of a pass over the column. ``LevelTree``: one
+level's nodes as arrays; ``assemble`` joins the levels into a FlatTree.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dtcli.induction.grow.flat import FlatTree
+from dtcli.induction.search.c45 import Thresholds
+from dtcli.model.table import Table
+
+
+class Columns:
+    """The labelled rows' attribute values, grouped by kind for the kernels.
+
+    When every row is labelled, the table's own columns become views into
+    these blocks (same values), so the data is held once, not twice.
+    """
+
+    def __init__(self, table: Table, rows: np.ndarray):
+        attributes = table.attributes
+        self.is_nominal = np.array([a.is_nominal for a in attributes], dtype=np.bool_)
+        self.slot = np.zeros(len(attributes), dtype=np.int64)
+        nominal, numeric = [], []
+        for i, attribute in enumerate(attributes):
+            group = nominal if attribute.is_nominal else numeric
+            self.slot[i] = len(group)
+            group.append(i)
+        n = len(rows)
+        everything = n == table.n_rows
+        self.nominal = np.zeros((max(len(nominal), 1), n), dtype=np.int32)
+        self.numeric = np.zeros((max(len(numeric), 1), n))
+        for block, members in ((self.nominal, nominal), (self.numeric, numeric)):
+            for j, i in enumerate(members):
+                block[j] = table.columns[i] if everything else table.columns[i][rows]
+                if everything and table.columns[i].dtype == block.dtype:
+                    table.columns[i] = block[j]
+        self.n_values = [len(a.values) for a in attributes]
+
+    @classmethod
+    def of(cls, table: Table) -> Columns:
+        """The blocks of ``table``'s labelled rows, made once per table (growth and pruning share them)."""
+        made = getattr(table, "_engine_columns", None)
+        if made is None:
+            made = cls(table, np.flatnonzero(table.labelled()))
+            table._engine_columns = made
+        return made
+
+
+def sorted_list(columns: Columns, table: Table, labelled: np.ndarray, rec_y: np.ndarray, rec_w: np.ndarray, i: int):
+    """Attribute ``i``'s sorted list (values as ranks into the column's distinct values, where
+    each node's block starts, each record's class, weight and id; ties in row order) and those
+    distinct values
+    (the compiled sort releases the GIL, so attributes sort in parallel)."""
+    from dtcli.induction.kernels.sort import stable_order
+
+    values = columns.numeric[columns.slot[i]]
+    order = stable_order(values)
+    ordered = values[order]
+    if labelled.all():
+        fresh = np.empty(len(ordered), dtype=bool)
+        fresh[:1] = True
+        np.not_equal(ordered[1:], ordered[:-1], out=fresh[1:])
+        distinct = ordered[fresh]
+        ranks = (np.cumsum(fresh) - 1).astype(np.int32)
+    else:
+        column = table.columns[i]
+        distinct = np.unique(column[~np.isnan(column)])
+        ranks = np.searchsorted(distinct, ordered).astype(np.int32)
+    classes = rec_y[order].astype(np.int8 if rec_y.max(initial=0) < 127 else np.int32)
+    starts = np.array([0, len(order)], dtype=np.int64)  # one node, the root, holds the whole list
+    return (ranks, starts, classes, rec_w[order], order.astype(np.int32)), distinct
+
+
+class Placer:
+    """``Thresholds.place`` without a pass over the column for each split: the sorted distinct
+    values answer it unless several values lie within 1e-4 below the threshold (then file order
+    decides, as in J48, and the exact scan runs)."""
+
+    def __init__(self, table: Table, mode: str):
+        self.exact = Thresholds(table, mode)
+        self.mode = mode
+        self.table = table
+        self.distinct: dict[int, np.ndarray] = {}
+
+    def place(self, i: int, midpoint: float) -> float:
+        if self.mode == "midpoint":
+            return midpoint
+        if i not in self.distinct:
+            column = self.table.columns[i]
+            self.distinct[i] = np.unique(column[~np.isnan(column)])
+        u = self.distinct[i]
+        at = int(np.searchsorted(u, midpoint + 1e-6, side="right"))
+        while at > 0 and not u[at - 1] - midpoint < 1e-6:
+            at -= 1
+        while at < len(u) and u[at] - midpoint < 1e-6:
+            at += 1
+        if at == 0:
+            return midpoint
+        top = float(u[at - 1])
+        if at >= 2 and u[at - 2] > top - 1e-4:
+            return self.exact.place(i, midpoint)
+        return top
+
+
+class LevelTree:
+    """One level's nodes as arrays (slots numbered within the level)."""
+
+    def __init__(self, counts: np.ndarray, labels: np.ndarray, n_nodes: int):
+        self.counts, self.labels = counts, labels
+        self.attr = np.full(n_nodes, -1, dtype=np.int64)
+        self.thr = np.zeros(n_nodes)
+        self.nb = np.zeros(n_nodes, dtype=np.int64)
+        self.cstart = np.zeros(n_nodes, dtype=np.int64)
+        self.score = np.full(n_nodes, np.nan)
+        self.gain = np.zeros(n_nodes)
+
+
+def assemble(levels: list[LevelTree], attributes) -> FlatTree:
+    """The levels as one FlatTree: slots numbered level after level."""
+    offsets = np.cumsum([0] + [len(level.labels) for level in levels])
+    return FlatTree(
+        attributes=attributes,
+        attr=np.concatenate([level.attr for level in levels]),
+        thr=np.concatenate([level.thr for level in levels]),
+        nb=np.concatenate([level.nb for level in levels]),
+        cstart=np.concatenate([level.cstart + offsets[d + 1] for d, level in enumerate(levels)]),
+        counts=np.concatenate([level.counts for level in levels]),
+        label=np.concatenate([level.labels for level in levels]).astype(np.int64),
+        score=np.concatenate([level.score for level in levels]),
+    )

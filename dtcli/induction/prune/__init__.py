@@ -1,0 +1,1 @@
+"""Pruning passes, each returning a simplified tree: collapse, pessimistic, reduced-error, cost-complexity, curve."""

@@ -1,0 +1,147 @@
+"""Error-based pruning of large trees with the compiled kernels (``engine_prune``).
+
+Contract: ``flat_prune(flat, table, cf, raising, bound)`` prunes a
+FlatTree (grown on ``table``) as ``pessimistic`` does and returns the
+pruned root Node and the Steps, identical to the reference's, or None when
+the kernels cannot run here. Nodes the FlatTree was laid out from are
+reused (changed) for the result; otherwise only the pruned tree's Nodes
+are made.
+"""
+
+from __future__ import annotations
+
+from statistics import NormalDist
+
+import numpy as np
+
+from dtcli.induction.criteria.bounds import r8_coefficient
+from dtcli.induction.criteria.constants import gr
+from dtcli.induction.grow.flat import FlatTree
+from dtcli.induction.search.numeric import seqsum
+from dtcli.model.table import Table
+from dtcli.model.tree import Node, majority
+
+ACTIONS = ("leaf", "raise", "keep")
+
+
+def flat_prune(flat: FlatTree, table: Table, cf: float, raising: bool, bound: str, record: bool = True):
+    from dtcli.induction.levelwise.data import Columns
+    from dtcli.induction.levelwise.engine import kernels
+
+    if kernels() is None:
+        return None
+    from dtcli.induction.prune.kernels import pessimistic as k
+
+    n_slots = flat.n_slots
+    labelled = table.labelled()
+    columns = Columns.of(table)
+    is_nominal, slot, nominal, numeric = columns.is_nominal, columns.slot, columns.nominal, columns.numeric
+    n = int(labelled.sum())
+    y = table.y[labelled].astype(np.int64)
+    rows = np.arange(n, dtype=np.int64)
+    ws = table.weights[labelled].astype(np.float64)
+    n_classes = len(table.classes)
+    z = NormalDist().inv_cdf(1 - cf)
+    coeff = r8_coefficient(cf) if bound == "c45r8" else 0.0
+    capacity = 2 * int((flat.attr >= 0).sum()) + 64  # steps: one a visit of an internal node
+    entries = 2 * n_slots + 64  # path entries: one a visit of a child
+    while True:
+        t_attr, t_thr, t_nb = flat.attr.copy(), flat.thr.copy(), flat.nb.copy()
+        t_cstart, t_src = flat.cstart.copy(), np.arange(n_slots, dtype=np.int64)
+        bags3 = np.zeros((n_slots, max(int(flat.nb.max()), 1), n_classes))
+        dcounts = np.zeros((n_slots, n_classes))
+        dcounts[0] = k.class_counts(rows, ws, y, n_classes)
+        steps_i = np.zeros((capacity, 5), dtype=np.int64)
+        steps_f = np.zeros((capacity, 4))
+        entries_i = np.zeros((entries, 3), dtype=np.int64)
+        counters = np.zeros(2, dtype=np.int64)
+        overflow = k.prune(
+            0,
+            rows,
+            ws,
+            -1,
+            t_attr,
+            t_thr,
+            t_nb,
+            t_cstart,
+            t_src,
+            is_nominal,
+            slot,
+            nominal,
+            numeric,
+            y,
+            n_classes,
+            bags3,
+            dcounts,
+            cf,
+            z,
+            bound == "c45r8",
+            coeff,
+            raising,
+            steps_i,
+            steps_f,
+            entries_i,
+            counters,
+        )
+        if not overflow:
+            break
+        capacity, entries = capacity * 4, entries * 4
+    root = _rebuild(0, flat, t_attr, t_nb, t_cstart, t_src, bags3)
+    root.counts = dcounts[0].copy()
+    root.label = majority(root.counts)
+    if not record:  # the caller does not want the decisions (no --trace): skip naming their paths
+        return root, []
+    steps = _steps(steps_i[: counters[0]], steps_f[: counters[0]], entries_i[: counters[1]], flat, raising)
+    return root, steps
+
+
+def _rebuild(slot, flat: FlatTree, t_attr, t_nb, t_cstart, t_src, bags3) -> Node:
+    """The pruned tree's Nodes, as ``pessimistic._to_nodes`` makes them."""
+    node = flat.nodes[slot] if flat.nodes is not None else Node(flat.counts[slot], int(flat.label[slot]))
+    if flat.nodes is None and not np.isnan(flat.score[slot]):
+        node.score = float(flat.score[slot])
+    if t_attr[slot] < 0:
+        node.test, node.children = None, []
+        return node
+    node.test = flat.test(int(t_src[slot]))
+    bags = bags3[slot, : t_nb[slot]]
+    node.children = []
+    for b in range(t_nb[slot]):
+        built = _rebuild(int(t_cstart[slot] + b), flat, t_attr, t_nb, t_cstart, t_src, bags3)
+        row = bags[b].copy()
+        built.counts = row
+        built.label = majority(row) if gr(seqsum(row), 0.0) else majority(bags.sum(axis=0))
+        node.children.append(built)
+    return node
+
+
+def _steps(steps_i, steps_f, entries_i, flat: FlatTree, raising: bool) -> list:
+    from dtcli.induction.prune.pessimistic import Step
+
+    labels: dict[int, list[str]] = {}
+
+    def label(src: int, branch: int) -> str:
+        if src not in labels:
+            labels[src] = flat.test(src).branch_labels()
+        return labels[src][branch]
+
+    paths: dict[int, str] = {}
+
+    def path_of(entry: int) -> str:
+        chain = []
+        while entry >= 0 and entry not in paths:
+            chain.append(entry)
+            entry = int(entries_i[entry, 0])
+        prefix = paths.get(entry, "")
+        for e in reversed(chain):
+            prefix = paths[e] = f"{prefix}/{label(int(entries_i[e, 1]), int(entries_i[e, 2]))}"
+        return prefix
+
+    out = []
+    for (_, entry, action, largest, src), (cases, leaf, tree, branch) in zip(steps_i, steps_f):
+        name = ACTIONS[action]
+        if name == "raise":
+            name = f"raise {label(int(src), int(largest))}"
+        path = path_of(int(entry))
+        out.append(Step(path or "/", float(cases), float(leaf), float(tree), float(branch) if raising else None, name))
+    return out

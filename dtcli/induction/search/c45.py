@@ -1,0 +1,202 @@
+"""C4.5's split selection, as Weka's J48 implements Release 8 (Quinlan 1993).
+
+Contract: ``c45_choose(node_rows, ...)`` returns the
+chosen split at a node, or None for a leaf. Rules, in J48's terms:
+
+- a node with less than ``2 m`` weight, or of one class, is a leaf;
+- nominal attribute: one branch per value, admissible if at least two
+  branches hold ``m`` cases; numeric: the best cut (``numeric.c45_cut``);
+- gain is computed on the cases with a known value and scaled by their
+  share of the weight; split information counts the unknown cases as one
+  more branch;
+- only attributes whose gain is at least the average gain (less 1e-3)
+  compete on gain ratio; attributes with very many values (>= 0.3 of all
+  training rows) stay out of the average unless every attribute is so;
+- a score must beat the best so far by more than 1e-6 (ties: first column).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from dtcli.induction.criteria.constants import eq, gr, gr_or_eq, sm, sm_or_eq
+from dtcli.induction.search.numeric import _xlog2x, c45_cut, cut_table, seqsum
+from dtcli.induction.search.split import nominal_branch_counts, score_split
+from dtcli.model.table import Table
+from dtcli.model.tree import NominalTest, NumericTest
+
+
+@dataclass
+class Choice:
+    """A chosen split: its test, the score that chose it, and its information gain."""
+
+    test: object
+    score: float
+    gain: float
+
+
+@dataclass
+class C45Candidate:
+    attribute: int
+    test: object
+    gain: float
+    ratio: float
+    counts: np.ndarray
+
+    @property
+    def gini(self) -> float:
+        return score_split(self.counts, float(self.counts.sum()), "gini")[1]
+
+
+def c45_gain(counts: np.ndarray, total: float) -> float:
+    """J48's InfoGainSplitCrit: known share x (H(known) - H(branches)), 0 below 1e-6.
+
+    Sums run in Weka's order: old = xlog2x(known) - the classes' terms;
+    new = -(each branch's class terms, less the branch's own term, in turn).
+    """
+    sizes = seqsum(counts, axis=1)
+    known = float(seqsum(sizes))
+    if known <= 0:
+        return 0.0
+    old = float(_xlog2x(np.array(known)) - seqsum(_xlog2x(seqsum(counts, axis=0))))
+    terms = np.hstack([_xlog2x(counts), -_xlog2x(sizes)[:, None]])
+    new = -float(seqsum(terms.ravel()))
+    numerator = (known / total) * (old - new)
+    return 0.0 if eq(numerator, 0.0) else numerator / known
+
+
+def c45_gain_ratio(counts: np.ndarray, total: float, gain: float) -> float:
+    """Gain over split information, the unknown cases counting as one more branch."""
+    sizes = seqsum(counts, axis=1)
+    known = float(seqsum(sizes))
+    if not gr(known, 0.0):
+        return 0.0
+    split = float(-seqsum(_xlog2x(sizes)) - _xlog2x(np.array(total - known)) + _xlog2x(np.array(total)))
+    if eq(split, 0.0):
+        return 0.0
+    return gain / (split / total)
+
+
+def c45_candidate(
+    table: Table,
+    i: int,
+    rows: np.ndarray,
+    w: np.ndarray,
+    min_leaf: float,
+    thresholds: Thresholds,
+    total: float | None = None,
+) -> C45Candidate | None:
+    """The C4.5 split on attribute ``i`` at a node, or None if it has no admissible split.
+
+    ``total`` is the node's weight (default: the sum of ``w``; ``c45_choose`` passes the sum of
+    the class weights, as the level-wise engine computes it)."""
+    attribute = table.attributes[i]
+    column = table.columns[i][rows]
+    y = table.y[rows]
+    n_classes = len(table.classes)
+    total = float(w.sum()) if total is None else total
+    if attribute.is_nominal:
+        counts = nominal_branch_counts(column, y, w, len(attribute.values), n_classes)
+        if gr_or_eq(counts.sum(axis=1), min_leaf).sum() < 2:
+            return None
+        gain = c45_gain(counts, total)
+        return C45Candidate(i, NominalTest(attribute), gain, c45_gain_ratio(counts, total, gain), counts)
+    cut = c45_cut(cut_table(column, y, w, n_classes, total=total), n_classes, min_leaf, mdl=thresholds.mdl)
+    if cut is None:
+        return None
+    test = NumericTest(attribute, cut.threshold)
+    ratio = c45_gain_ratio(cut.branch_counts, total, cut.gain)
+    return C45Candidate(i, test, cut.gain, ratio, cut.branch_counts)
+
+
+def c45_choose(
+    table: Table, min_leaf: float, criterion: str, thresholds: Thresholds, n_all: int, costs=None
+) -> Choice | None:
+    """J48's C45ModelSelection over every attribute of a node's rows (``table``).
+
+    ``n_all`` is the number of rows in the whole training set (for the
+    many-valued-attribute rule).
+    """
+    rows, w = np.arange(table.n_rows), table.weights
+    counts = np.bincount(table.y, weights=w, minlength=len(table.classes))
+    total = float(counts.sum())
+    if sm(total, 2 * min_leaf) or eq(total, counts.max()):
+        return None
+    found = [
+        c
+        for i in range(len(table.attributes))
+        if (c := c45_candidate(table, i, rows, w, min_leaf, thresholds, total)) is not None
+    ]
+    if not found:
+        return None
+    if costs is not None:  # Mitchell 3.7.5: a cost measure of the gain replaces the criterion
+        name = table.attributes
+        return placed(
+            _first_max(found, lambda c: costs.score(c.gain, costs.cost(name[c.attribute].name)), "cost"),
+            thresholds,
+            table,
+        )
+    if criterion in ("gain", "gini"):
+        score = (lambda c: c.gain) if criterion == "gain" else (lambda c: c.gini)
+        return placed(_first_max(found, score, criterion), thresholds, table)
+    limit = 0.3 * n_all
+    many_valued = [a.is_nominal and len(a.values) >= limit for a in table.attributes]
+    counted = [c for c in found if all(many_valued) or not many_valued[c.attribute]]
+    if not counted:
+        return None
+    average = sum(c.gain for c in counted) / len(counted)
+    eligible = [c for c in found if c.gain >= average - 1e-3]
+    return placed(_first_max(eligible, lambda c: c.ratio, "gain-ratio"), thresholds, table)
+
+
+def _first_max(found: list[C45Candidate], score, criterion: str) -> Choice | None:
+    best, best_score = None, 0.0
+    for candidate in found:
+        if gr(score(candidate), best_score):
+            best, best_score = candidate, score(candidate)
+    if best is None:
+        return None
+    return Choice(best.test, best_score, best.gain)
+
+
+def placed(choice: Choice | None, thresholds: Thresholds, table: Table) -> Choice | None:
+    """The choice with its numeric threshold moved to where ``thresholds`` puts it."""
+    if choice is None or not isinstance(choice.test, NumericTest):
+        return choice
+    i = table.schema.index(choice.test.attribute.name)
+    return Choice(
+        NumericTest(choice.test.attribute, thresholds.place(i, choice.test.threshold)), choice.score, choice.gain
+    )
+
+
+class Thresholds:
+    """Where a numeric test's threshold goes: the midpoint of the cut, or (``data``)
+    the largest training value not above it, as C4.5 and J48 print it.
+
+    For ``data``, J48 scans the training rows in order and takes a value if
+    it is not above the midpoint (within 1e-6) and exceeds the one it holds
+    by more than 1e-6; values within 1e-6 of each other therefore resolve
+    by file order, and so they do here.
+    """
+
+    def __init__(self, table: Table, mode: str, mdl: bool = True):
+        self.mode = mode
+        self.mdl = mdl
+        self._table = table
+
+    def place(self, i: int, midpoint: float) -> float:
+        if self.mode == "midpoint":
+            return midpoint
+        column = self._table.columns[i]
+        with np.errstate(invalid="ignore"):
+            eligible = sm_or_eq(column, midpoint)
+        if not eligible.any():
+            return midpoint
+        top = column[eligible].max()
+        held = -np.inf
+        for value in column[eligible & (column > top - 1e-4)]:  # in file order
+            if gr(value, held):
+                held = value
+        return float(held)

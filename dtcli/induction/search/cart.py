@@ -1,0 +1,213 @@
+"""CART's split search: binary splits only (Breiman et al. 1984; Zaki & Meira ch. 16).
+
+Contract: ``cart_choose(node, ...)`` returns the best binary split of a
+node's rows, or None when no attribute can split them.
+
+- numeric ``A <= v`` at the midpoint between adjacent distinct values;
+- nominal ``A in V``: every subset of the values present at the node,
+  each split counted once (``V`` and its complement are the same split),
+  exhaustively when there are at most ``subset_limit`` values; with more,
+  for two classes the optimal subset is a prefix of the values ordered by
+  the proportion of the first class (Breiman et al. 1984, Theorem 4.5),
+  and otherwise a greedy search moves one value at a time to the smaller
+  side while that improves the score;
+- scores: ``gini`` (decrease in Gini index), ``entropy`` (information gain)
+  or ``cart`` (Zaki eq. 16.8, ``2 P_L P_R sum_c |P(c|L) - P(c|R)|``);
+- every split must leave ``min_leaf`` weight on each side; ties go to the
+  first attribute in column order, the lowest threshold, and the first
+  subset in enumeration order. With missing values the score is computed
+  on the known cases and scaled by their share (as C4.5 does); scikit-learn's
+  order compares such a split by ``W x score - W x I(node)``, the value its
+  proxy would have.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from dtcli.induction.criteria.impurity import entropy, gini
+from dtcli.induction.search.c45 import Choice
+from dtcli.induction.search.numeric import cut_table
+from dtcli.induction.search.split import nominal_branch_counts
+from dtcli.induction.search.ties import FEATURE_THRESHOLD, single
+from dtcli.model.table import Table
+from dtcli.model.tree import NumericTest, SubsetTest
+
+SUBSET_LIMIT = 10
+
+
+def decrease(left: np.ndarray, right: np.ndarray, criterion: str) -> np.ndarray:
+    """Score of each binary split given its (n, classes) left and right counts; higher is better."""
+    n_left, n_right = left.sum(axis=-1), right.sum(axis=-1)
+    n = n_left + n_right
+    safe = np.where(n > 0, n, 1.0)
+    if criterion == "cart":
+        p_left, p_right = n_left / safe, n_right / safe
+        with np.errstate(invalid="ignore", divide="ignore"):
+            c_left = np.where(n_left[..., None] > 0, left / np.where(n_left > 0, n_left, 1.0)[..., None], 0.0)
+            c_right = np.where(n_right[..., None] > 0, right / np.where(n_right > 0, n_right, 1.0)[..., None], 0.0)
+        return 2 * p_left * p_right * np.abs(c_left - c_right).sum(axis=-1)
+    impurity = gini if criterion == "gini" else entropy
+    return impurity(left + right) - (n_left * impurity(left) + n_right * impurity(right)) / safe
+
+
+def proxy(left: np.ndarray, right: np.ndarray, criterion: str) -> np.ndarray:
+    """scikit-learn's proxy of the decrease, ``-W_R I(R) - W_L I(L)``, in its order of operations.
+
+    It ranks splits like ``decrease``; computing it the same way makes ties
+    and near-ties come out as they do in scikit-learn.
+    """
+    w_left, w_right = left.sum(axis=-1), right.sum(axis=-1)
+    if criterion == "cart":
+        return decrease(left, right, criterion)
+    impurity_left, impurity_right = np.zeros(len(left)), np.zeros(len(left))
+    if criterion == "gini":
+        sq_left, sq_right = np.zeros(len(left)), np.zeros(len(left))
+        for c in range(left.shape[1]):
+            sq_left = sq_left + left[:, c] * left[:, c]
+            sq_right = sq_right + right[:, c] * right[:, c]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            impurity_left = 1.0 - sq_left / (w_left * w_left)
+            impurity_right = 1.0 - sq_right / (w_right * w_right)
+    else:
+        for c in range(left.shape[1]):
+            for counts, w, out in ((left, w_left, impurity_left), (right, w_right, impurity_right)):
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    p = counts[:, c] / w
+                    out -= np.where(counts[:, c] > 0, p * (np.log(np.where(p > 0, p, 1.0)) / LN2), 0.0)
+    return -w_right * impurity_right - w_left * impurity_left
+
+
+LN2 = float(np.log(2.0))
+
+
+def _numeric(table: Table, i: int, criterion: str, min_leaf: float, exact: bool = False):
+    values = single(table.columns[i]) if exact else table.columns[i]
+    cuts = cut_table(values, table.y, table.weights, len(table.classes), FEATURE_THRESHOLD)
+    if cuts.n == 0:
+        return None
+    ok = (cuts.left.sum(axis=1) >= min_leaf) & (cuts.right.sum(axis=1) >= min_leaf)
+    if not ok.any():
+        return None
+    rank = proxy(cuts.left, cuts.right, criterion) if exact else decrease(cuts.left, cuts.right, criterion)
+    best = int(np.argmax(np.where(ok, rank, -np.inf)))
+    scores = decrease(cuts.left, cuts.right, criterion)
+    lower, upper = float(cuts.lower[best]), float(cuts.upper[best])
+    threshold = lower / 2.0 + upper / 2.0 if exact else (lower + upper) / 2
+    if threshold == upper or not np.isfinite(threshold):
+        threshold = lower
+    test = NumericTest(table.attributes[i], threshold)
+    key = float(rank[best])
+    return float(scores[best]), test, np.vstack([cuts.left[best], cuts.right[best]]), key
+
+
+def _subsets(counts: np.ndarray, criterion: str, limit: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """(membership mask over the present values, scores) of the candidate subsets."""
+    v = len(counts)
+    if v < 2:
+        return None
+    if v <= limit:
+        # every subset that holds the first value and not all values: each split once
+        masks = np.array(
+            [[True] + list(bits) for bits in itertools.product([False, True], repeat=v - 1) if not all(bits)]
+        )
+    elif counts.shape[1] == 2:
+        share = counts[:, 0] / counts.sum(axis=1)
+        order = np.argsort(share, kind="stable")
+        masks = np.zeros((v - 1, v), dtype=bool)
+        for k in range(1, v):
+            masks[k - 1, order[:k]] = True
+    else:
+        return _greedy(counts, criterion)
+    left = masks.astype(float) @ counts
+    return masks, decrease(left, counts.sum(axis=0) - left, criterion)
+
+
+def _greedy(counts: np.ndarray, criterion: str) -> tuple[np.ndarray, np.ndarray]:
+    """Start with every value on one side; move the value that helps most while it helps."""
+    v = len(counts)
+    inside = np.zeros(v, dtype=bool)
+    tried, scores, best = [], [], -np.inf
+    while inside.sum() < v - 1:
+        options = []
+        for j in np.flatnonzero(~inside):
+            mask = inside.copy()
+            mask[j] = True
+            left = counts[mask].sum(axis=0)
+            options.append((float(decrease(left, counts.sum(axis=0) - left, criterion)), j, mask))
+        score, _, mask = max(options, key=lambda o: (o[0], -o[1]))
+        tried.append(mask)
+        scores.append(score)
+        if score <= best:
+            break
+        best, inside = score, mask
+    return np.array(tried), np.array(scores)
+
+
+def _nominal(table: Table, i: int, criterion: str, min_leaf: float, limit: int):
+    attribute = table.attributes[i]
+    counts = nominal_branch_counts(table.columns[i], table.y, table.weights, len(attribute.values), len(table.classes))
+    present = np.flatnonzero(counts.sum(axis=1) > 0)
+    found = _subsets(counts[present], criterion, limit)
+    if found is None:
+        return None
+    masks, scores = found
+    left = masks.astype(float) @ counts[present]
+    right = counts.sum(axis=0) - left
+    ok = (left.sum(axis=1) >= min_leaf) & (right.sum(axis=1) >= min_leaf)
+    if not ok.any():
+        return None
+    scores = np.where(ok, scores, -np.inf)
+    best = int(np.argmax(scores))
+    chosen = present[masks[best]]
+    others = present[~masks[best]]
+    # Show the smaller side as V (on equal sizes, the side with the first value).
+    inside = chosen if len(chosen) <= len(others) else others
+    values = tuple(attribute.values[j] for j in sorted(inside))
+    first, second = (left[best], right[best]) if inside is chosen else (right[best], left[best])
+    key = float(proxy(left[best : best + 1], right[best : best + 1], criterion)[0])
+    return float(scores[best]), SubsetTest(attribute, values), np.vstack([first, second]), key
+
+
+def _on_proxy_scale(table: Table, criterion: str, total: float, score: float) -> float:
+    """A scaled decrease as a key comparable with scikit-learn's proxies: ``W dI - W I(node)``
+    (the proxy of a split of all the node's cases is exactly that)."""
+    impurity = gini if criterion == "gini" else entropy
+    return total * score - total * float(impurity(table.class_counts()))
+
+
+def cart_choose(
+    table: Table, criterion: str, min_leaf: float, subset_limit: int = SUBSET_LIMIT, order: list[int] | None = None
+) -> Choice | None:
+    """The best binary split over the attributes of a node's rows (``table``).
+
+    With ``order`` (scikit-learn's visiting order, ``sklearn_order``) the
+    attributes are tried in that order, numbers in single precision, and
+    splits compared by scikit-learn's proxy; otherwise in column order.
+    """
+    total = float(table.weights.sum())
+    exact = order is not None
+    best, best_key = None, -np.inf
+    for i in order if exact else range(len(table.attributes)):
+        attribute = table.attributes[i]
+        if attribute.is_nominal:
+            found = _nominal(table, i, criterion, min_leaf, subset_limit)
+        else:
+            found = _numeric(table, i, criterion, min_leaf, exact)
+        if found is None:
+            continue
+        score, test, counts, key = found
+        # the known share; exactly 1 when no value is missing (sums of fractional weights in
+        # another order could make it differ from 1 in the last bit)
+        share = 1.0 if not table.missing_mask(i).any() else (counts.sum() / total if total > 0 else 0.0)
+        if share != 1.0:
+            score *= share
+            key = score if criterion == "cart" else _on_proxy_scale(table, criterion, total, score)
+        if not exact:
+            key = score
+        if best is None or key > best_key:
+            gain = float(entropy(counts.sum(axis=0)) - (counts.sum(axis=1) @ entropy(counts)) / counts.sum())
+            best, best_key = Choice(test, score, gain * share), key
+    return best

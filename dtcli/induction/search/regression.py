@@ -1,0 +1,143 @@
+"""Regression trees (CART on a numeric target): squared error, leaves predict the mean.
+
+Contract: ``node_stats(rows)`` gives a node's weight, mean and mean squared
+error; ``regression_choose(rows, min_leaf)`` returns the binary split with
+the largest decrease in squared error, or None. Numeric attributes split at
+midpoints between adjacent distinct values; nominal attributes at the best
+subset, found exactly by ordering the values by their mean target
+(Breiman et al. 1984, §9.4). Scores are the decrease in weighted mean
+squared error, ``MSE(t) - (W_L MSE(L) + W_R MSE(R)) / W_t``; ties go to the
+first attribute and the lowest threshold.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dtcli.induction.search.c45 import Choice
+from dtcli.induction.search.ties import FEATURE_THRESHOLD, single
+from dtcli.model.table import Table
+from dtcli.model.tree import NumericTest, SubsetTest
+
+
+def node_stats(rows: Table) -> tuple[float, float, float]:
+    """(weight, weighted mean, weighted mean squared error) of the labelled rows.
+
+    The error is ``sum w y^2 / W - (sum w y / W)^2``, as scikit-learn computes
+    it, so that cost-complexity alphas agree with it to the last digits.
+    """
+    w, y = rows.weights, rows.y
+    total = float(w.sum())
+    if total <= 0:
+        return 0.0, 0.0, 0.0
+    s, sq = float(np.sum(w * y)), float(np.sum(w * y * y))
+    mean = s / total
+    return total, mean, max(0.0, sq / total - mean * mean)
+
+
+def _decrease(w_l, s_l, q_l, w_r, s_r, q_r):
+    """MSE decrease from cumulative sums of weight, w*y and w*y^2 on each side."""
+    w = w_l + w_r
+    sse_parent = (q_l + q_r) - (s_l + s_r) ** 2 / w
+    with np.errstate(divide="ignore", invalid="ignore"):
+        sse_l = np.where(w_l > 0, q_l - s_l**2 / np.where(w_l > 0, w_l, 1.0), 0.0)
+        sse_r = np.where(w_r > 0, q_r - s_r**2 / np.where(w_r > 0, w_r, 1.0), 0.0)
+    return (sse_parent - sse_l - sse_r) / w
+
+
+def _numeric(rows: Table, i: int, min_leaf: float, exact: bool = False):
+    x = single(rows.columns[i]) if exact else rows.columns[i]
+    known = ~np.isnan(x)
+    order = np.argsort(x[known], kind="stable")
+    v, y, w = x[known][order], rows.y[known][order], rows.weights[known][order]
+    cuts = np.flatnonzero(v[:-1] + FEATURE_THRESHOLD < v[1:])
+    if len(cuts) == 0:
+        return None
+    cw, cs, cq = np.cumsum(w), np.cumsum(w * y), np.cumsum(w * y * y)
+    w_l, s_l, q_l = cw[cuts], cs[cuts], cq[cuts]
+    scores = _decrease(w_l, s_l, q_l, cw[-1] - w_l, cs[-1] - s_l, cq[-1] - q_l)
+    ok = (w_l >= min_leaf) & (cw[-1] - w_l >= min_leaf)
+    if not ok.any():
+        return None
+    if exact:  # scikit-learn's proxy: S_L^2 / W_L + S_R^2 / W_R (undefined where a side weighs 0: not ok)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            rank = s_l * s_l / w_l + (cs[-1] - s_l) * (cs[-1] - s_l) / (cw[-1] - w_l)
+    else:
+        rank = scores
+    best = int(np.argmax(np.where(ok, rank, -np.inf)))
+    lower, upper = float(v[cuts[best]]), float(v[cuts[best] + 1])
+    threshold = lower / 2.0 + upper / 2.0 if exact else (lower + upper) / 2
+    if threshold == upper or not np.isfinite(threshold):
+        threshold = lower
+    test = NumericTest(rows.attributes[i], threshold)
+    return float(scores[best]), test, float(w.sum()), float(rank[best])  # w: the known rows' weights
+
+
+def _nominal(rows: Table, i: int, min_leaf: float):
+    attribute = rows.attributes[i]
+    codes = rows.columns[i]
+    known = codes >= 0
+    n = len(attribute.values)
+    w = np.bincount(codes[known], weights=rows.weights[known], minlength=n)
+    s = np.bincount(codes[known], weights=(rows.weights * rows.y)[known], minlength=n)
+    q = np.bincount(codes[known], weights=(rows.weights * rows.y**2)[known], minlength=n)
+    present = np.flatnonzero(w > 0)
+    if len(present) < 2:
+        return None
+    order = present[np.argsort(s[present] / w[present], kind="stable")]
+    cw, cs, cq = np.cumsum(w[order])[:-1], np.cumsum(s[order])[:-1], np.cumsum(q[order])[:-1]
+    scores = _decrease(cw, cs, cq, w.sum() - cw, s.sum() - cs, q.sum() - cq)
+    ok = (cw >= min_leaf) & (w.sum() - cw >= min_leaf)
+    if not ok.any():
+        return None
+    scores = np.where(ok, scores, -np.inf)
+    k = int(np.argmax(scores)) + 1
+    chosen, others = order[:k], order[k:]
+    inside = chosen if len(chosen) <= len(others) else others
+    values = tuple(attribute.values[j] for j in sorted(inside))
+    w_l, s_l, w_all, s_all = float(cw[k - 1]), float(cs[k - 1]), float(w.sum()), float(s.sum())
+    proxy = s_l * s_l / w_l + (s_all - s_l) * (s_all - s_l) / (w_all - w_l)  # scikit-learn's, as for numbers
+    return float(scores[k - 1]), SubsetTest(attribute, values), w_all, proxy
+
+
+def regression_choose(rows: Table, min_leaf: float, order: list[int] | None = None) -> Choice | None:
+    """The binary split of largest squared-error decrease (scaled by the known share).
+
+    With ``order`` (scikit-learn's visiting order) attributes are tried in
+    that order, numbers in single precision, compared by scikit-learn's proxy.
+    """
+    total = float(rows.weights.sum())
+    node_sum = float(np.sum(rows.weights * rows.y))
+    exact = order is not None
+    best, best_key = None, -np.inf
+    for i in order if exact else range(len(rows.attributes)):
+        attribute = rows.attributes[i]
+        found = _nominal(rows, i, min_leaf) if attribute.is_nominal else _numeric(rows, i, min_leaf, exact)
+        if found is None:
+            continue
+        score, test, known, key = found
+        score *= known / total if total > 0 else 0.0
+        if not exact:
+            key = score
+        elif known != total:  # on the proxy's scale: W x decrease + S^2 / W (S: the sum of weight x target)
+            key = total * score + node_sum * node_sum / total
+        if best is None or key > best_key:
+            best, best_key = Choice(test, score, score), key
+    return best
+
+
+def regression_report(rows: Table) -> tuple[tuple[float, float, float], list[tuple[str, object, float]]]:
+    """Node stats and, per attribute, its best binary split and MSE decrease, best first.
+
+    Attributes that cannot split the rows are left out. Ties keep column order.
+    """
+    stats = node_stats(rows)
+    total = float(rows.weights.sum())
+    found = []
+    for i, attribute in enumerate(rows.attributes):
+        split = _nominal(rows, i, 1.0) if attribute.is_nominal else _numeric(rows, i, 1.0)
+        if split is not None:
+            score, test, known, _ = split
+            found.append((attribute.name, test, score * (known / total if total > 0 else 0.0)))
+    found.sort(key=lambda f: -f[2])
+    return stats, found

@@ -1,0 +1,76 @@
+"""Applying trees: exact predictions, probabilities, and missing or unseen values."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from dtcli.induction.algorithms import train
+from dtcli.induction.apply.evaluate import evaluate
+from dtcli.induction.apply.predict import predict, predict_proba
+from dtcli.io.encode import encode_for_schema
+from dtcli.io.read import read_data
+from helpers import load
+
+
+@pytest.fixture
+def tree(weather):
+    return train(weather)[0]
+
+
+def encode(tmp_path, tree, text):
+    path = tmp_path / "new.csv"
+    path.write_text(text)
+    return encode_for_schema(read_data(str(path)), tree.schema)
+
+
+def test_probabilities_sum_to_one(tree, weather):
+    proba = predict_proba(tree, weather)
+    assert proba.shape == (14, 2)
+    assert np.allclose(proba.sum(axis=1), 1)
+    assert (predict(tree, weather) == weather.y).all()
+
+
+def test_missing_value_goes_down_every_branch_weighted(tmp_path, tree):
+    # Outlook missing: Sunny (5 cases), Overcast (4), Rain (5); Humidity=High
+    # sends the Sunny share to No; Wind=Weak sends the Rain share to Yes.
+    encoded = encode(tmp_path, tree, "Outlook,Temperature,Humidity,Wind\n?,Hot,High,Weak\n")
+    proba = predict_proba(tree, encoded.table)[0]
+    assert proba == pytest.approx([5 / 14, 9 / 14])
+    assert encoded.unseen == {}
+
+
+def test_nested_missing_values(tmp_path, tree):
+    # Outlook=Sunny, Humidity missing: High (3 No) and Normal (2 Yes) weighted 3:2
+    encoded = encode(tmp_path, tree, "Outlook,Temperature,Humidity,Wind\nSunny,Hot,,Weak\n")
+    assert predict_proba(tree, encoded.table)[0] == pytest.approx([3 / 5, 2 / 5])
+
+
+def test_unseen_value_is_missing_and_counted(tmp_path, tree):
+    encoded = encode(tmp_path, tree, "Outlook,Temperature,Humidity,Wind\nFoggy,Hot,High,Weak\nSunny,Hot,Normal,Weak\n")
+    assert encoded.unseen == {"Outlook": 1}
+    proba = predict_proba(tree, encoded.table)
+    assert proba[0] == pytest.approx([5 / 14, 9 / 14])
+    assert proba[1] == pytest.approx([0, 1])
+
+
+def test_empty_leaf_predicts_its_label(tmp_path):
+    arff = tmp_path / "t.arff"
+    arff.write_text("@relation t\n@attribute A {a, b, c}\n@attribute y {p, q}\n@data\na,p\na,p\nb,q\nb,q\nb,p\n")
+    tree = train(load(arff))[0]
+    assert tree.root.children[2].weight == 0  # A = c: no cases, labelled p (root majority)
+    encoded = encode(tmp_path, tree, "A\nc\n")
+    assert predict_proba(tree, encoded.table)[0] == pytest.approx([1, 0])
+
+
+def test_evaluation_counts_unseen_labels(tmp_path, tree):
+    encoded = encode(
+        tmp_path,
+        tree,
+        "Outlook,Temperature,Humidity,Wind,PlayTennis\nSunny,Hot,High,Weak,No\n"
+        "Overcast,Hot,High,Weak,Maybe\nRain,Mild,High,Strong,\n",
+    )
+    assert encoded.labels == ("No", "Yes", "Maybe")
+    result = evaluate(encoded.actual, predict(tree, encoded.table), encoded.labels, tree.classes)
+    assert result.total == 2 and result.correct == 1 and result.unlabelled == 1
+    assert result.matrix.tolist() == [[1, 0], [0, 0], [0, 1]]

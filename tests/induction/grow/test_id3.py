@@ -1,0 +1,228 @@
+"""ID3 as the seeds define it: Mitchell's PlayTennis tree, the algorithm's rules,
+and a brute-force reference implementation written here from Mitchell Table 3.1."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from trees import nominal_tables, shape
+
+from dtcli.errors import DataError, ParameterError
+from dtcli.induction.algorithms import train
+from dtcli.induction.apply.predict import predict
+from dtcli.model.table import NOMINAL, Attribute, Schema, Table
+from helpers import SAMPLES, load
+
+
+def test_mitchell_playtennis_tree(weather):
+    tree, warnings = train(weather)
+    assert warnings == []
+    assert shape(tree.root, tree.classes) == (
+        "Outlook",
+        {
+            "Sunny": ("Humidity", {"High": "No", "Normal": "Yes"}),
+            "Overcast": "Yes",
+            "Rain": ("Wind", {"Weak": "Yes", "Strong": "No"}),
+        },
+    )
+    assert tree.root.score == pytest.approx(0.2467498, abs=1e-6)
+    assert tree.root.children[0].score == pytest.approx(0.9709506, abs=1e-6)
+    assert list(tree.root.counts) == [5, 9]
+    assert [list(c.counts) for c in tree.root.children] == [[3, 2], [0, 4], [2, 3]]
+
+
+def test_arff_gives_the_same_tree(weather):
+    arff = load(SAMPLES / "weather.arff")
+    a, _ = train(arff)
+    b, _ = train(weather)
+    assert shape(a.root, a.classes) == shape(b.root, b.classes)
+
+
+def test_tree_predicts_its_training_data(weather):
+    tree, _ = train(weather)
+    assert (predict(tree, weather) == weather.y).all()
+
+
+def make_table(columns: dict[str, list[str]], target: list[str]) -> Table:
+    attributes, data = [], []
+    for name, cells in columns.items():
+        values = tuple(dict.fromkeys(c for c in cells if c is not None))
+        attributes.append(Attribute(name, NOMINAL, values))
+        data.append(np.array([values.index(c) if c is not None else -1 for c in cells], dtype=np.int32))
+    classes = tuple(dict.fromkeys(target))
+    schema = Schema(tuple(attributes), Attribute("class", NOMINAL, classes))
+    return Table(schema, data, np.array([classes.index(c) for c in target], dtype=np.int32))
+
+
+def test_empty_branch_gets_parents_majority():
+    table = make_table({"A": ["a", "a", "b", "b", "b"]}, ["x", "x", "y", "y", "x"])
+    # declare a third value that no row has
+    attr = Attribute("A", NOMINAL, ("a", "b", "c"))
+    table = Table(Schema((attr,), table.schema.target), table.columns, table.y)
+    tree, _ = train(table)
+    empty = tree.root.children[2]
+    assert empty.is_leaf and empty.weight == 0
+    assert tree.classes[empty.label] == "x"  # root majority: x 3, y 2
+
+
+def test_majority_leaf_when_attributes_run_out():
+    # identical attribute values, different classes: ID3 runs out of attributes
+    table = make_table({"A": ["a", "a", "a", "b"]}, ["y", "x", "y", "x"])
+    tree, _ = train(table)
+    assert shape(tree.root, tree.classes) == ("A", {"a": "y", "b": "x"})
+    assert list(tree.root.children[0].counts) == [2, 1]  # classes in order of appearance: y, x
+
+
+def test_majority_tie_goes_to_first_class():
+    table = make_table({"A": ["a", "a", "b"]}, ["p", "q", "q"])
+    tree, _ = train(table)
+    assert tree.classes[tree.root.children[0].label] == "p"
+
+
+def test_attribute_used_once_per_path():
+    table = load(SAMPLES / "restaurant.csv", ignore=("Example",))
+    tree, _ = train(table)
+
+    def check(node, used):
+        if node.is_leaf:
+            return
+        assert node.test.attribute.name not in used
+        for child in node.children:
+            check(child, used | {node.test.attribute.name})
+
+    check(tree.root, frozenset())
+
+
+def test_ties_go_to_the_first_column():
+    # B and A split identically; A comes first
+    table = make_table({"A": ["a", "a", "b", "b"], "B": ["c", "c", "d", "d"]}, ["x", "x", "y", "y"])
+    tree, _ = train(table)
+    assert tree.root.test.attribute.name == "A"
+    swapped = make_table({"B": ["c", "c", "d", "d"], "A": ["a", "a", "b", "b"]}, ["x", "x", "y", "y"])
+    tree, _ = train(swapped)
+    assert tree.root.test.attribute.name == "B"
+
+
+def test_zero_gain_makes_a_leaf():
+    # XOR: no single attribute gains anything, so (like Weka's Id3) no split is made
+    table = make_table({"X": ["t", "t", "f", "f"], "Y": ["t", "f", "t", "f"]}, ["no", "yes", "yes", "no"])
+    tree, _ = train(table)
+    assert tree.root.is_leaf
+
+
+def test_stopping_rules(weather):
+    assert train(weather, max_depth=0)[0].root.is_leaf
+    assert train(weather, max_depth=1)[0].root.depth() == 1
+    assert train(weather, min_split=15)[0].root.is_leaf
+    assert train(weather, min_gain=0.25)[0].root.is_leaf
+    tree = train(weather, min_gain=0.2)[0]
+    assert tree.root.test.attribute.name == "Outlook"
+    # purity: the root is 9/14 = 0.643 Yes; Sunny and Rain are 3/5 = 0.6 pure
+    assert train(weather, purity=0.64)[0].root.is_leaf
+    assert train(weather, purity=0.65)[0].root.depth() == 2
+
+
+def test_bad_parameters(weather):
+    for options in ({"purity": 0}, {"purity": 1.5}, {"max_depth": -1}, {"min_gain": -0.1}):
+        with pytest.raises(ParameterError):
+            train(weather, **options)
+
+
+def test_gain_ratio_and_gini_criteria(weather):
+    tree, _ = train(weather, criterion="gain-ratio")
+    # gain ratios: Outlook 0.156, Humidity 0.152, Wind 0.049, Temperature 0.019
+    assert tree.root.test.attribute.name == "Outlook"
+    tree, _ = train(weather, criterion="gini")
+    assert tree.root.test.attribute.name == "Outlook"
+    assert tree.parameters["criterion"] == "gini"
+
+
+def test_gain_ratio_uses_quinlans_average_gain_rule():
+    # C has the best gain ratio only because its split information is tiny; its
+    # gain is below average, so Quinlan's rule keeps it out.
+    # A: p [1x, 4y], q [5x, 2y]; C: r [0x, 1y], s [6x, 5y]
+    a = ["p"] * 5 + ["q"] * 7
+    y = ["x"] + ["y"] * 4 + ["x"] * 5 + ["y"] * 2
+    c = ["s"] + ["r"] + ["s"] * 10
+    table = make_table({"A": a, "C": c}, y)
+    from dtcli.induction.criteria.impurity import gain_ratio, information_gain
+    from dtcli.induction.search.split import nominal_branch_counts
+
+    counts = [nominal_branch_counts(col, table.y, table.weights, 2, 2) for col in table.columns]
+    assert gain_ratio(counts[1]) > gain_ratio(counts[0])
+    assert information_gain(counts[1]) < information_gain(counts[0])
+    assert train(table, criterion="gain-ratio")[0].root.test.attribute.name == "A"
+
+
+def test_refuses_numeric_and_missing():
+    with pytest.raises(DataError, match="--nominal Temperature"):
+        train(load(SAMPLES / "weather-numeric.csv"))
+    table = make_table({"A": ["a", None, "b"]}, ["x", "y", "y"])
+    with pytest.raises(DataError, match="missing"):
+        train(table)
+
+
+# ---------------------------------------------------------------------------
+# Brute force: ID3 written directly from Mitchell Table 3.1 over Python lists.
+
+
+def reference_entropy(labels, classes):
+    n = len(labels)
+    acc = 0.0
+    for c in classes:
+        k = labels.count(c)
+        if k:
+            acc -= k * (math.log(k) / math.log(2))
+    return acc / n + math.log(n) / math.log(2)
+
+
+def reference_id3(rows, labels, attributes, values, classes, parent_majority=None):
+    if not rows:
+        return parent_majority
+    majority = max(classes, key=lambda c: (labels.count(c), -classes.index(c)))
+    if len(set(labels)) == 1 or not attributes:
+        return majority
+    best, best_gain = None, None
+    for a in attributes:  # in column order; strictly greater wins
+        gain = reference_entropy(labels, classes)
+        for v in values[a]:
+            sub = [lab for r, lab in zip(rows, labels) if r[a] == v]
+            if sub:
+                gain -= len(sub) / len(rows) * reference_entropy(sub, classes)
+        if best_gain is None or gain > best_gain:
+            best, best_gain = a, gain
+    if best_gain <= 1e-6:
+        return majority
+    rest = [a for a in attributes if a != best]
+    branches = {}
+    for v in values[best]:
+        pairs = [(r, lab) for r, lab in zip(rows, labels) if r[best] == v]
+        branches[v] = reference_id3([p[0] for p in pairs], [p[1] for p in pairs], rest, values, classes, majority)
+    return (best, branches)
+
+
+@settings(max_examples=150, deadline=None)
+@given(nominal_tables())
+def test_matches_brute_force_id3(case):
+    arity, rows, labels, n_classes = case
+    attributes = tuple(Attribute(f"A{j}", NOMINAL, tuple(f"v{i}" for i in range(k))) for j, k in enumerate(arity))
+    classes = tuple(f"c{i}" for i in range(n_classes))
+    columns = [np.array([r[j] for r in rows], dtype=np.int32) for j in range(len(arity))]
+    table = Table(Schema(attributes, Attribute("y", NOMINAL, classes)), columns, np.array(labels, dtype=np.int32))
+    if len(set(labels)) < 2:
+        with pytest.raises(DataError):
+            train(table)
+        return
+    tree, _ = train(table)
+    names = [a.name for a in attributes]
+    expected = reference_id3(
+        [{names[j]: a.values[r[j]] for j, a in enumerate(attributes)} for r in rows],
+        [classes[label] for label in labels],
+        names,
+        {a.name: a.values for a in attributes},
+        classes,
+    )
+    assert shape(tree.root, classes) == expected

@@ -1,0 +1,69 @@
+"""Where compiled kernels are cached: a directory per version of the kernels' sources."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from dtcli.induction.kernels import cache as kernels
+
+
+def test_cache_dir_is_named_after_the_sources(monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    here = Path(kernels.cache_dir())
+    assert here.parent == tmp_path / "dtree" / "numba"
+    assert len(here.name) == 16 and kernels.cache_dir() == str(here)
+
+
+def _copy(tmp_path):
+    """A copy of the package tree, so that its files can be edited."""
+    package = Path(kernels.__file__).resolve().parent.parent.parent
+    shutil.copytree(package, tmp_path / "dtcli", ignore=shutil.ignore_patterns("__pycache__"))
+    return tmp_path / "dtcli" / "induction"
+
+
+@pytest.mark.parametrize("edited", ["cart/kernels/scan.py", "levelwise/kernels/c45.py", "search/ties.py"])
+def test_cache_dir_changes_when_a_kernel_or_what_it_imports_changes(tmp_path, edited):
+    induction = _copy(tmp_path)
+    before = kernels.cache_dir(induction)
+    assert before == kernels.cache_dir(induction)
+    source = induction / edited  # a callee or a constant in another file: numba alone would not notice
+    source.write_text(source.read_text() + "\n# changed\n")
+    assert kernels.cache_dir(induction) != before
+
+
+@pytest.mark.parametrize("edited", ["grow/grower.py", "algorithms.py", "../cli/train.py", "search/c45.py"])
+def test_cache_dir_stays_when_code_outside_the_kernels_changes(tmp_path, edited):
+    induction = _copy(tmp_path)
+    before = kernels.cache_dir(induction)
+    source = induction / edited
+    source.write_text(source.read_text() + "\n# changed\n")
+    assert kernels.cache_dir(induction) == before
+
+
+def test_every_compiled_function_lives_in_a_kernel_file():
+    """The cache key covers kernel files only, so numba code anywhere else could go stale."""
+    induction = Path(kernels.__file__).resolve().parent.parent
+    covered = set(kernels.kernel_files(induction))
+    for path in (induction.parent).rglob("*.py"):
+        text = path.read_text()
+        if "@njit" in text or "from numba" in text or "import numba" in text:
+            assert path in covered, path
+
+
+def test_cache_dir_is_given_to_numba_even_when_it_was_imported_first(monkeypatch, tmp_path):
+    config = pytest.importorskip("numba.core.config")
+    monkeypatch.setenv("NUMBA_CACHE_DIR", "")  # empty counts as unset; monkeypatch restores it
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(config, "CACHE_DIR", "")
+    kernels.use_cache_dir()
+    assert os.environ["NUMBA_CACHE_DIR"] == config.CACHE_DIR == kernels.cache_dir()
+
+
+def test_a_cache_dir_the_user_chose_is_kept(monkeypatch, tmp_path):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "mine"))
+    kernels.use_cache_dir()
+    assert os.environ["NUMBA_CACHE_DIR"] == str(tmp_path / "mine")

@@ -1,0 +1,122 @@
+"""The JSON model format: round trip, stable bytes, validation, frozen models."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from trees import nominal_tables, shape
+
+from dtcli.errors import ModelFormatError
+from dtcli.induction.algorithms import train
+from dtcli.induction.apply.predict import predict_proba
+from dtcli.model.serialize import FORMAT, SCHEMA_VERSION, dumps_model, loads_model, tree_to_dict
+from helpers import FIXTURES, SAMPLES, load
+
+FROZEN = FIXTURES / "models" / "weather-id3-v1.json"
+
+
+def test_round_trip_is_identical(weather):
+    tree, _ = train(weather)
+    text = dumps_model(tree)
+    again = loads_model(text)
+    assert dumps_model(again) == text
+    assert shape(again.root, again.classes) == shape(tree.root, tree.classes)
+    assert np.array_equal(predict_proba(again, weather), predict_proba(tree, weather))
+
+
+def test_top_level_fields(weather):
+    doc = tree_to_dict(train(weather)[0])
+    assert doc["format"] == FORMAT == "dtree-model"
+    assert doc["schema_version"] == SCHEMA_VERSION == 1
+    assert doc["generator"].startswith("dtree ")
+    assert doc["algorithm"] == "id3"
+    assert doc["parameters"]["criterion"] == "gain"
+    assert doc["training_data"]["rows"] == 14
+    assert len(doc["training_data"]["sha256"]) == 64
+    assert doc["schema"]["target"] == {"name": "PlayTennis", "classes": ["No", "Yes"]}
+    assert [a["name"] for a in doc["schema"]["attributes"]] == ["Outlook", "Temperature", "Humidity", "Wind"]
+    root = doc["root"]
+    assert root["kind"] == "split" and root["test"] == {"kind": "nominal", "attribute": "Outlook"}
+    assert root["counts"] == [5.0, 9.0] and root["label"] == "Yes"
+    assert [b["value"] for b in root["branches"]] == ["Sunny", "Overcast", "Rain"]
+    assert root["branches"][1]["node"] == {"kind": "leaf", "counts": [0.0, 4.0], "label": "Yes"}
+
+
+def test_text_is_sorted_and_ends_with_newline(weather):
+    text = dumps_model(train(weather)[0])
+    assert text.endswith("}\n")
+    assert json.dumps(json.loads(text), indent=2, sort_keys=True, ensure_ascii=False) + "\n" == text
+
+
+def test_frozen_model_still_loads():
+    tree = loads_model(FROZEN.read_text(), str(FROZEN))
+    table = load(SAMPLES / "weather.csv", "PlayTennis", ignore=("Day",))
+    assert (predict_proba(tree, table).argmax(axis=1) == table.y).all()
+
+
+@settings(max_examples=50, deadline=None)
+@given(nominal_tables())
+def test_round_trip_property(case):
+    from dtcli.model.table import NOMINAL, Attribute, Schema, Table
+
+    arity, rows, labels, n_classes = case
+    if len(set(labels)) < 2:
+        return
+    attributes = tuple(Attribute(f"A{j}", NOMINAL, tuple(f"v{i}" for i in range(k))) for j, k in enumerate(arity))
+    classes = tuple(f"c{i}" for i in range(n_classes))
+    columns = [np.array([r[j] for r in rows], dtype=np.int32) for j in range(len(arity))]
+    table = Table(Schema(attributes, Attribute("y", NOMINAL, classes)), columns, np.array(labels, dtype=np.int32))
+    tree, _ = train(table)
+    text = dumps_model(tree)
+    assert dumps_model(loads_model(text)) == text
+
+
+def damaged(mutate):
+    doc = json.loads(FROZEN.read_text())
+    mutate(doc)
+    return json.dumps(doc)
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("not json", "invalid JSON at line 1"),
+        ("[1, 2]", 'no "format": "dtree-model"'),
+        ('{"format": "sklearn"}', 'no "format"'),
+        (damaged(lambda d: d.update(schema_version=99)), "schema_version 99 is not supported"),
+        (damaged(lambda d: d.pop("root")), "root: missing"),
+        (damaged(lambda d: d["root"].update(counts=[1.0])), "root.counts: expected 2 non-negative numbers"),
+        (damaged(lambda d: d["root"].update(counts=[-1.0, 2.0])), "root.counts"),
+        (damaged(lambda d: d["root"].update(kind="magic")), "root.kind: unknown node kind 'magic'"),
+        (damaged(lambda d: d["root"].update(label="Maybe")), "root.label: 'Maybe' is not one of the classes"),
+        (
+            damaged(lambda d: d["root"]["test"].update(attribute="Nope")),
+            "root.test.attribute: 'Nope' is not in the schema",
+        ),
+        (damaged(lambda d: d["root"]["test"].update(kind="oblique")), "root.test.kind: unknown test kind"),
+        (damaged(lambda d: d["root"]["branches"].pop()), "root.branches: expected one branch per value"),
+        (damaged(lambda d: d["root"]["branches"][0]["node"].pop("label")), "root.branches[0].node.label: missing"),
+        (
+            damaged(lambda d: d["schema"]["attributes"][0].update(kind="date")),
+            "schema.attributes[0].kind: unknown kind",
+        ),
+        (damaged(lambda d: d["schema"]["attributes"][1].update(name="Outlook")), "duplicate attribute 'Outlook'"),
+        (damaged(lambda d: d["schema"]["target"].update(classes=["No", "No"])), "schema.target.classes: values repeat"),
+        (
+            damaged(lambda d: d["schema"]["target"].update(name="Wind")),
+            "schema.target.name: 'Wind' is also an attribute",
+        ),
+        (
+            FROZEN.read_text().replace('"score": 0.2467', '"score": NaN, "x": 0.2467'),
+            "root.score: expected a finite number",
+        ),
+    ],
+)
+def test_validation_names_the_problem(text, message):
+    with pytest.raises(ModelFormatError) as info:
+        loads_model(text, "m.json")
+    assert str(info.value).startswith("m.json: ")
+    assert message in str(info.value)
