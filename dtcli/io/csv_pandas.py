@@ -16,9 +16,9 @@ import numpy as np
 import pandas as pd
 
 from dtcli.errors import DataError
-from dtcli.io import csv_reader
+from dtcli.io import csv_cells
 from dtcli.io.columns import NumberColumn, TextColumn
-from dtcli.io.csv_reader import MISSING_CELLS, NUMERIC_MISSING, looks_numeric
+from dtcli.io.csv_cells import MISSING_CELLS, NUMERIC_MISSING, looks_numeric
 
 
 def read_columns(payload: bytes, header: list[str], sep: str, texts: set, source: str) -> list:
@@ -34,7 +34,7 @@ def read_columns(payload: bytes, header: list[str], sep: str, texts: set, source
         "encoding": "utf-8",
     }
     try:
-        sample = pd.read_csv(io.BytesIO(payload), dtype=str, nrows=csv_reader.SAMPLE_ROWS, na_filter=False, **options)
+        sample = pd.read_csv(io.BytesIO(payload), dtype=str, nrows=csv_cells.SAMPLE_ROWS, na_filter=False, **options)
         numeric = [
             c
             for i, c in enumerate(sample.columns)

@@ -11,7 +11,9 @@ import math
 import numpy as np
 
 from dtcli.errors import DataError
-from dtcli.io.columns import Columns, NumberColumn, TextColumn, c_number, parse_number
+from dtcli.io import csv_cells
+from dtcli.io.columns import Columns, NumberColumn, TextColumn, c_number
+from dtcli.io.csv_cells import MISSING_CELLS, NUMERIC_MISSING, looks_numeric
 
 
 def _sniff_separator(header: str, path: str) -> str:
@@ -25,9 +27,6 @@ def _sniff_separator(header: str, path: str) -> str:
     return ","
 
 
-MISSING_CELLS = ["", "?"]
-NUMERIC_MISSING = ["", "?", "NA", "NaN", "nan", "NAN", "N/A"]
-SAMPLE_ROWS = 2000
 LAST_COLUMN = "\x00last"  # in text_columns: the last column, whatever its name
 PLAIN_MAX = 1 << 20  # bytes: files up to this size without quotes are read without pandas
 
@@ -35,7 +34,7 @@ PLAIN_MAX = 1 << 20  # bytes: files up to this size without quotes are read with
 def parse_csv(text: str, source: str, path: str, text_columns=()) -> tuple[Columns, np.ndarray, str]:
     """The table's columns, the file line of each row, and the separator.
 
-    Columns whose first rows (``SAMPLE_ROWS``) hold only numbers (or missing
+    Columns whose first rows (``csv_cells.SAMPLE_ROWS``) hold only numbers (or missing
     markers) are numbers, with empty cells, ``?``, ``NA`` and ``NaN``
     missing (NaN), unless a later row holds something else: then every
     column of the file is text. Every other column, and those named in
@@ -61,13 +60,6 @@ def parse_csv(text: str, source: str, path: str, text_columns=()) -> tuple[Colum
     return _named(columns, header, source), lines, sep
 
 
-def looks_numeric(cells: list[str]) -> bool:
-    """True if the cells (a column's first rows) hold numbers and missing markers only, and a number."""
-    values = [cell.strip() for cell in cells]
-    values = [value for value in values if value not in NUMERIC_MISSING]
-    return len(values) > 0 and all(parse_number(value) is not None for value in values)
-
-
 def plain_columns(text: str, sep: str, width: int, texts: set, header: list[str]) -> list | None:
     """The columns of a plain file, read as pandas' C parser reads them; None for any other file,
     which then goes to pandas. Plain: no quotes, line ends \\n or \\r\\n, every record
@@ -90,7 +82,10 @@ def plain_columns(text: str, sep: str, width: int, texts: set, header: list[str]
             return None
         rows.append([field.lstrip(" ") for field in fields])
     cells = list(zip(*rows[1:])) if len(rows) > 1 else [()] * width
-    numeric = [header[i] not in texts and looks_numeric(list(column[:SAMPLE_ROWS])) for i, column in enumerate(cells)]
+    numeric = [
+        header[i] not in texts and looks_numeric(list(column[: csv_cells.SAMPLE_ROWS]))
+        for i, column in enumerate(cells)
+    ]
     numbers = {}
     for i, column in enumerate(cells):
         if numeric[i]:

@@ -17,6 +17,7 @@ import numpy as np
 
 from dtcli import __version__
 from dtcli.errors import ModelFormatError
+from dtcli.model.schema_json import FieldReader, schema_to_dict
 from dtcli.model.table import MISSING, Schema, Table
 from dtcli.model.tree import format_threshold
 
@@ -112,8 +113,6 @@ class RuleSet:
 
 
 def rules_to_dict(ruleset: RuleSet) -> dict:
-    from dtcli.model.serialize import schema_to_dict
-
     classes = ruleset.classes
     return {
         "format": RULES_FORMAT,
@@ -152,9 +151,7 @@ def dumps_rules(ruleset: RuleSet) -> str:
 
 def rules_from_dict(data: dict, source: str) -> RuleSet:
     """Validate and build a RuleSet; ModelFormatError names the first bad field."""
-    from dtcli.model.serialize import _Reader
-
-    reader = _Reader(source)
+    reader = FieldReader(source)
     version = reader.get(data, "schema_version", int, "")
     if version != RULES_VERSION:
         raise ModelFormatError(f"{source}: rule set schema_version {version} is not supported (this dtree reads 1)")
@@ -185,8 +182,8 @@ def rules_from_dict(data: dict, source: str) -> RuleSet:
         rules.append(
             Rule(
                 tuple(conditions),
-                _class(reader, entry, "class", schema, path),
-                _counts(reader, entry, schema, path),
+                reader.class_index(entry, "class", schema, path),
+                reader.counts(entry, schema, path),
                 entry.get("estimate"),
             )
         )
@@ -194,24 +191,8 @@ def rules_from_dict(data: dict, source: str) -> RuleSet:
     return RuleSet(
         schema,
         rules,
-        _class(reader, default, "class", schema, "default"),
-        _counts(reader, default, schema, "default"),
+        reader.class_index(default, "class", schema, "default"),
+        reader.counts(default, schema, "default"),
         reader.get(data, "parameters", dict, ""),
         reader.get(data, "training_data", dict, ""),
     )
-
-
-def _class(reader, obj: dict, key: str, schema: Schema, path: str) -> int:
-    name = reader.get(obj, key, str, path)
-    if name not in schema.classes:
-        raise reader.fail(f"{path}.{key}", f"{name!r} is not one of the classes")
-    return schema.classes.index(name)
-
-
-def _counts(reader, obj: dict, schema: Schema, path: str) -> np.ndarray:
-    counts = reader.get(obj, "counts", list, path)
-    if len(counts) != len(schema.classes) or not all(
-        isinstance(c, (int, float)) and not isinstance(c, bool) and math.isfinite(c) and c >= 0 for c in counts
-    ):
-        raise reader.fail(f"{path}.counts", f"expected {len(schema.classes)} non-negative numbers")
-    return np.asarray(counts, dtype=np.float64)

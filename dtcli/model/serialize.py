@@ -16,7 +16,9 @@ import numpy as np
 from dtcli import __version__
 from dtcli.errors import ModelFormatError
 from dtcli.model import jsontext
-from dtcli.model.table import KINDS, NOMINAL, NUMERIC, Attribute, Schema
+from dtcli.model.rules import rules_from_dict
+from dtcli.model.schema_json import FieldReader, schema_to_dict
+from dtcli.model.table import Schema
 from dtcli.model.tree import TESTS, Node, NominalTest, NumericTest, SubsetTest, Tree
 
 FORMAT = "dtree-model"
@@ -47,20 +49,6 @@ def dump_model(tree: Tree, write) -> None:
     """``dumps_model(tree)`` passed to ``write`` in parts (large trees: far less memory)."""
     jsontext.dump(tree_to_dict(tree, lazy=True), write)
     write("\n")
-
-
-def schema_to_dict(schema: Schema) -> dict:
-    attributes = []
-    for attribute in schema.attributes:
-        entry = {"name": attribute.name, "kind": attribute.kind}
-        if attribute.is_nominal:
-            entry["values"] = list(attribute.values)
-        attributes.append(entry)
-    if schema.is_regression:
-        target = {"name": schema.target.name, "kind": "numeric"}
-    else:
-        target = {"name": schema.target.name, "classes": list(schema.target.values)}
-    return {"attributes": attributes, "target": target}
 
 
 def _node_to_dict(node: Node, classes: tuple[str, ...], lazy: bool = False) -> dict:
@@ -111,10 +99,8 @@ def loads_model(text: str, source: str = "<model>") -> Tree:
 def tree_from_dict(data: object, source: str = "<model>"):
     """Build a Tree (or, for ``"format": "dtree-rules"``, a RuleSet) from a parsed model
     dictionary, validating as it goes."""
-    reader = _Reader(source)
+    reader = _TreeReader(source)
     if isinstance(data, dict) and data.get("format") == "dtree-rules":
-        from dtcli.model.rules import rules_from_dict
-
         return rules_from_dict(data, source)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ModelFormatError(
@@ -137,61 +123,8 @@ def tree_from_dict(data: object, source: str = "<model>"):
     )
 
 
-class _Reader:
-    """Field access that reports the JSON path of the first bad field."""
-
-    def __init__(self, source: str):
-        self.source = source
-
-    def fail(self, path: str, problem: str) -> ModelFormatError:
-        return ModelFormatError(f"{self.source}: invalid model: {path}: {problem}")
-
-    def get(self, obj: dict, key: str, kind: type, path: str):
-        where = f"{path}.{key}" if path else key
-        if key not in obj:
-            raise self.fail(where, "missing")
-        value = obj[key]
-        if kind is float and isinstance(value, int) and not isinstance(value, bool):
-            value = float(value)
-        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise self.fail(where, f"expected {kind.__name__}, found {type(value).__name__}")
-        return value
-
-    def schema(self, obj: dict) -> Schema:
-        attributes = []
-        seen = set()
-        for i, entry in enumerate(self.get(obj, "attributes", list, "schema")):
-            path = f"schema.attributes[{i}]"
-            if not isinstance(entry, dict):
-                raise self.fail(path, "expected an object")
-            name = self.get(entry, "name", str, path)
-            kind = self.get(entry, "kind", str, path)
-            if kind not in KINDS:
-                raise self.fail(f"{path}.kind", f"unknown kind {kind!r} (expected one of {', '.join(KINDS)})")
-            if name in seen:
-                raise self.fail(f"{path}.name", f"duplicate attribute {name!r}")
-            seen.add(name)
-            values = tuple(self.strings(entry, "values", path)) if kind == NOMINAL else ()
-            attributes.append(Attribute(name, kind, values))
-        target = self.get(obj, "target", dict, "schema")
-        target_name = self.get(target, "name", str, "schema.target")
-        if target_name in seen:
-            raise self.fail("schema.target.name", f"{target_name!r} is also an attribute")
-        if target.get("kind") == "numeric":
-            return Schema(tuple(attributes), Attribute(target_name, NUMERIC))
-        classes = self.strings(target, "classes", "schema.target")
-        if len(classes) < 1:
-            raise self.fail("schema.target.classes", "empty")
-        target_attr = Attribute(target_name, NOMINAL, tuple(classes))
-        return Schema(tuple(attributes), target_attr)
-
-    def strings(self, obj: dict, key: str, path: str) -> list[str]:
-        values = self.get(obj, key, list, path)
-        if not all(isinstance(v, str) for v in values):
-            raise self.fail(f"{path}.{key}", "expected a list of strings")
-        if len(set(values)) != len(values):
-            raise self.fail(f"{path}.{key}", "values repeat")
-        return values
+class _TreeReader(FieldReader):
+    """A FieldReader that also reads the tree's nodes and tests."""
 
     def node(self, obj: dict, schema: Schema, path: str) -> Node:
         kind = self.get(obj, "kind", str, path)
@@ -218,14 +151,6 @@ class _Reader:
         ]
         return node
 
-    def number(self, obj: dict, key: str, path: str, minimum: float | None = None) -> float:
-        value = self.get(obj, key, float, path)
-        if not math.isfinite(value) or (minimum is not None and value < minimum):
-            raise self.fail(
-                f"{path}.{key}", "expected a finite number" + ("" if minimum is None else f" >= {minimum:g}")
-            )
-        return value
-
     def regression_node(self, obj: dict, path: str) -> Node:
         weight = self.number(obj, "weight", path, 0.0)
         return Node(
@@ -236,15 +161,8 @@ class _Reader:
         )
 
     def class_node(self, obj: dict, schema: Schema, path: str) -> Node:
-        counts = self.get(obj, "counts", list, path)
-        if len(counts) != len(schema.classes) or not all(
-            isinstance(c, (int, float)) and not isinstance(c, bool) and math.isfinite(c) and c >= 0 for c in counts
-        ):
-            raise self.fail(f"{path}.counts", f"expected {len(schema.classes)} non-negative numbers")
-        label_name = self.get(obj, "label", str, path)
-        if label_name not in schema.classes:
-            raise self.fail(f"{path}.label", f"{label_name!r} is not one of the classes")
-        return Node(np.asarray(counts, dtype=np.float64), schema.classes.index(label_name))
+        counts = self.counts(obj, schema, path)
+        return Node(counts, self.class_index(obj, "label", schema, path))
 
     def test(self, obj: dict, schema: Schema, path: str):
         kind = self.get(obj, "kind", str, path)

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from dtcli.io import csv_reader
+from dtcli.io import csv_cells, csv_reader
 from dtcli.io.columns import NumberColumn, TextColumn, c_number, parse_number
 from dtcli.io.csv_pandas import read_columns
 from dtcli.io.encode import infer_table
@@ -116,14 +116,14 @@ def same_column(a, b) -> bool:
 def test_plain_reader_reads_as_pandas_does(case, sample_rows, text_target):
     text, sep, header = case
     texts = {header[-1]} if text_target else set()
-    saved = csv_reader.SAMPLE_ROWS
-    csv_reader.SAMPLE_ROWS = sample_rows  # small samples, so later rows can contradict them
+    saved = csv_cells.SAMPLE_ROWS
+    csv_cells.SAMPLE_ROWS = sample_rows  # small samples, so later rows can contradict them
     try:
         plain = csv_reader.plain_columns(text, sep, len(header), texts, header)
         assume(plain is not None)  # a line of white space: pandas reads it (test_unusual_files_go_to_pandas)
         reference = read_columns(text.encode(), header, sep, texts, "t.csv")
     finally:
-        csv_reader.SAMPLE_ROWS = saved
+        csv_cells.SAMPLE_ROWS = saved
     assert len(plain) == len(reference)
     for a, b in zip(plain, reference):
         assert same_column(a, b), (a, b)
@@ -150,7 +150,7 @@ def test_c_number_reads_what_the_c_parser_reads(text):
         frame = pd.read_csv(
             io.StringIO("x,y\n" + text + ",a\n"),
             dtype={"x": np.float64, "y": "category"},
-            na_values={"x": csv_reader.NUMERIC_MISSING, "y": csv_reader.MISSING_CELLS},
+            na_values={"x": csv_cells.NUMERIC_MISSING, "y": csv_cells.MISSING_CELLS},
             keep_default_na=False,
             skipinitialspace=True,
             engine="c",
@@ -160,7 +160,7 @@ def test_c_number_reads_what_the_c_parser_reads(text):
         expected = None
     else:
         expected = frame["x"][0]
-    if text.lstrip(" ") in csv_reader.NUMERIC_MISSING:
+    if text.lstrip(" ") in csv_cells.NUMERIC_MISSING:
         return
     value = c_number(text.lstrip(" "))
     if expected is None:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from dtcli.induction.criteria.constants import eq, gr, gr_or_eq, sm, sm_or_eq
-from dtcli.induction.search.numeric import _xlog2x, c45_cut, cut_table, seqsum
+from dtcli.induction.search.numeric import c45_cut, cut_table, seqsum, xlog2x
 from dtcli.induction.search.split import nominal_branch_counts, score_split
 from dtcli.model.table import Table
 from dtcli.model.tree import NominalTest, NumericTest
@@ -60,8 +60,8 @@ def c45_gain(counts: np.ndarray, total: float) -> float:
     known = float(seqsum(sizes))
     if known <= 0:
         return 0.0
-    old = float(_xlog2x(np.array(known)) - seqsum(_xlog2x(seqsum(counts, axis=0))))
-    terms = np.hstack([_xlog2x(counts), -_xlog2x(sizes)[:, None]])
+    old = float(xlog2x(np.array(known)) - seqsum(xlog2x(seqsum(counts, axis=0))))
+    terms = np.hstack([xlog2x(counts), -xlog2x(sizes)[:, None]])
     new = -float(seqsum(terms.ravel()))
     numerator = (known / total) * (old - new)
     return 0.0 if eq(numerator, 0.0) else numerator / known
@@ -73,7 +73,7 @@ def c45_gain_ratio(counts: np.ndarray, total: float, gain: float) -> float:
     known = float(seqsum(sizes))
     if not gr(known, 0.0):
         return 0.0
-    split = float(-seqsum(_xlog2x(sizes)) - _xlog2x(np.array(total - known)) + _xlog2x(np.array(total)))
+    split = float(-seqsum(xlog2x(sizes)) - xlog2x(np.array(total - known)) + xlog2x(np.array(total)))
     if eq(split, 0.0):
         return 0.0
     return gain / (split / total)

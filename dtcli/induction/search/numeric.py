@@ -94,7 +94,7 @@ def cut_table(
     )
 
 
-def _xlog2x(x: np.ndarray) -> np.ndarray:
+def xlog2x(x: np.ndarray) -> np.ndarray:
     """``x log2 x``, and 0 below 1e-6 (Weka's logFunc)."""
     safe = np.where(x < WEKA_SMALL, 1.0, x)
     return np.where(x < WEKA_SMALL, 0.0, x * np.log(safe) / math.log(2))
@@ -110,15 +110,15 @@ def c45_gains(table: CutTable) -> np.ndarray:
     known_weight = float(seqsum(table.known))
     if known_weight <= 0 or table.n == 0:
         return np.zeros(table.n)
-    old = _xlog2x(np.array(known_weight)) - seqsum(_xlog2x(table.known))
+    old = xlog2x(np.array(known_weight)) - seqsum(xlog2x(table.known))
     w_left = seqsum(table.left, axis=1)
     acc = np.zeros(table.n)
     for c in range(table.left.shape[1]):
-        acc = acc + _xlog2x(table.left[:, c])
-    acc = acc - _xlog2x(w_left)
+        acc = acc + xlog2x(table.left[:, c])
+    acc = acc - xlog2x(w_left)
     for c in range(table.left.shape[1]):
-        acc = acc + _xlog2x(table.right[:, c])
-    acc = acc - _xlog2x(known_weight - w_left)
+        acc = acc + xlog2x(table.right[:, c])
+    acc = acc - xlog2x(known_weight - w_left)
     numerator = (known_weight / table.total) * (old + acc)
     return np.where(eq(numerator, 0.0), 0.0, numerator / known_weight)
 
