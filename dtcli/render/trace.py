@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+from dtcli.render.records import records_json
 
 
 def trace_text(steps) -> str:
@@ -53,23 +53,8 @@ def pessimistic_text(steps) -> str:
 
 def pessimistic_json(steps) -> str:
     """``{"format": "dtree-trace", "version": 1, "method": "pessimistic", "steps": [...]}``."""
-    doc = {
-        "format": "dtree-trace",
-        "version": 1,
-        "method": "pessimistic",
-        "steps": [
-            {
-                "node": s.path,
-                "cases": s.cases,
-                "leaf": s.leaf,
-                "subtree": s.tree,
-                "branch": s.branch,
-                "decision": s.action,
-            }
-            for s in steps
-        ],
-    }
-    return json.dumps(doc, indent=2) + "\n"
+    fields = ("node:path", "cases", "leaf", "subtree:tree", "branch", "decision:action")
+    return records_json("dtree-trace", "steps", steps, fields, before={"method": "pessimistic"})
 
 
 def reduced_text(steps) -> str:
@@ -86,20 +71,6 @@ def reduced_text(steps) -> str:
 
 
 def reduced_json(steps) -> str:
-    doc = {
-        "format": "dtree-trace",
-        "version": 1,
-        "method": "reduced-error",
-        "steps": [
-            {
-                "node": s.path,
-                "cases": s.cases,
-                "before": s.before,
-                "after": s.after,
-                "nodes": s.nodes,
-                "leaves": s.leaves,
-            }
-            for s in steps
-        ],
-    }
-    return json.dumps(doc, indent=2) + "\n"
+    """``{"format": "dtree-trace", "version": 1, "method": "reduced-error", "steps": [...]}``."""
+    fields = ("node:path", "cases", "before", "after", "nodes", "leaves")
+    return records_json("dtree-trace", "steps", steps, fields, before={"method": "reduced-error"})
