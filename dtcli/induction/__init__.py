@@ -1,0 +1,1 @@
+"""Learning and using decision trees: numpy and numba only, organised by role in sub-packages."""

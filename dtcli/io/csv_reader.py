@@ -1,6 +1,9 @@
-"""CSV parsing: numeric columns as float64, the rest as text, widths checked against the
-header first (pandas would pad short rows silently). Small plain files are read in Python;
-the rest by pandas' C parser (``csv_pandas``)."""
+"""CSV parsing: numeric columns as float64, the rest as text, every row as wide as the header.
+
+Widths are checked against the header first (pandas would pad short rows
+silently). Small plain files are read in Python; the rest by pandas' C parser
+(``csv_pandas``); what a cell means to both is in ``csv_cells``.
+"""
 
 from __future__ import annotations
 

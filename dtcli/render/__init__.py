@@ -1,0 +1,1 @@
+"""Output for people and tools: trees, tables, rules, traces, worked arithmetic; the only user of rich."""

@@ -122,5 +122,5 @@ CRITERIA = {
 """Split scores by name: higher is better. ``--criterion`` offers these keys.
 
 ``entropy`` is information gain under CART's name; ``cart`` is Zaki's CART
-measure (eq. 16.8), defined for binary splits only (``cart.decrease``).
+measure (eq. 16.8), defined for binary splits only (``search/cart.py``'s ``decrease``).
 """

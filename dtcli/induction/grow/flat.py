@@ -3,7 +3,7 @@
 Contract: a ``FlatTree`` holds one entry per node *slot*; the children of a
 node are ``nb`` consecutive slots from ``cstart`` (a parent's slot is below
 its children's). The level-wise engine grows one directly; ``from_nodes``
-lays out a Node tree the same way. ``collapse`` is ``prune.collapse`` on the
+lays out a Node tree the same way. ``collapse`` is ``prune/collapse.py`` on the
 arrays; ``to_nodes`` makes the Node tree (the model file, printing and
 prediction work on Nodes) for the slots still reachable from the root.
 """
@@ -105,7 +105,7 @@ def from_nodes(root: Node, attributes: tuple[Attribute, ...]) -> FlatTree | None
 
 
 def collapse(flat: FlatTree) -> FlatTree:
-    """``prune.collapse`` on the arrays: top down, a subtree whose leaves misclassify no fewer
+    """``prune/collapse.py`` on the arrays: top down, a subtree whose leaves misclassify no fewer
     training cases than a leaf in its place would (within 1e-3) becomes that leaf."""
     leaf_errors = seqsum(flat.counts, axis=1) - flat.counts.max(axis=1)
     errors = leaf_errors.copy()
@@ -141,7 +141,7 @@ def n_leaves(flat: FlatTree) -> int:
 
 
 def best_first(flat: FlatTree, gain: np.ndarray, max_leaves: int) -> list[int]:
-    """The tree ``grow`` grows best first (``--max-leaves``), from the fully grown one: a node's
+    """The tree ``grow/grower.py`` grows best first (``--max-leaves``), from the fully grown one: a node's
     split does not depend on the others, so expanding nodes in the per-node grower's order (the
     largest weight times information gain first, ties to the node queued first, children queued
     last branch first) and skipping a split that would exceed ``max_leaves`` leaves the same

@@ -183,7 +183,7 @@ def cart_choose(
 ) -> Choice | None:
     """The best binary split over the attributes of a node's rows (``table``).
 
-    With ``order`` (scikit-learn's visiting order, ``sklearn_order``) the
+    With ``order`` (scikit-learn's visiting order, ``search/ties.py``) the
     attributes are tried in that order, numbers in single precision, and
     splits compared by scikit-learn's proxy; otherwise in column order.
     """

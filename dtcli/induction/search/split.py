@@ -5,7 +5,7 @@ returns the best or None. Ties break deterministically (DESIGN §4): the
 highest score, then the attribute that comes first in column order.
 
 Scores are compared exactly as computed, and they are computed in Weka's
-order of operations (see ``criteria.entropy``). So when two splits have
+order of operations (see ``criteria/impurity.py``'s ``entropy``). So when two splits have
 scores that are equal in exact arithmetic but differ in the last bit, the
 tie breaks the same way it does in Weka's Id3; identical computed scores (a
 duplicated column, say) go to the first column. ``near_ties`` names such
