@@ -1,11 +1,40 @@
-"""Fixtures shared by all tests (helpers live in tests/helpers.py)."""
+"""Fixtures shared by all tests (helpers: tests/helpers.py) and the ``compiled`` marker, set by path and source."""
 
 from __future__ import annotations
+
+import inspect
+import re
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from helpers import SAMPLES, load
+
+TESTS = Path(__file__).resolve().parent
+# Tests of the compiled (numba) engines and kernels: every test below these folders ...
+COMPILED_FOLDERS = ("induction/levelwise", "induction/cart", "induction/kernels")
+# ... every test in a module that imports numba, and every test that asks for the compiled engine.
+IMPORTS_NUMBA = re.compile(r"^\s*(import numba|from numba\b)|importorskip\(\s*[\"']numba", re.MULTILINE)
+ASKS_FOR_NUMBA = re.compile(r"DTREE_ENGINE|engine\s*=\s*[\"']numba")
+
+
+def compiled(item) -> bool:
+    """True for a test that compiles kernels (``-m "not compiled"`` leaves it out)."""
+    path = Path(str(item.path)).resolve()
+    folder = path.parent.relative_to(TESTS).as_posix() if path.is_relative_to(TESTS) else ""
+    if any(folder == f or folder.startswith(f + "/") for f in COMPILED_FOLDERS):
+        return True
+    if IMPORTS_NUMBA.search(path.read_text()):
+        return True
+    function = getattr(item, "function", None)
+    return function is not None and bool(ASKS_FOR_NUMBA.search(inspect.getsource(function)))
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if compiled(item):
+            item.add_marker(pytest.mark.compiled)
 
 
 @pytest.fixture
