@@ -41,18 +41,20 @@ def text_tree(tree: Tree) -> str:
     if tree.root.is_leaf:
         return f": {_leaf_suffix(tree.root, classes)}\n"
     lines: list[str] = []
-    _text_lines(tree.root, classes, 0, lines)
+    stack = _branches(tree.root, 0)
+    while stack:  # one line per branch, depth first, branches in order
+        label, child, depth = stack.pop()
+        if child.is_leaf:
+            lines.append(f"{'|   ' * depth}{label}: {_leaf_suffix(child, classes)}")
+        else:
+            lines.append(f"{'|   ' * depth}{label}")
+            stack.extend(_branches(child, depth + 1))
     return "\n".join(lines) + "\n"
 
 
-def _text_lines(node: Node, classes, depth: int, lines: list[str]) -> None:
-    prefix = "|   " * depth
-    for label, child in zip(node.test.branch_labels(), node.children):
-        if child.is_leaf:
-            lines.append(f"{prefix}{label}: {_leaf_suffix(child, classes)}")
-        else:
-            lines.append(f"{prefix}{label}")
-            _text_lines(child, classes, depth + 1, lines)
+def _branches(node: Node, depth: int) -> list:
+    """(label, child, depth) of each branch of ``node``, the first last (a stack pops it first)."""
+    return [(label, child, depth) for label, child in zip(node.test.branch_labels(), node.children)][::-1]
 
 
 def _describe(node: Node, classes, criterion: str) -> str:
@@ -78,16 +80,14 @@ def rich_tree(tree: Tree) -> RichTree:
     classes = tree.classes
     criterion = tree.parameters.get("criterion", "gain")
     top = RichTree(f"{tree.schema.target.name} {_describe(tree.root, classes, criterion)}")
-    _rich_children(tree.root, classes, criterion, top)
+    stack = [(tree.root, top)]
+    while stack:
+        node, parent = stack.pop()
+        if node.is_leaf:
+            continue
+        for label, child in zip(node.test.branch_labels(), node.children):
+            stack.append((child, parent.add(f"{label} {_describe(child, classes, criterion)}")))
     return top
-
-
-def _rich_children(node: Node, classes, criterion: str, parent: RichTree) -> None:
-    if node.is_leaf:
-        return
-    for label, child in zip(node.test.branch_labels(), node.children):
-        branch = parent.add(f"{label} {_describe(child, classes, criterion)}")
-        _rich_children(child, classes, criterion, branch)
 
 
 def summary(tree: Tree) -> str:

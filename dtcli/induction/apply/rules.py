@@ -59,15 +59,14 @@ def extract(tree: Tree) -> RuleSet:
 
         raise ParameterError("rules are made from classification trees; this model predicts numbers")
     rules: list[Rule] = []
-
-    def walk(node: Node, path: list[Condition]) -> None:
+    stack: list[tuple[Node, list[Condition]]] = [(tree.root, [])]
+    while stack:  # leaves left to right, each with the conditions on its path
+        node, path = stack.pop()
         if node.is_leaf:
             rules.append(Rule(merge(path), node.label, node.counts.copy()))
-            return
-        for b, child in enumerate(node.children):
-            walk(child, path + [_branch_condition(node.test, b)])
-
-    walk(tree.root, [])
+            continue
+        branches = [(child, path + [_branch_condition(node.test, b)]) for b, child in enumerate(node.children)]
+        stack.extend(reversed(branches))
     parameters = {"source": "tree", "algorithm": tree.algorithm, "pruned": False}
     return RuleSet(tree.schema, rules, tree.root.label, tree.root.counts.copy(), parameters, dict(tree.training))
 

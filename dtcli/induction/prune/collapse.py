@@ -13,33 +13,28 @@ from dtcli.model.tree import Node
 
 def training_errors(node: Node) -> float:
     """Weighted training cases the subtree misclassifies (its leaves' minority cases)."""
-    if node.is_leaf:
-        return float(node.counts.sum() - node.counts.max())
-    return sum(training_errors(child) for child in node.children)
+    return _leaf_sums(node, lambda leaf: float(leaf.counts.sum() - leaf.counts.max()))[id(node)]
 
 
 def collapse(node: Node) -> Node:
     """Replace, top-down, every subtree that is no better than a leaf on the training data."""
-    errors: dict[int, float] = {}
-
-    def subtree_errors(n: Node) -> float:  # every node's errors, in one bottom-up pass
+    errors = _leaf_sums(node, lambda leaf: float(seqsum(leaf.counts) - leaf.counts.max()))
+    stack = [node]
+    while stack:
+        n = stack.pop()
         if n.is_leaf:
-            value = float(seqsum(n.counts) - n.counts.max())
-        else:
-            value = sum(subtree_errors(child) for child in n.children)
-        errors[id(n)] = value
-        return value
-
-    subtree_errors(node)
-
-    def visit(n: Node) -> None:
-        if n.is_leaf:
-            return
+            continue
         if errors[id(n)] >= float(seqsum(n.counts) - n.counts.max()) - 1e-3:
             n.test, n.children, n.score = None, [], None
-            return
-        for child in n.children:
-            visit(child)
-
-    visit(node)
+            continue
+        stack.extend(n.children)
     return node
+
+
+def _leaf_sums(root: Node, leaf_value) -> dict[int, float]:
+    """Every node's (by ``id``) sum of ``leaf_value`` over the leaves below it, children added in
+    branch order as ``sum`` adds them (one bottom-up pass, no recursion)."""
+    sums: dict[int, float] = {}
+    for node in reversed(list(root.walk())):  # every node after the nodes below it
+        sums[id(node)] = leaf_value(node) if node.is_leaf else sum(sums[id(child)] for child in node.children)
+    return sums
