@@ -41,20 +41,18 @@ def text_tree(tree: Tree) -> str:
     if tree.root.is_leaf:
         return f": {_leaf_suffix(tree.root, classes)}\n"
     lines: list[str] = []
-    stack = _branches(tree.root, 0)
+    stack = [("", iter(zip(tree.root.test.branch_labels(), tree.root.children)))]
     while stack:  # one line per branch, depth first, branches in order
-        label, child, depth = stack.pop()
-        if child.is_leaf:
-            lines.append(f"{'|   ' * depth}{label}: {_leaf_suffix(child, classes)}")
+        prefix, branches = stack[-1]
+        label, child = next(branches, (None, None))
+        if child is None:
+            stack.pop()
+        elif child.is_leaf:
+            lines.append(f"{prefix}{label}: {_leaf_suffix(child, classes)}")
         else:
-            lines.append(f"{'|   ' * depth}{label}")
-            stack.extend(_branches(child, depth + 1))
+            lines.append(f"{prefix}{label}")
+            stack.append((prefix + "|   ", iter(zip(child.test.branch_labels(), child.children))))
     return "\n".join(lines) + "\n"
-
-
-def _branches(node: Node, depth: int) -> list:
-    """(label, child, depth) of each branch of ``node``, the first last (a stack pops it first)."""
-    return [(label, child, depth) for label, child in zip(node.test.branch_labels(), node.children)][::-1]
 
 
 def _describe(node: Node, classes, criterion: str) -> str:

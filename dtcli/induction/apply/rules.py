@@ -21,7 +21,7 @@ import numpy as np
 from dtcli.induction.criteria.bounds import upper_rate
 from dtcli.model.rules import Condition, Rule, RuleSet
 from dtcli.model.table import Table
-from dtcli.model.tree import Node, NominalTest, SubsetTest, Tree, majority
+from dtcli.model.tree import NominalTest, SubsetTest, Tree, majority
 
 
 def _branch_condition(test, branch: int) -> Condition:
@@ -59,14 +59,20 @@ def extract(tree: Tree) -> RuleSet:
 
         raise ParameterError("rules are made from classification trees; this model predicts numbers")
     rules: list[Rule] = []
-    stack: list[tuple[Node, list[Condition]]] = [(tree.root, [])]
-    while stack:  # leaves left to right, each with the conditions on its path
-        node, path = stack.pop()
-        if node.is_leaf:
-            rules.append(Rule(merge(path), node.label, node.counts.copy()))
+    if tree.root.is_leaf:
+        rules.append(Rule(merge([]), tree.root.label, tree.root.counts.copy()))
+    stack = [(tree.root, [], iter(enumerate(tree.root.children)))]  # a leaf root has no branches
+    while stack:  # depth first, so leaves left to right, each with the conditions on its path
+        node, path, branches = stack[-1]
+        b, child = next(branches, (None, None))
+        if child is None:
+            stack.pop()
             continue
-        branches = [(child, path + [_branch_condition(node.test, b)]) for b, child in enumerate(node.children)]
-        stack.extend(reversed(branches))
+        here = path + [_branch_condition(node.test, b)]
+        if child.is_leaf:
+            rules.append(Rule(merge(here), child.label, child.counts.copy()))
+        else:
+            stack.append((child, here, iter(enumerate(child.children))))
     parameters = {"source": "tree", "algorithm": tree.algorithm, "pruned": False}
     return RuleSet(tree.schema, rules, tree.root.label, tree.root.counts.copy(), parameters, dict(tree.training))
 

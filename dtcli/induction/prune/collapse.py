@@ -33,8 +33,17 @@ def collapse(node: Node) -> Node:
 
 def _leaf_sums(root: Node, leaf_value) -> dict[int, float]:
     """Every node's (by ``id``) sum of ``leaf_value`` over the leaves below it, children added in
-    branch order as ``sum`` adds them (one bottom-up pass, no recursion)."""
+    branch order as ``sum`` adds them (one depth-first pass with a stack, no recursion)."""
     sums: dict[int, float] = {}
-    for node in reversed(list(root.walk())):  # every node after the nodes below it
-        sums[id(node)] = leaf_value(node) if node.is_leaf else sum(sums[id(child)] for child in node.children)
+    stack = [(root, iter(root.children), [])]  # a node, its children still to visit, their sums so far
+    while stack:
+        node, children, below = stack[-1]
+        child = next(children, None)
+        if child is not None:
+            stack.append((child, iter(child.children), []))
+            continue
+        stack.pop()
+        sums[id(node)] = value = leaf_value(node) if node.is_leaf else sum(below)
+        if stack:
+            stack[-1][2].append(value)
     return sums
