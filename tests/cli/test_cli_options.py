@@ -115,3 +115,17 @@ def test_no_module_writes_around_the_console():
             continue
         text = re.sub(r"console\.print\(", "", path.read_text())
         assert not pattern.search(text), f"{path} writes around the console"
+
+
+def test_only_the_backend_chooses_and_the_core_ignores_dtree_engine():
+    import re
+    from pathlib import Path
+
+    core = Path(__file__).resolve().parents[2] / "dtcli" / "induction"
+    grower = (core / "grow" / "grower.py").read_text()
+    assert not re.search(r"import .*(levelwise|cart\.engine)|from dtcli\.induction\.(levelwise|cart) ", grower)
+    for path in core.rglob("*.py"):
+        if path.name == "backend.py":
+            continue
+        code = re.sub(r'""".*?"""', "", path.read_text(), flags=re.S)  # docstrings may name them
+        assert "ENGINE_MIN_ROWS" not in code and "DTREE_ENGINE" not in code, f"{path} chooses an engine"
