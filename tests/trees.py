@@ -8,7 +8,7 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
-from dtcli.induction.algorithms import train
+from dtcli.induction import PruneParams, grow_params, train
 from dtcli.model.serialize import dumps_model
 from dtcli.render.tree import text_tree
 from helpers import WEKA
@@ -32,11 +32,28 @@ def nominal_tables(draw):
     return arity, rows, labels, n_classes
 
 
-def both(monkeypatch, table, **options):
-    monkeypatch.setenv("DTREE_ENGINE", "numpy")
-    reference, _ = train(table, "cart", **options)
-    monkeypatch.setenv("DTREE_ENGINE", "numba")
-    compiled, _ = train(table, "cart", **options)
+PRUNE_OPTIONS = {
+    "prune": "method",
+    "cf": "cf",
+    "raising": "raising",
+    "error_bound": "error_bound",
+    "holdout": "holdout",
+}
+
+
+def fit(table, algorithm="id3", engine="auto", progress=None, record=True, **options):
+    """``train`` with its options given as keywords, as the CLI gives them: growth options
+    (None: the algorithm's), ``prune`` (the method), ``cf``, ``raising``, ``error_bound``,
+    ``holdout``; ``seed`` seeds both CART's tie order and the reduced-error hold-out."""
+    pruning = {PRUNE_OPTIONS[k]: options.pop(k) for k in list(options) if k in PRUNE_OPTIONS}
+    seed = options.get("seed") or 0
+    prune = PruneParams(seed=seed, **pruning)
+    return train(table, grow_params(algorithm, **options), prune, engine=engine, progress=progress, record=record)
+
+
+def both(table, **options):
+    reference, _ = fit(table, "cart", engine="reference", **options)
+    compiled, _ = fit(table, "cart", engine="compiled", **options)
     assert text_tree(reference) == text_tree(compiled)
     return json.loads(dumps_model(reference)), json.loads(dumps_model(compiled))
 

@@ -45,8 +45,9 @@ class LazyGroup(click.Group):
         try:
             return super().invoke(ctx)
         except DtreeError as exc:
-            message = " ".join(str(exc).split("\n"))
-            click.echo(f"Error: {message}", err=True)
+            from dtcli.render.console import error
+
+            error(" ".join(str(exc).split("\n")))
             ctx.exit(1)
 
 
@@ -90,5 +91,7 @@ def main() -> None:
     try:
         cli.main(prog_name="dtree")
     except KeyboardInterrupt:  # pragma: no cover - interactive only
-        click.echo("Interrupted.", err=True)
+        from dtcli.render.console import info
+
+        info("Interrupted.")
         sys.exit(130)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-import functools
+from dataclasses import dataclass
 
 import click
 
+from dtcli.cli.options import option_group
 from dtcli.errors import DataError, ModelFormatError
+from dtcli.induction.criteria.costs import MEASURES
 
 format_in_option = click.option(
     "--format-in",
@@ -15,29 +17,44 @@ format_in_option = click.option(
 )
 
 
-def data_options(func):
-    """DATA argument plus --target, --ignore, --nominal and --format-in."""
+@dataclass(frozen=True)
+class Source:
+    """DATA and how to read it: --target, --ignore, --nominal, --format-in."""
 
-    @click.argument("data", metavar="DATA")
-    @click.option("-t", "--target", metavar="COL", help="Class column (default: the last column).")
-    @click.option(
+    data: str
+    target: str | None
+    ignore: tuple
+    nominal: tuple
+    format_in: str | None
+
+    def load(self, task: str = "classification"):
+        """The training Table (DataError on any problem)."""
+        return load_training_table(self.data, self.target, self.ignore, self.nominal, self.format_in, task)
+
+
+data_options = option_group(
+    "source",
+    Source,
+    click.argument("data", metavar="DATA"),
+    click.option("-t", "--target", metavar="COL", help="Class column (default: the last column)."),
+    click.option(
         "--ignore",
         metavar="COL[,COL]",
         multiple=True,
         help="Leave out these columns (e.g. an ID column such as Day). Repeatable.",
-    )
-    @click.option(
+    ),
+    click.option(
         "--nominal",
         metavar="COL[,COL]",
         multiple=True,
         help="Treat these numeric-looking columns as categories (e.g. 0/1 codes). Repeatable.",
-    )
-    @format_in_option
-    @functools.wraps(func)
-    def wrapper(*args, **kwargs):
-        return func(*args, **kwargs)
+    ),
+    format_in_option,
+)
 
-    return wrapper
+
+def task_option(help_text: str):
+    return click.option("--task", type=click.Choice(["classification", "regression"]), help=help_text)
 
 
 def split_names(values, columns) -> list[str]:
@@ -83,10 +100,8 @@ def output_option(help_text: str):
 
 def emit_tree(tree, output, fmt, quiet) -> None:
     """Write the model to ``output`` (atomically) and print the tree as ``fmt`` asks."""
-    import sys
-
     from dtcli.model.serialize import dump_model
-    from dtcli.render.console import make_console
+    from dtcli.render.console import console
     from dtcli.render.tree import rich_tree, text_tree
 
     if output:
@@ -97,60 +112,76 @@ def emit_tree(tree, output, fmt, quiet) -> None:
     if quiet:
         return
     if fmt == "json":
-        dump_model(tree, sys.stdout.write)
-        sys.stdout.flush()
+        dump_model(tree, console.stdout.write)
+        console.stdout.flush()
     elif fmt == "text":
-        click.echo(text_tree(tree), nl=False)
+        console.data(text_tree(tree))
     else:
-        make_console().print(rich_tree(tree))
+        console.print(rich_tree(tree))
 
 
-def cost_complexity_pruning(tree, table, alpha, folds, one_se, seed):
+def write_output(output, text: str) -> None:
+    """``text`` to the file ``output`` (atomically), or to standard output without one (or with ``-``)."""
+    from dtcli.io.write import write_text
+    from dtcli.render.console import console
+
+    write_text(output or "-", text, console.stdout)
+
+
+def cost_complexity_pruning(tree, table, ccp, engine: str = "auto"):
     """Prune by cost complexity (checking the options); the CV table goes to stderr."""
-    from dtcli.errors import ParameterError
+    from dtcli.induction.params import check_cost_complexity
     from dtcli.induction.prune.ccp_select import cost_complexity
     from dtcli.render.ccp import cp_table
     from dtcli.render.console import info
 
-    if alpha is not None and folds:
-        raise ParameterError("give --ccp-alpha or --cv-folds, not both")
-    if alpha is not None and alpha < 0:
-        raise ParameterError("--ccp-alpha must be 0 or more")
-    if folds is not None and not 2 <= folds <= int(table.labelled().sum()):
-        raise ParameterError("--cv-folds must be at least 2 and at most the number of rows")
-    pruned, rows, chosen = cost_complexity(tree, table, alpha, folds, one_se, seed)
-    if folds:
+    check_cost_complexity(ccp, int(table.labelled().sum()) if table is not None else None)
+    pruned, rows, chosen = cost_complexity(tree, table, ccp, engine)
+    if ccp.folds:
         info(
-            f"Cost-complexity pruning, {folds}-fold cross-validation (seed {seed})"
-            + (", 1-SE rule" if one_se else "")
+            f"Cost-complexity pruning, {ccp.folds}-fold cross-validation (seed {ccp.seed})"
+            + (", 1-SE rule" if ccp.one_se else "")
             + ":"
         )
         info(cp_table(rows, chosen).rstrip("\n"))
     return pruned
 
 
-def cost_options(costs_help: str):
-    """--costs, --cost-measure and --nunez-w (Mitchell 3.7.5), shared by train and gain."""
+@dataclass(frozen=True)
+class Costs:
+    """--costs FILE with its --cost-measure and --nunez-w."""
 
-    def decorate(func):
-        func = click.option(
+    path: str | None
+    measure: str
+    nunez_w: float
+
+    def load(self, table):
+        """The AttributeCosts of the file for ``table``'s attributes (None without a file)."""
+        return load_costs(self.path, self.measure, self.nunez_w, table)
+
+
+def cost_options(costs_help: str):
+    """--costs, --cost-measure and --nunez-w (Mitchell 3.7.5) as ``costs``, shared by train and gain."""
+    return option_group(
+        "costs",
+        lambda costs, cost_measure, nunez_w: Costs(costs, cost_measure, nunez_w),
+        click.option("--costs", metavar="FILE", help=costs_help),
+        click.option(
+            "--cost-measure",
+            type=click.Choice(MEASURES),
+            default="ratio",
+            show_default=True,
+            help="With --costs: Gain/Cost, Gain^2/Cost, or (2^Gain - 1)/(Cost + 1)^w.",
+        ),
+        click.option(
             "--nunez-w",
             type=float,
             default=1.0,
             show_default=True,
             metavar="W",
             help="The w of --cost-measure nunez, in [0, 1].",
-        )(func)
-        func = click.option(
-            "--cost-measure",
-            type=click.Choice(["ratio", "tan-schlimmer", "nunez"]),
-            default="ratio",
-            show_default=True,
-            help="With --costs: Gain/Cost, Gain^2/Cost, or (2^Gain - 1)/(Cost + 1)^w.",
-        )(func)
-        return click.option("--costs", metavar="FILE", help=costs_help)(func)
-
-    return decorate
+        ),
+    )
 
 
 def load_costs(path, measure, nunez_w, table):

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import click
 
-from dtcli.cli.common import cost_options, data_options, load_costs, load_training_table
+from dtcli.cli.common import cost_options, data_options, task_option
+from dtcli.cli.options import format_option
 from dtcli.errors import DataError, ParameterError
+from dtcli.induction.criteria.impurity import CRITERIA
+from dtcli.induction.params import THRESHOLDS
 
 
 @click.command("gain")
@@ -21,14 +24,14 @@ from dtcli.errors import DataError, ParameterError
 @click.option(
     "-c",
     "--criterion",
-    type=click.Choice(["entropy", "gain", "gain-ratio", "gini"]),
+    type=click.Choice(sorted(c for c in CRITERIA if c != "cart")),  # cart's measure needs binary splits
     default="gain",
     show_default=True,
     help="Which score sorts the table and picks the split (entropy is gain).",
 )
 @click.option(
     "--thresholds",
-    type=click.Choice(["midpoint", "data"]),
+    type=click.Choice(sorted(THRESHOLDS, reverse=True)),
     default="midpoint",
     show_default=True,
     help="Where a numeric attribute's threshold goes: midpoint between the two values at the "
@@ -38,37 +41,12 @@ from dtcli.errors import DataError, ParameterError
     "--thresholds-all", is_flag=True, help="List every candidate cut of each numeric attribute with its gain."
 )
 @cost_options("Attribute costs, CSV lines 'attribute,cost' (others cost 1).")
-@click.option(
-    "--task",
-    type=click.Choice(["classification", "regression"]),
-    help="regression: a numeric target, scored by the decrease in mean squared error of each "
-    "attribute's best binary split (default: classification).",
+@task_option(
+    "regression: a numeric target, scored by the decrease in mean squared error of each "
+    "attribute's best binary split (default: classification)."
 )
-@click.option(
-    "-f",
-    "--format",
-    "fmt",
-    type=click.Choice(["table", "json", "csv"]),
-    default="table",
-    show_default=True,
-    help="table for people; json or csv for scripts (full precision).",
-)
-def command(
-    data,
-    target,
-    ignore,
-    nominal,
-    format_in,
-    conditions,
-    criterion,
-    thresholds,
-    thresholds_all,
-    costs,
-    cost_measure,
-    nunez_w,
-    task,
-    fmt,
-):
+@format_option(("table", "json", "csv"), "table", "table for people; json or csv for scripts (full precision).")
+def command(source, conditions, criterion, thresholds, thresholds_all, costs, task, fmt):
     """Show how well each attribute splits DATA on the target.
 
     For every attribute: the class counts of each branch, the weighted
@@ -88,10 +66,11 @@ def command(
     from dtcli.induction.search.c45 import Thresholds
     from dtcli.model.where import parse_condition, select
     from dtcli.render import gain as render
+    from dtcli.render.console import console
 
     criterion = "gain" if criterion == "entropy" else criterion
     parsed = [parse_condition(c) for c in conditions]
-    table = load_training_table(data, target, ignore, nominal, format_in, task or "classification")
+    table = source.load(task or "classification")
     if table.n_rows == 0:
         raise DataError(f"{table.source}: no data rows; the file has a header but no examples")
     rows = select(table, parsed)
@@ -102,23 +81,19 @@ def command(
         from dtcli.render.gain import regression_output
 
         subset = table.take(rows)
-        click.echo(regression_output(*regression_report(subset), subset, [str(c) for c in parsed], fmt), nl=False)
+        console.data(regression_output(*regression_report(subset), subset, [str(c) for c in parsed], fmt))
         return
     fixed = tuple(c.name for c in parsed if c.op == "=")
     place = Thresholds(table, thresholds).place
-    attribute_costs = load_costs(costs, cost_measure, nunez_w, table)
     report = gain_report(
-        table, criterion, rows, exclude=fixed, place=place, all_cuts=thresholds_all, costs=attribute_costs
+        table, criterion, rows, exclude=fixed, place=place, all_cuts=thresholds_all, costs=costs.load(table)
     )
     where = [str(c) for c in parsed]
     if fmt == "json":
-        click.echo(render.to_json(report, where), nl=False)
+        console.data(render.to_json(report, where))
     elif fmt == "csv":
-        click.echo(render.to_csv(report), nl=False)
+        console.data(render.to_csv(report))
     else:
-        from dtcli.render.console import make_console
-
-        console = make_console()
         console.print(render.heading(report, where))
         console.print(render.rich_table(report))
         console.print(render.footer(report))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 import numpy as np
 
-from dtcli.cli.common import format_in_option, load_model, output_option
+from dtcli.cli.common import format_in_option, load_model, output_option, write_output
 
 
 @click.command("predict")
@@ -32,7 +32,6 @@ def command(model, data, output, proba, format_in, quiet):
     from dtcli.induction.apply.predict import predict_proba
     from dtcli.io.encode import encode_for_schema, text_columns
     from dtcli.io.read import read_data
-    from dtcli.io.write import write_text
     from dtcli.render.console import info, warn
     from dtcli.render.metrics import evaluation_text, regression_text
 
@@ -62,7 +61,7 @@ def command(model, data, output, proba, format_in, quiet):
         if proba:
             for j, label in enumerate(tree.classes):
                 columns[f"proba_{label}"] = [f"{p:.6g}" for p in probabilities[:, j]]
-    write_text(output or "-", _output(raw, columns))
+    write_output(output, _output(raw, columns))
     if encoded.has_target and not quiet:
         if regression:
             info(regression_text(evaluate_regression(encoded.actual, predicted)).rstrip("\n"))

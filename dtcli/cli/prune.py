@@ -5,48 +5,40 @@ from __future__ import annotations
 import click
 
 from dtcli.cli.common import cost_complexity_pruning, emit_tree, format_in_option, load_model, output_option
-
-PRUNERS = {
-    "cost-complexity": "Breiman's weakest-link pruning at an alpha, given or chosen by cross-validation",
-    "pessimistic": "C4.5's error-based pruning with subtree raising (needs --data)",
-    "reduced-error": "Mitchell's reduced-error pruning on a validation set (needs --validation)",
-}
+from dtcli.cli.options import (
+    TREE_FORMATS,
+    cost_complexity_options,
+    engine_option,
+    engine_request,
+    format_option,
+    pessimistic_options,
+)
+from dtcli.induction.prune import MODEL_PRUNERS
 
 
 @click.command("prune")
 @click.argument("model", metavar="MODEL")
 @click.option(
-    "--method", type=click.Choice(sorted(PRUNERS)), default="cost-complexity", show_default=True, help="How to prune."
+    "--method", type=click.Choice(MODEL_PRUNERS), default="cost-complexity", show_default=True, help="How to prune."
 )
 @click.option("--data", metavar="DATA", help="The training data (pessimistic; cost-complexity with --cv-folds).")
 @click.option("--validation", metavar="DATA", help="Validation data for reduced-error pruning.")
-@click.option("--ccp-alpha", type=float, metavar="A", help="Cost-complexity: prune every weakest link with g(t) <= A.")
-@click.option(
-    "--cv-folds", type=int, metavar="K", help="Cost-complexity: the alpha K-fold cross-validation on DATA picks."
+@cost_complexity_options(
+    "Cost-complexity: prune every weakest link with g(t) <= A.",
+    "Cost-complexity: the alpha K-fold cross-validation on DATA picks.",
+    "Seed for the cross-validation folds.",
 )
-@click.option("--one-se", is_flag=True, help="With --cv-folds: the smallest tree within one SE of the best.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed for the cross-validation folds.")
+@engine_option
 @click.option(
     "--path",
     "show_path",
     is_flag=True,
     help="Cost-complexity: print the table of alphas (leaves, training error) and stop.",
 )
-@click.option(
-    "--cf",
-    type=float,
-    default=0.25,
-    show_default=True,
-    metavar="CF",
-    help="Pessimistic: confidence factor (smaller prunes more).",
-)
-@click.option("--no-raise", is_flag=True, help="Pessimistic: no subtree raising.")
-@click.option(
-    "--error-bound",
-    type=click.Choice(["j48", "c45r8"]),
-    default="j48",
-    show_default=True,
-    help="Pessimistic: Weka J48's error bound or Quinlan's C4.5 R8 table.",
+@pessimistic_options(
+    "Pessimistic: confidence factor (smaller prunes more).",
+    "Pessimistic: Weka J48's error bound or Quinlan's C4.5 R8 table.",
+    "Pessimistic: no subtree raising.",
 )
 @click.option(
     "--trace", is_flag=True, help="Print every decision and the numbers compared (stderr; JSON with -f json)."
@@ -61,29 +53,17 @@ PRUNERS = {
 @click.option("--plot", metavar="FILE", help="With --curve: also draw it to FILE (.svg or .png; needs dtree[plot]).")
 @format_in_option
 @output_option("Write the pruned model (JSON) to FILE.")
-@click.option(
-    "-f",
-    "--format",
-    "fmt",
-    type=click.Choice(["rich", "text", "json"]),
-    default="rich",
-    show_default=True,
-    help="How to print the pruned tree (--path/--curve: text or json table).",
-)
+@format_option(TREE_FORMATS, "rich", "How to print the pruned tree (--path/--curve: text or json table).")
 @click.option("-q", "--quiet", is_flag=True, help="Do not print the tree (use with -o).")
 def command(
     model,
     method,
     data,
     validation,
-    ccp_alpha,
-    cv_folds,
-    one_se,
-    seed,
+    ccp,
+    engine,
     show_path,
-    cf,
-    no_raise,
-    error_bound,
+    pessimistic,
     trace,
     curve,
     test_data,
@@ -109,18 +89,20 @@ def command(
 
     tree = load_model(model)
     if method == "cost-complexity":
-        pruned = _cost_complexity(tree, data, ccp_alpha, cv_folds, one_se, seed, show_path, format_in, fmt)
+        pruned = _cost_complexity(tree, data, ccp, engine_request(engine), show_path, format_in, fmt)
         if pruned is None:
             return
     elif method == "pessimistic":
         if not data:
             raise ParameterError("pessimistic pruning needs the training data: --data DATA")
-        from dtcli.induction.algorithms import check_pessimistic
+        from dtcli.induction.backend import requested
+        from dtcli.induction.params import check_pessimistic
         from dtcli.induction.prune.pessimistic import pessimistic_prune
 
         table = _table(tree, data, format_in)
-        check_pessimistic(cf, error_bound, table)
-        pruned, steps = pessimistic_prune(tree, table, cf, not no_raise, error_bound)
+        check_pessimistic(pessimistic, table.is_regression)
+        with requested(engine_request(engine)):
+            pruned, steps = pessimistic_prune(tree, table, pessimistic.cf, pessimistic.raising, pessimistic.error_bound)
         if trace:
             _trace_pessimistic(steps, fmt)
     else:
@@ -149,23 +131,24 @@ def command(
     )
 
 
-def _cost_complexity(tree, data, ccp_alpha, cv_folds, one_se, seed, show_path, format_in, fmt):
+def _cost_complexity(tree, data, ccp, engine, show_path, format_in, fmt):
     from dtcli.errors import ParameterError
     from dtcli.induction.prune.ccp_select import subtrees
     from dtcli.render.ccp import cp_json, cp_table
+    from dtcli.render.console import console
 
     if show_path:
         rows = subtrees(tree.root, tree.parameters.get("criterion", "gini"))
-        click.echo(cp_json(rows) if fmt == "json" else cp_table(rows), nl=False)
+        console.data(cp_json(rows) if fmt == "json" else cp_table(rows))
         return None
-    if ccp_alpha is None and cv_folds is None:
+    if ccp.alpha is None and ccp.folds is None:
         raise ParameterError("give --ccp-alpha A, or --cv-folds K with --data DATA (or --path to list the alphas)")
     table = None
-    if cv_folds is not None:
+    if ccp.folds is not None:
         if not data:
             raise ParameterError("--cv-folds needs the training data: --data DATA")
         table = _table(tree, data, format_in)
-    return cost_complexity_pruning(tree, table, ccp_alpha, cv_folds, one_se, seed)
+    return cost_complexity_pruning(tree, table, ccp, engine)
 
 
 def _table(tree, data, format_in):
@@ -196,10 +179,11 @@ def _trace_reduced(steps, fmt):
 
 def _curve(tree, validation, test, fmt, plot):
     from dtcli.induction.prune.curve import pruning_curve
+    from dtcli.render.console import console
     from dtcli.render.curve import curve_json, curve_text
 
     points = pruning_curve(tree, validation, test)
-    click.echo(curve_json(points) if fmt == "json" else curve_text(points), nl=False)
+    console.data(curve_json(points) if fmt == "json" else curve_text(points))
     if plot:
         from dtcli.render.plot import plot_curve
 

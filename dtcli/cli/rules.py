@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import click
 
-from dtcli.cli.common import format_in_option, load_model, output_option
+from dtcli.cli.common import format_in_option, load_model, output_option, write_output
+from dtcli.cli.options import format_option, pessimistic_options
+from dtcli.render.rules import FORMATS as RULE_FORMATS
 
 
 @click.command("rules")
@@ -17,35 +19,20 @@ from dtcli.cli.common import format_in_option, load_model, output_option
     "pessimistic accuracy estimate does not get worse, remove duplicates, sort, add a default.",
 )
 @click.option("--data", metavar="DATA", help="The training data, for --prune.")
-@click.option(
-    "--cf",
-    type=float,
-    default=0.25,
-    show_default=True,
-    metavar="CF",
-    help="Confidence factor of the pessimistic estimate (as in C4.5).",
-)
-@click.option(
-    "--error-bound",
-    type=click.Choice(["j48", "c45r8"]),
-    default="j48",
-    show_default=True,
-    help="The upper error bound: Weka J48's or Quinlan's C4.5 R8 table.",
+@pessimistic_options(
+    "Confidence factor of the pessimistic estimate (as in C4.5).",
+    "The upper error bound: Weka J48's or Quinlan's C4.5 R8 table.",
 )
 @click.option("--trace", is_flag=True, help="Print every precondition dropped and the estimates compared (stderr).")
-@click.option(
-    "-f",
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json", "csv", "markdown", "python", "sql"]),
-    default="text",
-    show_default=True,
-    help="text for people; json (a rule set 'dtree predict' can apply); csv; markdown; python "
+@format_option(
+    RULE_FORMATS,
+    "text",
+    "text for people; json (a rule set 'dtree predict' can apply); csv; markdown; python "
     "(a function predict(row)); sql (a CASE WHEN expression).",
 )
 @format_in_option
 @output_option("Write the rules to FILE instead of standard output.")
-def command(model, prune, data, cf, error_bound, trace, fmt, format_in, output):
+def command(model, prune, data, pessimistic, trace, fmt, format_in, output):
     """Turn MODEL (a tree from 'dtree train -o') into IF-THEN rules, one per leaf.
 
     Each rule lists its conditions (several tests of one numeric attribute
@@ -67,26 +54,20 @@ def command(model, prune, data, cf, error_bound, trace, fmt, format_in, output):
     if prune:
         if not data:
             raise ParameterError("--prune needs the training data: --data DATA")
-        from dtcli.induction.algorithms import check_pessimistic
+        from dtcli.induction.params import check_pessimistic
         from dtcli.io.encode import encode_for_schema, text_columns
         from dtcli.io.read import read_data
 
         encoded = encode_for_schema(read_data(data, format_in, text_columns(ruleset.schema)), ruleset.schema)
         if not encoded.has_target:
             raise ParameterError(f"{data}: no column {ruleset.schema.target.name!r}; pruning needs the classes")
-        check_pessimistic(cf, error_bound, encoded.table)
-        ruleset, drops = prune_rules(ruleset, encoded.table, cf, error_bound)
+        check_pessimistic(pessimistic, encoded.table.is_regression)
+        ruleset, drops = prune_rules(ruleset, encoded.table, pessimistic.cf, pessimistic.error_bound)
         if trace:
             from dtcli.render.console import info
 
             info(_trace(drops).rstrip("\n"))
-    text = render(ruleset, fmt)
-    if output:
-        from dtcli.io.write import write_text
-
-        write_text(output, text)
-    else:
-        click.echo(text, nl=False)
+    write_output(output, render(ruleset, fmt))
 
 
 def _trace(drops) -> str:

@@ -12,16 +12,22 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from dtcli.errors import DataError, ParameterError
-from dtcli.induction.criteria.bounds import BOUNDS
-from dtcli.induction.criteria.costs import AttributeCosts
-from dtcli.induction.criteria.impurity import CRITERIA
+from dtcli.induction import backend
+from dtcli.induction.backend import check_engine
 from dtcli.induction.grow.flat import collapse as flat_collapse
-from dtcli.induction.grow.grower import GrowParams, grow
-from dtcli.induction.levelwise.engine import grow_levelwise, use_engine
+from dtcli.induction.params import (
+    DEFAULT_PRUNING,
+    GROW_OPTIONS,
+    GrowParams,
+    PruneParams,
+    check_grow,
+    check_pessimistic,
+    check_reduced_error,
+    params_from_dict,
+)
 from dtcli.induction.prune.collapse import collapse
 from dtcli.induction.prune.pessimistic import pessimistic_prune
 from dtcli.induction.search.bins import bin_table, snap
-from dtcli.induction.search.missing import POLICIES
 from dtcli.model.table import Table
 from dtcli.model.tree import Tree
 
@@ -58,6 +64,21 @@ ALGORITHMS = {
         prune="pessimistic",
     ),
 }
+
+
+def grow_params(algorithm: str, **options) -> GrowParams:
+    """The preset of ``algorithm`` with ``options`` (None: keep the preset's) over it; ``train``
+    checks the values. An unknown option name is a ParameterError, never a TypeError."""
+    if algorithm not in ALGORITHMS:
+        raise ParameterError(f"unknown algorithm {algorithm!r}; choose from {', '.join(sorted(ALGORITHMS))}")
+    unknown = sorted(set(options) - set(GROW_OPTIONS))
+    if unknown:
+        raise ParameterError(f"unknown growth option {unknown[0]!r}; choose from {', '.join(GROW_OPTIONS)}")
+    params = GrowParams(algorithm=algorithm, **ALGORITHMS[algorithm].defaults)
+    params = replace(params, **{k: v for k, v in options.items() if v is not None})
+    if params.criterion == "entropy" and algorithm != "cart":  # entropy is information gain (--help)
+        params = replace(params, criterion="gain")
+    return params
 
 
 def check_table(table: Table, params: GrowParams) -> None:
@@ -105,42 +126,36 @@ def check_table(table: Table, params: GrowParams) -> None:
             )
 
 
-PRUNING = ("none", "pessimistic", "reduced-error")
+PRUNING = ("pessimistic", "reduced-error", "none")  # training-time pruning, as --prune offers it
 
 
 def train(
     table: Table,
-    algorithm: str = "id3",
-    prune: str | None = None,
-    cf: float = 0.25,
-    raising: bool = True,
-    error_bound: str = "j48",
-    holdout: float = 1 / 3,
+    grow: GrowParams,
+    prune: PruneParams = DEFAULT_PRUNING,
+    engine: str = "auto",
     progress=None,
     record: bool = True,
-    **options,
 ) -> tuple[Tree, list[str]]:
     """Train a tree; returns it with any warnings (as text, for the caller to show).
 
-    ``prune`` (default: the algorithm's; C4.5 prunes pessimistically, as J48)
-    may be ``none``, ``pessimistic`` (with ``cf``, ``raising``,
-    ``error_bound``) or ``reduced-error`` (a stratified ``holdout`` share of
-    the rows, drawn with ``seed``, is kept aside for validation and the tree
-    grown on the rest). The pruning decisions are left in ``tree.trace``
-    (``record=False`` lets large trees skip that list).
-    Large tables grow level by level (``engine``; ``progress(level, nodes,
-    records, seconds)`` is called once per level) and stay arrays until
-    pruned, so that only the final tree becomes Nodes.
+    ``grow`` (e.g. from ``grow_params``) governs growth. ``prune.method``
+    (default: the algorithm's; C4.5 prunes pessimistically, as J48) may be
+    ``none``, ``pessimistic`` (with ``cf``, ``raising``, ``error_bound``) or
+    ``reduced-error`` (a stratified ``holdout`` share of the rows, drawn with
+    ``seed``, is kept aside for validation and the tree grown on the rest).
+    The pruning decisions are left in ``tree.trace`` (``record=False`` lets
+    large trees skip that list). ``engine`` (auto, reference, compiled) is
+    the request ``backend`` chooses the grower by; large tables grow level by
+    level (``progress(level, nodes, records, seconds)`` is called once per
+    level) and stay arrays until pruned, so that only the final tree becomes Nodes.
     """
-    method = prune or ALGORITHMS[algorithm].prune
+    check_engine(engine)
+    params = grow
+    method = prune.method or ALGORITHMS[params.algorithm].prune
     if method == "reduced-error":
-        return _train_reduced_error(table, algorithm, holdout, **options)
-    preset = ALGORITHMS[algorithm]
-    params = GrowParams(algorithm=algorithm, **preset.defaults)
-    params = replace(params, **{k: v for k, v in options.items() if v is not None})
-    if params.criterion == "entropy" and algorithm != "cart":  # entropy is information gain (--help)
-        params = replace(params, criterion="gain")
-    _check_params(params)
+        return _train_reduced_error(table, params, prune, engine, progress)
+    check_grow(params)
     check_table(table, params)
     warnings = []
     unlabelled = int((~table.labelled()).sum())
@@ -149,115 +164,60 @@ def train(
     if method not in PRUNING:
         raise ParameterError(f"unknown pruning {method!r}; choose from {', '.join(PRUNING)}")
     if method == "pessimistic":
-        check_pessimistic(cf, error_bound, table)
+        check_pessimistic(prune, table.is_regression)
+    missing = backend.unavailable(engine)
+    if missing:
+        warnings.append(missing)
     growth_trace: list = []
     training = {
         "source": table.source.rsplit("/", 1)[-1],
         "rows": int(table.labelled().sum()),
         "sha256": table.sha256,
     }
-    engine = use_engine(table, params)
-    binning = bool(params.max_bins) and not (engine and params.algorithm == "c45")  # the engine bins C4.5's itself
+    choice = backend.choose(table, params, engine)
+    levelwise = choice == backend.LEVELWISE
+    binning = bool(params.max_bins) and not (levelwise and params.algorithm == "c45")  # the engine bins C4.5's
     data = bin_table(table, params.max_bins) if binning else table
-    flat = grow_levelwise(data, params, progress, growth_trace) if engine else None
+    grown = backend.grow(data, params, choice, progress, growth_trace)
+    flat = grown if levelwise else None
     if flat is not None:
         if params.collapse:
             flat_collapse(flat)
         root = None if method == "pessimistic" else flat.to_nodes()
     else:
-        root = grow(data, params, growth_trace, progress)
-        if params.collapse:
-            root = collapse(root)
-    tree = Tree(table.schema, root, algorithm, params.as_dict(), training, trace=growth_trace)
+        root = collapse(grown) if params.collapse else grown
+    tree = Tree(table.schema, root, params.algorithm, params.as_dict(), training, trace=growth_trace)
     if method == "pessimistic":
-        tree, steps = pessimistic_prune(tree, data, cf, raising, error_bound, in_place=True, flat=flat, record=record)
+        with backend.requested(engine):
+            tree, steps = pessimistic_prune(
+                tree, data, prune.cf, prune.raising, prune.error_bound, in_place=True, flat=flat, record=record
+            )
         tree.trace = growth_trace + steps
     if binning:
         snap(tree.root, data)
     return tree, warnings
 
 
-def check_pessimistic(cf: float, error_bound: str, table: Table) -> None:
-    """Options of error-based pruning, checked."""
-    if not 0 < cf <= 0.5:
-        raise ParameterError("--cf must be in (0, 0.5], e.g. 0.25 (smaller prunes more)")
-    if error_bound not in BOUNDS:
-        raise ParameterError(f"--error-bound must be one of {', '.join(BOUNDS)}")
-    if table.is_regression:
-        raise ParameterError("pessimistic pruning needs classes; prune regression trees by cost complexity")
-
-
-def _check_params(params: GrowParams) -> None:
-    if params.criterion not in CRITERIA:
-        raise ParameterError(f"unknown criterion {params.criterion!r}; choose from {', '.join(sorted(CRITERIA))}")
-    if params.criterion == "cart" and params.algorithm != "cart":
-        raise ParameterError("--criterion cart is defined for binary splits: use it with --algorithm cart")
-    if params.max_depth is not None and params.max_depth < 0:
-        raise ParameterError("--max-depth must be 0 or more")
-    if params.min_split < 0:
-        raise ParameterError("--min-split must be 0 or more")
-    if params.min_gain < 0:
-        raise ParameterError("--min-gain must be 0 or more")
-    if not 0 < params.purity <= 1:
-        raise ParameterError("--purity must be a fraction in (0, 1], e.g. 0.9")
-    if params.min_leaf is not None and params.min_leaf < 0:
-        raise ParameterError("--min-leaf must be 0 or more")
-    if params.max_leaves is not None and params.max_leaves < 1:
-        raise ParameterError("--max-leaves must be 1 or more")
-    if params.thresholds not in (None, "data", "midpoint"):
-        raise ParameterError("--thresholds must be data or midpoint")
-    if params.chi2_alpha is not None and not 0 < params.chi2_alpha < 1:
-        raise ParameterError("--chi2-alpha must be a significance level between 0 and 1, e.g. 0.05")
-    if params.ties not in ("column", "sklearn"):
-        raise ParameterError("--ties must be sklearn or column")
-    if params.ties == "sklearn" and params.algorithm != "cart":
-        raise ParameterError("--ties sklearn applies to --algorithm cart only (ID3 and C4.5 follow Weka)")
-    if params.max_bins is not None and params.max_bins < 2:
-        raise ParameterError("--max-bins must be 2 or more (e.g. 256)")
-    if params.missing not in POLICIES:
-        raise ParameterError(f"--missing must be one of {', '.join(POLICIES)}")
-    if params.algorithm == "cart" and params.missing == "class-majority":
-        raise ParameterError(
-            "--missing class-majority fills values in for id3 and c45; cart sends a case with a "
-            "missing value down the heavier branch (--missing majority, its default) or down both "
-            "(--missing fractional)"
-        )
-    if params.algorithm == "cart" and params.costs is not None:
-        raise ParameterError(
-            "--costs weighs information gain (Mitchell 3.7.5) for id3 and c45; cart chooses its "
-            "splits by impurity decrease: leave --costs out or use --algorithm c45"
-        )
-
-
-def regrow(tree: Tree, table: Table):
+def regrow(tree: Tree, table: Table, engine: str = "auto"):
     """Grow a new root on ``table`` with the parameters ``tree`` was grown with."""
     params = params_from_dict(tree.parameters)
     data = bin_table(table, params.max_bins) if params.max_bins else table
-    root = grow(data, params)
+    root = backend.grow_nodes(data, params, engine)
     root = collapse(root) if params.collapse else root
     return snap(root, data) if params.max_bins else root
 
 
-def params_from_dict(parameters: dict) -> GrowParams:
-    """GrowParams from a model's recorded parameters (unknown keys ignored)."""
-    known = {f: parameters[f] for f in GrowParams.__dataclass_fields__ if f in parameters}
-    if isinstance(known.get("costs"), dict):
-        known["costs"] = AttributeCosts(**known["costs"])
-    return GrowParams(**known)
-
-
-def _train_reduced_error(table: Table, algorithm: str, holdout: float, **options) -> tuple[Tree, list[str]]:
+def _train_reduced_error(
+    table: Table, params: GrowParams, prune: PruneParams, engine: str, progress
+) -> tuple[Tree, list[str]]:
     from dtcli.induction.prune.reduced_error import reduced_error_prune, stratified_holdout
 
-    if not 0 < holdout < 1:
-        raise ParameterError("--holdout must be a fraction between 0 and 1, e.g. 0.33")
-    if table.is_regression:
-        raise ParameterError("reduced-error pruning needs classes; prune regression trees by cost complexity")
-    rows, held = stratified_holdout(table, holdout, options.get("seed") or 0)
+    check_reduced_error(prune, table.is_regression)
+    rows, held = stratified_holdout(table, prune.holdout, prune.seed)
     if len(held) == 0 or len(rows) == 0:
-        raise ParameterError(f"--holdout {holdout:g} leaves no rows on one side; use more data or another share")
-    tree, warnings = train(table.take(rows), algorithm, prune="none", **options)
+        raise ParameterError(f"--holdout {prune.holdout:g} leaves no rows on one side; use more data or another share")
+    tree, warnings = train(table.take(rows), params, replace(prune, method="none"), engine, progress)
     pruned, steps = reduced_error_prune(tree, table.take(held))
-    pruned.parameters["pruning"].update(holdout=holdout, seed=options.get("seed") or 0)
+    pruned.parameters["pruning"].update(holdout=prune.holdout, seed=prune.seed)
     pruned.trace = steps
     return pruned, warnings

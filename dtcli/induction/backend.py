@@ -1,21 +1,103 @@
-"""When the compiled engine runs.
+"""The one place that chooses who grows a tree: the per-node reference or a compiled engine.
 
-``ENGINE_MIN_ROWS``: below this many rows the per-node numpy path is fast
-enough and starts without importing numba (start-up matters to scripts that
-call dtree thousands of times on small files). ``DTREE_ENGINE=numpy`` forces
-the per-node reference path, ``DTREE_ENGINE=numba`` the level-wise engine
-(``engine``), whatever the size; the default ``auto`` picks by size.
+``choose(table, params, engine)`` names the grower: ``LEVELWISE`` (the
+level-wise engine, ``levelwise/engine.py``: C4.5 and ID3 classification),
+``CART`` (the compiled CART builders, ``cart/engine.py``) or ``REFERENCE``
+(``grow/grower.py``, every algorithm and option). The request ``engine`` is
+``auto`` (a compiled engine from ``ENGINE_MIN_ROWS`` rows: below that the
+reference is fast enough and starts without importing numba, which matters
+to scripts that call dtree thousands of times on small files), ``reference``
+or ``compiled`` (an engine whatever the size, when it supports the
+parameters). An engine runs only where numba can be used; ``unavailable``
+says when a ``compiled`` request could not be met. Pessimistic pruning runs
+compiled by the same rule (``compiled_pruning``, inside ``requested``).
+Every choice gives the same tree.
 """
 
 from __future__ import annotations
 
-import os
+import contextlib
+import contextvars
+
+from dtcli.errors import ParameterError
 
 ENGINE_MIN_ROWS = 5_000  # measured: numba start-up (~0.5 s) pays off from about 4,000 rows
-CHOICES = ("auto", "numpy", "numba")
+ENGINES = ("auto", "reference", "compiled")
+REFERENCE, LEVELWISE, CART = "reference", "levelwise", "cart"
+
+_request = contextvars.ContextVar("engine", default="auto")
 
 
-def engine_choice() -> str:
-    """The engine asked for in ``DTREE_ENGINE`` (``auto`` when unset or unknown)."""
-    choice = os.environ.get("DTREE_ENGINE", "auto").strip().lower()
-    return choice if choice in CHOICES else "auto"
+def check_engine(engine: str) -> None:
+    if engine not in ENGINES:
+        raise ParameterError(f"--engine must be one of {', '.join(ENGINES)}")
+
+
+def _wanted(table, engine: str) -> bool:
+    return engine == "compiled" or (engine == "auto" and table.n_rows >= ENGINE_MIN_ROWS)
+
+
+def available() -> bool:
+    """Whether the compiled kernels can be used here (this imports numba)."""
+    from dtcli.induction.levelwise.engine import kernels
+
+    return kernels() is not None
+
+
+def choose(table, params, engine: str = "auto") -> str:
+    """Which grower grows a tree on ``table`` with ``params`` for the request ``engine``."""
+    from dtcli.induction.cart.engine import use_cart_engine
+    from dtcli.induction.levelwise.engine import use_engine
+
+    if not _wanted(table, engine):
+        return REFERENCE
+    if use_engine(table, params):
+        return LEVELWISE if available() else REFERENCE
+    if use_cart_engine(table, params):
+        return CART if available() else REFERENCE
+    return REFERENCE
+
+
+def unavailable(engine: str) -> str | None:
+    """A warning when ``compiled`` was asked for and numba cannot be used (None otherwise)."""
+    if engine == "compiled" and not available():
+        return "--engine compiled: numba cannot be used here; the reference grower ran instead"
+    return None
+
+
+def grow(table, params, choice: str, progress=None, trace: list | None = None):
+    """Grow with the grower ``choice``: a FlatTree from the level-wise engine, else the root Node."""
+    if choice == LEVELWISE:
+        from dtcli.induction.levelwise.engine import grow_levelwise
+
+        return grow_levelwise(table, params, progress, trace)
+    if choice == CART:
+        from dtcli.induction.cart.engine import grow_cart
+
+        return grow_cart(table, params, trace, progress).to_nodes()
+    from dtcli.induction.grow.grower import grow as grow_reference
+
+    return grow_reference(table, params, trace, progress)
+
+
+def grow_nodes(table, params, engine: str = "auto", progress=None, trace: list | None = None):
+    """The root Node of a tree grown on ``table`` by the grower ``engine`` asks for."""
+    choice = choose(table, params, engine)
+    grown = grow(table, params, choice, progress, trace)
+    return grown.to_nodes() if choice == LEVELWISE else grown
+
+
+@contextlib.contextmanager
+def requested(engine: str):
+    """Within the block, pessimistic pruning follows the request ``engine``."""
+    token = _request.set(engine)
+    try:
+        yield
+    finally:
+        _request.reset(token)
+
+
+def compiled_pruning(table) -> bool:
+    """Whether pessimistic pruning of a tree on ``table`` runs compiled (it falls back by itself
+    when numba cannot be used)."""
+    return _wanted(table, _request.get())

@@ -16,11 +16,11 @@ from pathlib import Path
 from dtcli.errors import DataError
 
 
-def write_text(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` atomically, or to stdout when ``path`` is ``-``."""
+def write_text(path: str, text: str, stdout=None) -> None:
+    """Write ``text`` to ``path`` atomically, or to ``stdout`` (the console's stream) when ``path`` is ``-``."""
     if path == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        stdout.write(text)
+        stdout.flush()
         return
     write_bytes(path, text.encode("utf-8"))
 

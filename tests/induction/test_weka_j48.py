@@ -13,8 +13,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from trees import fit
 
-from dtcli.induction.algorithms import train
 from dtcli.render.tree import text_tree
 from helpers import WEKA, load
 
@@ -36,12 +36,12 @@ def test_all_recorded_files_are_compared():
 
 @pytest.mark.parametrize("case", CASES, ids=[m["dataset"] for m in CASES])
 def test_c45_unpruned_matches_j48(case):
-    tree, _ = train(load(WEKA / case["file"]), "c45", prune="none")
+    tree, _ = fit(load(WEKA / case["file"]), "c45", prune="none")
     assert text_tree(tree) == expected_tree(case)
 
 
 @pytest.mark.parametrize("case", PRUNED, ids=[m["dataset"] for m in PRUNED])
 def test_c45_default_pruning_matches_j48(case):
-    tree, _ = train(load(WEKA / case["file"]), "c45")
+    tree, _ = fit(load(WEKA / case["file"]), "c45")
     assert text_tree(tree) == expected_tree(case)
     assert tree.parameters["pruning"]["method"] == "pessimistic"

@@ -451,7 +451,9 @@ def test_write_text_writes_and_leaves_no_temp_file(tmp_path):
 
 
 def test_write_text_dash_is_stdout(capsys):
-    write_text("-", "hello\n")
+    from dtcli.render.console import console
+
+    write_text("-", "hello\n", console.stdout)  # the stream that "-" names comes from the console
     assert capsys.readouterr().out == "hello\n"
 
 

@@ -36,10 +36,10 @@ def test_same_text_as_the_standard_library(doc):
 
 
 def test_same_text_for_models():
-    from dtcli.induction.algorithms import train
+    from trees import fit
 
     for name in ("weather.nominal", "labor", "soybean"):
-        tree, _ = train(load(WEKA / "data" / f"{name}.arff"), "c45")
+        tree, _ = fit(load(WEKA / "data" / f"{name}.arff"), "c45")
         doc = tree_to_dict(tree)
         assert jsontext.dumps(doc) == reference(doc)
 
@@ -70,10 +70,11 @@ def test_lazy_values_are_written_as_what_they_make():
 
 
 def test_model_written_in_parts_is_the_model_text(tmp_path):
-    from dtcli.induction.algorithms import train
+    from trees import fit
+
     from dtcli.model.serialize import dump_model, dumps_model
 
-    tree, _ = train(load(WEKA / "data" / "soybean.arff"), "c45")
+    tree, _ = fit(load(WEKA / "data" / "soybean.arff"), "c45")
     parts: list[str] = []
     dump_model(tree, parts.append)
     assert "".join(parts) == dumps_model(tree) == reference(tree_to_dict(tree)) + "\n"

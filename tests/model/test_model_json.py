@@ -7,10 +7,9 @@ import json
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from trees import nominal_tables, shape
+from trees import fit, nominal_tables, shape
 
 from dtcli.errors import ModelFormatError
-from dtcli.induction.algorithms import train
 from dtcli.induction.apply.predict import predict_proba
 from dtcli.model.serialize import FORMAT, SCHEMA_VERSION, dumps_model, loads_model, tree_to_dict
 from helpers import FIXTURES, SAMPLES, load
@@ -19,7 +18,7 @@ FROZEN = FIXTURES / "models" / "weather-id3-v1.json"
 
 
 def test_round_trip_is_identical(weather):
-    tree, _ = train(weather)
+    tree, _ = fit(weather)
     text = dumps_model(tree)
     again = loads_model(text)
     assert dumps_model(again) == text
@@ -28,7 +27,7 @@ def test_round_trip_is_identical(weather):
 
 
 def test_top_level_fields(weather):
-    doc = tree_to_dict(train(weather)[0])
+    doc = tree_to_dict(fit(weather)[0])
     assert doc["format"] == FORMAT == "dtree-model"
     assert doc["schema_version"] == SCHEMA_VERSION == 1
     assert doc["generator"].startswith("dtree ")
@@ -46,7 +45,7 @@ def test_top_level_fields(weather):
 
 
 def test_text_is_sorted_and_ends_with_newline(weather):
-    text = dumps_model(train(weather)[0])
+    text = dumps_model(fit(weather)[0])
     assert text.endswith("}\n")
     assert json.dumps(json.loads(text), indent=2, sort_keys=True, ensure_ascii=False) + "\n" == text
 
@@ -69,7 +68,7 @@ def test_round_trip_property(case):
     classes = tuple(f"c{i}" for i in range(n_classes))
     columns = [np.array([r[j] for r in rows], dtype=np.int32) for j in range(len(arity))]
     table = Table(Schema(attributes, Attribute("y", NOMINAL, classes)), columns, np.array(labels, dtype=np.int32))
-    tree, _ = train(table)
+    tree, _ = fit(table)
     text = dumps_model(tree)
     assert dumps_model(loads_model(text)) == text
 

@@ -35,13 +35,10 @@ def test_no_progress_before_the_delay_or_off_a_terminal():
 
 
 def test_engine_reports_each_level(monkeypatch):
-    from trees import generated
+    from trees import fit, generated
 
-    from dtcli.induction.algorithms import train
-
-    monkeypatch.setenv("DTREE_ENGINE", "numba")
     seen = []
-    train(generated(2000, 1), "c45", prune="none", progress=lambda *args: seen.append(args))
+    fit(generated(2000, 1), "c45", engine="compiled", prune="none", progress=lambda *args: seen.append(args))
     levels = [level for level, *_ in seen]
     assert levels == list(range(len(levels))) and len(levels) >= 3
     assert seen[0][1:3] == (1, 2000)  # the root: one node, every row

@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor, wait
 
 import numpy as np
 
-from dtcli.induction.backend import ENGINE_MIN_ROWS, engine_choice
+from dtcli.induction.criteria.chisquare import ChiStep
 from dtcli.induction.grow.flat import FlatTree
 from dtcli.induction.search.cart import SUBSET_LIMIT
 from dtcli.induction.search.ties import FEATURE_THRESHOLD, RAND_R_MAX, single
@@ -30,18 +30,12 @@ CRITERIA = {"gini": 0, "cart": 2}  # every other criterion scores by entropy, as
 
 
 def use_cart_engine(table: Table, params) -> bool:
-    from dtcli.induction.levelwise.engine import kernels
-
+    """Whether the compiled builders can grow this tree (``backend`` decides whether they do)."""
     if params.algorithm != "cart" or params.missing not in ("majority", "reject", "fractional"):
         return False
     if not table.is_regression and len(table.classes) > 127:  # classes are held in bytes
         return False
-    if params.costs is not None:
-        return False
-    choice = engine_choice()
-    if choice == "numpy" or (choice == "auto" and table.n_rows < ENGINE_MIN_ROWS):
-        return False
-    return kernels() is not None
+    return params.costs is None
 
 
 def _logs(table: Table, rows: np.ndarray) -> np.ndarray:
@@ -225,7 +219,6 @@ def _classes(
 ):
     """The classification builder's arrays (``cart_grow.grow_cart``)."""
     from dtcli.induction.cart.kernels import grow as cart_grow
-    from dtcli.induction.grow.grower import ChiStep
 
     logs = np.zeros(1) if fractional else _logs(table, rows)  # fractional weights: no table of logarithms
     lgammas = np.array([math.lgamma(df / 2) if df else 0.0 for df in range(len(table.classes) + 1)])

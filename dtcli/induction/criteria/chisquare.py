@@ -11,8 +11,22 @@ rest. The p-value is the regularized upper incomplete gamma function
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
+
+
+@dataclass
+class ChiStep:
+    """A chi-square pre-pruning check: the node's depth and cases, the test, the verdict."""
+
+    depth: int
+    cases: float
+    attribute: str
+    statistic: float
+    df: int
+    p_value: float
+    action: str
 
 
 def chi_square(counts: np.ndarray) -> tuple[float, int, float]:

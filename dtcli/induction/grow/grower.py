@@ -21,14 +21,12 @@ Each node holds its own rows as a Table whose weights may be fractional.
 from __future__ import annotations
 
 import heapq
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import numpy as np
 
-from dtcli.induction.cart.engine import grow_cart, use_cart_engine
-from dtcli.induction.criteria.chisquare import chi_square
-from dtcli.induction.criteria.costs import AttributeCosts
-from dtcli.induction.levelwise.engine import grow_levelwise, use_engine
+from dtcli.induction.criteria.chisquare import ChiStep, chi_square
+from dtcli.induction.params import GrowParams
 from dtcli.induction.search.c45 import Choice, Thresholds, c45_choose, placed
 from dtcli.induction.search.cart import cart_choose
 from dtcli.induction.search.missing import fill_missing, partition
@@ -44,32 +42,10 @@ GAIN_TOLERANCE = 1e-6
 EPSILON = float(np.finfo(np.float64).eps)
 
 
-@dataclass(frozen=True)
-class GrowParams:
-    """What governs growth; every field is recorded in the model file."""
+class Grower:
+    """The reference's split decision at one node: stopping rules, the split search, and
+    whether the split improves enough (also used by the level-wise engine's ID3)."""
 
-    algorithm: str = "id3"
-    criterion: str = "gain"
-    max_depth: int | None = None
-    min_split: float = 2.0
-    min_leaf: float | None = None
-    min_gain: float = 0.0
-    purity: float = 1.0
-    max_leaves: int | None = None
-    thresholds: str | None = None
-    missing: str = "reject"
-    collapse: bool = False
-    costs: AttributeCosts | None = None
-    ties: str = "column"
-    seed: int = 0
-    chi2_alpha: float | None = None
-    max_bins: int | None = None
-
-    def as_dict(self) -> dict:
-        return asdict(self)
-
-
-class _Grower:
     def __init__(self, table: Table, params: GrowParams):
         self.params = params
         self.thresholds = Thresholds(table, params.thresholds or "midpoint")
@@ -173,19 +149,6 @@ class _Grower:
 
 
 @dataclass
-class ChiStep:
-    """A chi-square pre-pruning check: the node's depth and cases, the test, the verdict."""
-
-    depth: int
-    cases: float
-    attribute: str
-    statistic: float
-    df: int
-    p_value: float
-    action: str
-
-
-@dataclass
 class _Pending:
     """A node waiting to be expanded, with its rows and what its split search needs."""
 
@@ -202,15 +165,10 @@ def grow(table: Table, params: GrowParams, trace: list | None = None, progress=N
 
     Nodes are expanded depth first, left branch first (the order in which
     scikit-learn's builder draws its random attribute order), or best first
-    with ``max_leaves``. Large tables go to the level-wise engine when it
-    supports ``params`` (same tree). ``progress(depth, nodes, rows, seconds)``
-    is called as growth goes (per level in the engine; every 256 nodes here).
+    with ``max_leaves``. ``progress(depth, nodes, rows, seconds)`` is called
+    every 256 nodes. (``backend`` chooses between this and the compiled engines.)
     """
-    if use_engine(table, params):
-        return grow_levelwise(table, params, progress, trace).to_nodes()
-    if use_cart_engine(table, params):
-        return grow_cart(table, params, trace, progress).to_nodes()
-    grower = _Grower(table, params)
+    grower = Grower(table, params)
     usable = [i for i, a in enumerate(table.attributes) if a.is_nominal or params.thresholds]
     root = _Pending(_node(table.take(table.labelled())), table.take(table.labelled()), usable, 0)
     best_first = params.max_leaves is not None
@@ -251,7 +209,7 @@ def _node(rows: Table) -> Node:
     return node
 
 
-def _split(grower: _Grower, item: _Pending, choice: Choice) -> list[_Pending]:
+def _split(grower: Grower, item: _Pending, choice: Choice) -> list[_Pending]:
     test, rows, node = choice.test, item.rows, item.node
     index = rows.schema.index(test.attribute.name)
     remaining = [i for i in item.available if i != index] if isinstance(test, NominalTest) else item.available

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dtcli.induction.criteria.chisquare import chi_square
+from dtcli.induction.criteria.chisquare import ChiStep, chi_square
 from dtcli.induction.grow.flat import FlatTree
 
 
@@ -34,7 +34,6 @@ def chi_square_leaves(
     """Test the level's splits (``split``: the nodes with a test; ``branch``: each record's branch,
     -1 missing); a split that is not significant at ``alpha`` is undone (the node stays a leaf).
     Appends (depth, node, ChiStep) to ``steps``; returns whether any split was undone."""
-    from dtcli.induction.grow.grower import ChiStep
 
     widest = int(level.nb.max())
     known = branch >= 0

@@ -38,7 +38,6 @@ from functools import partial
 
 import numpy as np
 
-from dtcli.induction.backend import ENGINE_MIN_ROWS, engine_choice
 from dtcli.induction.criteria.costs import cost_scores
 from dtcli.induction.grow.flat import FlatTree, best_first
 from dtcli.induction.kernels.cache import use_cache_dir
@@ -66,13 +65,8 @@ def unsupported(params) -> str | None:
 
 
 def use_engine(table: Table, params) -> bool:
-    """Whether ``grow`` should hand this table to the level-wise engine."""
-    choice = engine_choice()
-    if choice == "numpy" or table.is_regression or unsupported(params) is not None:
-        return False
-    if choice == "auto" and table.n_rows < ENGINE_MIN_ROWS:
-        return False
-    return kernels() is not None
+    """Whether the engine can grow this tree (``backend`` decides whether it does)."""
+    return not table.is_regression and unsupported(params) is None
 
 
 def kernels():

@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from dtcli.induction.criteria.costs import cost_scores
+from dtcli.induction.grow.grower import Grower
 from dtcli.model.table import Table
 from dtcli.model.tree import NumericTest
 
@@ -135,10 +136,8 @@ class Id3Level:
     def _decide(self, level, node: int, rivals: list[int] | None = None):
         """The per-node grower's choice at ``node`` (None: a leaf), on the node's records, among
         ``rivals`` (all the attributes still usable when None, or when none of them is chosen)."""
-        from dtcli.induction.grow.grower import _Grower
-
         if self._grower is None:
-            self._grower = _Grower(self.table, self.params)
+            self._grower = Grower(self.table, self.params)
         start, end = np.searchsorted(level.rec_node, [node, node + 1])
         part = self.table.take(self.rows[level.rec_row[start:end]])
         part.weights = level.rec_w[start:end].astype(np.float64)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from dtcli.induction.backend import ENGINE_MIN_ROWS, engine_choice
+from dtcli.induction.backend import compiled_pruning
 from dtcli.induction.criteria.bounds import added_errors
 from dtcli.induction.criteria.constants import eq, gr, gr_or_eq, sm_or_eq
 from dtcli.induction.grow.flat import FlatTree, from_nodes, n_leaves
@@ -238,6 +238,5 @@ def pessimistic_prune(
 
 
 def _compiled(table: Table) -> bool:
-    """Whether to prune with the compiled kernels (the same choice as the growth engine's)."""
-    choice = engine_choice()
-    return choice == "numba" or (choice == "auto" and table.n_rows >= ENGINE_MIN_ROWS)
+    """Whether to prune with the compiled kernels (``backend`` decides, as for growth)."""
+    return compiled_pruning(table)

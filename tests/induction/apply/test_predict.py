@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from trees import fit
 
-from dtcli.induction.algorithms import train
 from dtcli.induction.apply.evaluate import evaluate
 from dtcli.induction.apply.predict import predict, predict_proba
 from dtcli.io.encode import encode_for_schema
@@ -15,7 +15,7 @@ from helpers import load
 
 @pytest.fixture
 def tree(weather):
-    return train(weather)[0]
+    return fit(weather)[0]
 
 
 def encode(tmp_path, tree, text):
@@ -57,7 +57,7 @@ def test_unseen_value_is_missing_and_counted(tmp_path, tree):
 def test_empty_leaf_predicts_its_label(tmp_path):
     arff = tmp_path / "t.arff"
     arff.write_text("@relation t\n@attribute A {a, b, c}\n@attribute y {p, q}\n@data\na,p\na,p\nb,q\nb,q\nb,p\n")
-    tree = train(load(arff))[0]
+    tree = fit(load(arff))[0]
     assert tree.root.children[2].weight == 0  # A = c: no cases, labelled p (root majority)
     encoded = encode(tmp_path, tree, "A\nc\n")
     assert predict_proba(tree, encoded.table)[0] == pytest.approx([1, 0])

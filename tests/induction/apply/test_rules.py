@@ -8,9 +8,8 @@ import sqlite3
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from trees import nominal_tables
+from trees import fit, nominal_tables
 
-from dtcli.induction.algorithms import train
 from dtcli.induction.apply.predict import predict
 from dtcli.induction.apply.rules import extract, predict_rules, prune_rules
 from dtcli.model.rules import dumps_rules
@@ -22,7 +21,7 @@ from helpers import SAMPLES, WEKA, load
 
 def test_zakis_three_rules():
     table = load(SAMPLES / "risk.csv", ignore=("Point",))
-    tree, _ = train(table, "cart", criterion="entropy")
+    tree, _ = fit(table, "cart", criterion="entropy")
     rules = extract(tree)
     texts = [(" AND ".join(c.text() for c in r.conditions), tree.classes[r.label]) for r in rules.rules]
     assert texts == [
@@ -34,7 +33,7 @@ def test_zakis_three_rules():
 
 def test_numeric_conditions_merge_into_intervals():
     table = load(WEKA / "data" / "iris.arff")
-    tree, _ = train(table, "c45")
+    tree, _ = fit(table, "c45")
     conditions = [c.text() for r in extract(tree).rules for c in r.conditions]
     assert "0.6 < petalwidth <= 1.7" in conditions
     assert all(
@@ -50,7 +49,7 @@ def test_numeric_conditions_merge_into_intervals():
 )
 def test_unpruned_rules_predict_what_the_tree_predicts(name, algorithm):
     table = load(WEKA / "data" / f"{name}.arff")
-    tree, _ = train(table, algorithm, prune="none")
+    tree, _ = fit(table, algorithm, prune="none")
     rules = extract(tree)
     labels, _ = predict_rules(rules, table)
     assert (labels == predict(tree, table)).all()
@@ -71,7 +70,7 @@ def test_rules_cover_each_row_once_and_agree(case):
         columns,
         np.array(labels, dtype=np.int32),
     )
-    tree, _ = train(table)
+    tree, _ = fit(table)
     rules = extract(tree)
     fired = np.stack([r.matches(table) for r in rules.rules])
     assert (fired.sum(axis=0) == 1).all()
@@ -79,7 +78,7 @@ def test_rules_cover_each_row_once_and_agree(case):
 
 
 def test_mitchells_rule_keeps_its_preconditions(weather):
-    tree, _ = train(weather)
+    tree, _ = fit(weather)
     pruned, drops = prune_rules(extract(tree), weather)
     sunny_high = [r for r in pruned.rules if [c.text() for c in r.conditions] == ["Outlook = Sunny", "Humidity = High"]]
     assert len(sunny_high) == 1  # dropping either precondition makes the estimate worse
@@ -91,7 +90,7 @@ def test_mitchells_rule_keeps_its_preconditions(weather):
 @pytest.mark.parametrize("name", ["credit-g", "vote", "breast-cancer"])
 def test_pruned_rules_never_estimate_worse(name):
     table = load(WEKA / "data" / f"{name}.arff")
-    tree, _ = train(table, "c45")
+    tree, _ = fit(table, "c45")
     original = extract(tree)
     pruned, _ = prune_rules(original, table)
     from dtcli.induction.apply.rules import _estimate
@@ -105,7 +104,7 @@ def test_pruned_rules_never_estimate_worse(name):
 
 
 def test_json_round_trip_into_predict(weather):
-    tree, _ = train(weather)
+    tree, _ = fit(weather)
     ruleset, _ = prune_rules(extract(tree), weather)
     again = loads_model(dumps_rules(ruleset), "r.json")
     assert dumps_rules(again) == dumps_rules(ruleset)
@@ -150,7 +149,7 @@ def run_sql(expression: str, table: Table, rows: list[dict]) -> list[str]:
 def test_python_and_sql_reproduce_predictions(name, algorithm):
     path = SAMPLES / "risk.csv" if name == "risk" else WEKA / "data" / f"{name}.arff"
     table = load(path, ignore=("Point",)) if name == "risk" else load(path)
-    tree, _ = train(table, algorithm, criterion="entropy" if algorithm == "cart" else None)
+    tree, _ = fit(table, algorithm, criterion="entropy" if algorithm == "cart" else None)
     ruleset, _ = prune_rules(extract(tree), table)
     expected = [table.classes[c] for c in predict_rules(ruleset, table)[0]]
     rows = rows_of(table)
@@ -191,7 +190,7 @@ def test_exports_survive_hostile_names_and_values(tmp_path):
     ]
     y = ((columns[0] % 2) + (columns[1] > 0)).astype(np.int32)
     table = Table(Schema(attributes, Attribute("class'\"\n", NOMINAL, classes)), columns, y)
-    tree, _ = train(table, "c45", min_leaf=1, prune="none")
+    tree, _ = fit(table, "c45", min_leaf=1, prune="none")
     ruleset = extract(tree)
     assert len(ruleset.rules) > 2
     expected = [classes[c] for c in predict_rules(ruleset, table)[0]]

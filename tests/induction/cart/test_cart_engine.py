@@ -38,7 +38,7 @@ def test_same_trees_on_generated_data(monkeypatch, seed, options):
                 column[column < 0] = 0
             else:
                 column[np.isnan(column)] = 1.0
-    reference, compiled = both(monkeypatch, table, **options)
+    reference, compiled = both(table, **options)
     assert same(reference, compiled)
 
 
@@ -59,17 +59,17 @@ def test_same_trees_on_generated_data(monkeypatch, seed, options):
 def test_same_trees_with_pre_pruning_and_best_first_growth(monkeypatch, seed, options):
     """--chi2-alpha and --max-leaves in the compiled builder: the same trees, and the same
     chi-square tests (statistic, df, p-value) in the same order."""
-    from dtcli.induction.grow.grower import GrowParams, grow
+    from dtcli.induction.backend import grow_nodes
+    from dtcli.induction.params import GrowParams
 
     table = generated(1500, seed)
-    reference, compiled = both(monkeypatch, table, **options)
+    reference, compiled = both(table, **options)
     assert same(reference, compiled)
     traces = []
-    for engine in ("numpy", "numba"):
-        monkeypatch.setenv("DTREE_ENGINE", engine)
+    for engine in ("reference", "compiled"):
         trace: list = []
         defaults = {"thresholds": "midpoint", "missing": "majority", "min_leaf": 1.0, "ties": "sklearn"}
-        grow(table, GrowParams(algorithm="cart", **{**defaults, **options}), trace)
+        grow_nodes(table, GrowParams(algorithm="cart", **{**defaults, **options}), engine, trace=trace)
         traces.append(trace)
     assert traces[0] == traces[1] and (len(traces[0]) > 0) == ("chi2_alpha" in options)
 
@@ -109,7 +109,7 @@ def many_values(n: int, n_classes: int, seed: int) -> Table:
 @pytest.mark.parametrize("n_classes", [2, 3])
 @pytest.mark.parametrize("criterion", ["gini", "entropy"])
 def test_same_trees_with_many_valued_attributes(monkeypatch, n_classes, criterion):
-    reference, compiled = both(monkeypatch, many_values(1500, n_classes, n_classes), criterion=criterion)
+    reference, compiled = both(many_values(1500, n_classes, n_classes), criterion=criterion)
     assert same(reference, compiled)
 
 
@@ -123,22 +123,23 @@ SKLEARN = [
 @pytest.mark.parametrize("record", SKLEARN, ids=[f"{r['dataset']}-{r['params']['criterion']}" for r in SKLEARN])
 def test_same_trees_on_the_scikit_learn_fixtures(monkeypatch, record):
     table = load(WEKA / "data" / f"{record['dataset']}.arff")
-    reference, compiled = both(monkeypatch, table, criterion=record["params"]["criterion"], min_leaf=1)
+    reference, compiled = both(table, criterion=record["params"]["criterion"], min_leaf=1)
     assert same(reference, compiled)
 
 
 def test_builder_is_used_for_large_tables_only(monkeypatch):
-    from dtcli.induction.cart.engine import use_cart_engine
-    from dtcli.induction.grow.grower import GrowParams
+    from dtcli.induction.backend import CART, REFERENCE, choose
+    from dtcli.induction.params import GrowParams
 
     params = GrowParams(
         algorithm="cart", criterion="gini", thresholds="midpoint", missing="majority", min_leaf=1.0, ties="sklearn"
     )
-    monkeypatch.setenv("DTREE_ENGINE", "auto")
-    assert not use_cart_engine(generated(100, 0), params)
-    monkeypatch.setenv("DTREE_ENGINE", "numba")
-    assert use_cart_engine(generated(100, 0), params)
-    assert use_cart_engine(generated(100, 0), GrowParams(algorithm="cart", missing="fractional", max_leaves=5))
+    assert choose(generated(100, 0), params, "auto") == REFERENCE
+    assert choose(generated(100, 0), params, "compiled") == CART
+    assert (
+        choose(generated(100, 0), GrowParams(algorithm="cart", missing="fractional", max_leaves=5), "compiled") == CART
+    )
+    assert choose(generated(100, 0), params, "reference") == REFERENCE
 
 
 @pytest.mark.parametrize("seed", range(2))
@@ -160,7 +161,7 @@ def test_builder_is_used_for_large_tables_only(monkeypatch):
 def test_same_trees_with_fractional_cases(monkeypatch, seed, options):
     """--missing fractional: a case with a missing value goes down both branches, so children
     hold more entries than their parent (cart_fraction)."""
-    reference, compiled = both(monkeypatch, generated(2000, seed), missing="fractional", **options)
+    reference, compiled = both(generated(2000, seed), missing="fractional", **options)
     assert same(reference, compiled)
 
 
@@ -179,18 +180,18 @@ def test_fractional_cases_that_outgrow_the_first_room(monkeypatch):
     runs = []
     grow = cart_grow.grow_cart
     monkeypatch.setattr(cart_grow, "grow_cart", lambda *args: runs.append(args[-3]) or grow(*args))
-    reference, compiled = both(monkeypatch, table, missing="fractional")
+    reference, compiled = both(table, missing="fractional")
     assert same(reference, compiled)
     assert len(runs) > 2 and runs[:3] == [800, 1600, 3200]
     runs.clear()
-    reference, compiled = both(monkeypatch, table, missing="fractional", max_leaves=60)
+    reference, compiled = both(table, missing="fractional", max_leaves=60)
     assert same(reference, compiled)
     assert len(runs) > 1
 
 
 @pytest.mark.parametrize("name", ["breast-cancer", "labor", "vote", "soybean"])
 def test_same_trees_with_fractional_cases_on_weka_files(monkeypatch, name):
-    reference, compiled = both(monkeypatch, load(WEKA / "data" / f"{name}.arff"), missing="fractional")
+    reference, compiled = both(load(WEKA / "data" / f"{name}.arff"), missing="fractional")
     assert same(reference, compiled)
 
 
@@ -205,7 +206,7 @@ def test_same_trees_with_a_nominal_attribute_of_more_than_127_values(monkeypatch
     target = Attribute("y", NOMINAL, ("a", "b"))
     table = Table(Schema(attributes, target), [wide, x], y)
     for criterion in ("gini", "entropy"):
-        reference, compiled = both(monkeypatch, table, criterion=criterion)
+        reference, compiled = both(table, criterion=criterion)
         assert same(reference, compiled)
 
 
@@ -234,5 +235,5 @@ def test_same_trees_when_scores_tie_exactly(monkeypatch, criterion, weighting):
     n = 1200
     weights = {"unit": None, "whole": np.full(n, 2.0), "fractional": np.full(n, 0.5)}[weighting]
     for seed in range(2):
-        reference, compiled = both(monkeypatch, tied(n, seed, weights), criterion=criterion)
+        reference, compiled = both(tied(n, seed, weights), criterion=criterion)
         assert same(reference, compiled)

@@ -52,20 +52,20 @@ def numbers(n: int, seed: int, weights: np.ndarray | None = None) -> Table:
     ],
 )
 def test_same_regression_trees_on_generated_data(monkeypatch, seed, options):
-    reference, compiled = both(monkeypatch, numbers(1500, seed), **options)
+    reference, compiled = both(numbers(1500, seed), **options)
     assert same(reference, compiled)
 
 
 def test_same_regression_trees_with_whole_weights_and_no_missing_values(monkeypatch):
     table = numbers(1200, 4, weights=np.random.default_rng(4).integers(0, 4, 1200).astype(np.float64))
-    reference, compiled = both(monkeypatch, table)
+    reference, compiled = both(table)
     assert same(reference, compiled)
     for i, column in enumerate(table.columns):
         if table.attributes[i].is_nominal:
             column[column < 0] = 0
         else:
             column[np.isnan(column)] = 0.0
-    reference, compiled = both(monkeypatch, table, missing="reject")
+    reference, compiled = both(table, missing="reject")
     assert same(reference, compiled)
 
 
@@ -76,13 +76,13 @@ def test_same_regression_trees_with_fractional_weights(monkeypatch, seed):
     rng = np.random.default_rng(seed)
     table = numbers(1500, seed, weights=rng.choice([0.1, 0.25, 1.3, 2.7], 1500))
     for options in ({}, {"min_leaf": 2.5}, {"ties": "column"}):
-        reference, compiled = both(monkeypatch, table, **options)
+        reference, compiled = both(table, **options)
         assert same(reference, compiled)
 
 
 @pytest.mark.parametrize("leaf", [1, 5])
 def test_same_tree_on_cpu(monkeypatch, leaf):
-    reference, compiled = both(monkeypatch, load(WEKA / "data" / "cpu.arff", task="auto"), min_leaf=float(leaf))
+    reference, compiled = both(load(WEKA / "data" / "cpu.arff", task="auto"), min_leaf=float(leaf))
     assert same(reference, compiled)
 
 
@@ -107,16 +107,17 @@ def test_same_regression_trees_with_fractional_cases(monkeypatch, options):
     """--missing fractional for regression trees: cases with a missing value go down both branches
     (cart_fraction), their weights times the branch's share."""
     for seed in range(2):
-        reference, compiled = both(monkeypatch, numbers(1500, seed), missing="fractional", **options)
+        reference, compiled = both(numbers(1500, seed), missing="fractional", **options)
         assert same(reference, compiled)
 
 
 def test_chi_square_pre_pruning_is_refused_for_regression():
+    from trees import fit
+
     from dtcli.errors import ParameterError
-    from dtcli.induction.algorithms import train
 
     with pytest.raises(ParameterError, match="--chi2-alpha.*regression"):
-        train(load(WEKA / "data" / "cpu.arff", task="regression"), "cart", chi2_alpha=0.05)
+        fit(load(WEKA / "data" / "cpu.arff", task="regression"), "cart", chi2_alpha=0.05)
 
 
 @pytest.mark.parametrize("ties", ["sklearn", "column"])
@@ -124,22 +125,22 @@ def test_nominal_and_incomplete_attributes_compete_on_the_proxys_scale(ties):
     """In scikit-learn's order splits compare by its proxy S_L^2/W_L + S_R^2/W_R; a nominal
     attribute's best subset and a split with missing values (W x decrease + S^2/W) must be on
     that scale too, or they lose (or win) whatever their merit."""
-    from dtcli.induction.algorithms import train
+    from trees import fit
 
     rng = np.random.default_rng(0)
     n = 400
     code, noise, good = rng.integers(0, 3, n).astype(np.int32), rng.normal(size=n), rng.normal(size=n)
     y = 10.0 * code + rng.normal(size=n) * 0.1
     schema = Schema((Attribute("noise", NUMERIC), Attribute("code", NOMINAL, ("a", "b", "c"))), Attribute("y", NUMERIC))
-    tree, _ = train(Table(schema, [noise, code], y), "cart", ties=ties, max_depth=1)
+    tree, _ = fit(Table(schema, [noise, code], y), "cart", ties=ties, max_depth=1)
     assert tree.root.test.attribute.name == "code"
     target = 5.0 * (good > 0) + rng.normal(size=n) * 0.1
     gappy = good.copy()
     gappy[::40] = np.nan
     schema = Schema((Attribute("noise", NUMERIC), Attribute("good", NUMERIC)), Attribute("y", NUMERIC))
-    tree, _ = train(Table(schema, [noise, gappy], target), "cart", ties=ties, max_depth=1)
+    tree, _ = fit(Table(schema, [noise, gappy], target), "cart", ties=ties, max_depth=1)
     assert tree.root.test.attribute.name == "good"
     weak = noise.copy()
     weak[::40] = np.nan
-    tree, _ = train(Table(schema, [weak, good], target), "cart", ties=ties, max_depth=1)
+    tree, _ = fit(Table(schema, [weak, good], target), "cart", ties=ties, max_depth=1)
     assert tree.root.test.attribute.name == "good"

@@ -8,17 +8,16 @@ import math
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from trees import nominal_tables, shape
+from trees import fit, nominal_tables, shape
 
 from dtcli.errors import DataError, ParameterError
-from dtcli.induction.algorithms import train
 from dtcli.induction.apply.predict import predict
 from dtcli.model.table import NOMINAL, Attribute, Schema, Table
 from helpers import SAMPLES, load
 
 
 def test_mitchell_playtennis_tree(weather):
-    tree, warnings = train(weather)
+    tree, warnings = fit(weather)
     assert warnings == []
     assert shape(tree.root, tree.classes) == (
         "Outlook",
@@ -36,13 +35,13 @@ def test_mitchell_playtennis_tree(weather):
 
 def test_arff_gives_the_same_tree(weather):
     arff = load(SAMPLES / "weather.arff")
-    a, _ = train(arff)
-    b, _ = train(weather)
+    a, _ = fit(arff)
+    b, _ = fit(weather)
     assert shape(a.root, a.classes) == shape(b.root, b.classes)
 
 
 def test_tree_predicts_its_training_data(weather):
-    tree, _ = train(weather)
+    tree, _ = fit(weather)
     assert (predict(tree, weather) == weather.y).all()
 
 
@@ -62,7 +61,7 @@ def test_empty_branch_gets_parents_majority():
     # declare a third value that no row has
     attr = Attribute("A", NOMINAL, ("a", "b", "c"))
     table = Table(Schema((attr,), table.schema.target), table.columns, table.y)
-    tree, _ = train(table)
+    tree, _ = fit(table)
     empty = tree.root.children[2]
     assert empty.is_leaf and empty.weight == 0
     assert tree.classes[empty.label] == "x"  # root majority: x 3, y 2
@@ -71,20 +70,20 @@ def test_empty_branch_gets_parents_majority():
 def test_majority_leaf_when_attributes_run_out():
     # identical attribute values, different classes: ID3 runs out of attributes
     table = make_table({"A": ["a", "a", "a", "b"]}, ["y", "x", "y", "x"])
-    tree, _ = train(table)
+    tree, _ = fit(table)
     assert shape(tree.root, tree.classes) == ("A", {"a": "y", "b": "x"})
     assert list(tree.root.children[0].counts) == [2, 1]  # classes in order of appearance: y, x
 
 
 def test_majority_tie_goes_to_first_class():
     table = make_table({"A": ["a", "a", "b"]}, ["p", "q", "q"])
-    tree, _ = train(table)
+    tree, _ = fit(table)
     assert tree.classes[tree.root.children[0].label] == "p"
 
 
 def test_attribute_used_once_per_path():
     table = load(SAMPLES / "restaurant.csv", ignore=("Example",))
-    tree, _ = train(table)
+    tree, _ = fit(table)
 
     def check(node, used):
         if node.is_leaf:
@@ -99,43 +98,43 @@ def test_attribute_used_once_per_path():
 def test_ties_go_to_the_first_column():
     # B and A split identically; A comes first
     table = make_table({"A": ["a", "a", "b", "b"], "B": ["c", "c", "d", "d"]}, ["x", "x", "y", "y"])
-    tree, _ = train(table)
+    tree, _ = fit(table)
     assert tree.root.test.attribute.name == "A"
     swapped = make_table({"B": ["c", "c", "d", "d"], "A": ["a", "a", "b", "b"]}, ["x", "x", "y", "y"])
-    tree, _ = train(swapped)
+    tree, _ = fit(swapped)
     assert tree.root.test.attribute.name == "B"
 
 
 def test_zero_gain_makes_a_leaf():
     # XOR: no single attribute gains anything, so (like Weka's Id3) no split is made
     table = make_table({"X": ["t", "t", "f", "f"], "Y": ["t", "f", "t", "f"]}, ["no", "yes", "yes", "no"])
-    tree, _ = train(table)
+    tree, _ = fit(table)
     assert tree.root.is_leaf
 
 
 def test_stopping_rules(weather):
-    assert train(weather, max_depth=0)[0].root.is_leaf
-    assert train(weather, max_depth=1)[0].root.depth() == 1
-    assert train(weather, min_split=15)[0].root.is_leaf
-    assert train(weather, min_gain=0.25)[0].root.is_leaf
-    tree = train(weather, min_gain=0.2)[0]
+    assert fit(weather, max_depth=0)[0].root.is_leaf
+    assert fit(weather, max_depth=1)[0].root.depth() == 1
+    assert fit(weather, min_split=15)[0].root.is_leaf
+    assert fit(weather, min_gain=0.25)[0].root.is_leaf
+    tree = fit(weather, min_gain=0.2)[0]
     assert tree.root.test.attribute.name == "Outlook"
     # purity: the root is 9/14 = 0.643 Yes; Sunny and Rain are 3/5 = 0.6 pure
-    assert train(weather, purity=0.64)[0].root.is_leaf
-    assert train(weather, purity=0.65)[0].root.depth() == 2
+    assert fit(weather, purity=0.64)[0].root.is_leaf
+    assert fit(weather, purity=0.65)[0].root.depth() == 2
 
 
 def test_bad_parameters(weather):
     for options in ({"purity": 0}, {"purity": 1.5}, {"max_depth": -1}, {"min_gain": -0.1}):
         with pytest.raises(ParameterError):
-            train(weather, **options)
+            fit(weather, **options)
 
 
 def test_gain_ratio_and_gini_criteria(weather):
-    tree, _ = train(weather, criterion="gain-ratio")
+    tree, _ = fit(weather, criterion="gain-ratio")
     # gain ratios: Outlook 0.156, Humidity 0.152, Wind 0.049, Temperature 0.019
     assert tree.root.test.attribute.name == "Outlook"
-    tree, _ = train(weather, criterion="gini")
+    tree, _ = fit(weather, criterion="gini")
     assert tree.root.test.attribute.name == "Outlook"
     assert tree.parameters["criterion"] == "gini"
 
@@ -154,15 +153,15 @@ def test_gain_ratio_uses_quinlans_average_gain_rule():
     counts = [nominal_branch_counts(col, table.y, table.weights, 2, 2) for col in table.columns]
     assert gain_ratio(counts[1]) > gain_ratio(counts[0])
     assert information_gain(counts[1]) < information_gain(counts[0])
-    assert train(table, criterion="gain-ratio")[0].root.test.attribute.name == "A"
+    assert fit(table, criterion="gain-ratio")[0].root.test.attribute.name == "A"
 
 
 def test_refuses_numeric_and_missing():
     with pytest.raises(DataError, match="--nominal Temperature"):
-        train(load(SAMPLES / "weather-numeric.csv"))
+        fit(load(SAMPLES / "weather-numeric.csv"))
     table = make_table({"A": ["a", None, "b"]}, ["x", "y", "y"])
     with pytest.raises(DataError, match="missing"):
-        train(table)
+        fit(table)
 
 
 # ---------------------------------------------------------------------------
@@ -214,9 +213,9 @@ def test_matches_brute_force_id3(case):
     table = Table(Schema(attributes, Attribute("y", NOMINAL, classes)), columns, np.array(labels, dtype=np.int32))
     if len(set(labels)) < 2:
         with pytest.raises(DataError):
-            train(table)
+            fit(table)
         return
-    tree, _ = train(table)
+    tree, _ = fit(table)
     names = [a.name for a in attributes]
     expected = reference_id3(
         [{names[j]: a.values[r[j]] for j, a in enumerate(attributes)} for r in rows],

@@ -7,9 +7,8 @@ import json
 
 import numpy as np
 import pytest
-from trees import MANIFEST, generated, same
+from trees import MANIFEST, fit, generated, same
 
-from dtcli.induction.algorithms import train
 from dtcli.induction.search.numeric import c45_cut, cut_table
 from dtcli.model.serialize import dumps_model
 from dtcli.render.tree import text_tree
@@ -56,12 +55,10 @@ def test_numeric_kernel_matches_reference(seed):
     assert same(float(ratio[0]), c45_gain_ratio(reference.branch_counts, total, reference.gain))
 
 
-def grow_both(monkeypatch, table, **options):
+def grow_both(table, **options):
     """The model file of the tree grown node by node with numpy and of the one grown level-wise."""
-    monkeypatch.setenv("DTREE_ENGINE", "numpy")
-    reference, _ = train(table, "c45", **options)
-    monkeypatch.setenv("DTREE_ENGINE", "numba")
-    compiled, _ = train(table, "c45", **options)
+    reference, _ = fit(table, "c45", engine="reference", **options)
+    compiled, _ = fit(table, "c45", engine="compiled", **options)
     assert text_tree(reference) == text_tree(compiled)
     assert same(reference.trace, compiled.trace)  # every pruning decision, its path and estimates
     return Same(json.loads(dumps_model(reference))), json.loads(dumps_model(compiled))
@@ -81,24 +78,21 @@ class Same:
 
 
 def test_engine_is_used_when_asked(monkeypatch):
-    from dtcli.induction.grow.grower import GrowParams
-    from dtcli.induction.levelwise.engine import use_engine
+    from dtcli.induction.backend import LEVELWISE, REFERENCE, choose
+    from dtcli.induction.params import GrowParams
 
     table = generated(100, 0)
     params = GrowParams(algorithm="c45", criterion="gain-ratio", thresholds="data", missing="fractional")
-    monkeypatch.setenv("DTREE_ENGINE", "numba")
-    assert use_engine(table, params)
-    monkeypatch.setenv("DTREE_ENGINE", "numpy")
-    assert not use_engine(table, params)
-    monkeypatch.setenv("DTREE_ENGINE", "auto")
-    assert not use_engine(table, params)  # small: no numba start-up
+    assert choose(table, params, "compiled") == LEVELWISE
+    assert choose(table, params, "reference") == REFERENCE
+    assert choose(table, params, "auto") == REFERENCE  # small: no numba start-up
 
 
 @pytest.mark.parametrize("seed", range(3))
 def test_trees_identical_on_generated_data(monkeypatch, seed):
     table = generated(3000, seed)
     for options in ({}, {"prune": "none"}):
-        reference, compiled = grow_both(monkeypatch, table, **options)
+        reference, compiled = grow_both(table, **options)
         assert reference == compiled
 
 
@@ -134,7 +128,7 @@ def test_trees_identical_on_generated_data(monkeypatch, seed):
     ],
 )
 def test_trees_identical_with_options(monkeypatch, options):
-    reference, compiled = grow_both(monkeypatch, generated(2000, 7), **options)
+    reference, compiled = grow_both(generated(2000, 7), **options)
     assert reference == compiled
 
 
@@ -153,7 +147,7 @@ def test_trees_identical_with_many_missing_values(monkeypatch):
         {"chi2_alpha": 0.01},
         {"criterion": "gini", "prune": "none"},
     ):
-        reference, compiled = grow_both(monkeypatch, table, **options)
+        reference, compiled = grow_both(table, **options)
         assert reference == compiled
 
 
@@ -165,7 +159,7 @@ def test_trees_identical_with_attribute_costs(monkeypatch, measure):
     names = [a.name for a in table.attributes]
     costs = AttributeCosts({names[0]: 5.0, names[1]: 0.5, names[-1]: 2.0}, measure, 0.5)
     for options in ({"prune": "none"}, {"max_leaves": 12}):
-        reference, compiled = grow_both(monkeypatch, table, costs=costs, **options)
+        reference, compiled = grow_both(table, costs=costs, **options)
         assert reference == compiled
 
 
@@ -177,16 +171,14 @@ def test_gini_scores_match_the_per_node_path(monkeypatch):
     table.columns[2][rng.random(table.n_rows) < 0.4] = np.nan  # shares that differ by attribute
     table.weights = np.where(rng.random(table.n_rows) < 0.2, 1.5, 1.0)
     scores = {}
-    for engine in ("numpy", "numba"):
-        monkeypatch.setenv("DTREE_ENGINE", engine)
-        tree, _ = train(table, "c45", criterion="gini", prune="none")
+    for engine in ("reference", "compiled"):
+        tree, _ = fit(table, "c45", engine=engine, criterion="gini", prune="none")
         scores[engine] = [node.score for node in tree.root.walk()]
-    assert same(scores["numpy"], scores["numba"]) and any(s is not None for s in scores["numba"])
+    assert same(scores["reference"], scores["compiled"]) and any(s is not None for s in scores["compiled"])
 
 
 def test_chi_square_steps_come_in_the_per_node_order(monkeypatch):
-    monkeypatch.setenv("DTREE_ENGINE", "numba")
-    tree, _ = train(generated(2000, 7), "c45", chi2_alpha=0.05, prune="none")
+    tree, _ = fit(generated(2000, 7), "c45", engine="compiled", chi2_alpha=0.05, prune="none")
     steps = [s for s in tree.trace if type(s).__name__ == "ChiStep"]
     assert len(steps) > 3 and {s.action for s in steps} == {"split", "leaf"}
     assert steps[0].depth == 0 and steps[0].cases == 2000
@@ -197,7 +189,7 @@ J48_FILES = sorted({m["dataset"] for m in MANIFEST if m["ok"] and m["classifier"
 
 @pytest.mark.parametrize("name", J48_FILES)
 def test_trees_identical_on_weka_files(monkeypatch, name):
-    reference, compiled = grow_both(monkeypatch, load(WEKA / "data" / f"{name}.arff"))
+    reference, compiled = grow_both(load(WEKA / "data" / f"{name}.arff"))
     assert reference == compiled
 
 
@@ -226,7 +218,7 @@ def _variant(seed: int, kind: str):
 @pytest.mark.parametrize("kind", ["unlabelled", "nominal only", "numeric only", "empty columns"])
 def test_trees_identical_on_awkward_tables(monkeypatch, kind):
     for options in ({"prune": "none"}, {}, {"missing": "majority"}, {"missing": "class-majority"}):
-        reference, compiled = grow_both(monkeypatch, _variant(4, kind), **options)
+        reference, compiled = grow_both(_variant(4, kind), **options)
         assert reference == compiled
 
 
@@ -236,10 +228,8 @@ def test_binned_trees_agree_on_awkward_tables(monkeypatch, kind):
     weights may differ in the last bit from the per-row reference: the printed trees agree."""
     table = _variant(4, kind)
     for options in ({}, {"criterion": "gini", "prune": "none"}):
-        monkeypatch.setenv("DTREE_ENGINE", "numpy")
-        reference, _ = train(table, "c45", max_bins=5, **options)
-        monkeypatch.setenv("DTREE_ENGINE", "numba")
-        compiled, _ = train(table, "c45", max_bins=5, **options)
+        reference, _ = fit(table, "c45", engine="reference", max_bins=5, **options)
+        compiled, _ = fit(table, "c45", engine="compiled", max_bins=5, **options)
         assert text_tree(reference) == text_tree(compiled)
 
 

@@ -6,9 +6,8 @@ import json
 
 import numpy as np
 import pytest
-from trees import MANIFEST, same
+from trees import MANIFEST, fit, same
 
-from dtcli.induction.algorithms import train
 from dtcli.model.serialize import dumps_model
 from dtcli.model.table import NOMINAL, Attribute, Schema, Table
 from dtcli.render.tree import text_tree
@@ -30,11 +29,9 @@ def nominal_table(n: int, seed: int, missing: float = 0.0) -> Table:
     return Table(Schema(attributes, Attribute("y", NOMINAL, ("k0", "k1", "k2"))), columns, y.astype(np.int32))
 
 
-def both(monkeypatch, table, **options):
-    monkeypatch.setenv("DTREE_ENGINE", "numpy")
-    reference, _ = train(table, "id3", **options)
-    monkeypatch.setenv("DTREE_ENGINE", "numba")
-    compiled, _ = train(table, "id3", **options)
+def both(table, **options):
+    reference, _ = fit(table, "id3", engine="reference", **options)
+    compiled, _ = fit(table, "id3", engine="compiled", **options)
     assert text_tree(reference) == text_tree(compiled)
     assert same(reference.trace, compiled.trace)  # chi-square tests, in the same order
     return json.loads(dumps_model(reference)), json.loads(dumps_model(compiled))
@@ -59,7 +56,7 @@ def both(monkeypatch, table, **options):
 )
 @pytest.mark.parametrize("seed", [1, 2])
 def test_same_trees(monkeypatch, options, seed):
-    reference, compiled = both(monkeypatch, nominal_table(3000, seed), **options)
+    reference, compiled = both(nominal_table(3000, seed), **options)
     assert same(reference, compiled)
 
 
@@ -68,7 +65,7 @@ ID3_FILES = sorted({m["dataset"] for m in MANIFEST if m["ok"] and m["classifier"
 
 @pytest.mark.parametrize("name", ID3_FILES)
 def test_same_trees_on_weka_files(monkeypatch, name):
-    reference, compiled = both(monkeypatch, load(WEKA / "data" / f"{name}.arff"))
+    reference, compiled = both(load(WEKA / "data" / f"{name}.arff"))
     assert same(reference, compiled)
 
 
@@ -83,7 +80,7 @@ def id3_both(monkeypatch, table, **options):
         "_decide",
         lambda self, level, node, rivals=None: calls.append(node) or decide(self, level, node, rivals),
     )
-    reference, compiled = both(monkeypatch, table, **options)
+    reference, compiled = both(table, **options)
     return reference, compiled, len(calls)
 
 
@@ -184,21 +181,20 @@ def test_contested_flags_near_ties_and_the_average_gain_rule():
 def test_same_trees_with_missing_values_filled_in(monkeypatch, policy):
     """The per-node grower fills missing values in at the root; the engine fills the table first."""
     for seed in (1, 2):
-        reference, compiled = both(monkeypatch, nominal_table(3000, seed, missing=0.2), missing=policy)
+        reference, compiled = both(nominal_table(3000, seed, missing=0.2), missing=policy)
         assert same(reference, compiled)
 
 
 def test_filled_trees_go_through_the_engine_even_when_a_column_has_no_value(monkeypatch):
-    from dtcli.induction.algorithms import GrowParams
-    from dtcli.induction.levelwise.engine import use_engine
+    from dtcli.induction.backend import LEVELWISE, choose
+    from dtcli.induction.params import GrowParams
 
-    monkeypatch.setenv("DTREE_ENGINE", "numba")
     table = nominal_table(300, 3, missing=0.2)
     params = GrowParams(algorithm="id3", criterion="gain", missing="majority")
-    assert use_engine(table, params)
+    assert choose(table, params, "compiled") == LEVELWISE
     table.columns[2][:] = -1
-    assert use_engine(table, params)
-    reference, compiled = both(monkeypatch, table, missing="majority")
+    assert choose(table, params, "compiled") == LEVELWISE
+    reference, compiled = both(table, missing="majority")
     assert same(reference, compiled)
 
 
@@ -208,5 +204,5 @@ def test_same_trees_with_attribute_costs(monkeypatch, measure):
 
     costs = AttributeCosts({"a0": 3.0, "a3": 0.25}, measure, 1.0)
     for criterion in ("gain", "gini"):
-        reference, compiled = both(monkeypatch, nominal_table(3000, 4), costs=costs, criterion=criterion)
+        reference, compiled = both(nominal_table(3000, 4), costs=costs, criterion=criterion)
         assert same(reference, compiled)

@@ -7,8 +7,9 @@ import json
 
 import numpy as np
 import pytest
+from trees import fit
 
-from dtcli.induction.algorithms import train
+from dtcli.induction.params import CostComplexity
 from dtcli.induction.prune.ccp import prune_at, pruning_path
 from dtcli.induction.prune.ccp_select import Row, cost_complexity, select, subtrees
 from helpers import FIXTURES, WEKA, load
@@ -21,7 +22,7 @@ def grown(record):
     regression = record["estimator"] == "DecisionTreeRegressor"
     table = load(WEKA / "data" / f"{record['dataset']}.arff", task="auto" if regression else "classification")
     criterion = "gini" if regression else record["params"]["criterion"]
-    tree, _ = train(table, "cart", criterion=criterion, min_leaf=record["params"]["min_samples_leaf"])
+    tree, _ = fit(table, "cart", criterion=criterion, min_leaf=record["params"]["min_samples_leaf"])
     return table, tree, criterion
 
 
@@ -40,7 +41,7 @@ def test_alpha_sequence_equals_scikit_learn(record):
 
 def test_pruning_never_grows_and_shrinks_monotonically():
     table = load(WEKA / "data" / "glass.arff")
-    tree, _ = train(table, "cart")
+    tree, _ = fit(table, "cart")
     rows = subtrees(tree.root, "gini")
     leaves = [r.leaves for r in rows]
     assert leaves == sorted(leaves, reverse=True) and leaves[-1] == 1
@@ -53,12 +54,12 @@ def test_pruning_never_grows_and_shrinks_monotonically():
 
 def test_cross_validation_is_deterministic_and_one_se_is_smaller():
     table = load(WEKA / "data" / "diabetes.arff")
-    tree, _ = train(table, "cart")
-    a, rows_a, chosen_a = cost_complexity(tree, table, folds=5, seed=3)
-    b, rows_b, chosen_b = cost_complexity(tree, table, folds=5, seed=3)
+    tree, _ = fit(table, "cart")
+    a, rows_a, chosen_a = cost_complexity(tree, table, CostComplexity(folds=5, seed=3))
+    b, rows_b, chosen_b = cost_complexity(tree, table, CostComplexity(folds=5, seed=3))
     assert [r.cv_error for r in rows_a] == [r.cv_error for r in rows_b]
     assert chosen_a.cv_error == min(r.cv_error for r in rows_a)
-    c, _, chosen_c = cost_complexity(tree, table, folds=5, seed=3, one_se=True)
+    c, _, chosen_c = cost_complexity(tree, table, CostComplexity(folds=5, seed=3, one_se=True))
     assert c.root.n_leaves() <= a.root.n_leaves()
     assert chosen_c.cv_error <= chosen_a.cv_error + chosen_a.cv_se + 1e-12
     assert a.parameters["pruning"] == {

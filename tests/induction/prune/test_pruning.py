@@ -6,8 +6,8 @@ import json
 import math
 
 import pytest
+from trees import fit
 
-from dtcli.induction.algorithms import train
 from dtcli.induction.criteria.bounds import added_errors, r8_coefficient, upper_rate
 from helpers import WEKA, load
 
@@ -45,8 +45,8 @@ def test_quinlan_congressional_voting_example():
 @pytest.mark.parametrize("name", ["labor", "vote", "breast-cancer", "soybean", "credit-g"])
 def test_pessimistic_pruning_never_grows_the_tree(name):
     table = load(WEKA / "data" / f"{name}.arff")
-    unpruned, _ = train(table, "c45", prune="none")
-    pruned, _ = train(table, "c45")
+    unpruned, _ = fit(table, "c45", prune="none")
+    pruned, _ = fit(table, "c45")
     assert pruned.root.n_nodes() <= unpruned.root.n_nodes()
     assert pruned.parameters["pruning"]["original_leaves"] == unpruned.root.n_leaves()
     assert pruned.root.weight == pytest.approx(unpruned.root.weight)
@@ -55,7 +55,7 @@ def test_pessimistic_pruning_never_grows_the_tree(name):
 
 def test_smaller_confidence_prunes_more():
     table = load(WEKA / "data" / "credit-g.arff")
-    sizes = [train(table, "c45", cf=cf)[0].root.n_nodes() for cf in (0.5, 0.25, 0.1, 0.01)]
+    sizes = [fit(table, "c45", cf=cf)[0].root.n_nodes() for cf in (0.5, 0.25, 0.1, 0.01)]
     assert sizes == sorted(sizes, reverse=True) and sizes[0] > sizes[-1]
 
 
@@ -138,7 +138,7 @@ def test_reduced_error_matches_mitchells_procedure(case, seed):
     train_rows, held = stratified_holdout(table, 1 / 3, seed)
     if len(held) == 0 or len(set(table.y[train_rows])) < 2:
         return
-    tree, _ = train(table.take(train_rows), "id3")
+    tree, _ = fit(table.take(train_rows), "id3")
     pruned, steps = reduced_error_prune(tree, table.take(held))
     held_rows = [{f"A{j}": rows[i][j] for j in range(len(rows[0]))} for i in held]
     expected = mitchell(tree.root, held_rows, [labels[i] for i in held])
@@ -151,7 +151,7 @@ def test_reduced_error_matches_mitchells_procedure(case, seed):
 def test_curve_training_falls_validation_does_not():
     table = load(WEKA / "data" / "credit-g.arff")
     rows, held = stratified_holdout(table, 1 / 3, 0)
-    tree, _ = train(table.take(rows), "c45", prune="none")
+    tree, _ = fit(table.take(rows), "c45", prune="none")
     points = pruning_curve(tree, table.take(held), table.take(held))
     assert len(points) > 5 and points[0].nodes == tree.root.n_nodes()
     training = [p.training for p in points]
@@ -175,8 +175,8 @@ def test_chi_square_pre_pruning(weather):
     assert chi2_sf(18.307038053275146, 10) == pytest.approx(0.05)
     statistic, df, p_value = chi_square([[3, 2], [0, 4], [2, 3]])  # Outlook at the root
     assert df == 2 and statistic == pytest.approx(3.5467, abs=1e-4) and p_value == pytest.approx(0.1698, abs=1e-4)
-    assert train(weather, chi2_alpha=0.05)[0].root.is_leaf  # Outlook is not significant at 5%
-    tree, _ = train(weather, chi2_alpha=0.2)
+    assert fit(weather, chi2_alpha=0.05)[0].root.is_leaf  # Outlook is not significant at 5%
+    tree, _ = fit(weather, chi2_alpha=0.2)
     assert tree.root.n_leaves() == 5
     assert [round(s.p_value, 4) for s in tree.trace] == [0.1698, 0.0253, 0.0253]
 
@@ -212,7 +212,7 @@ def test_reduced_error_hand_worked(weather, tmp_path):
     from dtcli.io.encode import encode_for_schema
     from dtcli.io.read import read_data
 
-    tree, _ = train(weather)
+    tree, _ = fit(weather)
     held = tmp_path / "held.csv"
     held.write_text(
         "Outlook,Temperature,Humidity,Wind,PlayTennis\n"
@@ -241,7 +241,7 @@ def test_reduced_error_rounds_from_counts_match_predicting_every_candidate(seed,
 
     table = generated(900, seed)
     rows, held = stratified_holdout(table, 0.4, seed)
-    tree, _ = train(table.take(rows), "c45", prune="none", missing=missing, min_leaf=1.0)
+    tree, _ = fit(table.take(rows), "c45", prune="none", missing=missing, min_leaf=1.0)
     validation = table.take(held)
     fast, fast_steps = reduced_error_prune(tree, validation)
     work = copy.deepcopy(tree)

@@ -6,9 +6,8 @@ import json
 
 import numpy as np
 import pytest
-from trees import generated, same
+from trees import fit, generated, same
 
-from dtcli.induction.algorithms import train
 from dtcli.induction.apply.predict import predict
 from dtcli.induction.search.bins import bin_codes, bin_table
 from dtcli.model.serialize import dumps_model
@@ -52,18 +51,15 @@ def test_few_distinct_values_are_kept_exactly():
 @pytest.mark.parametrize("criterion", ["gain-ratio", "gini"])
 def test_engine_and_reference_agree_on_binned_growth(monkeypatch, bins, criterion):
     table = complete(3000, 5)
-    monkeypatch.setenv("DTREE_ENGINE", "numpy")
-    reference, _ = train(table, "c45", max_bins=bins, criterion=criterion)
-    monkeypatch.setenv("DTREE_ENGINE", "numba")
-    engine, _ = train(table, "c45", max_bins=bins, criterion=criterion)
+    reference, _ = fit(table, "c45", engine="reference", max_bins=bins, criterion=criterion)
+    engine, _ = fit(table, "c45", engine="compiled", max_bins=bins, criterion=criterion)
     assert same(json.loads(dumps_model(reference)), json.loads(dumps_model(engine)))
 
 
 @pytest.mark.parametrize("algorithm", ["c45", "cart"])
 def test_thresholds_are_bin_maxima_and_route_raw_values_as_in_training(monkeypatch, algorithm):
-    monkeypatch.setenv("DTREE_ENGINE", "numpy")
     table = generated(2000, 2)
-    tree, _ = train(table, algorithm, max_bins=6, prune="none")
+    tree, _ = fit(table, algorithm, engine="reference", max_bins=6, prune="none")
     binned = bin_table(table, 6)
     tests = [node.test for node in tree.root.walk() if isinstance(node.test, NumericTest)]
     assert tests
@@ -76,8 +72,8 @@ def test_thresholds_are_bin_maxima_and_route_raw_values_as_in_training(monkeypat
 
 def test_binned_tree_is_close_to_the_exact_one(monkeypatch):
     table = generated(4000, 3)
-    exact, _ = train(table, "c45")
-    binned, _ = train(table, "c45", max_bins=64)
+    exact, _ = fit(table, "c45")
+    binned, _ = fit(table, "c45", max_bins=64)
     agree = np.mean(predict(exact, table) == predict(binned, table))
     assert agree > 0.9
 

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from trees import fit
 
 from dtcli.errors import ParameterError
-from dtcli.induction.algorithms import train
 from dtcli.induction.apply.report import gain_report
 from dtcli.induction.criteria.costs import AttributeCosts
 from dtcli.induction.search.c45 import Thresholds, c45_choose
@@ -254,7 +254,7 @@ def test_fractional_cases_keep_their_weight():
         {"A": (NOMINAL, ["a", "a", "a", "b", "b", "b", None]), "B": (NOMINAL, ["p", "q", "p", "q", "p", "q", "p"])},
         ["x", "x", "x", "y", "y", "y", "x"],
     )
-    tree, _ = train(table, "c45", min_leaf=1, prune="none")
+    tree, _ = fit(table, "c45", min_leaf=1, prune="none")
     assert tree.root.test.attribute.name == "A"
     assert [round(c.weight, 6) for c in tree.root.children] == [3.5, 3.5]
     assert tree.root.weight == 7
@@ -263,9 +263,9 @@ def test_fractional_cases_keep_their_weight():
 def test_majority_policies_fill_in_values():
     cells = ["a", "a", "b", "b", None, None]
     target = ["x", "x", "y", "y", "y", "y"]
-    majority, _ = train(make_table({"A": (NOMINAL, cells)}, target), "id3", missing="majority")
+    majority, _ = fit(make_table({"A": (NOMINAL, cells)}, target), "id3", missing="majority")
     assert [c.weight for c in majority.root.children] == [4, 2]  # both missing become "a"
-    by_class, _ = train(make_table({"A": (NOMINAL, cells)}, target), "id3", missing="class-majority")
+    by_class, _ = fit(make_table({"A": (NOMINAL, cells)}, target), "id3", missing="class-majority")
     assert [c.weight for c in by_class.root.children] == [2, 4]  # class y's most common value is "b"
 
 
@@ -283,20 +283,20 @@ def test_cost_measures():
 
 def test_costs_change_the_choice(weather):
     expensive = AttributeCosts({"Outlook": 4.0}, "ratio")
-    tree, _ = train(weather, costs=expensive)
+    tree, _ = fit(weather, costs=expensive)
     assert tree.root.test.attribute.name == "Humidity"  # 0.152 / 1 beats 0.247 / 4
 
 
 def test_min_leaf_and_max_leaves(weather):
-    assert train(weather, min_leaf=8)[0].root.is_leaf  # no attribute has two branches of 8 cases
-    tree, _ = train(weather, max_leaves=3)
+    assert fit(weather, min_leaf=8)[0].root.is_leaf  # no attribute has two branches of 8 cases
+    tree, _ = fit(weather, max_leaves=3)
     assert tree.root.n_leaves() <= 3
-    assert train(weather, max_leaves=5)[0].root.n_leaves() == 5
+    assert fit(weather, max_leaves=5)[0].root.n_leaves() == 5
 
 
 def test_thresholds_data_mode_uses_a_training_value():
     table = load(SAMPLES / "temperature.csv")
-    tree, _ = train(table, "id3", thresholds="data")
+    tree, _ = fit(table, "id3", thresholds="data")
     assert tree.root.test.threshold == 48.0  # the largest value not above the cut at 54
-    tree, _ = train(table, "id3", thresholds="midpoint")
+    tree, _ = fit(table, "id3", thresholds="midpoint")
     assert tree.root.test.threshold == 54.0

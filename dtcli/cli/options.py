@@ -1,0 +1,220 @@
+"""Shared click option groups: each adds its options to a command and hands it one typed object.
+
+``option_group(name, build, *options)`` adds ``options`` and replaces their
+values by ``build(**values)`` under ``name``. The groups: ``growth_options``
+(algorithm, criterion, thresholds, ties, max-bins, engine: a ``Growth``),
+``stopping_options`` (a dict of stopping rules), ``missing_option``,
+``pessimistic_options`` (a ``PruneParams``), ``cost_complexity_options`` (a
+``CostComplexity``) and ``format_option``. Choices come from the core's
+name tables, so ``--help`` lists what the core accepts.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from dataclasses import dataclass, field
+
+import click
+
+from dtcli.induction.algorithms import ALGORITHMS, grow_params
+from dtcli.induction.backend import ENGINES
+from dtcli.induction.criteria.bounds import BOUNDS
+from dtcli.induction.criteria.impurity import CRITERIA
+from dtcli.induction.params import THRESHOLDS, TIES, CostComplexity, PruneParams
+from dtcli.induction.search.missing import POLICIES
+
+ENGINE_VARIABLE = "DTREE_ENGINE"
+ENGINE_ALIASES = {"numpy": "reference", "numba": "compiled"}  # DTREE_ENGINE's older values
+
+
+def option_group(name: str, build, *options):
+    """A decorator adding ``options`` (in this order) whose values reach the command as one
+    keyword argument ``name``: ``build(**values)``."""
+
+    def decorate(func):
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            kwargs[name] = build(**{key: kwargs.pop(key) for key in keys})
+            return func(*args, **kwargs)
+
+        before = len(getattr(wrapper, "__click_params__", ()))
+        for option in reversed(options):
+            wrapper = option(wrapper)
+        keys = [param.name for param in wrapper.__click_params__[before:]]
+        return wrapper
+
+    return decorate
+
+
+def engine_request(value: str | None) -> str:
+    """``--engine``, else ``DTREE_ENGINE`` (numpy and numba accepted; anything else is auto)."""
+    if value is not None:
+        return value
+    choice = os.environ.get(ENGINE_VARIABLE, "auto").strip().lower()
+    choice = ENGINE_ALIASES.get(choice, choice)
+    return choice if choice in ENGINES else "auto"
+
+
+engine_option = click.option(
+    "--engine",
+    type=click.Choice(ENGINES),
+    help="Who grows the tree: auto (the compiled engines from 5,000 rows, the per-node reference "
+    "below), reference, or compiled (numba; where it cannot run, the reference with a warning). "
+    "The same tree either way. Default: the DTREE_ENGINE environment variable (numpy and numba "
+    "also accepted), else auto.",
+)
+
+
+@dataclass(frozen=True)
+class Growth:
+    """The growth options as given: the algorithm, the overrides of its preset, the engine asked for."""
+
+    algorithm: str
+    engine: str
+    options: dict = field(default_factory=dict)
+
+    def params(self, **more):
+        """The GrowParams: the algorithm's preset with these options and ``more`` over it."""
+        return grow_params(self.algorithm, **self.options, **more)
+
+
+def _growth(algorithm, criterion, thresholds, ties, max_bins, engine) -> Growth:
+    options = {"criterion": criterion, "thresholds": thresholds, "ties": ties, "max_bins": max_bins}
+    return Growth(algorithm, engine_request(engine), options)
+
+
+growth_options = option_group(
+    "growth",
+    _growth,
+    click.option(
+        "-a",
+        "--algorithm",
+        type=click.Choice(sorted(ALGORITHMS)),
+        default="id3",
+        show_default=True,
+        help="Which algorithm's rules to follow.",
+    ),
+    click.option(
+        "-c",
+        "--criterion",
+        type=click.Choice(sorted(CRITERIA)),
+        help="Split criterion (default: the algorithm's: id3 gain, c45 gain-ratio, cart gini). "
+        "gain-ratio applies Quinlan's rule: only attributes with at least average gain "
+        "compete; entropy is gain; cart is Zaki's CART measure (cart only).",
+    ),
+    click.option(
+        "--thresholds",
+        type=click.Choice(THRESHOLDS),
+        help="Numeric splits A <= t: t is the largest training value not above the cut (data, "
+        "C4.5's default, as J48 prints it) or the midpoint between the two values (Mitchell, "
+        "Zaki). Lets ID3 split numeric attributes too.",
+    ),
+    click.option(
+        "--ties",
+        type=click.Choice(TIES),
+        help="CART only: attributes tied for the best split go to the first in scikit-learn's "
+        "random visiting order for --seed (the default, so trees equal scikit-learn's "
+        "with random_state=SEED) or to the first column.",
+    ),
+    click.option(
+        "--max-bins",
+        type=int,
+        metavar="N",
+        help="Approximate mode for very large tables: each numeric attribute is cut only between N "
+        "quantile bins (thresholds are bin maxima), not between every pair of distinct values.",
+    ),
+    engine_option,
+)
+
+stopping_options = option_group(
+    "stopping",
+    lambda **values: values,
+    click.option("--max-depth", type=int, metavar="N", help="Make a leaf at depth N (the root is depth 0)."),
+    click.option(
+        "--min-split", type=float, metavar="N", help="Split a node only if it holds at least N cases.  [default: 2]"
+    ),
+    click.option(
+        "-m",
+        "--min-leaf",
+        type=float,
+        metavar="M",
+        help="A split needs at least two branches with M cases (C4.5's -m; c45 default 2).",
+    ),
+    click.option(
+        "--max-leaves",
+        type=int,
+        metavar="N",
+        help="Grow best-first (largest weight x gain first) and stop at N leaves.",
+    ),
+    click.option(
+        "--chi2-alpha",
+        type=float,
+        metavar="ALPHA",
+        help="Chi-square pre-pruning: make a split only if its association with the class is "
+        "significant at level ALPHA (e.g. 0.05).",
+    ),
+    click.option(
+        "--min-gain",
+        type=float,
+        metavar="G",
+        help="Split only if the criterion improves by more than G (bits for gain).  [default: 0]",
+    ),
+    click.option(
+        "--purity",
+        type=float,
+        metavar="P",
+        help="Make a leaf once the majority class reaches fraction P of a node (e.g. 0.9).  [default: 1]",
+    ),
+)
+
+missing_option = click.option(
+    "--missing",
+    type=click.Choice(POLICIES),
+    help="Missing values: fractional (C4.5's default: cases go down every branch with "
+    "proportional weight), majority / class-majority (fill in the most common value at "
+    "the node, overall or within the case's class; Mitchell 3.7.4), reject (ID3's default). "
+    "cart: majority (its default) sends the case down the heavier branch; no class-majority.",
+)
+
+
+def pessimistic_list(cf_help: str, bound_help: str, raise_help: str | None = None) -> list:
+    """The options of pessimistic pruning: --cf, --no-raise (with ``raise_help``), --error-bound."""
+    options = [click.option("--cf", type=float, default=0.25, show_default=True, metavar="CF", help=cf_help)]
+    if raise_help:
+        options.append(click.option("--no-raise", is_flag=True, help=raise_help))
+    options.append(
+        click.option("--error-bound", type=click.Choice(BOUNDS), default="j48", show_default=True, help=bound_help)
+    )
+    return options
+
+
+def pessimistic_params(cf: float, error_bound: str, no_raise: bool = False, **more) -> PruneParams:
+    return PruneParams(cf=cf, raising=not no_raise, error_bound=error_bound, **more)
+
+
+def pessimistic_options(cf_help: str, bound_help: str, raise_help: str | None = None):
+    """--cf, --error-bound and (with ``raise_help``) --no-raise, as a PruneParams ``pessimistic``."""
+    return option_group("pessimistic", pessimistic_params, *pessimistic_list(cf_help, bound_help, raise_help))
+
+
+def cost_complexity_options(alpha_help: str, folds_help: str, seed_help: str):
+    """--ccp-alpha, --cv-folds, --one-se and --seed, as a CostComplexity ``ccp``."""
+    return option_group(
+        "ccp",
+        lambda ccp_alpha, cv_folds, one_se, seed: CostComplexity(ccp_alpha, cv_folds, one_se, seed),
+        click.option("--ccp-alpha", type=float, metavar="A", help=alpha_help),
+        click.option("--cv-folds", type=int, metavar="K", help=folds_help),
+        click.option("--one-se", is_flag=True, help="With --cv-folds: the smallest tree within one SE of the best."),
+        click.option("--seed", type=int, default=0, show_default=True, help=seed_help),
+    )
+
+
+def format_option(choices, default: str, help_text: str):
+    """-f/--format (its value is ``fmt``)."""
+    return click.option(
+        "-f", "--format", "fmt", type=click.Choice(choices), default=default, show_default=True, help=help_text
+    )
+
+
+TREE_FORMATS = ("rich", "text", "json")
