@@ -7,7 +7,7 @@ from dtcli.render.records import records_json
 
 def trace_text(steps) -> str:
     """Every recorded decision, grouped by kind: chi-square checks, then pruning steps."""
-    from dtcli.induction.grow.grower import ChiStep
+    from dtcli.induction.criteria.chisquare import ChiStep
     from dtcli.induction.prune.reduced_error import Step as ReducedStep
 
     chi = [s for s in steps if isinstance(s, ChiStep)]
