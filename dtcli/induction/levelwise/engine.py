@@ -39,6 +39,7 @@ from functools import partial
 import numpy as np
 
 from dtcli.induction.backend import ENGINE_MIN_ROWS, engine_choice
+from dtcli.induction.criteria.constants import ENTROPY, KERNEL_CODES, RATIO
 from dtcli.induction.criteria.costs import cost_scores
 from dtcli.induction.grow.flat import FlatTree, best_first
 from dtcli.induction.kernels.cache import use_cache_dir
@@ -53,7 +54,7 @@ from dtcli.model.table import Table
 _kernels = None
 
 
-ID3_CRITERIA = {"gain": 0, "gain-ratio": 1, "gini": 2}
+ID3_CRITERIA = {name: KERNEL_CODES[name] for name in ("gain", "gain-ratio", "gini")}
 
 
 def unsupported(params) -> str | None:
@@ -104,7 +105,7 @@ def grow_levelwise(table: Table, params, progress=None, trace: list | None = Non
     columns = Columns.of(table)
     id3 = params.algorithm == "id3"
     min_leaf = float(params.min_leaf if params.min_leaf is not None else (-1.0 if id3 else 2.0))
-    criterion = ID3_CRITERIA[params.criterion] if id3 else (1 if params.criterion == "gain" else 0)
+    criterion = ID3_CRITERIA[params.criterion] if id3 else (ENTROPY if params.criterion == "gain" else RATIO)
     limit = 0.3 * table.n_rows
     many_valued = np.array([a.is_nominal and len(a.values) >= limit for a in attributes], dtype=np.bool_)
     counted = ~many_valued if not many_valued.all() else np.ones(len(attributes), dtype=np.bool_)
@@ -184,13 +185,13 @@ def grow_levelwise(table: Table, params, progress=None, trace: list | None = Non
                 )
                 if params.costs is None and params.criterion == "gini":  # the first best Gini decrease
                     best, scores = k.c45_select(
-                        found, gini_scores(columns, scoring, attributes, n_classes), ratios, counted, 1
+                        found, gini_scores(columns, scoring, attributes, n_classes), ratios, counted, ENTROPY
                     )
                 elif params.costs is None:
                     best, scores = k.c45_select(found, gains, ratios, counted, criterion)
                 else:  # the cost measure, first best by more than 1e-6 (as c45_choose)
                     best, scores = k.c45_select(
-                        found, cost_scores(params.costs, found, gains, attributes), ratios, counted, 1
+                        found, cost_scores(params.costs, found, gains, attributes), ratios, counted, ENTROPY
                     )
                 if params.min_gain > 0:
                     gini = params.criterion == "gini" and params.costs is None  # the score is the improvement

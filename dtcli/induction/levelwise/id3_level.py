@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from dtcli.induction.criteria.constants import ENTROPY, GAIN_TOLERANCE, KERNEL_CODES
 from dtcli.induction.criteria.costs import cost_scores
 from dtcli.model.table import Table
 from dtcli.model.tree import NumericTest
 
 MARGIN = 1e-9
-GAIN_TOLERANCE = 1e-6  # grow.GAIN_TOLERANCE: a split must gain more than --min-gain plus this
 
 
 class Id3Level:
@@ -36,7 +36,7 @@ class Id3Level:
     def __init__(self, kernels, table: Table, rows: np.ndarray, params, columns, usable: list[int]):
         self.k = kernels
         self.table, self.rows, self.params, self.columns = table, rows, params, columns
-        self.criterion = {"gain": 0, "gain-ratio": 1, "gini": 2}[params.criterion]
+        self.criterion = KERNEL_CODES[params.criterion]
         self.min_leaf = float(params.min_leaf if params.min_leaf is not None else -1.0)
         self.avail = np.zeros((1, len(table.attributes)), dtype=np.bool_)  # per node: attributes still usable
         self.avail[0, usable] = True
@@ -99,7 +99,7 @@ class Id3Level:
         if p.costs is None:
             used, rule = level.ratios, self.criterion
         else:  # a cost measure of the gain replaces the criterion, first best wins
-            used, rule = cost_scores(p.costs, level.found, level.gains, self.table.attributes), 0
+            used, rule = cost_scores(p.costs, level.found, level.gains, self.table.attributes), ENTROPY
         best, scores = k.id3_select(level.found, level.gains, used, rule)
         contested = k.id3_contested(level.found, level.gains, used, rule, best, scores, MARGIN)
         contested |= self.contested.any(axis=1)

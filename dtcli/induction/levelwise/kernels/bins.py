@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from dtcli.induction.criteria.constants import SMALL
 from dtcli.induction.levelwise.kernels.c45 import (
-    SMALL,
     admissible_gain,
     block_end,
     finish_cut,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-SMALL = 1e-6
+from dtcli.induction.criteria.constants import ENTROPY, SMALL
 
 
 @njit(cache=True, nogil=True)
@@ -257,14 +257,14 @@ def c45_numeric(sv, distinct, starts, sy, sw, active, totals, n_classes, min_lea
 
 @njit(cache=True, nogil=True)
 def c45_select(found, gains, ratios, counted, criterion):
-    """J48's choice per node among the attributes' candidates: criterion 0 = gain ratio over the
-    attributes with at least average gain (``counted`` marks those in the average), 1 = gain.
+    """J48's choice per node among the attributes' candidates: criterion ``RATIO`` = gain ratio over the
+    attributes with at least average gain (``counted`` marks those in the average), ``ENTROPY`` = gain.
     Returns the attribute (-1: none) and its score."""
     n_nodes, n_attributes = found.shape
     best = np.full(n_nodes, -1, dtype=np.int64)
     scores = np.zeros(n_nodes)
     for k in range(n_nodes):
-        if criterion == 1:
+        if criterion == ENTROPY:
             top = 0.0
             for a in range(n_attributes):
                 if found[k, a] and gains[k, a] - top > SMALL:

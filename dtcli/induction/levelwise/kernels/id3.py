@@ -11,11 +11,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from dtcli.induction.cart.kernels.scores import ENTROPY, impurity
-from dtcli.induction.cart.kernels.scores import GINI as IMPURITY_GINI
+from dtcli.induction.criteria.constants import ENTROPY, GINI, RATIO
+from dtcli.induction.kernels.impurity import impurity
 from dtcli.induction.levelwise.kernels.c45 import block_end, value_counts
 
-GAIN, RATIO, GINI = 0, 1, 2
 NO_LOGS = np.zeros(1)  # no table of logarithms: weights may be fractional
 AVERAGE_GAIN_SLACK = 1e-3
 
@@ -27,7 +26,7 @@ def _entropy(counts):
 
 @njit(cache=True, nogil=True)
 def _gini(counts):
-    return impurity(counts, IMPURITY_GINI, NO_LOGS)
+    return impurity(counts, GINI, NO_LOGS)
 
 
 @njit(cache=True, nogil=True)
@@ -49,7 +48,7 @@ def score_split(counts, total, criterion):
             gain -= (sizes[v] / known) * _entropy(counts[v])
     if share != 1.0:
         gain *= share
-    if criterion == GAIN:
+    if criterion == ENTROPY:
         return gain, gain
     if criterion == GINI:
         weighted = 0.0
