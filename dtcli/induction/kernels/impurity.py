@@ -1,4 +1,4 @@
-"""Gini and entropy of one class-count vector, compiled (numba): the impurity every engine's kernels share."""
+"""Gini and entropy of one class-count vector and the sides of a cut, compiled (numba): shared by the engines."""
 
 from __future__ import annotations
 
@@ -38,3 +38,16 @@ def impurity(counts, criterion, logs):
     if not total > 0:
         return 0.0
     return acc / total + log_of(total, logs) / LN2
+
+
+@njit(cache=True, nogil=True)
+def sides(left, whole, right):
+    """A two-way split's right side (``whole - left``, written to ``right``) and the weights of
+    the left and right sides, summed class by class."""
+    n_left = 0.0
+    n_right = 0.0
+    for c in range(left.shape[0]):
+        right[c] = whole[c] - left[c]
+        n_left += left[c]
+        n_right += right[c]
+    return n_left, n_right

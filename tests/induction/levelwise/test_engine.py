@@ -21,7 +21,8 @@ numba = pytest.importorskip("numba")
 @pytest.mark.parametrize("seed", range(8))
 def test_numeric_kernel_matches_reference(seed):
     """One node's cut: the level-wise scan gives the reference's cut, gain and ratio bit for bit."""
-    from dtcli.induction.levelwise.kernels import c45 as engine_c45
+    from dtcli.induction.levelwise.kernels import c45 as c45_kernels
+    from dtcli.induction.levelwise.kernels.state import Frontier, SortedList
     from dtcli.induction.search.c45 import c45_gain_ratio
 
     rng = np.random.default_rng(seed)
@@ -35,18 +36,9 @@ def test_numeric_kernel_matches_reference(seed):
     known = np.flatnonzero(~np.isnan(values))
     order = known[np.argsort(values[known], kind="stable")]
     distinct, ranks = np.unique(values[order], return_inverse=True)
-    found, lower, upper, gain, ratio = engine_c45.c45_numeric(
-        ranks.astype(np.int32),
-        distinct,
-        np.array([0, len(order)]),
-        y[order].astype(np.int32),
-        w[order],
-        np.ones(1, dtype=np.bool_),
-        np.array([total]),
-        3,
-        2.0,
-        True,
-    )
+    lst = SortedList(ranks.astype(np.int32), np.array([0, len(order)]), y[order].astype(np.int32), w[order], order)
+    front = Frontier(np.ones(1, dtype=np.bool_), np.array([total]), 3, 2.0)
+    found, lower, upper, gain, ratio = c45_kernels.c45_numeric(lst, distinct, front, True)
     if reference is None:
         assert not found[0]
         return
