@@ -208,7 +208,7 @@ class _Growth:
             if not (level.attr >= 0).any():
                 return False
             branch, sizes = self._route(level)
-        shares = _shares(sizes, level.nb)
+        shares = branch_shares(sizes, level.nb)
         n_children = int(level.nb.sum())
         self.recs, dest, dups = k.spread(self.recs, branch, shares, level.cstart, n_children)
         del branch, sizes, shares
@@ -249,7 +249,7 @@ def _carry(k, orders: dict, dest, dups, recs, n_children: int, i: int):
     return k.expand(orders[i], dest, dups, recs.node, recs.w, n_children)
 
 
-def _shares(sizes: np.ndarray, n_branches: np.ndarray) -> np.ndarray:
+def branch_shares(sizes: np.ndarray, n_branches: np.ndarray) -> np.ndarray:
     """Each branch's share of a split node's known weight (equal shares when none is known)."""
     totals = np.zeros(len(sizes))
     for nb in np.unique(n_branches[n_branches > 0]):  # numpy adds 8 or more numbers pairwise: sum the

@@ -7,6 +7,7 @@ import json
 
 import numpy as np
 import pytest
+from levelwise_both import grown_both
 from trees import MANIFEST, generated, same
 
 from dtcli.induction.algorithms import train
@@ -50,12 +51,7 @@ def test_numeric_kernel_matches_reference(seed):
 
 def grow_both(monkeypatch, table, **options):
     """The model file of the tree grown node by node with numpy and of the one grown level-wise."""
-    monkeypatch.setenv("DTREE_ENGINE", "numpy")
-    reference, _ = train(table, "c45", **options)
-    monkeypatch.setenv("DTREE_ENGINE", "numba")
-    compiled, _ = train(table, "c45", **options)
-    assert text_tree(reference) == text_tree(compiled)
-    assert same(reference.trace, compiled.trace)  # every pruning decision, its path and estimates
+    reference, compiled = grown_both(monkeypatch, table, "c45", **options)  # every pruning decision too
     return Same(json.loads(dumps_model(reference))), json.loads(dumps_model(compiled))
 
 
@@ -239,14 +235,14 @@ def test_branch_shares_add_up_as_the_per_node_partition_does():
     """A node's shares divide each branch's known weight by their total, summed over the node's own
     branches as ``missing.partition`` sums them (numpy adds 8 or more numbers pairwise, so zeros
     padding the row to the level's widest split would change the last bit)."""
-    from dtcli.induction.levelwise.engine import _shares
+    from dtcli.induction.levelwise.engine import branch_shares
 
     rng = np.random.default_rng(0)
     n_branches = rng.choice([2, 3, 9, 13, 17], 400)
     sizes = np.zeros((400, 17))
     for k, nb in enumerate(n_branches):
         sizes[k, :nb] = rng.random(nb) * rng.random(nb) * 7
-    shares = _shares(sizes, n_branches)
+    shares = branch_shares(sizes, n_branches)
     for k, nb in enumerate(n_branches):
         known = sizes[k, :nb]
         assert shares[k, :nb].tolist() == (known / known.sum()).tolist()

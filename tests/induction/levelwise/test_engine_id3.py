@@ -6,12 +6,11 @@ import json
 
 import numpy as np
 import pytest
+from levelwise_both import grown_both
 from trees import MANIFEST, same
 
-from dtcli.induction.algorithms import train
 from dtcli.model.serialize import dumps_model
 from dtcli.model.table import NOMINAL, Attribute, Schema, Table
-from dtcli.render.tree import text_tree
 from helpers import WEKA, load
 
 pytest.importorskip("numba")
@@ -31,12 +30,7 @@ def nominal_table(n: int, seed: int, missing: float = 0.0) -> Table:
 
 
 def both(monkeypatch, table, **options):
-    monkeypatch.setenv("DTREE_ENGINE", "numpy")
-    reference, _ = train(table, "id3", **options)
-    monkeypatch.setenv("DTREE_ENGINE", "numba")
-    compiled, _ = train(table, "id3", **options)
-    assert text_tree(reference) == text_tree(compiled)
-    assert same(reference.trace, compiled.trace)  # chi-square tests, in the same order
+    reference, compiled = grown_both(monkeypatch, table, "id3", **options)  # chi-square tests in the same order
     return json.loads(dumps_model(reference)), json.loads(dumps_model(compiled))
 
 

@@ -64,8 +64,9 @@ def c45_binned(codes, tops, recs, front, mdl):
             for j in range(n_occupied):
                 b = bins[j]
                 value = tops[b]
-                if try_cut(previous, value, scan, kw, ms, front.totals[k], old, best):
-                    found[k] = True
+                if not np.isnan(previous) and previous + 1e-5 < value:
+                    if try_cut(previous, value, scan, kw, ms, front.totals[k], old, best):
+                        found[k] = True
                 for c in range(C):
                     move_left(c, hist[b, c], scan)
                 previous = value

@@ -141,7 +141,7 @@ def start_scan(scan):
     return kw, xlog2x(kw) - acc
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def move_left(c, weight, scan):
     """Weight of class ``c`` passes to the left of the next cut (its terms kept up to date)."""
     scan.left[c] += weight
@@ -163,14 +163,12 @@ def cut_gain(xl, xr, wl, wr, kw, total, old):
     return 0.0 if abs(numerator) < SMALL else numerator / kw
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def try_cut(previous, value, scan, kw, ms, total, old, best):
-    """The cut between ``previous`` and ``value`` (values more than 1e-5 apart), when it leaves
-    ``ms`` cases each side: counted in ``best`` (gain, lower, upper, candidates), and kept there
-    (with its left side in ``scan.best_left``) if its gain beats the best by more than 1e-6.
-    Returns whether it was kept."""
-    if np.isnan(previous) or not previous + 1e-5 < value:
-        return False
+    """The cut between ``previous`` and ``value`` (the caller checks that they are more than 1e-5
+    apart), when it leaves ``ms`` cases each side: counted in ``best`` (gain, lower, upper,
+    candidates), and kept there (with its left side in ``scan.best_left``) if its gain beats the
+    best by more than 1e-6. Returns whether it was kept."""
     wl = 0.0
     for c in range(scan.left.shape[0]):
         wl += scan.left[c]
@@ -229,8 +227,9 @@ def c45_numeric(lst, distinct, front, mdl):
         previous = np.nan
         for r in range(block, start):
             value = distinct[lst.values[r]]
-            if try_cut(previous, value, scan, kw, ms, front.totals[k], old, best):
-                found[k] = True
+            if not np.isnan(previous) and previous + 1e-5 < value:
+                if try_cut(previous, value, scan, kw, ms, front.totals[k], old, best):
+                    found[k] = True
             move_left(lst.y[r], lst.w[r], scan)
             previous = value
         if found[k]:
