@@ -51,6 +51,16 @@ def fit(table, algorithm="id3", engine="auto", progress=None, record=True, **opt
     return train(table, grow_params(algorithm, **options), prune, engine=engine, progress=progress, record=record)
 
 
+def grown_both(table, algorithm: str, **options):
+    """The trees ``algorithm`` grows on ``table`` with the reference and with the compiled engine,
+    which must print the same and trace the same decisions (pruning steps, chi-square tests, in order)."""
+    reference, _ = fit(table, algorithm, engine="reference", **options)
+    compiled, _ = fit(table, algorithm, engine="compiled", **options)
+    assert text_tree(reference) == text_tree(compiled)
+    assert same(reference.trace, compiled.trace)
+    return reference, compiled
+
+
 def both(table, **options):
     reference, _ = fit(table, "cart", engine="reference", **options)
     compiled, _ = fit(table, "cart", engine="compiled", **options)

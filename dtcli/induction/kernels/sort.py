@@ -1,5 +1,5 @@
 """A stable sort of a numeric column, compiled: the order in which the engines' value lists
-start (``engine_data.sorted_list`` for C4.5 and ID3, ``cart_engine`` for CART).
+start (``levelwise/data.py: sorted_list`` for C4.5 and ID3, ``cart/engine.py`` for CART).
 
 ``stable_order(values)`` is ``known[np.argsort(values[known], kind="stable")]``
 with ``known`` the rows whose value is not NaN, computed by a least

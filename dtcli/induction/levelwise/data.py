@@ -7,13 +7,18 @@ the engine carries down the tree. ``Placer``: J48's threshold placement
 (the largest training value not above the cut) answered from the sorted
 distinct values instead of a pass over the column. ``LevelTree``: one
 level's nodes as arrays; ``assemble`` joins the levels into a FlatTree.
+``Candidates``: one level's records and frontier, and each attribute's
+candidate split at every node.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import numpy as np
 
 from dtcli.induction.grow.flat import FlatTree
+from dtcli.induction.levelwise.kernels.state import Blocks, Frontier, Records, SortedList
 from dtcli.induction.search.c45 import Thresholds
 from dtcli.model.table import Table
 
@@ -44,6 +49,7 @@ class Columns:
                 if everything and table.columns[i].dtype == block.dtype:
                     table.columns[i] = block[j]
         self.n_values = [len(a.values) for a in attributes]
+        self.blocks = Blocks(self.is_nominal, self.slot, self.nominal, self.numeric)  # as the kernels take them
 
     @classmethod
     def of(cls, table: Table) -> Columns:
@@ -77,7 +83,7 @@ def sorted_list(columns: Columns, table: Table, labelled: np.ndarray, rec_y: np.
         ranks = np.searchsorted(distinct, ordered).astype(np.int32)
     classes = rec_y[order].astype(np.int8 if rec_y.max(initial=0) < 127 else np.int32)
     starts = np.array([0, len(order)], dtype=np.int64)  # one node, the root, holds the whole list
-    return (ranks, starts, classes, rec_w[order], order.astype(np.int32)), distinct
+    return SortedList(ranks, starts, classes, rec_w[order], order.astype(np.int32)), distinct
 
 
 class Placer:
@@ -137,3 +143,37 @@ def assemble(levels: list[LevelTree], attributes) -> FlatTree:
         label=np.concatenate([level.labels for level in levels]).astype(np.int64),
         score=np.concatenate([level.score for level in levels]),
     )
+
+
+@dataclass
+class Candidates:
+    """What the kernels read at one level (``recs``, ``front``), and where they write each
+    attribute's candidates: found, gain and ratio (or score) by (node, attribute), and the cut
+    (lower and upper value by node) of each numeric attribute."""
+
+    recs: Records
+    front: Frontier
+    n_attributes: int
+    found: np.ndarray = field(init=False)
+    gains: np.ndarray = field(init=False)
+    ratios: np.ndarray = field(init=False)
+    cuts: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        shape = (len(self.front.active), self.n_attributes)
+        self.found = np.zeros(shape, dtype=np.bool_)
+        self.gains = np.zeros(shape)
+        self.ratios = np.zeros(shape)
+
+    def nominal(self, k, columns: Columns, i: int, available: np.ndarray, criterion: int) -> None:
+        """Nominal attribute ``i``'s split at every active node ``available`` marks (``k``: the
+        kernels; ``criterion``: ``C45`` or an ID3 criterion code)."""
+        codes = columns.nominal[columns.slot[i]]
+        self.found[:, i], self.gains[:, i], self.ratios[:, i] = k.nominal_splits(
+            codes, columns.n_values[i], available, self.recs, self.front, criterion
+        )
+
+    def cut(self, i: int, found, lower, upper, gains, ratios) -> None:
+        """Numeric attribute ``i``'s cut at every node, as a kernel returned it."""
+        self.found[:, i], self.gains[:, i], self.ratios[:, i] = found, gains, ratios
+        self.cuts[i] = (lower, upper)

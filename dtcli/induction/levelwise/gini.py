@@ -19,24 +19,25 @@ from dtcli.induction.criteria.impurity import gini, seqsum
 
 
 def gini_scores(columns, level, attributes, n_classes: int) -> np.ndarray:
-    """The Gini score of each found candidate at the level (``level``: the engine's ``_Level``)."""
+    """The Gini score of each found candidate at the level (``level``: the engine's ``Candidates``)."""
     n_nodes = level.found.shape[0]
     scores = np.zeros(level.found.shape)
-    node = level.rec_node.astype(np.int64)
+    recs = level.recs
+    node = recs.node.astype(np.int64)
     for i, attribute in enumerate(attributes):
         if not level.found[:, i].any():
             continue
         if attribute.is_nominal:
-            branch = columns.nominal[columns.slot[i]][level.rec_row].astype(np.int64)
+            branch = columns.nominal[columns.slot[i]][recs.row].astype(np.int64)
             width = columns.n_values[i]
         else:
-            values = columns.numeric[columns.slot[i]][level.rec_row]
+            values = columns.numeric[columns.slot[i]][recs.row]
             lower = level.cuts[i][0]
             branch = np.where(np.isnan(values), -1, np.where(values <= lower[node], 0, 1))
             width = 2
         known = branch >= 0
-        index = (node[known] * width + branch[known]) * n_classes + level.rec_y[known]
-        counts = np.bincount(index, weights=level.rec_w[known], minlength=n_nodes * width * n_classes)
+        index = (node[known] * width + branch[known]) * n_classes + recs.y[known]
+        counts = np.bincount(index, weights=recs.w[known], minlength=n_nodes * width * n_classes)
         scores[:, i] = np.where(level.found[:, i], gini_split(counts.reshape(n_nodes, width, n_classes)), 0.0)
     return scores
 

@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from dtcli.induction.criteria.constants import ENTROPY, GAIN_TOLERANCE, KERNEL_CODES
 from dtcli.induction.criteria.costs import cost_scores
 from dtcli.induction.grow.grower import Grower
 from dtcli.model.table import Table
 from dtcli.model.tree import NumericTest
 
 MARGIN = 1e-9
-GAIN_TOLERANCE = 1e-6  # grow.GAIN_TOLERANCE: a split must gain more than --min-gain plus this
 
 
 class Id3Level:
@@ -37,7 +37,7 @@ class Id3Level:
     def __init__(self, kernels, table: Table, rows: np.ndarray, params, columns, usable: list[int]):
         self.k = kernels
         self.table, self.rows, self.params, self.columns = table, rows, params, columns
-        self.criterion = {"gain": 0, "gain-ratio": 1, "gini": 2}[params.criterion]
+        self.criterion = KERNEL_CODES[params.criterion]
         self.min_leaf = float(params.min_leaf if params.min_leaf is not None else -1.0)
         self.avail = np.zeros((1, len(table.attributes)), dtype=np.bool_)  # per node: attributes still usable
         self.avail[0, usable] = True
@@ -56,42 +56,17 @@ class Id3Level:
         self.contested = np.zeros((len(active), len(self.table.attributes)), dtype=np.bool_)
         return active
 
-    def score(self, orders: dict, distinct: dict, level, n_classes: int, i: int) -> None:
+    def score(self, orders: dict, distinct: dict, level, i: int) -> None:
         """Attribute ``i``'s split at every active node (in a worker thread; ``level`` is the
-        engine's ``_Level``: ``ratios`` receive the criterion's scores)."""
-        k, columns = self.k, self.columns
-        if columns.is_nominal[i]:
-            level.found[:, i], level.gains[:, i], level.ratios[:, i] = k.id3_nominal(
-                columns.nominal[columns.slot[i]],
-                level.rec_row,
-                level.rec_y,
-                level.rec_w,
-                level.rec_node,
-                level.active,
-                np.ascontiguousarray(self.avail[:, i]),
-                level.totals,
-                columns.n_values[i],
-                n_classes,
-                self.min_leaf,
-                self.criterion,
-            )
+        engine's ``Candidates``: ``ratios`` receive the criterion's scores)."""
+        k = self.k
+        if self.columns.is_nominal[i]:
+            level.nominal(k, self.columns, i, np.ascontiguousarray(self.avail[:, i]), self.criterion)
             return
-        sv, starts, sy, sw, _ = orders[i]
-        found, lower, upper, level.gains[:, i], level.ratios[:, i], self.contested[:, i] = k.id3_numeric(
-            sv,
-            distinct[i],
-            starts,
-            sy,
-            sw,
-            level.active,
-            level.totals,
-            n_classes,
-            self.min_leaf,
-            self.criterion,
-            MARGIN,
+        found, lower, upper, gains, scores, self.contested[:, i] = k.id3_numeric(
+            orders[i], distinct[i], level.front, self.criterion, MARGIN
         )
-        level.found[:, i] = found
-        level.cuts[i] = (lower, upper)
+        level.cut(i, found, lower, upper, gains, scores)
 
     def select(self, level) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
         """Per node: the attribute chosen (-1: none), its score and gain, and {node: threshold}
@@ -100,7 +75,7 @@ class Id3Level:
         if p.costs is None:
             used, rule = level.ratios, self.criterion
         else:  # a cost measure of the gain replaces the criterion, first best wins
-            used, rule = cost_scores(p.costs, level.found, level.gains, self.table.attributes), 0
+            used, rule = cost_scores(p.costs, level.found, level.gains, self.table.attributes), ENTROPY
         best, scores = k.id3_select(level.found, level.gains, used, rule)
         contested = k.id3_contested(level.found, level.gains, used, rule, best, scores, MARGIN)
         contested |= self.contested.any(axis=1)
@@ -111,7 +86,7 @@ class Id3Level:
         contested |= (best >= 0) & (np.abs(improvement - bar) <= MARGIN)
         best[~(improvement > bar)] = -1
         thresholds = {}
-        for node in np.flatnonzero(contested & level.active):
+        for node in np.flatnonzero(contested & level.front.active):
             choice = self._decide(level, int(node), self._rivals(level, used, int(node), int(best[node]), scores[node]))
             best[node] = -1 if choice is None else self.table.schema.index(choice.test.attribute.name)
             if choice is not None:
@@ -138,9 +113,10 @@ class Id3Level:
         ``rivals`` (all the attributes still usable when None, or when none of them is chosen)."""
         if self._grower is None:
             self._grower = Grower(self.table, self.params)
-        start, end = np.searchsorted(level.rec_node, [node, node + 1])
-        part = self.table.take(self.rows[level.rec_row[start:end]])
-        part.weights = level.rec_w[start:end].astype(np.float64)
+        recs = level.recs
+        start, end = np.searchsorted(recs.node, [node, node + 1])
+        part = self.table.take(self.rows[recs.row[start:end]])
+        part.weights = recs.w[start:end].astype(np.float64)
         available = [int(i) for i in np.flatnonzero(self.avail[node])]
         choice = self._grower.choose(part, rivals) if rivals else None
         if choice is None:

@@ -28,6 +28,7 @@ from dtcli.induction.criteria.bounds import added_errors
 from dtcli.induction.criteria.constants import eq, gr, gr_or_eq, sm_or_eq
 from dtcli.induction.grow.flat import FlatTree, from_nodes, n_leaves
 from dtcli.induction.prune.pessimistic_flat import flat_prune
+from dtcli.induction.prune.steps import Step
 from dtcli.induction.search.missing import spread
 from dtcli.induction.search.numeric import seqsum
 from dtcli.model.table import MISSING, Table
@@ -40,18 +41,6 @@ class _P:
     data: Table
     bags: np.ndarray | None = None  # J48's split distribution: (branches, classes)
     children: list[_P] = field(default_factory=list)
-
-
-@dataclass
-class Step:
-    """One pruning decision: where, the three estimates, and what was done."""
-
-    path: str
-    cases: float
-    leaf: float
-    tree: float
-    branch: float | None
-    action: str
 
 
 class _Pruner:

@@ -1,4 +1,4 @@
-"""Error-based pruning of large trees with the compiled kernels (``engine_prune``).
+"""Error-based pruning of large trees with the compiled kernels (``prune/kernels/pessimistic.py``).
 
 Contract: ``flat_prune(flat, table, cf, raising, bound)`` prunes a
 FlatTree (grown on ``table``) as ``pessimistic`` does and returns the
@@ -17,6 +17,8 @@ import numpy as np
 from dtcli.induction.criteria.bounds import r8_coefficient
 from dtcli.induction.criteria.constants import gr
 from dtcli.induction.grow.flat import FlatTree
+from dtcli.induction.prune.kernels.state import Cases, Estimate, Flat, Record
+from dtcli.induction.prune.steps import Step
 from dtcli.induction.search.numeric import seqsum
 from dtcli.model.table import Table
 from dtcli.model.tree import Node, majority
@@ -35,7 +37,6 @@ def flat_prune(flat: FlatTree, table: Table, cf: float, raising: bool, bound: st
     n_slots = flat.n_slots
     labelled = table.labelled()
     columns = Columns.of(table)
-    is_nominal, slot, nominal, numeric = columns.is_nominal, columns.slot, columns.nominal, columns.numeric
     n = int(labelled.sum())
     y = table.y[labelled].astype(np.int64)
     rows = np.arange(n, dtype=np.int64)
@@ -45,69 +46,47 @@ def flat_prune(flat: FlatTree, table: Table, cf: float, raising: bool, bound: st
     coeff = r8_coefficient(cf) if bound == "c45r8" else 0.0
     capacity = 2 * int((flat.attr >= 0).sum()) + 64  # steps: one a visit of an internal node
     entries = 2 * n_slots + 64  # path entries: one a visit of a child
+    cases = Cases(columns.is_nominal, columns.slot, columns.nominal, columns.numeric, y, n_classes)
+    estimate = Estimate(cf, z, bound == "c45r8", coeff, raising)
     while True:
-        t_attr, t_thr, t_nb = flat.attr.copy(), flat.thr.copy(), flat.nb.copy()
-        t_cstart, t_src = flat.cstart.copy(), np.arange(n_slots, dtype=np.int64)
-        bags3 = np.zeros((n_slots, max(int(flat.nb.max()), 1), n_classes))
-        dcounts = np.zeros((n_slots, n_classes))
-        dcounts[0] = k.class_counts(rows, ws, y, n_classes)
-        steps_i = np.zeros((capacity, 5), dtype=np.int64)
-        steps_f = np.zeros((capacity, 4))
-        entries_i = np.zeros((entries, 3), dtype=np.int64)
-        counters = np.zeros(2, dtype=np.int64)
-        overflow = k.prune(
-            0,
-            rows,
-            ws,
-            -1,
-            t_attr,
-            t_thr,
-            t_nb,
-            t_cstart,
-            t_src,
-            is_nominal,
-            slot,
-            nominal,
-            numeric,
-            y,
-            n_classes,
-            bags3,
-            dcounts,
-            cf,
-            z,
-            bound == "c45r8",
-            coeff,
-            raising,
-            steps_i,
-            steps_f,
-            entries_i,
-            counters,
+        t = Flat(
+            flat.attr.copy(), flat.thr.copy(), flat.nb.copy(), flat.cstart.copy(), np.arange(n_slots, dtype=np.int64)
         )
-        if not overflow:
+        rec = Record(
+            np.zeros((n_slots, max(int(flat.nb.max()), 1), n_classes)),
+            np.zeros((n_slots, n_classes)),
+            np.zeros((capacity, 5), dtype=np.int64),
+            np.zeros((capacity, 4)),
+            np.zeros((entries, 3), dtype=np.int64),
+            np.zeros(2, dtype=np.int64),
+        )
+        rec.dcounts[0] = k.class_counts(rows, ws, y, n_classes)
+        if not k.prune(0, rows, ws, -1, t, cases, estimate, rec):
             break
         capacity, entries = capacity * 4, entries * 4
-    root = _rebuild(0, flat, t_attr, t_nb, t_cstart, t_src, bags3)
-    root.counts = dcounts[0].copy()
+    root = _rebuild(0, flat, t, rec.bags3)
+    root.counts = rec.dcounts[0].copy()
     root.label = majority(root.counts)
     if not record:  # the caller does not want the decisions (no --trace): skip naming their paths
         return root, []
-    steps = _steps(steps_i[: counters[0]], steps_f[: counters[0]], entries_i[: counters[1]], flat, raising)
+    n_steps, n_entries = rec.counters
+    steps = _steps(rec.steps_i[:n_steps], rec.steps_f[:n_steps], rec.entries_i[:n_entries], flat, raising)
     return root, steps
 
 
-def _rebuild(slot, flat: FlatTree, t_attr, t_nb, t_cstart, t_src, bags3) -> Node:
+def _rebuild(slot, flat: FlatTree, t: Flat, bags3) -> Node:
     """The pruned tree's Nodes, as ``pessimistic._to_nodes`` makes them."""
     node = flat.nodes[slot] if flat.nodes is not None else Node(flat.counts[slot], int(flat.label[slot]))
     if flat.nodes is None and not np.isnan(flat.score[slot]):
         node.score = float(flat.score[slot])
-    if t_attr[slot] < 0:
+    if t.attr[slot] < 0:
         node.test, node.children = None, []
         return node
-    node.test = flat.test(int(t_src[slot]))
-    bags = bags3[slot, : t_nb[slot]]
+    node.test = flat.test(int(t.src[slot]))
+    bags = bags3[slot, : t.nb[slot]]
     node.children = []
-    for b in range(t_nb[slot]):
-        built = _rebuild(int(t_cstart[slot] + b), flat, t_attr, t_nb, t_cstart, t_src, bags3)
+    for b in range(t.nb[slot]):
+        built = _rebuild(int(t.cstart[slot] + b), flat, t, bags3)
         row = bags[b].copy()
         built.counts = row
         built.label = majority(row) if gr(seqsum(row), 0.0) else majority(bags.sum(axis=0))
@@ -116,8 +95,6 @@ def _rebuild(slot, flat: FlatTree, t_attr, t_nb, t_cstart, t_src, bags3) -> Node
 
 
 def _steps(steps_i, steps_f, entries_i, flat: FlatTree, raising: bool) -> list:
-    from dtcli.induction.prune.pessimistic import Step
-
     labels: dict[int, list[str]] = {}
 
     def label(src: int, branch: int) -> str:

@@ -7,7 +7,7 @@ import json
 
 import numpy as np
 import pytest
-from trees import MANIFEST, fit, generated, same
+from trees import MANIFEST, fit, generated, grown_both, same
 
 from dtcli.induction.search.numeric import c45_cut, cut_table
 from dtcli.model.serialize import dumps_model
@@ -20,7 +20,8 @@ numba = pytest.importorskip("numba")
 @pytest.mark.parametrize("seed", range(8))
 def test_numeric_kernel_matches_reference(seed):
     """One node's cut: the level-wise scan gives the reference's cut, gain and ratio bit for bit."""
-    from dtcli.induction.levelwise.kernels import c45 as engine_c45
+    from dtcli.induction.levelwise.kernels import c45 as c45_kernels
+    from dtcli.induction.levelwise.kernels.state import Frontier, SortedList
     from dtcli.induction.search.c45 import c45_gain_ratio
 
     rng = np.random.default_rng(seed)
@@ -34,18 +35,9 @@ def test_numeric_kernel_matches_reference(seed):
     known = np.flatnonzero(~np.isnan(values))
     order = known[np.argsort(values[known], kind="stable")]
     distinct, ranks = np.unique(values[order], return_inverse=True)
-    found, lower, upper, gain, ratio = engine_c45.c45_numeric(
-        ranks.astype(np.int32),
-        distinct,
-        np.array([0, len(order)]),
-        y[order].astype(np.int32),
-        w[order],
-        np.ones(1, dtype=np.bool_),
-        np.array([total]),
-        3,
-        2.0,
-        True,
-    )
+    lst = SortedList(ranks.astype(np.int32), np.array([0, len(order)]), y[order].astype(np.int32), w[order], order)
+    front = Frontier(np.ones(1, dtype=np.bool_), np.array([total]), 3, 2.0)
+    found, lower, upper, gain, ratio = c45_kernels.c45_numeric(lst, distinct, front, True)
     if reference is None:
         assert not found[0]
         return
@@ -57,10 +49,7 @@ def test_numeric_kernel_matches_reference(seed):
 
 def grow_both(table, **options):
     """The model file of the tree grown node by node with numpy and of the one grown level-wise."""
-    reference, _ = fit(table, "c45", engine="reference", **options)
-    compiled, _ = fit(table, "c45", engine="compiled", **options)
-    assert text_tree(reference) == text_tree(compiled)
-    assert same(reference.trace, compiled.trace)  # every pruning decision, its path and estimates
+    reference, compiled = grown_both(table, "c45", **options)  # every pruning decision too
     return Same(json.loads(dumps_model(reference))), json.loads(dumps_model(compiled))
 
 
@@ -237,14 +226,14 @@ def test_branch_shares_add_up_as_the_per_node_partition_does():
     """A node's shares divide each branch's known weight by their total, summed over the node's own
     branches as ``missing.partition`` sums them (numpy adds 8 or more numbers pairwise, so zeros
     padding the row to the level's widest split would change the last bit)."""
-    from dtcli.induction.levelwise.engine import _shares
+    from dtcli.induction.levelwise.engine import branch_shares
 
     rng = np.random.default_rng(0)
     n_branches = rng.choice([2, 3, 9, 13, 17], 400)
     sizes = np.zeros((400, 17))
     for k, nb in enumerate(n_branches):
         sizes[k, :nb] = rng.random(nb) * rng.random(nb) * 7
-    shares = _shares(sizes, n_branches)
+    shares = branch_shares(sizes, n_branches)
     for k, nb in enumerate(n_branches):
         known = sizes[k, :nb]
         assert shares[k, :nb].tolist() == (known / known.sum()).tolist()

@@ -6,11 +6,10 @@ import json
 
 import numpy as np
 import pytest
-from trees import MANIFEST, fit, same
+from trees import MANIFEST, grown_both, same
 
 from dtcli.model.serialize import dumps_model
 from dtcli.model.table import NOMINAL, Attribute, Schema, Table
-from dtcli.render.tree import text_tree
 from helpers import WEKA, load
 
 pytest.importorskip("numba")
@@ -30,10 +29,7 @@ def nominal_table(n: int, seed: int, missing: float = 0.0) -> Table:
 
 
 def both(table, **options):
-    reference, _ = fit(table, "id3", engine="reference", **options)
-    compiled, _ = fit(table, "id3", engine="compiled", **options)
-    assert text_tree(reference) == text_tree(compiled)
-    assert same(reference.trace, compiled.trace)  # chi-square tests, in the same order
+    reference, compiled = grown_both(table, "id3", **options)  # chi-square tests in the same order
     return json.loads(dumps_model(reference)), json.loads(dumps_model(compiled))
 
 
@@ -161,18 +157,19 @@ def _nodes(node):
 
 
 def test_contested_flags_near_ties_and_the_average_gain_rule():
+    from dtcli.induction.criteria.constants import ENTROPY, RATIO
     from dtcli.induction.levelwise.kernels.loops import id3_contested
 
     found = np.ones((3, 3), dtype=np.bool_)
     gains = np.array([[0.5, 0.3, 0.1], [0.5, 0.5 - 1e-12, 0.1], [0.2, 0.2, 0.2]])
     scores = gains.copy()
     best = np.zeros(3, dtype=np.int64)
-    flags = id3_contested(found, gains, scores, 0, best, scores[:, 0].copy(), 1e-9)
+    flags = id3_contested(found, gains, scores, ENTROPY, best, scores[:, 0].copy(), 1e-9)
     assert flags.tolist() == [False, True, True]
     gains = np.array([[0.5, 0.103, 0.3], [0.5, 0.2, 0.3]])  # row 0: 0.3 is the average gain less 1e-3
     ratios = np.array([[0.9, 0.1, 0.2], [0.9, 0.1, 0.2]])
     flags = id3_contested(
-        np.ones((2, 3), dtype=np.bool_), gains, ratios, 1, np.zeros(2, dtype=np.int64), np.array([0.9, 0.9]), 1e-9
+        np.ones((2, 3), dtype=np.bool_), gains, ratios, RATIO, np.zeros(2, dtype=np.int64), np.array([0.9, 0.9]), 1e-9
     )
     assert flags.tolist() == [True, False]
 

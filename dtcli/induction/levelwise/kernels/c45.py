@@ -1,4 +1,4 @@
-"""C4.5's split scores for every frontier node at once (numba; part of ``engine_kernels``).
+"""C4.5's split scores for every frontier node at once (numba; gathered by ``levelwise/kernels/loops.py``).
 
 Written exactly as the per-node reference (``numeric.c45_cut``,
 ``c45.c45_gain``, ``c45.c45_gain_ratio``, ``c45.c45_choose``) computes them,
@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-SMALL = 1e-6
+from dtcli.induction.criteria.constants import ENTROPY, SMALL
+from dtcli.induction.levelwise.kernels.state import Scan
 
 
 @njit(cache=True, nogil=True)
@@ -21,15 +22,21 @@ def xlog2x(x):
 
 
 @njit(cache=True, nogil=True)
+def branch_size(counts, b):
+    """The weight of branch ``b`` of a (branches, classes) distribution, summed class by class."""
+    size = 0.0
+    for c in range(counts.shape[1]):
+        size += counts[b, c]
+    return size
+
+
+@njit(cache=True, nogil=True)
 def c45_gain(counts, total):
     """J48's gain of a (branches, classes) distribution; as ``c45.c45_gain``, in Weka's order."""
     n_branches, n_classes = counts.shape
     known = 0.0
     for b in range(n_branches):
-        size = 0.0
-        for c in range(n_classes):
-            size += counts[b, c]
-        known += size
+        known += branch_size(counts, b)
     if known <= 0:
         return 0.0
     acc = 0.0
@@ -55,13 +62,10 @@ def c45_gain(counts, total):
 @njit(cache=True, nogil=True)
 def c45_ratio(counts, total, gain):
     """Gain over split information (unknown cases as one more branch); as ``c45.c45_gain_ratio``."""
-    n_branches, n_classes = counts.shape
     known = 0.0
     split = 0.0
-    for b in range(n_branches):
-        size = 0.0
-        for c in range(n_classes):
-            size += counts[b, c]
+    for b in range(counts.shape[0]):
+        size = branch_size(counts, b)
         known += size
         split -= xlog2x(size)
     if not known > SMALL:
@@ -70,38 +74,6 @@ def c45_ratio(counts, total, gain):
     if abs(split) < SMALL:
         return 0.0
     return gain / (split / total)
-
-
-@njit(cache=True, nogil=True)
-def c45_nominal(codes, rec_row, rec_y, rec_w, rec_node, active, totals, n_values, n_classes, min_leaf):
-    """Per node: admissible (two branches with ``min_leaf`` cases), gain, gain ratio of the split
-    on a nominal attribute (``codes`` by row). The records come grouped by node, so each node's
-    (value, class) weights are summed in a small buffer and scored at once."""
-    n_nodes = active.shape[0]
-    ok = np.zeros(n_nodes, dtype=np.bool_)
-    gains = np.zeros(n_nodes)
-    ratios = np.zeros(n_nodes)
-    counts = np.zeros((n_values, n_classes))
-    start = 0
-    while start < rec_row.shape[0]:
-        k = rec_node[start]
-        block, start = start, block_end(rec_node, start)
-        if not active[k]:
-            continue
-        value_counts(codes, rec_row, rec_y, rec_w, block, start, counts)
-        branches = 0
-        for v in range(n_values):
-            size = 0.0
-            for c in range(n_classes):
-                size += counts[v, c]
-            if size - min_leaf > -SMALL:
-                branches += 1
-        if branches < 2:
-            continue
-        ok[k] = True
-        gains[k] = c45_gain(counts, totals[k])
-        ratios[k] = c45_ratio(counts, totals[k], gains[k])
-    return ok, gains, ratios
 
 
 @njit(cache=True, nogil=True)
@@ -114,13 +86,13 @@ def block_end(nodes, start):
 
 
 @njit(cache=True, nogil=True)
-def value_counts(codes, rec_row, rec_y, rec_w, block, end, counts):
+def value_counts(codes, recs, block, end, counts):
     """A node's (value, class) weights over its records ``block..end`` (missing codes skipped)."""
     counts[:, :] = 0.0
     for r in range(block, end):
-        v = codes[rec_row[r]]
+        v = codes[recs.row[r]]
         if v >= 0:
-            counts[v, rec_y[r]] += rec_w[r]
+            counts[v, recs.y[r]] += recs.w[r]
 
 
 @njit(cache=True, nogil=True)
@@ -135,26 +107,46 @@ def min_split_of(known_weight, n_classes, min_leaf):
 
 
 @njit(cache=True, nogil=True)
-def start_scan(known, left, xl, xr):
+def scan_buffers(n_classes):
+    """Fresh per-class buffers of a cut scan."""
+    C = n_classes
+    return Scan(np.zeros(C), np.zeros(C), np.zeros(C), np.zeros(C), np.zeros(C), np.zeros((2, C)))
+
+
+@njit(cache=True, nogil=True)
+def cut_outputs(n_nodes):
+    """Per node: found, lower and upper value of the cut, gain, and gain ratio (or score)."""
+    return (
+        np.zeros(n_nodes, dtype=np.bool_),
+        np.zeros(n_nodes),
+        np.zeros(n_nodes),
+        np.zeros(n_nodes),
+        np.zeros(n_nodes),
+    )
+
+
+@njit(cache=True, nogil=True)
+def start_scan(scan):
     """Reset the running left side; returns the known weight and the entropy term of the node."""
+    known = scan.known
     kw = 0.0
     for c in range(known.shape[0]):
         kw += known[c]
     acc = 0.0
     for c in range(known.shape[0]):
         acc += xlog2x(known[c])
-        xr[c] = xlog2x(known[c])
-        left[c] = 0.0
-        xl[c] = 0.0
+        scan.xr[c] = xlog2x(known[c])
+        scan.left[c] = 0.0
+        scan.xl[c] = 0.0
     return kw, xlog2x(kw) - acc
 
 
-@njit(cache=True, nogil=True)
-def move_left(c, weight, left, known, xl, xr):
+@njit(cache=True, nogil=True, inline="always")
+def move_left(c, weight, scan):
     """Weight of class ``c`` passes to the left of the next cut (its terms kept up to date)."""
-    left[c] += weight
-    xl[c] = xlog2x(left[c])
-    xr[c] = xlog2x(known[c] - left[c])
+    scan.left[c] += weight
+    scan.xl[c] = xlog2x(scan.left[c])
+    scan.xr[c] = xlog2x(scan.known[c] - scan.left[c])
 
 
 @njit(cache=True, nogil=True)
@@ -171,100 +163,91 @@ def cut_gain(xl, xr, wl, wr, kw, total, old):
     return 0.0 if abs(numerator) < SMALL else numerator / kw
 
 
-@njit(cache=True, nogil=True)
-def admissible_gain(left, xl, xr, kw, ms, total, old):
-    """Whether the cut after the current left side leaves ``ms`` cases each side, and its gain."""
+@njit(cache=True, nogil=True, inline="always")
+def try_cut(previous, value, scan, kw, ms, total, old, best):
+    """The cut between ``previous`` and ``value`` (the caller checks that they are more than 1e-5
+    apart), when it leaves ``ms`` cases each side: counted in ``best`` (gain, lower, upper,
+    candidates), and kept there (with its left side in ``scan.best_left``) if its gain beats the
+    best by more than 1e-6. Returns whether it was kept."""
     wl = 0.0
-    for c in range(left.shape[0]):
-        wl += left[c]
+    for c in range(scan.left.shape[0]):
+        wl += scan.left[c]
     wr = kw - wl
     if not (ms - wl < SMALL and ms - wr < SMALL):
-        return False, 0.0
-    return True, cut_gain(xl, xr, wl, wr, kw, total, old)
+        return False
+    gain = cut_gain(scan.xl, scan.xr, wl, wr, kw, total, old)
+    best[3] += 1
+    if gain - best[0] > SMALL:
+        best[0], best[1], best[2] = gain, previous, value
+        scan.best_left[:] = scan.left
+        return True
+    return False
 
 
 @njit(cache=True, nogil=True)
-def finish_cut(best_gain, candidates, total, mdl, best_left, known, branches):
+def finish_cut(best, total, mdl, scan):
     """The MDL penalty and the gain ratio of a node's best cut: (still a cut, gain, ratio)."""
+    best_gain = best[0]
     if mdl:
-        best_gain -= np.log2(candidates) / total
+        best_gain -= np.log2(best[3]) / total
     if best_gain < SMALL:
         return False, best_gain, 0.0
-    for c in range(known.shape[0]):
-        branches[0, c] = best_left[c]
-        branches[1, c] = known[c] - best_left[c]
-    return True, best_gain, c45_ratio(branches, total, best_gain)
+    for c in range(scan.known.shape[0]):
+        scan.branches[0, c] = scan.best_left[c]
+        scan.branches[1, c] = scan.known[c] - scan.best_left[c]
+    return True, best_gain, c45_ratio(scan.branches, total, best_gain)
 
 
 @njit(cache=True, nogil=True)
-def c45_numeric(sv, distinct, starts, sy, sw, active, totals, n_classes, min_leaf, mdl):
+def c45_numeric(lst, distinct, front, mdl):
     """J48's best cut on one numeric attribute for every active node, in one pass per attribute.
 
-    ``sv, sy, sw``: value (a rank into ``distinct``), class and weight of
-    the records with a known value, grouped by node (node ``k``'s from
-    ``starts[k]`` to ``starts[k + 1]``), each node's sorted by value (ties in
-    row order). Returns per node: found, lower and
+    ``lst``: the attribute's ``SortedList`` (values are ranks into
+    ``distinct``; node ``k``'s records from ``starts[k]`` to ``starts[k + 1]``,
+    sorted by value, ties in row order). Returns per node: found, lower and
     upper value of the cut, gain after the MDL penalty, and gain ratio.
     """
-    n_nodes = active.shape[0]
-    C = n_classes
-    found = np.zeros(n_nodes, dtype=np.bool_)
-    best_lower = np.zeros(n_nodes)
-    best_upper = np.zeros(n_nodes)
-    best_gains = np.zeros(n_nodes)
-    ratios = np.zeros(n_nodes)
-    known = np.zeros(C)
-    left = np.zeros(C)
-    xl = np.zeros(C)
-    xr = np.zeros(C)
-    best_left = np.zeros(C)
-    branches = np.zeros((2, C))
+    n_nodes = front.active.shape[0]
+    found, best_lower, best_upper, best_gains, ratios = cut_outputs(n_nodes)
+    scan = scan_buffers(front.n_classes)
+    best = np.zeros(4)
     for k in range(n_nodes):
-        block, start = starts[k], starts[k + 1]
-        if not active[k] or start == block:
+        block, start = lst.starts[k], lst.starts[k + 1]
+        if not front.active[k] or start == block:
             continue
-        known[:] = 0.0
+        scan.known[:] = 0.0
         for r in range(block, start):
-            known[sy[r]] += sw[r]
+            scan.known[lst.y[r]] += lst.w[r]
         n_known = start - block
-        kw, old = start_scan(known, left, xl, xr)
-        ms = min_split_of(kw, C, min_leaf)
+        kw, old = start_scan(scan)
+        ms = min_split_of(kw, front.n_classes, front.min_leaf)
         if 2 * ms - n_known > SMALL or n_known < 2:
             continue
-        best_gain = 0.0
-        lower = upper = 0.0
-        candidates = 0
+        best[:] = 0.0
         previous = np.nan
         for r in range(block, start):
-            value = distinct[sv[r]]
+            value = distinct[lst.values[r]]
             if not np.isnan(previous) and previous + 1e-5 < value:
-                admissible, gain = admissible_gain(left, xl, xr, kw, ms, totals[k], old)
-                if admissible:
-                    if gain - best_gain > SMALL:
-                        best_gain, lower, upper = gain, previous, value
-                        found[k] = True
-                        best_left[:] = left
-                    candidates += 1
-            move_left(sy[r], sw[r], left, known, xl, xr)
+                if try_cut(previous, value, scan, kw, ms, front.totals[k], old, best):
+                    found[k] = True
+            move_left(lst.y[r], lst.w[r], scan)
             previous = value
         if found[k]:
-            found[k], best_gains[k], ratios[k] = finish_cut(
-                best_gain, candidates, totals[k], mdl, best_left, known, branches
-            )
-            best_lower[k], best_upper[k] = lower, upper
+            found[k], best_gains[k], ratios[k] = finish_cut(best, front.totals[k], mdl, scan)
+            best_lower[k], best_upper[k] = best[1], best[2]
     return found, best_lower, best_upper, best_gains, ratios
 
 
 @njit(cache=True, nogil=True)
 def c45_select(found, gains, ratios, counted, criterion):
-    """J48's choice per node among the attributes' candidates: criterion 0 = gain ratio over the
-    attributes with at least average gain (``counted`` marks those in the average), 1 = gain.
+    """J48's choice per node among the attributes' candidates: criterion ``RATIO`` = gain ratio over the
+    attributes with at least average gain (``counted`` marks those in the average), ``ENTROPY`` = gain.
     Returns the attribute (-1: none) and its score."""
     n_nodes, n_attributes = found.shape
     best = np.full(n_nodes, -1, dtype=np.int64)
     scores = np.zeros(n_nodes)
     for k in range(n_nodes):
-        if criterion == 1:
+        if criterion == ENTROPY:
             top = 0.0
             for a in range(n_attributes):
                 if found[k, a] and gains[k, a] - top > SMALL:

@@ -1,4 +1,4 @@
-"""ID3's split scores for every frontier node at once (numba; part of ``engine_kernels``).
+"""ID3's split scores for every frontier node at once (numba; gathered by ``levelwise/kernels/loops.py``).
 
 The scalar twins of ``split.score_split``, ``split.admissible`` and
 ``split.choose`` and of the measures in ``criteria`` they use
@@ -11,11 +11,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from dtcli.induction.cart.kernels.scores import ENTROPY, impurity
-from dtcli.induction.cart.kernels.scores import GINI as IMPURITY_GINI
-from dtcli.induction.levelwise.kernels.c45 import block_end, value_counts
+from dtcli.induction.criteria.constants import ENTROPY, GINI, RATIO
+from dtcli.induction.kernels.impurity import impurity, sides
+from dtcli.induction.levelwise.kernels.c45 import branch_size, cut_outputs
 
-GAIN, RATIO, GINI = 0, 1, 2
 NO_LOGS = np.zeros(1)  # no table of logarithms: weights may be fractional
 AVERAGE_GAIN_SLACK = 1e-3
 
@@ -27,7 +26,7 @@ def _entropy(counts):
 
 @njit(cache=True, nogil=True)
 def _gini(counts):
-    return impurity(counts, IMPURITY_GINI, NO_LOGS)
+    return impurity(counts, GINI, NO_LOGS)
 
 
 @njit(cache=True, nogil=True)
@@ -49,7 +48,7 @@ def score_split(counts, total, criterion):
             gain -= (sizes[v] / known) * _entropy(counts[v])
     if share != 1.0:
         gain *= share
-    if criterion == GAIN:
+    if criterion == ENTROPY:
         return gain, gain
     if criterion == GINI:
         weighted = 0.0
@@ -68,36 +67,28 @@ def score_split(counts, total, criterion):
 
 
 @njit(cache=True, nogil=True)
-def id3_nominal(
-    codes, rec_row, rec_y, rec_w, rec_node, active, available, totals, n_values, n_classes, min_leaf, criterion
-):
-    """Per node: admissible (``split.admissible``), gain and score of the split on one nominal
-    attribute (``codes`` by row); ``available[k]``: the attribute is not yet used on k's path.
-    ``min_leaf`` below 0: none given."""
-    n_nodes = active.shape[0]
-    ok = np.zeros(n_nodes, dtype=np.bool_)
-    gains = np.zeros(n_nodes)
-    scores = np.zeros(n_nodes)
-    counts = np.zeros((n_values, n_classes))
-    start = 0
-    while start < rec_row.shape[0]:
-        k = rec_node[start]
-        block, start = start, block_end(rec_node, start)
-        if not (active[k] and available[k]):
-            continue
-        value_counts(codes, rec_row, rec_y, rec_w, block, start, counts)
-        branches = 0
-        for v in range(n_values):
-            size = 0.0
-            for c in range(n_classes):
-                size += counts[v, c]
-            if (size >= min_leaf - 1e-6) if min_leaf > 0 else (size > 0):
-                branches += 1
-        if branches < 2:
-            continue
-        ok[k] = True
-        gains[k], scores[k] = score_split(counts, totals[k], criterion)
-    return ok, gains, scores
+def id3_admitted(counts, min_leaf):
+    """How many branches of a (branches, classes) split ``split.admissible`` counts: those with
+    ``min_leaf`` cases (less 1e-6), or with any weight when ``min_leaf`` is below 0 (none given)."""
+    branches = 0
+    for b in range(counts.shape[0]):
+        size = branch_size(counts, b)
+        if (size >= min_leaf - 1e-6) if min_leaf > 0 else (size > 0):
+            branches += 1
+    return branches
+
+
+@njit(cache=True, nogil=True)
+def average_gain(found, gains, scores, k):
+    """The average gain of node ``k``'s candidates with a finite score (0 when none)."""
+    average, n = 0.0, 0
+    for a in range(found.shape[1]):
+        if found[k, a] and np.isfinite(scores[k, a]):
+            average += gains[k, a]
+            n += 1
+    if n > 0:
+        average = average / n
+    return average
 
 
 @njit(cache=True, nogil=True)
@@ -108,14 +99,7 @@ def id3_select(found, gains, scores, criterion):
     best = np.full(n_nodes, -1, dtype=np.int64)
     best_scores = np.zeros(n_nodes)
     for k in range(n_nodes):
-        average, n = 0.0, 0
-        if criterion == RATIO:
-            for a in range(n_attributes):
-                if found[k, a] and np.isfinite(scores[k, a]):
-                    average += gains[k, a]
-                    n += 1
-            if n > 0:
-                average = average / n
+        average = average_gain(found, gains, scores, k) if criterion == RATIO else 0.0
         for a in range(n_attributes):
             if not (found[k, a] and np.isfinite(scores[k, a])):
                 continue
@@ -129,12 +113,7 @@ def id3_select(found, gains, scores, criterion):
 @njit(cache=True, nogil=True)
 def _cut_gain(left, known, right, known_entropy):
     """``numeric.plain_gains`` of one cut: H(known) less the weighted entropy of its two sides."""
-    n_left = 0.0
-    n_right = 0.0
-    for c in range(left.shape[0]):
-        right[c] = known[c] - left[c]
-        n_left += left[c]
-        n_right += right[c]
+    n_left, n_right = sides(left, known, right)
     n = n_left + n_right
     after = (n_left * _entropy(left) + n_right * _entropy(right)) / (n if n > 0 else 1.0)
     return known_entropy - after
@@ -153,13 +132,12 @@ def _single(counts):
 
 
 @njit(cache=True, nogil=True)
-def id3_numeric(sv, distinct, starts, sy, sw, active, totals, n_classes, min_leaf, criterion, margin):
+def id3_numeric(lst, distinct, front, criterion, margin):
     """Mitchell's numeric cut (``numeric.boundary_cut``) on one attribute for every active node,
     then ``split.admissible`` and ``score_split`` of that cut.
 
-    ``sv, sy, sw``: the records with a known value, grouped by node (node
-    ``k``'s from ``starts[k]`` to ``starts[k + 1]``) and sorted by value
-    within a node. A cut lies between values more than 1e-5 apart and must
+    ``lst``: the attribute's ``SortedList`` (node ``k``'s records from
+    ``starts[k]`` to ``starts[k + 1]``, sorted by value). A cut lies between values more than 1e-5 apart and must
     separate classes (not one single class on both sides); the first cut whose
     gain beats the best so far by more than 1e-6 is kept. ``contested[k]``:
     some comparison fell within ``margin`` of its threshold, so that the
@@ -167,13 +145,10 @@ def id3_numeric(sv, distinct, starts, sy, sw, active, totals, n_classes, min_lea
     Returns per node: found, lower and upper value of the cut, gain, score,
     contested.
     """
-    n_nodes = active.shape[0]
-    C = n_classes
-    found = np.zeros(n_nodes, dtype=np.bool_)
-    lowers = np.zeros(n_nodes)
-    uppers = np.zeros(n_nodes)
-    gains = np.zeros(n_nodes)
-    scores = np.zeros(n_nodes)
+    n_nodes = front.active.shape[0]
+    C = front.n_classes
+    sv, sy, sw = lst.values, lst.y, lst.w
+    found, lowers, uppers, gains, scores = cut_outputs(n_nodes)
     contested = np.zeros(n_nodes, dtype=np.bool_)
     known = np.zeros(C)
     left = np.zeros(C)
@@ -185,8 +160,8 @@ def id3_numeric(sv, distinct, starts, sy, sw, active, totals, n_classes, min_lea
     best_left = np.zeros(C)
     branches = np.zeros((2, C))
     for k in range(n_nodes):
-        block, end = starts[k], starts[k + 1]
-        if not active[k] or end - block < 2:
+        block, end = lst.starts[k], lst.starts[k + 1]
+        if not front.active[k] or end - block < 2:
             continue
         known[:] = 0.0
         for r in range(block, end):
@@ -229,18 +204,11 @@ def id3_numeric(sv, distinct, starts, sy, sw, active, totals, n_classes, min_lea
         for c in range(C):
             branches[0, c] = best_left[c]
             branches[1, c] = known[c] - best_left[c]
-        sizes_ok = 0
-        for b in range(2):
-            size = 0.0
-            for c in range(C):
-                size += branches[b, c]
-            if (size >= min_leaf - 1e-6) if min_leaf > 0 else (size > 0):
-                sizes_ok += 1
-        if sizes_ok < 2:
+        if id3_admitted(branches, front.min_leaf) < 2:
             found[k] = False
             continue
         lowers[k], uppers[k] = lower, upper
-        gains[k], scores[k] = score_split(branches, totals[k], criterion)
+        gains[k], scores[k] = score_split(branches, front.totals[k], criterion)
     return found, lowers, uppers, gains, scores, contested
 
 
@@ -252,13 +220,7 @@ def id3_contested(found, gains, scores, criterion, best, best_scores, margin):
     n_nodes, n_attributes = found.shape
     contested = np.zeros(n_nodes, dtype=np.bool_)
     for k in range(n_nodes):
-        average, n = 0.0, 0
-        for a in range(n_attributes):
-            if found[k, a] and np.isfinite(scores[k, a]):
-                average += gains[k, a]
-                n += 1
-        if n > 0:
-            average = average / n
+        average = average_gain(found, gains, scores, k)
         for a in range(n_attributes):
             if not (found[k, a] and np.isfinite(scores[k, a])):
                 continue

@@ -15,31 +15,29 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from dtcli.induction.criteria.constants import SMALL
 from dtcli.induction.levelwise.kernels.bins import c45_binned  # noqa: F401
-from dtcli.induction.levelwise.kernels.c45 import (  # noqa: F401
-    SMALL,
-    c45_gain,
-    c45_nominal,
-    c45_numeric,
-    c45_ratio,
-    c45_select,
-)
-from dtcli.induction.levelwise.kernels.id3 import id3_contested, id3_nominal, id3_numeric, id3_select  # noqa: F401
+from dtcli.induction.levelwise.kernels.c45 import c45_gain, c45_numeric, c45_ratio, c45_select  # noqa: F401
+from dtcli.induction.levelwise.kernels.id3 import id3_contested, id3_numeric, id3_select  # noqa: F401
+from dtcli.induction.levelwise.kernels.nominal import C45, nominal_splits  # noqa: F401
+from dtcli.induction.levelwise.kernels.state import Records, SortedList
 
 
 @njit(cache=True, nogil=True)
-def class_counts(rec_y, rec_w, rec_node, n_nodes, n_classes):
+def class_counts(recs, n_nodes, n_classes):
     """Weighted class counts of every node (records summed in order)."""
     counts = np.zeros((n_nodes, n_classes))
-    for r in range(rec_y.shape[0]):
-        counts[rec_node[r], rec_y[r]] += rec_w[r]
+    for r in range(recs.y.shape[0]):
+        counts[recs.node[r], recs.y[r]] += recs.w[r]
     return counts
 
 
 @njit(cache=True, nogil=True)
-def route(rec_row, rec_w, rec_node, split_attr, is_nominal, thresholds, n_branches, nominal_cols, numeric_cols, slot):
+def route(recs, split_attr, thresholds, n_branches, blocks):
     """Branch of each record at its node's test (-1: missing value, -2: node not split) and the
-    known weight each branch receives."""
+    known weight each branch receives. ``blocks``: the columns (``state.Blocks``)."""
+    rec_row, rec_w, rec_node = recs.row, recs.w, recs.node
+    is_nominal, slot, nominal_cols, numeric_cols = blocks.is_nominal, blocks.slot, blocks.nominal, blocks.numeric
     n = rec_row.shape[0]
     branch = np.full(n, -2, dtype=np.int32)
     sizes = np.zeros((split_attr.shape[0], n_branches.max()))
@@ -74,7 +72,7 @@ def _starts(counts, n_children):
 
 
 @njit(cache=True, nogil=True)
-def spread(rec_row, rec_y, rec_w, rec_node, branch, shares, child_base, n_children):
+def spread(recs, branch, shares, child_base, n_children):
     """The next level's records, grouped by node (each node's records in row order): a known
     record goes to its branch; a missing one to every branch whose share exceeds 1e-6, its weight
     times the share.
@@ -85,6 +83,7 @@ def spread(rec_row, rec_y, rec_w, rec_node, branch, shares, child_base, n_childr
     whose node stopped, ``-2 - d`` for a case with a missing value, whose
     copies are listed at ``dups[d]`` (how many, then the new records).
     """
+    rec_row, rec_y, rec_w, rec_node = recs
     n = rec_row.shape[0]
     n_branches = shares.shape[1]
     counts = np.zeros(n_children + 1, dtype=np.int64)
@@ -132,14 +131,15 @@ def spread(rec_row, rec_y, rec_w, rec_node, branch, shares, child_base, n_childr
                     dups[d] = i
                     d += 1
                     dups[head] += 1
-    return new_row, new_y, new_w, new_node, dest, dups
+    return Records(new_row, new_y, new_w, new_node), dest, dups
 
 
 @njit(cache=True, nogil=True)
-def expand(sv, starts, sy, sw, sr, dest, dups, new_node, new_w, n_children):
+def expand(lst, dest, dups, new_node, new_w, n_children):
     """A sorted record list carried to the next level: grouped by the new nodes, each node's
     entries still in value order (a stable partition of each old node's block). ``starts``:
     where each node's block begins (and the end), old and returned new."""
+    sv, sy, sw, sr = lst.values, lst.y, lst.w, lst.rec
     counts = np.zeros(n_children + 1, dtype=np.int64)
     for j in range(sr.shape[0]):
         e = dest[sr[j]]
@@ -172,4 +172,4 @@ def expand(sv, starts, sy, sw, sr, dest, dups, new_node, new_w, n_children):
                 i = position[c]
                 position[c] += 1
                 ov[i], oy[i], ow[i], orr[i] = sv[j], sy[j], new_w[new], new
-    return ov, new_starts, oy, ow, orr
+    return SortedList(ov, new_starts, oy, ow, orr)

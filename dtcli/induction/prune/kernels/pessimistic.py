@@ -6,12 +6,12 @@ nodes: the tree is arrays indexed by node slot (children of a node are
 ``nb`` consecutive slots from ``cstart``), and a node's training cases are
 ``(rows, weights)`` arrays made on the way down and dropped on the way up.
 
-Tree arrays (``t``): attr (-1: leaf), thr, nb, cstart, src (whose test the
-node carries after raising). Data: nominal / numeric columns by slot, the
-class of each row. Decisions are written to ``steps_i`` (node, path entry,
-action, largest branch, test source) and ``steps_f`` (cases, leaf, tree and
-branch estimates); the path of each visit to ``entries_i`` (parent entry,
-test source, branch).
+The state travels as the namedtuples of ``prune.kernels.state``: the tree
+(``t``: ``Flat``), the data (``d``: ``Cases``), the bound (``est``:
+``Estimate``) and the output (``rec``: ``Record``). Decisions are written to
+``steps_i`` (node, path entry, action, largest branch, test source) and
+``steps_f`` (cases, leaf, tree and branch estimates); the path of each visit
+to ``entries_i`` (parent entry, test source, branch).
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ import math
 import numpy as np
 from numba import njit
 
-SMALL = 1e-6
+from dtcli.induction.criteria.constants import SMALL
+
 LEAF, RAISE, KEEP = 0, 1, 2
 
 
@@ -70,7 +71,7 @@ def _r8_one(n, cf, coeff):
 
 
 @njit(cache=True, nogil=True)
-def errors(counts, cf, z, r8, coeff):
+def errors(counts, est):
     """The pessimistic error estimate of a leaf with these class weights (``_Pruner.errors``)."""
     total = 0.0
     top = counts[0]
@@ -83,7 +84,7 @@ def errors(counts, cf, z, r8, coeff):
     wrong = total - top
     if total <= 0:
         return wrong
-    return wrong + (_r8(total, wrong, cf, coeff) if r8 else _j48(total, wrong, cf, z))
+    return wrong + (_r8(total, wrong, est.cf, est.coeff) if est.r8 else _j48(total, wrong, est.cf, est.z))
 
 
 @njit(cache=True, nogil=True)
@@ -95,11 +96,12 @@ def class_counts(rows, ws, y, n_classes):
 
 
 @njit(cache=True, nogil=True)
-def split(node, rows, ws, t_attr, t_thr, t_nb, is_nominal, slot, nominal, numeric, y, n_classes):
+def split(node, rows, ws, t, d):
     """J48's split of a node's cases: the class distribution per branch (cases with a missing
     value spread by the known shares) and each branch's cases, concatenated (``offsets``)."""
-    a = t_attr[node]
-    nb = t_nb[node]
+    a = t.attr[node]
+    nb = t.nb[node]
+    n_classes, y = d.n_classes, d.y
     n = rows.shape[0]
     branch = np.empty(n, dtype=np.int64)
     sizes = np.zeros(nb)
@@ -108,11 +110,11 @@ def split(node, rows, ws, t_attr, t_thr, t_nb, is_nominal, slot, nominal, numeri
     any_missing = False
     for i in range(n):
         r = rows[i]
-        if is_nominal[a]:
-            b = nominal[slot[a], r]
+        if d.is_nominal[a]:
+            b = d.nominal[d.slot[a], r]
         else:
-            v = numeric[slot[a], r]
-            b = -1 if np.isnan(v) else (0 if v <= t_thr[node] else 1)
+            v = d.numeric[d.slot[a], r]
+            b = -1 if np.isnan(v) else (0 if v <= t.thr[node] else 1)
         branch[i] = b
         if b >= 0:
             sizes[b] += ws[i]
@@ -160,82 +162,40 @@ def split(node, rows, ws, t_attr, t_thr, t_nb, is_nominal, slot, nominal, numeri
 
 
 @njit(cache=True, nogil=True)
-def branch_errors(
-    node, rows, ws, t_attr, t_thr, t_nb, t_cstart, is_nominal, slot, nominal, numeric, y, n_classes, cf, z, r8, coeff
-):
+def branch_errors(node, rows, ws, t, d, est):
     """The estimate if all of ``rows`` went down the subtree at ``node`` (``_Pruner.branch_errors``)."""
-    if t_attr[node] < 0:
-        return errors(class_counts(rows, ws, y, n_classes), cf, z, r8, coeff)
-    _, parts, part_ws, offsets = split(
-        node, rows, ws, t_attr, t_thr, t_nb, is_nominal, slot, nominal, numeric, y, n_classes
-    )
+    if t.attr[node] < 0:
+        return errors(class_counts(rows, ws, d.y, d.n_classes), est)
+    _, parts, part_ws, offsets = split(node, rows, ws, t, d)
     total = 0.0
-    for b in range(t_nb[node]):
+    for b in range(t.nb[node]):
         lo, hi = offsets[b], offsets[b + 1]
-        total += branch_errors(
-            t_cstart[node] + b,
-            parts[lo:hi],
-            part_ws[lo:hi],
-            t_attr,
-            t_thr,
-            t_nb,
-            t_cstart,
-            is_nominal,
-            slot,
-            nominal,
-            numeric,
-            y,
-            n_classes,
-            cf,
-            z,
-            r8,
-            coeff,
-        )
+        total += branch_errors(t.cstart[node] + b, parts[lo:hi], part_ws[lo:hi], t, d, est)
     return total
 
 
 @njit(cache=True, nogil=True)
-def tree_errors(node, t_attr, t_nb, t_cstart, dcounts, cf, z, r8, coeff):
+def tree_errors(node, t, dcounts, est):
     """The sum of the estimates of the subtree's leaves (``_Pruner.tree_errors``)."""
-    if t_attr[node] < 0:
-        return errors(dcounts[node], cf, z, r8, coeff)
+    if t.attr[node] < 0:
+        return errors(dcounts[node], est)
     total = 0.0
-    for b in range(t_nb[node]):
-        total += tree_errors(t_cstart[node] + b, t_attr, t_nb, t_cstart, dcounts, cf, z, r8, coeff)
+    for b in range(t.nb[node]):
+        total += tree_errors(t.cstart[node] + b, t, dcounts, est)
     return total
 
 
 @njit(cache=True, nogil=True)
-def redistribute(
-    node, rows, ws, t_attr, t_thr, t_nb, t_cstart, is_nominal, slot, nominal, numeric, y, n_classes, bags3, dcounts
-):
+def redistribute(node, rows, ws, t, d, rec):
     """Send ``rows`` down the subtree at ``node``, renewing its distributions (J48's newDistribution)."""
-    dcounts[node] = class_counts(rows, ws, y, n_classes)
-    if t_attr[node] < 0:
+    rec.dcounts[node] = class_counts(rows, ws, d.y, d.n_classes)
+    if t.attr[node] < 0:
         return 0
-    bags, parts, part_ws, offsets = split(
-        node, rows, ws, t_attr, t_thr, t_nb, is_nominal, slot, nominal, numeric, y, n_classes
-    )
-    bags3[node, : t_nb[node]] = bags
-    for b in range(t_nb[node]):
+    bags, parts, part_ws, offsets = split(node, rows, ws, t, d)
+    rec.bags3[node, : t.nb[node]] = bags
+    for b in range(t.nb[node]):
         lo, hi = offsets[b], offsets[b + 1]
-        redistribute(
-            t_cstart[node] + b,
-            parts[lo:hi],
-            part_ws[lo:hi],
-            t_attr,
-            t_thr,
-            t_nb,
-            t_cstart,
-            is_nominal,
-            slot,
-            nominal,
-            numeric,
-            y,
-            n_classes,
-            bags3,
-            dcounts,
-        )
+        redistribute(t.cstart[node] + b, parts[lo:hi], part_ws[lo:hi], t, d, rec)
     return 0
 
 
@@ -252,167 +212,50 @@ def _max_bag(bags, nb):
 
 
 @njit(cache=True, nogil=True)
-def prune(
-    node,
-    rows,
-    ws,
-    entry,
-    t_attr,
-    t_thr,
-    t_nb,
-    t_cstart,
-    t_src,
-    is_nominal,
-    slot,
-    nominal,
-    numeric,
-    y,
-    n_classes,
-    bags3,
-    dcounts,
-    cf,
-    z,
-    r8,
-    coeff,
-    raising,
-    steps_i,
-    steps_f,
-    entries_i,
-    counters,
-):
+def prune(node, rows, ws, entry, t, d, est, rec):
     """``_Pruner.prune`` at ``node`` whose cases are ``rows``/``ws`` (their class weights are in
-    ``dcounts[node]`` already). Returns 1 if the step or entry buffers ran out."""
-    if t_attr[node] < 0:
+    ``rec.dcounts[node]`` already). Returns 1 if the step or entry buffers ran out."""
+    if t.attr[node] < 0:
         return 0
-    bags, parts, part_ws, offsets = split(
-        node, rows, ws, t_attr, t_thr, t_nb, is_nominal, slot, nominal, numeric, y, n_classes
-    )
-    nb = t_nb[node]
-    bags3[node, :nb] = bags
-    for b in range(nb):
-        child = t_cstart[node] + b
+    bags, parts, part_ws, offsets = split(node, rows, ws, t, d)
+    nb = t.nb[node]
+    rec.bags3[node, :nb] = bags
+    for b in range(nb):  # prune each child in turn, one path entry a child
+        child = t.cstart[node] + b
         lo, hi = offsets[b], offsets[b + 1]
-        dcounts[child] = class_counts(parts[lo:hi], part_ws[lo:hi], y, n_classes)
-        e = counters[1]
-        if e >= entries_i.shape[0]:
+        rec.dcounts[child] = class_counts(parts[lo:hi], part_ws[lo:hi], d.y, d.n_classes)
+        e = rec.counters[1]
+        if e >= rec.entries_i.shape[0]:
             return 1
-        counters[1] += 1
-        entries_i[e, 0], entries_i[e, 1], entries_i[e, 2] = entry, t_src[node], b
-        if prune(
-            child,
-            parts[lo:hi],
-            part_ws[lo:hi],
-            e,
-            t_attr,
-            t_thr,
-            t_nb,
-            t_cstart,
-            t_src,
-            is_nominal,
-            slot,
-            nominal,
-            numeric,
-            y,
-            n_classes,
-            bags3,
-            dcounts,
-            cf,
-            z,
-            r8,
-            coeff,
-            raising,
-            steps_i,
-            steps_f,
-            entries_i,
-            counters,
-        ):
+        rec.counters[1] += 1
+        rec.entries_i[e, 0], rec.entries_i[e, 1], rec.entries_i[e, 2] = entry, t.src[node], b
+        if prune(child, parts[lo:hi], part_ws[lo:hi], e, t, d, est, rec):
             return 1
-    largest = _max_bag(bags3[node], nb)
+    largest = _max_bag(rec.bags3[node], nb)
     branch = np.nan
-    if raising:
-        branch = branch_errors(
-            t_cstart[node] + largest,
-            rows,
-            ws,
-            t_attr,
-            t_thr,
-            t_nb,
-            t_cstart,
-            is_nominal,
-            slot,
-            nominal,
-            numeric,
-            y,
-            n_classes,
-            cf,
-            z,
-            r8,
-            coeff,
-        )
-    leaf = errors(dcounts[node], cf, z, r8, coeff)
-    tree = tree_errors(node, t_attr, t_nb, t_cstart, dcounts, cf, z, r8, coeff)
-    s = counters[0]
-    if s >= steps_i.shape[0]:
+    if est.raising:
+        branch = branch_errors(t.cstart[node] + largest, rows, ws, t, d, est)
+    leaf = errors(rec.dcounts[node], est)
+    tree = tree_errors(node, t, rec.dcounts, est)
+    s = rec.counters[0]
+    if s >= rec.steps_i.shape[0]:
         return 1
-    counters[0] += 1
+    rec.counters[0] += 1
     cases = 0.0
     for i in range(ws.shape[0]):
         cases += ws[i]
-    steps_i[s, 0], steps_i[s, 1], steps_i[s, 3], steps_i[s, 4] = node, entry, largest, t_src[node]
-    steps_f[s, 0], steps_f[s, 1], steps_f[s, 2], steps_f[s, 3] = cases, leaf, tree, branch
-    if leaf - (tree + 0.1) < SMALL and (not raising or leaf - (branch + 0.1) < SMALL):
-        steps_i[s, 2] = LEAF
-        t_attr[node] = -1
+    rec.steps_i[s, 0], rec.steps_i[s, 1], rec.steps_i[s, 3], rec.steps_i[s, 4] = node, entry, largest, t.src[node]
+    rec.steps_f[s, 0], rec.steps_f[s, 1], rec.steps_f[s, 2], rec.steps_f[s, 3] = cases, leaf, tree, branch
+    if leaf - (tree + 0.1) < SMALL and (not est.raising or leaf - (branch + 0.1) < SMALL):
+        rec.steps_i[s, 2] = LEAF
+        t.attr[node] = -1
         return 0
-    if raising and branch - (tree + 0.1) < SMALL:
-        steps_i[s, 2] = RAISE
-        raised = t_cstart[node] + largest
-        t_attr[node], t_thr[node], t_nb[node] = t_attr[raised], t_thr[raised], t_nb[raised]
-        t_cstart[node], t_src[node] = t_cstart[raised], t_src[raised]
-        redistribute(
-            node,
-            rows,
-            ws,
-            t_attr,
-            t_thr,
-            t_nb,
-            t_cstart,
-            is_nominal,
-            slot,
-            nominal,
-            numeric,
-            y,
-            n_classes,
-            bags3,
-            dcounts,
-        )
-        return prune(
-            node,
-            rows,
-            ws,
-            entry,
-            t_attr,
-            t_thr,
-            t_nb,
-            t_cstart,
-            t_src,
-            is_nominal,
-            slot,
-            nominal,
-            numeric,
-            y,
-            n_classes,
-            bags3,
-            dcounts,
-            cf,
-            z,
-            r8,
-            coeff,
-            raising,
-            steps_i,
-            steps_f,
-            entries_i,
-            counters,
-        )
-    steps_i[s, 2] = KEEP
+    if est.raising and branch - (tree + 0.1) < SMALL:
+        rec.steps_i[s, 2] = RAISE
+        raised = t.cstart[node] + largest
+        t.attr[node], t.thr[node], t.nb[node] = t.attr[raised], t.thr[raised], t.nb[raised]
+        t.cstart[node], t.src[node] = t.cstart[raised], t.src[raised]
+        redistribute(node, rows, ws, t, d, rec)
+        return prune(node, rows, ws, entry, t, d, est, rec)
+    rec.steps_i[s, 2] = KEEP
     return 0
