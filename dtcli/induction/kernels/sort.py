@@ -1,5 +1,7 @@
-"""A stable sort of a numeric column, compiled: the order in which the engines' value lists
-start (``levelwise/data.py: sorted_list`` for C4.5 and ID3, ``cart/engine.py`` for CART).
+"""A stable sort of a numeric column, compiled: the order in which the engines' value lists start.
+
+The lists are ``levelwise/data.py: sorted_list`` for C4.5 and ID3 and those of ``cart/engine.py``
+for CART.
 
 ``stable_order(values)`` is ``known[np.argsort(values[known], kind="stable")]``
 with ``known`` the rows whose value is not NaN, computed by a least

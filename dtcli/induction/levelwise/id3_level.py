@@ -1,5 +1,7 @@
-"""ID3 at one level of the engine: which nodes may split, each attribute's split at every node,
-and the choice, with the per-node reference deciding the contested nodes.
+"""ID3 at one level of the engine: which nodes split, on what, with the reference deciding close calls.
+
+Per level: which nodes may split, each attribute's split at every node, and the choice, with
+the per-node reference deciding the contested nodes.
 
 Contract: ``Id3Level`` is made once per tree; per level, ``splittable``
 gives the frontier nodes that may split, ``score`` (one call per attribute,
