@@ -54,6 +54,15 @@ def new_frontier(n, lengths, max_leaves):
 
 
 @njit(cache=True, nogil=True)
+def begin(frontier, ok, n_const):
+    """Best first: the root, decided (whether it splits, the constants known to its children), goes
+    on the heap if it splits."""
+    frontier.stack.n_const[0] = n_const
+    if ok:
+        frontier.counts[SIZE] = heap_push(frontier.keys, frontier.orders, frontier.slots, 0, 0.0, 0, 0)
+
+
+@njit(cache=True, nogil=True)
 def waiting(frontier, best_first):
     """Whether a node waits to be expanded."""
     return (frontier.counts[SIZE] if best_first else frontier.counts[TOP]) > 0

@@ -18,8 +18,8 @@ from numba import njit
 from dtcli.induction.cart.kernels.chi import chi_square, split_gain
 from dtcli.induction.cart.kernels.evaluate import evaluate
 from dtcli.induction.cart.kernels.fraction import branch_of
-from dtcli.induction.cart.kernels.frontier import SIZE, heap_push, new_frontier, push_pair, queue, take, waiting
-from dtcli.induction.cart.kernels.layout import child, expand, new_build, with_const
+from dtcli.induction.cart.kernels.frontier import begin, new_frontier, push_pair, queue, take, waiting
+from dtcli.induction.cart.kernels.layout import child, expand, new_build, nonempty, with_const
 from dtcli.induction.cart.kernels.order import attribute_order
 from dtcli.induction.cart.kernels.partition import split_children
 from dtcli.induction.cart.kernels.scores import pairwise_sum
@@ -56,9 +56,7 @@ def grow_cart(data, columns, scoring, stopping, order, room, status):
     frontier = new_frontier(n, data.lengths, stopping.max_leaves)
     leaves, n_nodes = 1, 1
     if build.best_first:
-        ok, frontier.stack.n_const[0] = decide(build, scoring, order, take(frontier, True, 0), counts[0], gains, trace)
-        if ok:
-            frontier.counts[SIZE] = heap_push(frontier.keys, frontier.orders, frontier.slots, 0, 0.0, 0, 0)
+        begin(frontier, *decide(build, scoring, order, take(frontier, True, 0), counts[0], gains, trace))
     while waiting(frontier, build.best_first):
         node, go = expand(frontier, build, leaves, n_nodes, status)
         if not go:
@@ -68,23 +66,20 @@ def grow_cart(data, columns, scoring, stopping, order, room, status):
             if not ok:
                 continue
             node = with_const(node, n_const)
-        c0 = n_nodes
-        fitted, lo, hi, list_lo, list_hi = split_children(build, node, c0)
+        fitted, lo, hi, list_lo, list_hi = split_children(build, node, n_nodes)
         if not fitted:
             return _result(counts, label, build.tree, gains, trace, n_nodes, True)
-        n_nodes += 2
-        leaves += 1
+        c0, n_nodes, leaves = n_nodes, n_nodes + 2, leaves + 1  # the children's slots c0, c0 + 1
         for b in range(2):
             _child(counts, label, build.arena, lo[b], hi[b], c0 + b, node.id)
         if not build.best_first:
             push_pair(frontier, c0, lo, hi, node.depth, node.n_const, list_lo, list_hi)
             continue
-        for b in (1, 0):  # as the per-node grower decides them: the last branch first
-            if hi[b] > lo[b]:
-                kid = child(c0, b, lo, hi, list_lo, list_hi, node.depth, node.n_const)
-                ok, n_const = decide(build, scoring, order, kid, counts[kid.id], gains, trace)
-                if ok:
-                    queue(frontier, with_const(kid, n_const), -pairwise_sum(counts[kid.id].copy()) * gains[kid.id])
+        for b in nonempty(lo, hi):  # as the per-node grower decides them: the last branch first
+            kid = child(c0, b, lo, hi, list_lo, list_hi, node.depth, node.n_const)
+            ok, n_const = decide(build, scoring, order, kid, counts[kid.id], gains, trace)
+            if ok:
+                queue(frontier, with_const(kid, n_const), -pairwise_sum(counts[kid.id].copy()) * gains[kid.id])
     return _result(counts, label, build.tree, gains, trace, n_nodes, False)
 
 

@@ -87,3 +87,15 @@ def child(c0, b, lo, hi, list_lo, list_hi, depth, n_const):
 def with_const(node, n_const):
     """``node`` knowing ``n_const`` constant attributes."""
     return Node(node.id, node.rs, node.re, node.depth, n_const, node.ls, node.le)
+
+
+@njit(cache=True, nogil=True)
+def nonempty(lo, hi):
+    """The children (``partition.split_children``'s bounds) holding entries, the last first."""
+    out = np.empty(2, dtype=np.int64)
+    k = 0
+    for b in (1, 0):
+        if hi[b] > lo[b]:
+            out[k] = b
+            k += 1
+    return out[:k]

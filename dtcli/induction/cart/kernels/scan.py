@@ -56,35 +56,11 @@ def numeric(build, scoring, s, node, node_counts, whole):
     (with unit weights, one row moving left changes the entropy bound by four of these)."""
     lv, ly, lw, unit = build.arena.ranks, build.arena.list_targets, build.arena.list_weights, build.unit
     distinct, far, ls, le = build.columns.distinct, build.columns.far, node.ls, node.le
-    criterion, exact, logs, steps = scoring.criterion, scoring.exact, scoring.logs, scoring.steps
+    criterion, exact, logs = scoring.criterion, scoring.exact, scoring.logs
     n_classes, min_leaf = node_counts.shape[0], build.stopping.min_leaf
     spaced = le[s] > ls[s] and far[lv[s, ls[s]]] < 0  # the attribute's distinct values are all far enough apart
-    if whole:
-        known = node_counts.copy()
-    else:
-        known = np.zeros(n_classes)
-        for i in range(ls[s], le[s]):
-            known[ly[s, i]] += 1.0 if unit else lw[s, i]
-    total = 0.0
-    square_sum = 0.0
-    for c in range(n_classes):
-        total += known[c]
-        square_sum += known[c] * known[c]
-    # 0: score every admissible cut; 1: entropy bound from the table of logs (3: from the table of
-    # steps, for unit weights); 2: Gini bound
-    mode = 0
-    if exact and logs.shape[0] > 1 and total < logs.shape[0]:
-        if criterion == ENTROPY:
-            mode = 3 if unit and total < steps.shape[0] else 1
-        elif criterion == GINI and total < 67_108_864.0:
-            mode = 2
-    margin = 0.0
-    if mode == 1 or mode == 3:
-        margin = 3e-12 * (total * (logs[int(total)] + 1.0) + 1.0) + 16.0 * RESYNC * EPSILON * (
-            _xlogx(total, logs) + 1.0
-        )
-    elif mode == 2:
-        margin = 1e-12 * (total + 1.0)
+    known, total, square_sum = _known(build, s, node, node_counts, whole)
+    mode, margin = _mode(scoring, total, unit)
     left = np.zeros(n_classes)
     right = np.zeros(n_classes)
     best_left = np.zeros(n_classes)
@@ -150,6 +126,47 @@ def numeric(build, scoring, s, node, node_counts, whole):
     best_right = known - best_left
     score = decrease(best_left, best_right, criterion, logs) if found else 0.0
     return found, score, best_key, lower, upper, best_left, best_right
+
+
+@njit(cache=True, nogil=True)
+def _known(build, s, node, node_counts, whole):
+    """The class counts of list ``s``'s segment at ``node`` (the node's own when ``whole``), their
+    total and their sum of squares."""
+    ly, lw, unit, n_classes = build.arena.list_targets, build.arena.list_weights, build.unit, node_counts.shape[0]
+    if whole:
+        known = node_counts.copy()
+    else:
+        known = np.zeros(n_classes)
+        for i in range(node.ls[s], node.le[s]):
+            known[ly[s, i]] += 1.0 if unit else lw[s, i]
+    total = 0.0
+    square_sum = 0.0
+    for c in range(n_classes):
+        total += known[c]
+        square_sum += known[c] * known[c]
+    return known, total, square_sum
+
+
+@njit(cache=True, nogil=True)
+def _mode(scoring, total, unit):
+    """How ``numeric`` scans, and the margin of its bounds: 0, score every admissible cut; 1, an
+    entropy bound from the table of logs (3: from the table of steps, for unit weights); 2, a Gini
+    bound."""
+    criterion, logs, steps = scoring.criterion, scoring.logs, scoring.steps
+    mode = 0
+    if scoring.exact and logs.shape[0] > 1 and total < logs.shape[0]:
+        if criterion == ENTROPY:
+            mode = 3 if unit and total < steps.shape[0] else 1
+        elif criterion == GINI and total < 67_108_864.0:
+            mode = 2
+    margin = 0.0
+    if mode == 1 or mode == 3:
+        margin = 3e-12 * (total * (logs[int(total)] + 1.0) + 1.0) + 16.0 * RESYNC * EPSILON * (
+            _xlogx(total, logs) + 1.0
+        )
+    elif mode == 2:
+        margin = 1e-12 * (total + 1.0)
+    return mode, margin
 
 
 @njit(cache=True, nogil=True)

@@ -13,35 +13,77 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-# y: class codes or targets; w: weights; nominal: (nominal attributes, rows) codes; lists/ranks:
-# (numeric attributes, rows) rows sorted by value and their value ranks; lengths: each list's
-# rows with a value
-Sorted = namedtuple("Sorted", "nominal lists ranks lengths y w")
-# values: the numeric columns as compared (single precision when exact), original: as given;
-# slot: each attribute's row in the nominal or numeric arrays; distinct: every numeric
-# attribute's distinct values, indexed by rank; far: the first rank far enough above each rank
-Columns = namedtuple("Columns", "values original is_nominal slot n_values distinct far")
-Stopping = namedtuple("Stopping", "min_leaf max_depth min_split purity min_gain chi_alpha max_leaves")
-# criterion: a kernel code (criteria/constants.py); limit: the most values searched exhaustively;
-# exact: scikit-learn's proxy and arithmetic; logs/steps: the tables of logarithms (scan.py);
-# lgammas[df]: math.lgamma(df / 2)
-Scoring = namedtuple("Scoring", "n_classes criterion limit exact logs steps lgammas")
-# exact: scikit-learn's order and arithmetic (else column order); state: its generator's state
-Order = namedtuple("Order", "exact state features constant")
-# fractional: --missing fractional with missing values; rows/nodes: the entries and nodes the
-# arrays hold (fraction.py)
-Room = namedtuple("Room", "fractional rows nodes")
-# rows with their nominal codes, targets and weights; each numeric list with its value ranks,
-# targets and weights (the scratch buffers have the same fields, one row each)
-Arena = namedtuple("Arena", "rows codes targets weights lists ranks list_targets list_weights")
-Tree = namedtuple("Tree", "attr thr score member first_child")
-# the stack's arrays (one entry a node: id, row start and end, depth, known constants, list
-# starts and ends), the heap's (keys, orders, slots) and the counts: top, size, pushed
-Frontier = namedtuple("Frontier", "stack keys orders slots counts")
-Node = namedtuple("Node", "id rs re depth n_const ls le")
-# chi-square tests in the order made, and their count
-Trace = namedtuple("Trace", "node depth cases attr df statistic p_value kept count")
-# side: each row's branch; tops: the used part of the rows' and each list's arrays (fraction.py);
-# unit: every weight is 1 (list weights not kept); best_first: --max-leaves given; chosen: a
-# nominal split's values on the chosen side; hist: a nominal attribute's counts by value and class
-Build = namedtuple("Build", "arena scratch columns tree side tops room unit best_first stopping chosen hist")
+
+def _named(name: str, fields: str, doc: str):
+    """A namedtuple class (numba passes them to compiled code as structures) with its docstring."""
+    made = namedtuple(name, fields)
+    made.__doc__ = doc
+    return made
+
+
+Sorted = _named(
+    "Sorted",
+    "nominal lists ranks lengths y w",
+    "The rows: nominal codes by attribute (-1: missing), each numeric attribute's rows sorted by"
+    " value and their value ranks, each list's rows with a value; class codes or targets; weights.",
+)
+Columns = _named(
+    "Columns",
+    "values original is_nominal slot n_values distinct far",
+    "The attributes: numeric columns as compared (single precision when exact) and as given; each"
+    " attribute's row in the nominal or numeric arrays, its value count; every numeric attribute's"
+    " distinct values, indexed by rank, and for each rank the first far enough above it.",
+)
+Stopping = _named(
+    "Stopping",
+    "min_leaf max_depth min_split purity min_gain chi_alpha max_leaves",
+    "The stopping rules (max_depth -1, chi_alpha 0 and max_leaves 0: none).",
+)
+Scoring = _named(
+    "Scoring",
+    "n_classes criterion limit exact logs steps lgammas",
+    "A classification criterion: its kernel code (criteria/constants.py), the most values searched"
+    " exhaustively, scikit-learn's proxy and arithmetic or not, the tables of logarithms and of their"
+    " steps (scan.py), and lgammas[df] = math.lgamma(df / 2).",
+)
+Order = _named(
+    "Order",
+    "exact state features constant",
+    "The attribute visiting order: scikit-learn's (exact) from its generator's state, or by column.",
+)
+Room = _named(
+    "Room",
+    "fractional rows nodes",
+    "--missing fractional with missing values, and the entries and nodes the arrays hold (fraction.py).",
+)
+Arena = _named(
+    "Arena",
+    "rows codes targets weights lists ranks list_targets list_weights",
+    "The rows with their nominal codes, targets and weights; each numeric list with its value ranks,"
+    " targets and weights. The scratch buffers have the same fields, one row each.",
+)
+Tree = _named("Tree", "attr thr score member first_child", "Per node: attribute (-1: leaf), test, score, first child.")
+Frontier = _named(
+    "Frontier",
+    "stack keys orders slots counts",
+    "The nodes waiting (frontier.py): a Node of arrays, the heap's arrays, and the stack's top, the"
+    " heap's size and the pushes so far.",
+)
+Node = _named(
+    "Node",
+    "id rs re depth n_const ls le",
+    "A node: its id, row start and end, depth, constant attributes known, list starts and ends.",
+)
+Trace = _named(
+    "Trace",
+    "node depth cases attr df statistic p_value kept count",
+    "The chi-square tests in the order made, and their count.",
+)
+Build = _named(
+    "Build",
+    "arena scratch columns tree side tops room unit best_first stopping chosen hist",
+    "What every step of a split reads: each row's branch (side), the used part of the rows' and each"
+    " list's arrays (tops, fraction.py), every weight 1 (unit: list weights not kept), --max-leaves"
+    " given (best_first), a nominal split's values on the chosen side, and a nominal attribute's"
+    " counts by value and class (hist).",
+)
