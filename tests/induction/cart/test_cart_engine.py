@@ -159,7 +159,7 @@ def test_builder_is_used_for_large_tables_only(monkeypatch):
 )
 def test_same_trees_with_fractional_cases(monkeypatch, seed, options):
     """--missing fractional: a case with a missing value goes down both branches, so children
-    hold more entries than their parent (cart_fraction)."""
+    hold more entries than their parent (cart/kernels/fraction.py)."""
     reference, compiled = both(monkeypatch, generated(2000, seed), missing="fractional", **options)
     assert same(reference, compiled)
 

@@ -55,7 +55,7 @@ def evaluate(build, scoring, a, node, node_counts, total, to_beat):
     return True, key, sc, thr
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
 def _subset(build, scoring, a, node, node_counts, total, to_beat):
     """The best subset of nominal attribute ``a``'s values at ``node``: (found, key, score, left
     counts, right counts, whether every row has a value); the chosen side's values marked in

@@ -1,14 +1,14 @@
 """CART's fractional cases (``--missing fractional``) in the compiled builders (numba).
 
 A case whose tested value is missing goes down both branches, its weight
-times the branch's share of the known weight (``missing.partition``): a
+times the branch's share of the known weight (``search/missing.py: partition``): a
 node's children hold more entries than the node. The builders keep every
 node's rows, and its segment of each sorted list, in arrays used as a
 stack: depth first, the node expanded is the last one queued, so its
 segments end the used part of every array, and its children may overrun
 them. ``split_fraction`` lays the children out as [right][left], the left
 child (expanded first) on top. The arrays are sized in advance
-(``room`` entries, ``node_room`` nodes); when a split would need more, the
+(``Room.rows`` entries, ``Room.nodes`` nodes); when a split would need more, the
 builder stops and reports it, and the glue (``cart/engine.py``) runs it again with twice the room.
 """
 
@@ -21,7 +21,7 @@ from dtcli.induction.cart.kernels.tree import record
 from dtcli.induction.criteria.constants import SMALL
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
 def branch_of(i, arena, columns, a, member, thr):
     """The branch of the node entry ``i`` at the test (0 left, 1 right, -1 missing value)."""
     if columns.is_nominal[a]:
@@ -80,7 +80,7 @@ def _lay_out(column, start, dest, n_right, tmp, shares, weighted):
 @njit(cache=True, nogil=True)
 def split_fraction(build, rs, re, ls, le, node, best, c0):
     """Record the node's test ``best`` in ``build.tree`` (children in slots ``c0``, ``c0 + 1``), send
-    its rows ``rs:re`` and list entries ``ls:le`` down (``missing.partition``: a missing value to each
+    its rows ``rs:re`` and list entries ``ls:le`` down (``search/missing.py: partition``: a missing value to each
     branch whose share exceeds 1e-6) and lay each segment out as [right][left] (``build``: a
     ``state.Build``). Returns the rows' right and left counts and each list's."""
     arena, scratch, side = build.arena, build.scratch, build.side

@@ -27,9 +27,9 @@ def _rand_int(state, low, high):
     return low + (s % (RAND_R_MAX + 1)) % (high - low)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
 def _constant(a, columns, arena, node):
-    """``ties.is_constant`` at a node (``arena.codes``: the node's rows' nominal codes, by position)."""
+    """``search/ties.py: is_constant`` at a node (``arena.codes``: the node's rows' nominal codes, by position)."""
     if columns.is_nominal[a]:
         first = -1
         for i in range(node.rs, node.re):

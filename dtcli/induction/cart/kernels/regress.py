@@ -27,7 +27,7 @@ from dtcli.induction.criteria.constants import EPSILON  # a node this pure is a 
 
 @njit(cache=True, nogil=True)
 def _decrease(w_l, s_l, q_l, w_r, s_r, q_r):
-    """``regression._decrease`` for one split."""
+    """``search/regression.py: _decrease`` for one split."""
     w = w_l + w_r
     both = s_l + s_r
     sse_parent = (q_l + q_r) - both * both / w
@@ -38,7 +38,7 @@ def _decrease(w_l, s_l, q_l, w_r, s_r, q_r):
 
 @njit(cache=True, nogil=True)
 def _stats(ry, rw, lo, hi):
-    """``regression.node_stats`` of rows ``lo:hi``: (weight, mean, mean squared error)."""
+    """``search/regression.py: node_stats`` of rows ``lo:hi``: (weight, mean, mean squared error)."""
     w = rw[lo:hi]
     total = pairwise_sum(w)
     if total <= 0:
@@ -60,9 +60,9 @@ def _child_stats(arena, lo, hi, child, parent, fit):
         weight[child], value[child], impurity[child] = 0.0, value[parent], 0.0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
 def _numeric(build, s, node, exact):
-    """``regression._numeric`` on list ``s``'s segment at ``node`` (ranks, targets, weights): (found,
+    """``search/regression.py: _numeric`` on list ``s``'s segment at ``node`` (ranks, targets, weights): (found,
     score, known weight, key, threshold)."""
     lv, ly, lw = build.arena.ranks, build.arena.list_targets, build.arena.list_weights
     distinct, far, ls, le, min_leaf = (
@@ -110,9 +110,9 @@ def _numeric(build, s, node, exact):
     return True, best_score, pairwise_sum(lw[s, ls[s] : le[s]]), best_rank, t  # known weight: np.sum's order
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
 def _nominal(build, a, node):
-    """``regression._nominal`` at the node: (found, score, known weight, proxy); ``build.chosen``
+    """``search/regression.py: _nominal`` at the node: (found, score, known weight, proxy); ``build.chosen``
     marks the values of the smaller side (the first of the mean-ordered values on a tie)."""
     codes, ry, rw = build.arena.codes[build.columns.slot[a]], build.arena.targets, build.arena.weights
     rs, re, n_values, min_leaf, member = (

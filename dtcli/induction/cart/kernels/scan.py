@@ -43,9 +43,9 @@ def _class_part(left, known, logs):
     return acc
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
 def numeric(build, scoring, s, node, node_counts, whole):
-    """``cart._numeric`` on list ``s``'s segment at ``node`` (in list order: value ranks ``lv``,
+    """``search/cart.py: _numeric`` on list ``s``'s segment at ``node`` (in list order: value ranks ``lv``,
     classes ``ly``, weights ``lw``; ``build.unit``: every weight is 1 and ``lw`` is not read):
     (found, score, key, lower, upper, left, right). A rank indexes ``distinct``, the attribute's values in order;
     ``far[r]`` is the first rank whose value exceeds ``distinct[r] + FEATURE_THRESHOLD``, so a
@@ -128,7 +128,7 @@ def numeric(build, scoring, s, node, node_counts, whole):
     return found, score, best_key, lower, upper, best_left, best_right
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
 def _known(build, s, node, node_counts, whole):
     """The class counts of list ``s``'s segment at ``node`` (the node's own when ``whole``), their
     total and their sum of squares."""
@@ -147,7 +147,7 @@ def _known(build, s, node, node_counts, whole):
     return known, total, square_sum
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
 def _mode(scoring, total, unit):
     """How ``numeric`` scans, and the margin of its bounds: 0, score every admissible cut; 1, an
     entropy bound from the table of logs (3: from the table of steps, for unit weights); 2, a Gini
@@ -169,7 +169,7 @@ def _mode(scoring, total, unit):
     return mode, margin
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
 def _unit_entropy(build, scoring, s, node, spaced, known, margin, best_left):
     """``numeric``'s loop for the entropy with unit weights, on whole-number counts, with few
     branches: each row moved left updates the bound ``part`` by four table steps.

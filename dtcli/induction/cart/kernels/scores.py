@@ -25,7 +25,7 @@ def log_of(x, logs):
 
 @njit(cache=True, nogil=True)
 def impurity(counts, criterion, logs):
-    """``criteria.gini`` or ``criteria.entropy`` of one class-count vector."""
+    """``criteria/impurity.py``'s ``gini`` or ``entropy`` of one class-count vector."""
     total = 0.0
     for c in range(counts.shape[0]):
         total += counts[c]
@@ -48,7 +48,7 @@ def impurity(counts, criterion, logs):
 
 @njit(cache=True, nogil=True)
 def decrease(left, right, criterion, logs):
-    """``cart.decrease`` for one split."""
+    """``search/cart.py: decrease`` for one split."""
     n_left = 0.0
     n_right = 0.0
     for c in range(left.shape[0]):
@@ -73,7 +73,7 @@ def decrease(left, right, criterion, logs):
 
 @njit(cache=True, nogil=True)
 def proxy(left, right, criterion, logs):
-    """``cart.proxy`` (scikit-learn's ``-W_R I(R) - W_L I(L)``) for one split."""
+    """``search/cart.py: proxy`` (scikit-learn's ``-W_R I(R) - W_L I(L)``) for one split."""
     if criterion == CART:
         return decrease(left, right, criterion, logs)
     w_left = 0.0

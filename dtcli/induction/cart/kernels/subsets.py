@@ -31,7 +31,7 @@ def _scored(left, right, total, min_leaf, criterion, logs):
 
 @njit(cache=True, nogil=True)
 def best_subset(counts, present, criterion, min_leaf, limit, logs):
-    """``cart._nominal``'s search over the present values (``counts`` by value): the mask of the
+    """``search/cart.py: _nominal``'s search over the present values (``counts`` by value): the mask of the
     best subset over ``present`` (or an empty array: none), its score and its left/right counts."""
     v = present.shape[0]
     n_classes = counts.shape[1]
@@ -86,7 +86,7 @@ def best_subset(counts, present, criterion, min_leaf, limit, logs):
 
 @njit(cache=True, nogil=True)
 def _greedy(counts, present, total, criterion, logs):
-    """``cart._greedy``: every mask tried, in order."""
+    """``search/cart.py: _greedy``: every mask tried, in order."""
     v = present.shape[0]
     n_classes = counts.shape[1]
     inside = np.zeros(v, dtype=np.bool_)
