@@ -49,7 +49,7 @@ def _constant(a, columns, arena, node):
     return high <= low + FEATURE_THRESHOLD
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
 def visit(order, n_known, columns, arena, node):
     """``SklearnOrder.visit`` (``order``: a ``state.Order``): the attributes to evaluate in order,
     and the constant count."""

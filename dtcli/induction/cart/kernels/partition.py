@@ -12,7 +12,7 @@ from dtcli.induction.cart.kernels.fraction import branch_of, fits, n_missing, sp
 from dtcli.induction.cart.kernels.tree import record, test_of
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
 def route_rows(build, rs, re, best):
     """Each of the node's rows' side (0 left, 1 right) in ``build.side`` (by row); a missing value
     goes down the branch with more known weight (the left on a tie). Returns how many go left."""
@@ -38,7 +38,7 @@ def route_rows(build, rs, re, best):
     return n_left
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
 def partition_list(build, s, start, end):
     """Stable partition of list ``s``'s segment (rows, with their value ranks, targets and
     weights) by the rows' side, in one pass: the left entries move up in place, the right ones
@@ -67,7 +67,7 @@ def partition_list(build, s, start, end):
     return k - start
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
 def partition_rows(build, start, end):
     """Stable partition of the node's rows (with their nominal codes, targets and weights unless
     every weight is 1) by their side; each code column is moved on its own, reading memory in order."""

@@ -165,7 +165,7 @@ def _nominal(build, a, node):
     return True, best, big_w, proxy
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
 def _choose(build, attributes, node, total, exact, best_member):
     """``regression_choose`` at the node: (attribute or -1, score, threshold); a nominal choice's
     values in ``best_member``."""
