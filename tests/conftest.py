@@ -16,7 +16,9 @@ TESTS = Path(__file__).resolve().parent
 COMPILED_FOLDERS = ("induction/levelwise", "induction/cart", "induction/kernels")
 # ... every test in a module that imports numba, and every test that asks for the compiled engine.
 IMPORTS_NUMBA = re.compile(r"^\s*(import numba|from numba\b)|importorskip\(\s*[\"']numba", re.MULTILINE)
-ASKS_FOR_NUMBA = re.compile(r"DTREE_ENGINE|engine\s*=\s*[\"'](numba|compiled)|[\"']compiled[\"']|\bgrown_both\(|\bboth\(")
+ASKS_FOR_NUMBA = re.compile(
+    r"DTREE_ENGINE|engine\s*=\s*[\"'](numba|compiled)|[\"']compiled[\"']|\bgrown_both\(|\bboth\("
+)
 
 
 def compiled(item) -> bool:

@@ -1,12 +1,11 @@
-"""When and how CART is grown by the compiled builders (``cart_grow``, ``cart_regress``).
+"""When and how CART is grown by the compiled builders (``kernels/grow.py``, ``kernels/regress.py``).
 
 Contract: ``use_cart_engine(table, params)`` says whether a compiled
 builder grows this tree (CART with any missing-value policy, fractional
 cases included; classification or regression, every stopping rule,
-best-first growth and chi-square pre-pruning included; and, as for C4.5, a
-table of ``ENGINE_MIN_ROWS`` rows or ``DTREE_ENGINE=numba``); ``grow_cart(table, params, trace)``
-returns the tree as a FlatTree, the same tree the per-node path grows
-(tests/test_cart_engine.py, tests/test_cart_regress.py), and adds the
+best-first growth and chi-square pre-pruning included; ``backend.py`` decides whether
+it does); ``grow_cart(table, params, trace)`` returns the tree as a FlatTree, the same tree the per-node path grows
+(tests/induction/cart/test_cart_engine.py, test_cart_regress.py), and adds the
 chi-square tests to ``trace`` in the per-node order.
 """
 
@@ -19,14 +18,14 @@ from concurrent.futures import ThreadPoolExecutor, wait
 
 import numpy as np
 
+from dtcli.induction.cart.kernels.state import Columns, Order, Room, Scoring, Sorted, Stopping
 from dtcli.induction.criteria.chisquare import ChiStep
+from dtcli.induction.criteria.constants import ENTROPY, KERNEL_CODES
 from dtcli.induction.grow.flat import FlatTree
 from dtcli.induction.search.cart import SUBSET_LIMIT
 from dtcli.induction.search.ties import FEATURE_THRESHOLD, RAND_R_MAX, single
 from dtcli.model.table import Table
 from dtcli.model.tree import NumericTest, SubsetTest
-
-CRITERIA = {"gini": 0, "cart": 2}  # every other criterion scores by entropy, as cart.decrease does
 
 
 def use_cart_engine(table: Table, params) -> bool:
@@ -60,18 +59,57 @@ def _steps(logs: np.ndarray) -> np.ndarray:
 
 
 def grow_cart(table: Table, params, trace: list | None = None, progress=None) -> FlatTree:
+    """The CART tree of ``table`` grown by the compiled builder (``kernels/grow.py`` for classes,
+    ``kernels/regress.py`` for numbers); the chi-square tests made are added to ``trace``."""
+    rows = np.flatnonzero(table.labelled())
+    data, columns = _sorted(table, rows, params.ties == "sklearn")
+    stopping = Stopping(
+        float(params.min_leaf or 1.0),
+        -1 if params.max_depth is None else int(params.max_depth),
+        float(params.min_split),
+        float(params.purity),
+        float(params.min_gain),
+        float(params.chi2_alpha or 0.0),
+        int(params.max_leaves or 0),
+    )
+    missing = int(sum(table.missing_mask(i)[rows].sum() for i in range(len(table.attributes))))
+    fractional = params.missing == "fractional" and missing > 0  # else a case never goes down both branches
+    run = _Run(data, columns, stopping, _order(table, params), fractional, first_room(len(rows), missing), progress)
+    value = impurity = None
+    if table.is_regression:
+        weight, value, impurity, attr, thr, member, first, score = run.grow(_regression_builder(), ())
+        counts, label = weight[:, None].copy(), np.zeros(len(weight), dtype=np.int64)
+    else:
+        counts, label, attr, thr, member, first, score, steps = _classes(table, params, rows, run)
+        if trace is not None:
+            trace.extend(steps)
+    return FlatTree(
+        attributes=table.attributes,
+        attr=attr,
+        thr=thr,
+        nb=np.where(attr >= 0, 2, 0),
+        cstart=first,
+        counts=counts,
+        label=label,
+        score=score,
+        tests=_tests(table.attributes, attr, thr, member),
+        value=value,
+        impurity=impurity,
+    )
+
+
+def _sorted(table: Table, rows: np.ndarray, exact: bool) -> tuple[Sorted, Columns]:
+    """The labelled ``rows`` laid out for the builders: nominal codes by attribute, and each
+    numeric attribute's rows sorted by value (in parallel: the sort is compiled and GIL-free but
+    for the rounding), their value ranks into one table of every attribute's distinct values."""
     from dtcli.induction.kernels.sort import ranked_order
 
-    labelled = table.labelled()
-    rows = np.flatnonzero(labelled)
     attributes = table.attributes
-    exact = params.ties == "sklearn"
     is_nominal = np.array([a.is_nominal for a in attributes], dtype=np.bool_)
+    n_nominal, n = int(is_nominal.sum()), len(rows)
     slot = np.zeros(len(attributes), dtype=np.int64)
-    n_nominal = int(is_nominal.sum())
     slot[is_nominal] = np.arange(n_nominal)
     slot[~is_nominal] = np.arange(len(attributes) - n_nominal)
-    n = len(rows)
     every = n == table.n_rows  # every row is labelled: the columns need no selecting
     narrow = all(len(a.values) <= 127 for a in attributes if a.is_nominal)  # codes fit in bytes: less to move
     nominal = np.zeros((max(n_nominal, 1), n), dtype=np.int8 if narrow else np.int32)
@@ -85,18 +123,28 @@ def grow_cart(table: Table, params, trace: list | None = None, progress=None) ->
     lengths = np.zeros(len(original), dtype=np.int64)
     distinct: list = [None] * len(original)
 
-    def sort(s: int) -> None:  # compiled and GIL-free but for the rounding: the attributes sort in parallel
+    def sort(s: int) -> None:
         if exact:
             values[s] = single(original[s])
         lengths[s], distinct[s] = ranked_order(values[s], lists[s], ranks[s])
 
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         list(pool.map(sort, range(len(original))))
-    # one table of every attribute's distinct values: ranks index it, offset by attribute
+    table_values, far = _distinct(distinct, ranks, lengths)
+    n_values = np.array([len(a.values) for a in attributes], dtype=np.int64)
+    y, w = (table.y, table.weights) if every else (table.y[rows], table.weights[rows])
+    y = y.astype(np.float64 if table.is_regression else np.int64)
+    data = Sorted(nominal, lists, ranks, lengths, y, w.astype(np.float64))
+    return data, Columns(values, original, is_nominal, slot, n_values, table_values, far)
+
+
+def _distinct(distinct: list, ranks: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """One table of every attribute's distinct values (ranks, offset here by attribute, index it)
+    and, for each rank, the first rank whose value exceeds it by more than ``FEATURE_THRESHOLD``."""
     offsets = np.cumsum([0] + [len(d) for d in distinct])
     if offsets[-1] >= 2**31:
         raise MemoryError("too many distinct numeric values for the CART builder")
-    for s in range(len(original)):
+    for s in range(len(distinct)):
         ranks[s, : lengths[s]] += offsets[s]
     table_values = np.concatenate(distinct) if distinct else np.zeros(0)
     far = np.zeros(len(table_values), dtype=np.int32)
@@ -104,163 +152,55 @@ def grow_cart(table: Table, params, trace: list | None = None, progress=None) ->
         beyond = np.searchsorted(d, d + FEATURE_THRESHOLD, side="right")
         # -1: every value is more than the threshold below the next, so any two ranks differ enough
         far[offsets[s] : offsets[s + 1]] = -1 if np.all(beyond == np.arange(1, len(d) + 1)) else offsets[s] + beyond
-    state = np.array([int(np.random.RandomState(params.seed).randint(0, RAND_R_MAX))], dtype=np.int64)
-    n_values = np.array([len(a.values) for a in attributes], dtype=np.int64)
-    min_leaf = float(params.min_leaf or 1.0)
-    value = impurity = None
-    max_depth = -1 if params.max_depth is None else int(params.max_depth)
-    missing = int(sum(table.missing_mask(i)[rows].sum() for i in range(len(attributes))))
-    fractional = params.missing == "fractional" and missing > 0  # else a case never goes down both branches
-    room = first_room(n, missing)
-    status = np.zeros(3, dtype=np.int64)  # the builders' progress: depth, nodes, rows expanded
-    if table.is_regression:
-        from dtcli.induction.cart.kernels.regress import grow_regression
+    return table_values, far
 
-        weight, value, impurity, attr, thr, member, first, score = _fitting(
-            lambda room: grow_regression(
-                nominal,
-                values,
-                original,
-                (table.y if every else table.y[rows]).astype(np.float64),
-                (table.weights if every else table.weights[rows]).astype(np.float64),
-                is_nominal,
-                slot,
-                n_values,
-                lists,
-                ranks,
-                table_values,
-                far,
-                lengths,
-                min_leaf,
-                max_depth,
-                float(params.min_split),
-                float(params.min_gain),
-                exact,
-                state.copy(),
-                int(params.max_leaves or 0),
-                fractional,
-                room,
-                2 * room + 1,
-                status,
-            ),
-            room,
-            progress,
-            status,
-        )
-        counts, label = weight[:, None].copy(), np.zeros(len(weight), dtype=np.int64)
-    else:
-        counts, label, attr, thr, member, first, score, steps = _classes(
-            table,
-            params,
-            nominal,
-            values,
-            original,
-            every,
-            rows,
-            is_nominal,
-            slot,
-            n_values,
-            lists,
-            ranks,
-            table_values,
-            far,
-            lengths,
-            min_leaf,
-            max_depth,
-            exact,
-            state,
-            fractional,
-            room,
-            progress,
-            status,
-        )
-        if trace is not None:
-            trace.extend(steps)
-    tests = _tests(attributes, attr, thr, member)
-    return FlatTree(
-        attributes=attributes,
-        attr=attr,
-        thr=thr,
-        nb=np.where(attr >= 0, 2, 0),
-        cstart=first,
-        counts=counts,
-        label=label,
-        score=score,
-        tests=tests,
-        value=value,
-        impurity=impurity,
+
+def _order(table: Table, params):
+    """A fresh ``Order`` for each run: scikit-learn's generator state seeded from ``--seed``."""
+    state = int(np.random.RandomState(params.seed).randint(0, RAND_R_MAX))
+    n = len(table.attributes)
+    return lambda: Order(
+        params.ties == "sklearn",
+        np.array([state], dtype=np.int64),
+        np.arange(n, dtype=np.int64),
+        np.arange(n, dtype=np.int64),
     )
 
 
-def _classes(
-    table,
-    params,
-    nominal,
-    values,
-    original,
-    every,
-    rows,
-    is_nominal,
-    slot,
-    n_values,
-    lists,
-    ranks,
-    table_values,
-    far,
-    lengths,
-    min_leaf,
-    max_depth,
-    exact,
-    state,
-    fractional,
-    room,
-    progress,
-    status,
-):
-    """The classification builder's arrays (``cart_grow.grow_cart``)."""
+class _Run:
+    """One builder's run over the laid-out table, again with twice the room while fractional
+    cases outgrow it (``_fitting``)."""
+
+    def __init__(self, data, columns, stopping, order, fractional, room, progress):
+        self.data, self.columns, self.stopping, self.order = data, columns, stopping, order
+        self.fractional, self.room, self.progress = fractional, room, progress
+
+    def grow(self, builder, scoring: tuple) -> tuple:
+        """``builder``'s result: ``builder(data, columns, *scoring, stopping, order, room, status)``."""
+        status = np.zeros(3, dtype=np.int64)  # the builders' progress: depth, nodes, rows expanded
+
+        def run(room: int):
+            rooms = Room(self.fractional, room, 2 * room + 1)
+            return builder(self.data, self.columns, *scoring, self.stopping, self.order(), rooms, status)
+
+        return _fitting(run, self.room, self.progress, status)
+
+
+def _regression_builder():
+    from dtcli.induction.cart.kernels.regress import grow_regression
+
+    return grow_regression
+
+
+def _classes(table, params, rows, run: _Run):
+    """The classification builder's arrays (``kernels/grow.py: grow_cart``) and its chi-square tests."""
     from dtcli.induction.cart.kernels import grow as cart_grow
 
-    logs = np.zeros(1) if fractional else _logs(table, rows)  # fractional weights: no table of logarithms
+    logs = np.zeros(1) if run.fractional else _logs(table, rows)  # fractional weights: no table of logarithms
     lgammas = np.array([math.lgamma(df / 2) if df else 0.0 for df in range(len(table.classes) + 1)])
-    *arrays, gains, made = _fitting(
-        lambda room: cart_grow.grow_cart(
-            nominal,
-            values,
-            original,
-            (table.y if every else table.y[rows]).astype(np.int64),
-            (table.weights if every else table.weights[rows]).astype(np.float64),
-            is_nominal,
-            slot,
-            n_values,
-            lists,
-            ranks,
-            table_values,
-            far,
-            lengths,
-            len(table.classes),
-            CRITERIA.get(params.criterion, 1),
-            min_leaf,
-            max_depth,
-            float(params.min_split),
-            float(params.purity),
-            float(params.min_gain),
-            SUBSET_LIMIT,
-            exact,
-            state.copy(),
-            logs,
-            _steps(logs),
-            float(params.chi2_alpha or 0.0),
-            lgammas,
-            int(params.max_leaves or 0),
-            fractional,
-            room,
-            2 * room + 1,
-            status,
-        ),
-        room,
-        progress,
-        status,
-    )
+    code = KERNEL_CODES[params.criterion] if params.criterion in ("gini", "cart") else ENTROPY  # others: entropy
+    scoring = Scoring(len(table.classes), code, SUBSET_LIMIT, params.ties == "sklearn", logs, _steps(logs), lgammas)
+    *arrays, gains, made = run.grow(lambda *args: cart_grow.grow_cart(*args), (scoring,))
     _, depths, cases, tested, dfs, statistics, p_values, kept, n_made = made
     steps = [
         ChiStep(
@@ -279,7 +219,7 @@ def _classes(
 
 def _fitting(run, room: int, progress, status: np.ndarray) -> tuple:
     """``run(room)``'s result without its last item (whether the tree outgrew the room), run
-    again with twice the room while it did (fractional cases; see ``cart_fraction``). The
+    again with twice the room while it did (fractional cases; see ``kernels/fraction.py``). The
     builder runs in a thread of its own (it releases the GIL) while this one reports its
     ``status`` to ``progress(depth, nodes, rows, seconds)`` a few times a second."""
     started = time.perf_counter()
@@ -298,7 +238,7 @@ def _fitting(run, room: int, progress, status: np.ndarray) -> tuple:
 
 def first_room(n: int, missing: int) -> int:
     """Entries the builder's arrays hold at first with fractional cases: each row, and two more
-    for each missing value (more is rarely needed; see ``cart_fraction``)."""
+    for each missing value (more is rarely needed; see ``kernels/fraction.py``)."""
     return n + 2 * missing
 
 

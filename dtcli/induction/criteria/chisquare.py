@@ -46,11 +46,14 @@ def chi2_sf(x: float, df: int) -> float:
     """Survival function of the chi-square distribution with ``df`` degrees of freedom."""
     if x <= 0:
         return 1.0
-    return _upper_gamma(df / 2.0, x / 2.0)
+    a = df / 2.0
+    return upper_gamma(a, x / 2.0, math.lgamma(a))
 
 
-def _upper_gamma(a: float, x: float) -> float:
-    """Regularized Q(a, x) = Gamma(a, x) / Gamma(a)."""
+def upper_gamma(a: float, x: float, lgamma_a: float) -> float:
+    """Regularized Q(a, x) = Gamma(a, x) / Gamma(a), ``lgamma_a`` being ``math.lgamma(a)``: by the
+    series of P(a, x) for x < a + 1, else by the continued fraction. Plain Python that numba
+    compiles unchanged (``cart/kernels/chi.py``), so both give the same bits."""
     if x < a + 1:
         term = total = 1.0 / a
         n = a
@@ -60,7 +63,7 @@ def _upper_gamma(a: float, x: float) -> float:
             total += term
             if abs(term) < abs(total) * 1e-15:
                 break
-        return max(0.0, 1.0 - total * math.exp(-x + a * math.log(x) - math.lgamma(a)))
+        return max(0.0, 1.0 - total * math.exp(-x + a * math.log(x) - lgamma_a))
     tiny = 1e-300
     b = x + 1 - a
     c = 1 / tiny
@@ -78,4 +81,4 @@ def _upper_gamma(a: float, x: float) -> float:
         h *= delta
         if abs(delta - 1) < 1e-15:
             break
-    return min(1.0, math.exp(-x + a * math.log(x) - math.lgamma(a)) * h)
+    return min(1.0, math.exp(-x + a * math.log(x) - lgamma_a) * h)

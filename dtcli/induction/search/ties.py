@@ -11,6 +11,9 @@ first order of the nodes), so that ``--algorithm cart`` grows the same tree
 as ``DecisionTreeClassifier(random_state=seed)``/``DecisionTreeRegressor``
 even where attributes tie. The nodes must be visited depth first, left
 child first; the generator's state carries from node to node.
+
+``cart/kernels/order.py`` is its deliberate compiled twin (the CART builders' ``visit``), written
+alike line for line so the two read side by side: a change to one is a change to both.
 """
 
 from __future__ import annotations

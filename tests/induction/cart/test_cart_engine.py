@@ -160,7 +160,7 @@ def test_builder_is_used_for_large_tables_only(monkeypatch):
 )
 def test_same_trees_with_fractional_cases(monkeypatch, seed, options):
     """--missing fractional: a case with a missing value goes down both branches, so children
-    hold more entries than their parent (cart_fraction)."""
+    hold more entries than their parent (cart/kernels/fraction.py)."""
     reference, compiled = both(generated(2000, seed), missing="fractional", **options)
     assert same(reference, compiled)
 
@@ -179,7 +179,7 @@ def test_fractional_cases_that_outgrow_the_first_room(monkeypatch):
     monkeypatch.setattr(cart_engine, "first_room", lambda n, missing: n)
     runs = []
     grow = cart_grow.grow_cart
-    monkeypatch.setattr(cart_grow, "grow_cart", lambda *args: runs.append(args[-3]) or grow(*args))
+    monkeypatch.setattr(cart_grow, "grow_cart", lambda *args: runs.append(args[-2].rows) or grow(*args))
     reference, compiled = both(table, missing="fractional")
     assert same(reference, compiled)
     assert len(runs) > 2 and runs[:3] == [800, 1600, 3200]

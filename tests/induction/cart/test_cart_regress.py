@@ -105,7 +105,7 @@ def test_pairwise_sum_is_numpys_at_every_length_up_to_a_thousand():
 @pytest.mark.parametrize("options", [{}, {"ties": "column"}, {"max_leaves": 25}, {"min_leaf": 3.0}])
 def test_same_regression_trees_with_fractional_cases(monkeypatch, options):
     """--missing fractional for regression trees: cases with a missing value go down both branches
-    (cart_fraction), their weights times the branch's share."""
+    (cart/kernels/fraction.py), their weights times the branch's share."""
     for seed in range(2):
         reference, compiled = both(numbers(1500, seed), missing="fractional", **options)
         assert same(reference, compiled)

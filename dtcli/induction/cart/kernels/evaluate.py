@@ -1,11 +1,9 @@
-"""One attribute scored at a CART node, compiled (part of the CART engine, ``cart_grow``).
+"""One attribute scored at a CART node, compiled (part of the CART engine, ``grow.py``).
 
-``evaluate`` scores one attribute at a node as ``cart_choose`` does: the
-best subset of a nominal attribute's present values or the best cut of a
-numeric one, scaled by the share of the node's weight whose value is known.
-``ctx`` is the builder's data: (is_nominal, slot, n_values, codes, classes,
-weights, criterion, min_leaf, limit, logs, exact, value ranks, list classes,
-list weights, unit, distinct values, far, steps).
+``evaluate`` scores one attribute at a node as ``search/cart.py: cart_choose``
+does: the best subset of a nominal attribute's present values or the best cut
+of a numeric one, scaled by the share of the node's weight whose value is
+known. ``build`` is the builder's ``state.Build``, ``scoring`` its ``state.Scoring``.
 """
 
 from __future__ import annotations
@@ -14,81 +12,33 @@ import numpy as np
 from numba import njit
 
 from dtcli.induction.cart.kernels.scan import numeric
-from dtcli.induction.cart.kernels.scores import CART, best_subset, impurity, proxy
+from dtcli.induction.cart.kernels.scores import impurity, proxy
+from dtcli.induction.cart.kernels.subsets import best_subset
+from dtcli.induction.criteria.constants import CART
 
 
 @njit(cache=True, nogil=True)
-def evaluate(a, member, hist, ctx, rs, re, ls, le, node_counts, total, to_beat):
-    """Attribute ``a`` at the node (rows ``rs:re``, list segments ``ls:le``): (found, key, score,
-    threshold); for a nominal attribute ``member`` is left marking the values of the chosen
+def evaluate(build, scoring, a, node, node_counts, total, to_beat):
+    """Attribute ``a`` at ``node`` (rows ``rs:re``, list segments ``ls:le``): (found, key, score,
+    threshold); for a nominal attribute ``build.chosen`` is left marking the values of the chosen
     side. A nominal attribute that cannot reach a key above ``to_beat`` (the best so far) is
     not searched (``_within_reach``) and reported as not found."""
-    is_nominal, slot, n_values, rc, ry, rw, criterion, min_leaf, limit, logs, exact = ctx[:11]
-    lv, ly, lw, unit, distinct, far, steps = ctx[11:]
+    criterion, exact, logs = scoring.criterion, scoring.exact, scoring.logs
     n_classes = node_counts.shape[0]
     thr = 0.0
-    if is_nominal[a]:
-        hist[:, :] = 0.0
-        n_known = 0
-        for i in range(rs, re):
-            code = rc[slot[a], i]
-            if code >= 0:
-                hist[code, ry[i]] += rw[i]
-                n_known += 1
-        complete = n_known == re - rs
-        n_present = 0
-        present = np.empty(n_values[a], dtype=np.int64)
-        for v in range(n_values[a]):
-            size = 0.0
-            for c in range(n_classes):
-                size += hist[v, c]
-            if size > 0:
-                present[n_present] = v
-                n_present += 1
-        if not _within_reach(
-            hist[: n_values[a]], present[:n_present], total, criterion, exact, logs, to_beat, node_counts
-        ):
-            return False, 0.0, 0.0, 0.0
-        mask, sc, left, right = best_subset(hist[: n_values[a]], present[:n_present], criterion, min_leaf, limit, logs)
-        if mask.shape[0] == 0:
-            return False, 0.0, 0.0, 0.0
-        n_in = 0
-        for j in range(n_present):
-            if mask[j]:
-                n_in += 1
-        key = proxy(left, right, criterion, logs)
-        inside_chosen = n_in <= n_present - n_in
-        member[:] = False
-        for j in range(n_present):
-            if mask[j] == inside_chosen:
-                member[present[j]] = True
+    if build.columns.is_nominal[a]:
+        found, key, sc, left, right, complete = _subset(build, scoring, a, node, node_counts, total, to_beat)
     else:
-        complete = le[slot[a]] - ls[slot[a]] == re - rs
+        s = build.columns.slot[a]
+        complete = node.le[s] - node.ls[s] == node.re - node.rs
         whole = logs.shape[0] > 1 and complete
-        found, sc, key, lower, upper, left, right = numeric(
-            slot[a],
-            lv,
-            ly,
-            lw,
-            unit,
-            distinct,
-            far,
-            ls,
-            le,
-            n_classes,
-            criterion,
-            min_leaf,
-            exact,
-            logs,
-            steps,
-            node_counts,
-            whole,
-        )
-        if not found:
-            return False, 0.0, 0.0, 0.0
-        thr = lower / 2.0 + upper / 2.0 if exact else (lower + upper) / 2
-        if thr == upper or not np.isfinite(thr):
-            thr = lower
+        found, sc, key, lower, upper, left, right = numeric(build, scoring, s, node, node_counts, whole)
+        if found:
+            thr = lower / 2.0 + upper / 2.0 if exact else (lower + upper) / 2
+            if thr == upper or not np.isfinite(thr):
+                thr = lower
+    if not found:
+        return False, 0.0, 0.0, 0.0
     known_weight = 0.0
     for c in range(n_classes):
         known_weight += left[c]
@@ -103,6 +53,47 @@ def evaluate(a, member, hist, ctx, rs, re, ls, le, node_counts, total, to_beat):
     if not exact:
         key = sc
     return True, key, sc, thr
+
+
+@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
+def _subset(build, scoring, a, node, node_counts, total, to_beat):
+    """The best subset of nominal attribute ``a``'s values at ``node``: (found, key, score, left
+    counts, right counts, whether every row has a value); the chosen side's values marked in
+    ``build.chosen``."""
+    criterion, logs, hist, member = scoring.criterion, scoring.logs, build.hist, build.chosen
+    codes, targets, weights = build.arena.codes[build.columns.slot[a]], build.arena.targets, build.arena.weights
+    n_values = build.columns.n_values[a]
+    nothing = np.zeros(0)
+    hist[:, :] = 0.0
+    n_known = 0
+    for i in range(node.rs, node.re):
+        code = codes[i]
+        if code >= 0:
+            hist[code, targets[i]] += weights[i]
+            n_known += 1
+    complete = n_known == node.re - node.rs
+    n_present = 0
+    present = np.empty(n_values, dtype=np.int64)
+    for v in range(n_values):
+        if hist[v].sum() > 0:
+            present[n_present] = v
+            n_present += 1
+    counts, present = hist[:n_values], present[:n_present]
+    if not _within_reach(counts, present, total, criterion, scoring.exact, logs, to_beat, node_counts):
+        return False, 0.0, 0.0, nothing, nothing, complete
+    mask, sc, left, right = best_subset(counts, present, criterion, build.stopping.min_leaf, scoring.limit, logs)
+    if mask.shape[0] == 0:
+        return False, 0.0, 0.0, nothing, nothing, complete
+    n_in = 0
+    for j in range(n_present):
+        if mask[j]:
+            n_in += 1
+    inside_chosen = n_in <= n_present - n_in
+    member[:] = False
+    for j in range(n_present):
+        if mask[j] == inside_chosen:
+            member[present[j]] = True
+    return True, proxy(left, right, criterion, logs), sc, left, right, complete
 
 
 @njit(cache=True, nogil=True)

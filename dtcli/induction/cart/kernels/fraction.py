@@ -1,15 +1,15 @@
 """CART's fractional cases (``--missing fractional``) in the compiled builders (numba).
 
 A case whose tested value is missing goes down both branches, its weight
-times the branch's share of the known weight (``missing.partition``): a
+times the branch's share of the known weight (``search/missing.py: partition``): a
 node's children hold more entries than the node. The builders keep every
 node's rows, and its segment of each sorted list, in arrays used as a
 stack: depth first, the node expanded is the last one queued, so its
 segments end the used part of every array, and its children may overrun
 them. ``split_fraction`` lays the children out as [right][left], the left
 child (expanded first) on top. The arrays are sized in advance
-(``room`` entries, ``node_room`` nodes); when a split would need more, the
-builder stops and reports it, and the glue runs it again with twice the room.
+(``Room.rows`` entries, ``Room.nodes`` nodes); when a split would need more, the
+builder stops and reports it, and the glue (``cart/engine.py``) runs it again with twice the room.
 """
 
 from __future__ import annotations
@@ -17,28 +17,29 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-SMALL = 1e-6
+from dtcli.induction.cart.kernels.tree import record
+from dtcli.induction.criteria.constants import SMALL
 
 
-@njit(cache=True, nogil=True)
-def branch_of(i, rows, rc, original, is_nominal, slot, a, member, thr):
+@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
+def branch_of(i, arena, columns, a, member, thr):
     """The branch of the node entry ``i`` at the test (0 left, 1 right, -1 missing value)."""
-    if is_nominal[a]:
-        code = rc[slot[a], i]
+    if columns.is_nominal[a]:
+        code = arena.codes[columns.slot[a], i]
         return -1 if code < 0 else (0 if member[code] else 1)
-    v = original[slot[a], rows[i]]
+    v = columns.original[columns.slot[a], arena.rows[i]]
     return -1 if np.isnan(v) else (0 if v <= thr else 1)
 
 
 @njit(cache=True, nogil=True)
-def n_missing(rows, rc, rs, re, original, is_nominal, slot, a):
+def n_missing(arena, columns, rs, re, a):
     """How many of the node's rows lack attribute ``a`` (each becomes two entries)."""
     m = 0
     for i in range(rs, re):
-        if is_nominal[a]:
-            m += rc[slot[a], i] < 0
+        if columns.is_nominal[a]:
+            m += arena.codes[columns.slot[a], i] < 0
         else:
-            m += np.isnan(original[slot[a], rows[i]])
+            m += np.isnan(columns.original[columns.slot[a], arena.rows[i]])
     return m
 
 
@@ -77,53 +78,49 @@ def _lay_out(column, start, dest, n_right, tmp, shares, weighted):
 
 
 @njit(cache=True, nogil=True)
-def split_fraction(arena, scratch, rs, re, ls, le, original, is_nominal, slot, best, side, node, c0, tree):
-    """Record the node's test ``best`` in ``tree`` (children in slots ``c0``, ``c0 + 1``), send its
-    rows and list entries down (``missing.partition``: a missing value to each branch whose share
-    exceeds 1e-6) and lay each segment out as [right][left]. ``arena``: rows, codes, targets,
-    weights, lists, ranks, list targets, list weights; ``scratch``: buffers of the same sizes.
-    Returns the rows' right and left counts and each list's."""
-    rows, rc, ry, rw, lists, lv, ly, lw = arena
-    tmp, tmp_rc, tmp_ry, tmp_rw, tmp_list, tmp_v, tmp_y, tmp_w = scratch
-    best_a, best_thr, best_score, best_member = best
-    attr, thr, score, member, first_child = tree
-    attr[node], thr[node], score[node] = best_a, best_thr, best_score
-    member[node, :] = best_member
-    first_child[node] = c0
+def split_fraction(build, rs, re, ls, le, node, best, c0):
+    """Record the node's test ``best`` in ``build.tree`` (children in slots ``c0``, ``c0 + 1``), send
+    its rows ``rs:re`` and list entries ``ls:le`` down (``search/missing.py: partition``: a missing value to each
+    branch whose share exceeds 1e-6) and lay each segment out as [right][left] (``build``: a
+    ``state.Build``). Returns the rows' right and left counts and each list's."""
+    arena, scratch, side = build.arena, build.scratch, build.side
+    best_a, best_thr, _, best_member = best
+    record(build.tree, node, best)
+    build.tree.first_child[node] = c0
     sizes = np.zeros(2)
     for i in range(rs, re):
-        b = branch_of(i, rows, rc, original, is_nominal, slot, best_a, best_member, best_thr)
-        side[rows[i]] = b
+        b = branch_of(i, arena, build.columns, best_a, best_member, best_thr)
+        side[arena.rows[i]] = b
         if b >= 0:
-            sizes[b] += rw[i]
+            sizes[b] += arena.weights[i]
     known = sizes[0] + sizes[1]
     shares = sizes / known if known > 0 else np.full(2, 0.5)
     send = np.array([shares[0] - 0.0 > SMALL, shares[1] - 0.0 > SMALL])
-    dest, n_right, n_left = _codes(side, rows, rs, re, send)
-    for j in range(rc.shape[0]):
-        _lay_out(rc[j], rs, dest, n_right, tmp_rc, shares, False)
-    _lay_out(ry, rs, dest, n_right, tmp_ry, shares, False)
-    _lay_out(rw, rs, dest, n_right, tmp_rw, shares, True)
-    _lay_out(rows, rs, dest, n_right, tmp, shares, False)
-    list_right = np.zeros(lists.shape[0], dtype=np.int64)
-    list_left = np.zeros(lists.shape[0], dtype=np.int64)
-    for s in range(lists.shape[0]):
-        dest, list_right[s], list_left[s] = _codes(side, lists[s], ls[s], le[s], send)
-        _lay_out(lv[s], ls[s], dest, list_right[s], tmp_v, shares, False)
-        _lay_out(ly[s], ls[s], dest, list_right[s], tmp_y, shares, False)
-        _lay_out(lw[s], ls[s], dest, list_right[s], tmp_w, shares, True)
-        _lay_out(lists[s], ls[s], dest, list_right[s], tmp_list, shares, False)
+    dest, n_right, n_left = _codes(side, arena.rows, rs, re, send)
+    for j in range(arena.codes.shape[0]):
+        _lay_out(arena.codes[j], rs, dest, n_right, scratch.codes[0], shares, False)
+    _lay_out(arena.targets, rs, dest, n_right, scratch.targets, shares, False)
+    _lay_out(arena.weights, rs, dest, n_right, scratch.weights, shares, True)
+    _lay_out(arena.rows, rs, dest, n_right, scratch.rows, shares, False)
+    list_right = np.zeros(arena.lists.shape[0], dtype=np.int64)
+    list_left = np.zeros(arena.lists.shape[0], dtype=np.int64)
+    for s in range(arena.lists.shape[0]):
+        dest, list_right[s], list_left[s] = _codes(side, arena.lists[s], ls[s], le[s], send)
+        _lay_out(arena.ranks[s], ls[s], dest, list_right[s], scratch.ranks[0], shares, False)
+        _lay_out(arena.list_targets[s], ls[s], dest, list_right[s], scratch.list_targets[0], shares, False)
+        _lay_out(arena.list_weights[s], ls[s], dest, list_right[s], scratch.list_weights[0], shares, True)
+        _lay_out(arena.lists[s], ls[s], dest, list_right[s], scratch.lists[0], shares, False)
     return n_right, n_left, list_right, list_left
 
 
 @njit(cache=True, nogil=True)
-def fits(rs, re, le, n_lists, missing, n_nodes, room, node_room):
-    """Whether the node's split fits: its children's entries within ``room`` in every array (a
-    missing value adds one), two more nodes within ``node_room``."""
+def fits(rs, re, le, n_lists, missing, n_nodes, room):
+    """Whether the node's split fits: its children's entries within ``room.rows`` in every array (a
+    missing value adds one), two more nodes within ``room.nodes``."""
     end = re
     for s in range(n_lists):
         end = max(end, le[s])
-    return end + missing <= room and n_nodes + 2 <= node_room
+    return end + missing <= room.rows and n_nodes + 2 <= room.nodes
 
 
 @njit(cache=True, nogil=True)

@@ -1,8 +1,10 @@
-"""scikit-learn's attribute visiting order, compiled (``sklearn_order.SklearnOrder``'s twin).
+"""scikit-learn's attribute visiting order, compiled: the deliberate twin of ``search/ties.py: SklearnOrder``.
 
 The generator, the Fisher-Yates draws and the constant-attribute
 bookkeeping, step for step as ``SklearnOrder.visit`` and ``is_constant``
-do them, on the CART builder's data layout (``cart_grow``).
+do them (the loops are written alike on purpose, so that the two can be
+read side by side; a change to one is a change to both), on the CART
+builders' data layout (``grow.py``).
 """
 
 from __future__ import annotations
@@ -25,34 +27,37 @@ def _rand_int(state, low, high):
     return low + (s % (RAND_R_MAX + 1)) % (high - low)
 
 
-@njit(cache=True, nogil=True)
-def _constant(a, is_nominal, slot, codes, values, rs, re, lists, ls, le):
-    """``sklearn_order.is_constant`` at a node (``codes``: the node's rows' nominal codes, by position)."""
-    if is_nominal[a]:
+@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
+def _constant(a, columns, arena, node):
+    """``search/ties.py: is_constant`` at a node (``arena.codes``: the node's rows' nominal codes, by position)."""
+    if columns.is_nominal[a]:
         first = -1
-        for i in range(rs, re):
-            code = codes[slot[a], i]
+        for i in range(node.rs, node.re):
+            code = arena.codes[columns.slot[a], i]
             if code >= 0:
                 if first < 0:
                     first = code
                 elif code != first:
                     return False
         return True
-    s = slot[a]
+    s = columns.slot[a]
+    ls, le = node.ls, node.le
     if le[s] <= ls[s]:
         return True
-    low = values[s, lists[s, ls[s]]]
-    high = values[s, lists[s, le[s] - 1]]
+    low = columns.values[s, arena.lists[s, ls[s]]]
+    high = columns.values[s, arena.lists[s, le[s] - 1]]
     return high <= low + FEATURE_THRESHOLD
 
 
-@njit(cache=True, nogil=True)
-def visit(state, features, constant, n_known, is_nominal, slot, codes, values, rs, re, lists, ls, le):
-    """``SklearnOrder.visit``: the attributes to evaluate in order, and the constant count."""
+@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
+def visit(order, n_known, columns, arena, node):
+    """``SklearnOrder.visit`` (``order``: a ``state.Order``): the attributes to evaluate in order,
+    and the constant count."""
+    state, features, constant = order.state, order.features, order.constant
     d = features.shape[0]
     f_i, n_found, n_drawn, n_total, visited = d, 0, 0, n_known, 0
-    order = np.empty(d, dtype=np.int64)
-    n_order = 0
+    chosen = np.empty(d, dtype=np.int64)
+    n_chosen = 0
     while f_i > n_total and (visited < d or visited <= n_found + n_drawn):
         visited += 1
         f_j = _rand_int(state, n_drawn, f_i - n_found)
@@ -61,17 +66,26 @@ def visit(state, features, constant, n_known, is_nominal, slot, codes, values, r
             n_drawn += 1
             continue
         f_j += n_found
-        if _constant(features[f_j], is_nominal, slot, codes, values, rs, re, lists, ls, le):
+        if _constant(features[f_j], columns, arena, node):
             features[f_j], features[n_total] = features[n_total], features[f_j]
             n_found += 1
             n_total += 1
             continue
         f_i -= 1
         features[f_i], features[f_j] = features[f_j], features[f_i]
-        order[n_order] = features[f_i]
-        n_order += 1
+        chosen[n_chosen] = features[f_i]
+        n_chosen += 1
     for i in range(n_known):
         features[i] = constant[i]
     for i in range(n_known, n_known + n_found):
         constant[i] = features[i]
-    return order[:n_order], n_total
+    return chosen[:n_chosen], n_total
+
+
+@njit(cache=True, nogil=True)
+def attribute_order(order, columns, arena, node):
+    """The attributes to score at ``node``, in scikit-learn's random order (``order.exact``) or in
+    column order, and the count of attributes known to be constant."""
+    if order.exact:
+        return visit(order, node.n_const, columns, arena, node)
+    return np.arange(columns.is_nominal.shape[0], dtype=np.int64), node.n_const

@@ -1,8 +1,8 @@
 """CART regression trees grown by compiled code (numba), depth first, on value lists sorted once.
 
-The twin of ``regression.regression_choose`` under ``grow`` (squared error,
-scikit-learn's visiting order and proxy), on the CART builder's layout
-(``cart_grow``): each numeric attribute's rows are sorted once and every
+The twin of ``search/regression.py: regression_choose`` under ``grow/grower.py`` (squared
+error, scikit-learn's visiting order and proxy), on the CART builders' layout
+(``grow.py``): each numeric attribute's rows are sorted once and every
 split partitions the node's segments stably; a node's rows carry their
 nominal codes, targets and weights. The arithmetic is the reference's, in
 its order: running sums along the sorted values (``np.cumsum``), sums by
@@ -16,27 +16,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from dtcli.induction.cart.kernels.chi import heap_push
-from dtcli.induction.cart.kernels.fraction import roomy
+from dtcli.induction.cart.kernels.frontier import begin, new_frontier, push_pair, queue, take, waiting
+from dtcli.induction.cart.kernels.layout import child, expand, new_build, nonempty, with_const
+from dtcli.induction.cart.kernels.order import attribute_order
+from dtcli.induction.cart.kernels.partition import split_children
 from dtcli.induction.cart.kernels.scores import pairwise_sum
-from dtcli.induction.cart.kernels.steps import (
-    attribute_order,
-    new_frontier,
-    next_node,
-    pop_node,
-    push_pair,
-    queue,
-    split_children,
-    tree_arrays,
-    undo,
-)
-
-EPSILON = float(np.finfo(np.float64).eps)  # a node this pure is a leaf (grow.EPSILON)
+from dtcli.induction.cart.kernels.tree import cut, record
+from dtcli.induction.criteria.constants import EPSILON  # a node this pure is a leaf
 
 
 @njit(cache=True, nogil=True)
 def _decrease(w_l, s_l, q_l, w_r, s_r, q_r):
-    """``regression._decrease`` for one split."""
+    """``search/regression.py: _decrease`` for one split."""
     w = w_l + w_r
     both = s_l + s_r
     sse_parent = (q_l + q_r) - both * both / w
@@ -47,7 +38,7 @@ def _decrease(w_l, s_l, q_l, w_r, s_r, q_r):
 
 @njit(cache=True, nogil=True)
 def _stats(ry, rw, lo, hi):
-    """``regression.node_stats`` of rows ``lo:hi``: (weight, mean, mean squared error)."""
+    """``search/regression.py: node_stats`` of rows ``lo:hi``: (weight, mean, mean squared error)."""
     w = rw[lo:hi]
     total = pairwise_sum(w)
     if total <= 0:
@@ -60,17 +51,27 @@ def _stats(ry, rw, lo, hi):
 
 
 @njit(cache=True, nogil=True)
-def _child_stats(ry, rw, lo, hi, child, parent_mean, weight, value, impurity):
-    """A child's ``_stats``; an empty child keeps its parent's mean (``grow._split``)."""
-    weight[child], value[child], impurity[child] = _stats(ry, rw, lo, hi)
+def _child_stats(arena, lo, hi, child, parent, fit):
+    """A child's ``_stats`` in ``fit`` (weight, value, impurity); an empty child keeps its parent's
+    mean (``grow/grower.py``)."""
+    weight, value, impurity = fit
+    weight[child], value[child], impurity[child] = _stats(arena.targets, arena.weights, lo, hi)
     if not weight[child] > 0:
-        weight[child], value[child], impurity[child] = 0.0, parent_mean, 0.0
+        weight[child], value[child], impurity[child] = 0.0, value[parent], 0.0
 
 
-@njit(cache=True, nogil=True)
-def _numeric(s, lv, ly, lw, distinct, far, ls, le, min_leaf, exact):
-    """``regression._numeric`` on the node's sorted segment (ranks, targets, weights): (found,
+@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
+def _numeric(build, s, node, exact):
+    """``search/regression.py: _numeric`` on list ``s``'s segment at ``node`` (ranks, targets, weights): (found,
     score, known weight, key, threshold)."""
+    lv, ly, lw = build.arena.ranks, build.arena.list_targets, build.arena.list_weights
+    distinct, far, ls, le, min_leaf = (
+        build.columns.distinct,
+        build.columns.far,
+        node.ls,
+        node.le,
+        build.stopping.min_leaf,
+    )
     big_w = 0.0
     big_s = 0.0
     big_q = 0.0
@@ -109,10 +110,18 @@ def _numeric(s, lv, ly, lw, distinct, far, ls, le, min_leaf, exact):
     return True, best_score, pairwise_sum(lw[s, ls[s] : le[s]]), best_rank, t  # known weight: np.sum's order
 
 
-@njit(cache=True, nogil=True)
-def _nominal(codes, ry, rw, rs, re, n_values, min_leaf, member):
-    """``regression._nominal`` at the node: (found, score, known weight, proxy); ``member`` marks
-    the values of the smaller side (the first of the mean-ordered values on a tie)."""
+@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
+def _nominal(build, a, node):
+    """``search/regression.py: _nominal`` at the node: (found, score, known weight, proxy); ``build.chosen``
+    marks the values of the smaller side (the first of the mean-ordered values on a tie)."""
+    codes, ry, rw = build.arena.codes[build.columns.slot[a]], build.arena.targets, build.arena.weights
+    rs, re, n_values, min_leaf, member = (
+        node.rs,
+        node.re,
+        build.columns.n_values[a],
+        build.stopping.min_leaf,
+        build.chosen,
+    )
     w = np.zeros(n_values)
     s = np.zeros(n_values)
     q = np.zeros(n_values)
@@ -156,40 +165,20 @@ def _nominal(codes, ry, rw, rs, re, n_values, min_leaf, member):
     return True, best, big_w, proxy
 
 
-@njit(cache=True, nogil=True)
-def _choose(
-    order,
-    total,
-    rc,
-    ry,
-    rw,
-    rs,
-    re,
-    is_nominal,
-    slot,
-    n_values,
-    lv,
-    ly,
-    lw,
-    distinct,
-    far,
-    ls,
-    le,
-    min_leaf,
-    exact,
-    chosen,
-    best_member,
-):
+@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
+def _choose(build, attributes, node, total, exact, best_member):
     """``regression_choose`` at the node: (attribute or -1, score, threshold); a nominal choice's
     values in ``best_member``."""
     best_a, best_key, best_score, best_thr = -1, -np.inf, 0.0, 0.0
-    node_sum = pairwise_sum(rw[rs:re] * ry[rs:re])
-    for a in order:
+    ry, rw = build.arena.targets, build.arena.weights
+    node_sum = pairwise_sum(rw[node.rs : node.re] * ry[node.rs : node.re])
+    is_nominal = build.columns.is_nominal
+    for a in attributes:
         t = 0.0
         if is_nominal[a]:
-            found, sc, known, key = _nominal(rc[slot[a]], ry, rw, rs, re, n_values[a], min_leaf, chosen)
+            found, sc, known, key = _nominal(build, a, node)
         else:
-            found, sc, known, key, t = _numeric(slot[a], lv, ly, lw, distinct, far, ls, le, min_leaf, exact)
+            found, sc, known, key, t = _numeric(build, build.columns.slot[a], node, exact)
         if not found:
             continue
         sc *= known / total if total > 0 else 0.0
@@ -200,235 +189,80 @@ def _choose(
         if best_a < 0 or key > best_key:
             best_a, best_key, best_score, best_thr = a, key, sc, t
             if is_nominal[a]:
-                best_member[:] = chosen
+                best_member[:] = build.chosen
     return best_a, best_score, best_thr
 
 
 @njit(cache=True, nogil=True)
-def grow_regression(
-    nominal,
-    values,
-    original,
-    y,
-    w,
-    is_nominal,
-    slot,
-    n_values,
-    lists,
-    ranks,
-    distinct,
-    far,
-    lengths,
-    min_leaf,
-    max_depth,
-    min_split,
-    min_gain,
-    exact,
-    state,
-    max_leaves,
-    fractional,
-    room,
-    node_room,
-    status,
-):
-    """The whole regression tree, depth first, or best first up to ``max_leaves`` leaves (0: no
-    limit; the key is weight x decrease, the gain of a regression split); ``fractional``, ``room``
-    and ``node_room`` and ``status`` as for ``cart_grow.grow_cart``. Returns per node, in creation order:
-    weight, mean, mean squared error, attribute (-1: leaf), threshold, subset membership by value
-    code, first child, score; and whether the tree outgrew the room."""
-    n, n_attributes, n_numeric = y.shape[0], is_nominal.shape[0], lists.shape[0]
-    cap = node_room if fractional else 2 * n + 1
-    room = room if fractional else n
-    tree, widest = tree_arrays(cap, is_nominal, n_values)
-    attr, thr, score, member, first_child = tree
-    weight = np.zeros(cap)
-    value = np.zeros(cap)
-    impurity = np.zeros(cap)
-    rows = np.arange(room, dtype=np.int64)
-    side = np.zeros(n, dtype=np.int8)
-    rc, lists, lv = roomy(nominal, lists, ranks, room) if fractional else (nominal, lists, ranks)  # the glue's copies
-    ry, rw = np.zeros(room), np.zeros(room)  # the rows' codes, targets, weights, partitioned with them
-    ry[:n], rw[:n] = y, w
-    scratch = (
-        np.empty(room, dtype=np.int64),
-        np.empty(room, dtype=rc.dtype),
-        np.empty(room),
-        np.empty(room),
-        np.empty(room, dtype=lists.dtype),
-        np.empty(room, dtype=lv.dtype),
-        np.empty(room),
-        np.empty(room),
-    )
-    ly, lw = np.empty((n_numeric, room)), np.empty((n_numeric, room))  # each list's ranks, targets, weights
-    for s in range(n_numeric):
-        for i in range(lengths[s]):
-            r = lists[s, i]
-            ly[s, i], lw[s, i] = y[r], w[r]
-    features = np.arange(n_attributes, dtype=np.int64)
-    constant = np.arange(n_attributes, dtype=np.int64)
-    weight[0], value[0], impurity[0] = _stats(ry, rw, 0, n)
-    chosen = np.zeros(widest, dtype=np.bool_)
-    data = (
-        rc,
-        ry,
-        rw,
-        is_nominal,
-        slot,
-        n_values,
-        lv,
-        ly,
-        lw,
-        distinct,
-        far,
-        values,
-        lists,
-        features,
-        constant,
-        exact,
-        state,
-        min_leaf,
-        max_depth,
-        min_split,
-        min_gain,
-        chosen,
-        weight,
-        impurity,
-    )
-    best_first = max_leaves > 0
-    tops = np.zeros(n_numeric + 1, dtype=np.int64)  # fractional cases: the used part of each array
-    tops[0] = n
-    tops[1:] = lengths
-    frontier = new_frontier(n, lengths, max_leaves)
-    stack = frontier[0]
-    size, pushed, leaves, n_nodes, top = 0, 0, 1, 1, 1
-    if best_first:
-        top = 0
-        ok, stack[4][0] = _decide(0, 0, n, 0, 0, stack[5][0].copy(), stack[6][0].copy(), data, tree)
-        if ok:
-            size = heap_push(frontier[1], frontier[2], frontier[3], size, 0.0, 0, 0)
-    while (size if best_first else top) > 0:
-        at, top, size = next_node(frontier, best_first, top, size)
-        node, rs, re, depth, n_const, ls, le = pop_node(stack, at)
-        status[0], status[1], status[2] = depth, n_nodes, status[2] + re - rs  # read by the glue's progress
-        if best_first and leaves + 1 > max_leaves:  # every split adds one leaf: none fits any more
-            undo(node, tree)
+def grow_regression(data, columns, stopping, order, room, status):
+    """The whole regression tree, depth first, or best first up to ``stopping.max_leaves`` leaves
+    (0: no limit; the key is weight x decrease, the gain of a regression split); ``room`` and
+    ``status`` as for ``grow.py: grow_cart``. Returns per node, in creation order: weight, mean,
+    mean squared error, attribute (-1: leaf), threshold, subset membership by value code, first
+    child, score; and whether the tree outgrew the room."""
+    n = data.y.shape[0]
+    targets = np.zeros(room.rows if room.fractional else n)
+    targets[:n] = data.y
+    build = new_build(data, columns, stopping, room, targets, False, 1)
+    cap = build.tree.attr.shape[0]
+    fit = (np.zeros(cap), np.zeros(cap), np.zeros(cap))  # weight, value, impurity
+    weight, score = fit[0], build.tree.score
+    fit[0][0], fit[1][0], fit[2][0] = _stats(build.arena.targets, build.arena.weights, 0, n)
+    frontier = new_frontier(n, data.lengths, stopping.max_leaves)
+    leaves, n_nodes = 1, 1
+    if build.best_first:
+        begin(frontier, *_decide(build, order, take(frontier, True, 0), fit))
+    while waiting(frontier, build.best_first):
+        node, go = expand(frontier, build, leaves, n_nodes, status)
+        if not go:
             continue
-        if not best_first:
-            ok, n_const = _decide(node, rs, re, depth, n_const, ls, le, data, tree)
+        if not build.best_first:
+            ok, n_const = _decide(build, order, node, fit)
             if not ok:
                 continue
-        c0 = n_nodes
-        fitted, lo, hi, list_lo, list_hi = split_children(
-            fractional,
-            best_first,
-            (rows, rc, ry, rw, lists, lv, ly, lw),
-            scratch,
-            False,
-            rs,
-            re,
-            ls,
-            le,
-            original,
-            is_nominal,
-            slot,
-            (attr[node], thr[node], score[node], member[node].copy()),
-            side,
-            node,
-            c0,
-            tree,
-            tops,
-            room,
-            node_room,
-        )
+            node = with_const(node, n_const)
+        fitted, lo, hi, list_lo, list_hi = split_children(build, node, n_nodes)
         if not fitted:
-            return _result(weight, value, impurity, tree, n_nodes, True)
-        n_nodes += 2
-        leaves += 1
+            return _result(fit, build.tree, n_nodes, True)
+        c0, n_nodes, leaves = n_nodes, n_nodes + 2, leaves + 1  # the children's slots c0, c0 + 1
         for b in range(2):
-            _child_stats(ry, rw, lo[b], hi[b], c0 + b, value[node], weight, value, impurity)
-        if not best_first:
-            top = push_pair(stack, top, c0, lo, hi, depth, n_const, list_lo, list_hi)
+            _child_stats(build.arena, lo[b], hi[b], c0 + b, node.id, fit)
+        if not build.best_first:
+            push_pair(frontier, c0, lo, hi, node.depth, node.n_const, list_lo, list_hi)
             continue
-        for b in (1, 0):  # as the per-node grower decides them: the last branch first
-            if hi[b] > lo[b]:
-                ok, child_const = _decide(
-                    c0 + b, lo[b], hi[b], depth + 1, n_const, list_lo[b].copy(), list_hi[b].copy(), data, tree
-                )
-                if ok:
-                    size, pushed = queue(
-                        frontier,
-                        size,
-                        pushed,
-                        c0 + b,
-                        lo[b],
-                        hi[b],
-                        depth + 1,
-                        child_const,
-                        list_lo[b],
-                        list_hi[b],
-                        -weight[c0 + b] * score[c0 + b],
-                    )
-    return _result(weight, value, impurity, tree, n_nodes, False)
+        for b in nonempty(lo, hi):  # as the per-node grower decides them: the last branch first
+            kid = child(c0, b, lo, hi, list_lo, list_hi, node.depth, node.n_const)
+            ok, n_const = _decide(build, order, kid, fit)
+            if ok:
+                queue(frontier, with_const(kid, n_const), -weight[kid.id] * score[kid.id])
+    return _result(fit, build.tree, n_nodes, False)
 
 
 @njit(cache=True, nogil=True)
-def _result(weight, value, impurity, tree, n_nodes, overflow):
-    attr, thr, score, member, first_child = tree
-    return (
-        weight[:n_nodes],
-        value[:n_nodes],
-        impurity[:n_nodes],
-        attr[:n_nodes],
-        thr[:n_nodes],
-        member[:n_nodes],
-        first_child[:n_nodes],
-        score[:n_nodes],
-        overflow,
-    )
+def _result(fit, tree, n_nodes, overflow):
+    weight, value, impurity = fit
+    attr, thr, member, first_child, score = cut(tree, n_nodes)
+    return weight[:n_nodes], value[:n_nodes], impurity[:n_nodes], attr, thr, member, first_child, score, overflow
 
 
 @njit(cache=True, nogil=True)
-def _decide(node, rs, re, depth, n_const, ls, le, data, tree):
+def _decide(build, order, node, fit):
     """The per-node grower's ``decide`` for a regression node: the stopping rules, the attributes
-    in their order, the best split and --min-gain. Records the split in ``tree``; returns (split
-    or not, constants known to the children)."""
-    rc, ry, rw, is_nominal, slot, n_values, lv, ly, lw, distinct, far, values, lists = data[:13]
-    features, constant, exact, state, min_leaf, max_depth, min_split, min_gain, chosen, weight, impurity = data[13:]
-    total = weight[node]
-    if total <= 0 or impurity[node] <= EPSILON or is_nominal.shape[0] == 0 or (max_depth >= 0 and depth >= max_depth):
+    in their order, the best split and --min-gain. Records the split in ``build.tree``; returns
+    (split or not, constants known to the children)."""
+    weight, _, impurity = fit
+    stopping, is_nominal, n_const = build.stopping, build.columns.is_nominal, node.n_const
+    total = weight[node.id]
+    if total <= 0 or impurity[node.id] <= EPSILON or is_nominal.shape[0] == 0:
         return False, n_const
-    if total < min_split or total < 2 * min_leaf:
+    if stopping.max_depth >= 0 and node.depth >= stopping.max_depth:
         return False, n_const
-    order, n_const = attribute_order(
-        exact, state, features, constant, n_const, is_nominal, slot, rc, values, rs, re, lists, ls, le
-    )
-    best_member = np.zeros(chosen.shape[0], dtype=np.bool_)
-    best_a, best_score, best_thr = _choose(
-        order,
-        total,
-        rc,
-        ry,
-        rw,
-        rs,
-        re,
-        is_nominal,
-        slot,
-        n_values,
-        lv,
-        ly,
-        lw,
-        distinct,
-        far,
-        ls,
-        le,
-        min_leaf,
-        exact,
-        chosen,
-        best_member,
-    )
-    if best_a < 0 or not best_score >= min_gain - 1e-12:
+    if total < stopping.min_split or total < 2 * stopping.min_leaf:
         return False, n_const
-    attr, thr, score, member, first_child = tree
-    attr[node], thr[node], score[node] = best_a, best_thr, best_score
-    member[node, :] = best_member
+    attributes, n_const = attribute_order(order, build.columns, build.arena, node)
+    best_member = np.zeros(build.chosen.shape[0], dtype=np.bool_)
+    best_a, best_score, best_thr = _choose(build, attributes, node, total, order.exact, best_member)
+    if best_a < 0 or not best_score >= stopping.min_gain - 1e-12:
+        return False, n_const
+    record(build.tree, node.id, (best_a, best_thr, best_score, best_member))
     return True, n_const

@@ -1,8 +1,6 @@
-"""CART's sorted value lists, compiled (part of the CART engine): the scan of a numeric
-attribute's segment for its best cut, and the stable partitions that hand lists and rows to a
-node's children.
+"""The scan of a numeric attribute's sorted segment at a CART node for its best cut, compiled.
 
-``numeric`` is ``cart._numeric`` on the CART builder's layout (``cart_grow``):
+``numeric`` is ``search/cart.py: _numeric`` on the CART builders' layout (``grow.py``):
 the cuts of a node's segment in value order, the best by scikit-learn's
 proxy, the first of equals. It scores exactly only the cuts that can win:
 
@@ -18,7 +16,7 @@ proxy, the first of equals. It scores exactly only the cuts that can win:
 - Otherwise every admissible cut is scored exactly.
 
 A cut whose bound is below the best key so far cannot be the first best, so
-skipping it leaves the result unchanged (tests/test_cart_engine.py).
+skipping it leaves the result unchanged (tests/induction/cart/test_cart_engine.py).
 """
 
 from __future__ import annotations
@@ -26,10 +24,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from dtcli.induction.cart.kernels.scores import ENTROPY, GINI, LN2, decrease, proxy
+from dtcli.induction.cart.kernels.scores import decrease, proxy
+from dtcli.induction.criteria.constants import ENTROPY, EPSILON, GINI, LN2
 
 RESYNC = 1024
-EPS = 2.220446049250313e-16
 
 
 @njit(cache=True, nogil=True)
@@ -45,44 +43,24 @@ def _class_part(left, known, logs):
     return acc
 
 
-@njit(cache=True, nogil=True)
-def numeric(
-    s, lv, ly, lw, unit, distinct, far, ls, le, n_classes, criterion, min_leaf, exact, logs, steps, node_counts, whole
-):
-    """``cart._numeric`` on the node's sorted segment (in list order: value ranks ``lv``,
-    classes, weights; ``unit``: every weight is 1 and ``lw`` is not read): (found, score, key,
-    lower, upper, left, right). A rank indexes ``distinct``, the attribute's values in order;
+@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
+def numeric(build, scoring, s, node, node_counts, whole):
+    """``search/cart.py: _numeric`` on list ``s``'s segment at ``node`` (in list order: value ranks ``lv``,
+    classes ``ly``, weights ``lw``; ``build.unit``: every weight is 1 and ``lw`` is not read):
+    (found, score, key, lower, upper, left, right). A rank indexes ``distinct``, the attribute's values in order;
     ``far[r]`` is the first rank whose value exceeds ``distinct[r] + FEATURE_THRESHOLD``, so a
     cut between ranks r and q is admissible when ``q >= far[r]`` (negative for every rank of an
     attribute whose distinct values all lie that far apart). ``whole``: every row of the node has
     a value here and the weights are whole numbers, so the node's class counts are the known
     ones. ``steps[x] = f(x + 1) - f(x)``, ``f(x) = x ln x``, for whole x below the table's size
     (with unit weights, one row moving left changes the entropy bound by four of these)."""
+    lv, ly, lw, unit = build.arena.ranks, build.arena.list_targets, build.arena.list_weights, build.unit
+    distinct, far, ls, le = build.columns.distinct, build.columns.far, node.ls, node.le
+    criterion, exact, logs = scoring.criterion, scoring.exact, scoring.logs
+    n_classes, min_leaf = node_counts.shape[0], build.stopping.min_leaf
     spaced = le[s] > ls[s] and far[lv[s, ls[s]]] < 0  # the attribute's distinct values are all far enough apart
-    if whole:
-        known = node_counts.copy()
-    else:
-        known = np.zeros(n_classes)
-        for i in range(ls[s], le[s]):
-            known[ly[s, i]] += 1.0 if unit else lw[s, i]
-    total = 0.0
-    square_sum = 0.0
-    for c in range(n_classes):
-        total += known[c]
-        square_sum += known[c] * known[c]
-    # 0: score every admissible cut; 1: entropy bound from the table of logs (3: from the table of
-    # steps, for unit weights); 2: Gini bound
-    mode = 0
-    if exact and logs.shape[0] > 1 and total < logs.shape[0]:
-        if criterion == ENTROPY:
-            mode = 3 if unit and total < steps.shape[0] else 1
-        elif criterion == GINI and total < 67_108_864.0:
-            mode = 2
-    margin = 0.0
-    if mode == 1 or mode == 3:
-        margin = 3e-12 * (total * (logs[int(total)] + 1.0) + 1.0) + 16.0 * RESYNC * EPS * (_xlogx(total, logs) + 1.0)
-    elif mode == 2:
-        margin = 1e-12 * (total + 1.0)
+    known, total, square_sum = _known(build, s, node, node_counts, whole)
+    mode, margin = _mode(scoring, total, unit)
     left = np.zeros(n_classes)
     right = np.zeros(n_classes)
     best_left = np.zeros(n_classes)
@@ -96,9 +74,7 @@ def numeric(
     lower = upper = 0.0
     stop = le[s] - 1
     if mode == 3:  # a loop of its own, and nothing left for the general one
-        found, best_key, lower, upper = _unit_entropy(
-            s, lv, ly, distinct, far, spaced, ls, le, known, total, min_leaf, logs, steps, margin, best_left
-        )
+        found, best_key, lower, upper = _unit_entropy(build, scoring, s, node, spaced, known, margin, best_left)
         stop = ls[s]
     for i in range(ls[s], stop):
         k = ly[s, i]
@@ -152,68 +128,49 @@ def numeric(
     return found, score, best_key, lower, upper, best_left, best_right
 
 
-@njit(cache=True, nogil=True)
-def partition_list(items, lv, ly, lw, unit, start, end, side, tmp, tmp_v, tmp_y, tmp_w):
-    """Stable partition of a sorted list segment (rows, with their value ranks, classes and
-    weights) by the rows' ``side``, in one pass: the left entries move up in place, the right
-    ones wait in ``tmp``. Returns the number of left entries."""
-    k = start
-    m = 0
-    for i in range(start, end):
-        it = items[i]
-        if side[it] == 0:
-            items[k], lv[k], ly[k] = it, lv[i], ly[i]
-            if not unit:
-                lw[k] = lw[i]
-            k += 1
-        else:
-            tmp[m], tmp_v[m], tmp_y[m] = it, lv[i], ly[i]
-            if not unit:
-                tmp_w[m] = lw[i]
-            m += 1
-    for j in range(m):
-        items[k + j], lv[k + j], ly[k + j] = tmp[j], tmp_v[j], tmp_y[j]
-        if not unit:
-            lw[k + j] = tmp_w[j]
-    return k - start
+@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
+def _known(build, s, node, node_counts, whole):
+    """The class counts of list ``s``'s segment at ``node`` (the node's own when ``whole``), their
+    total and their sum of squares."""
+    ly, lw, unit, n_classes = build.arena.list_targets, build.arena.list_weights, build.unit, node_counts.shape[0]
+    if whole:
+        known = node_counts.copy()
+    else:
+        known = np.zeros(n_classes)
+        for i in range(node.ls[s], node.le[s]):
+            known[ly[s, i]] += 1.0 if unit else lw[s, i]
+    total = 0.0
+    square_sum = 0.0
+    for c in range(n_classes):
+        total += known[c]
+        square_sum += known[c] * known[c]
+    return known, total, square_sum
 
 
-@njit(cache=True, nogil=True)
-def partition_rows(rows, rc, ry, rw, unit, start, end, side, tmp, tmp_codes, tmp_ry, tmp_rw):
-    """Stable partition of the node's rows (with their nominal codes, classes and weights unless
-    ``unit``: all 1) by ``side``; each code column is moved on its own, reading memory in order."""
-    n = end - start
-    left = np.empty(n, dtype=np.bool_)
-    n_left = 0
-    for i in range(start, end):
-        left[i - start] = side[rows[i]] == 0
-        if left[i - start]:
-            n_left += 1
-    _move(rows, left, start, end, n_left, tmp)
-    _move(ry, left, start, end, n_left, tmp_ry)
-    if not unit:
-        _move(rw, left, start, end, n_left, tmp_rw)
-    for j in range(rc.shape[0]):
-        _move(rc[j], left, start, end, n_left, tmp_codes)
+@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
+def _mode(scoring, total, unit):
+    """How ``numeric`` scans, and the margin of its bounds: 0, score every admissible cut; 1, an
+    entropy bound from the table of logs (3: from the table of steps, for unit weights); 2, a Gini
+    bound."""
+    criterion, logs, steps = scoring.criterion, scoring.logs, scoring.steps
+    mode = 0
+    if scoring.exact and logs.shape[0] > 1 and total < logs.shape[0]:
+        if criterion == ENTROPY:
+            mode = 3 if unit and total < steps.shape[0] else 1
+        elif criterion == GINI and total < 67_108_864.0:
+            mode = 2
+    margin = 0.0
+    if mode == 1 or mode == 3:
+        margin = 3e-12 * (total * (logs[int(total)] + 1.0) + 1.0) + 16.0 * RESYNC * EPSILON * (
+            _xlogx(total, logs) + 1.0
+        )
+    elif mode == 2:
+        margin = 1e-12 * (total + 1.0)
+    return mode, margin
 
 
-@njit(cache=True, nogil=True)
-def _move(column, left, start, end, n_left, tmp):
-    k = start
-    m = start + n_left
-    for i in range(start, end):
-        if left[i - start]:
-            tmp[k] = column[i]
-            k += 1
-        else:
-            tmp[m] = column[i]
-            m += 1
-    for i in range(start, end):
-        column[i] = tmp[i]
-
-
-@njit(cache=True, nogil=True)
-def _unit_entropy(s, lv, ly, distinct, far, spaced, ls, le, known, total, min_leaf, logs, steps, margin, best_left):
+@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
+def _unit_entropy(build, scoring, s, node, spaced, known, margin, best_left):
     """``numeric``'s loop for the entropy with unit weights, on whole-number counts, with few
     branches: each row moved left updates the bound ``part`` by four table steps.
 
@@ -221,7 +178,12 @@ def _unit_entropy(s, lv, ly, distinct, far, spaced, ls, le, known, total, min_le
     differ by more than twice the margin compare the same way exactly; only closer ones are
     scored exactly. The cut kept is always the first of the best so far. Returns (found, best
     key, lower, upper) and leaves the best cut's left counts in ``best_left``."""
+    lv, ly, distinct, far = build.arena.ranks, build.arena.list_targets, build.columns.distinct, build.columns.far
+    ls, le, logs, steps, min_leaf = node.ls, node.le, scoring.logs, scoring.steps, build.stopping.min_leaf
     n_classes = known.shape[0]
+    total = 0.0
+    for c in range(n_classes):
+        total += known[c]
     count = np.zeros(n_classes, dtype=np.int64)
     whole = np.empty(n_classes, dtype=np.int64)
     for c in range(n_classes):

@@ -1,0 +1,150 @@
+"""A compiled CART node split in two (numba): its rows routed, and its rows and list segments
+partitioned stably (SPRINT) for its children, or sent down both branches with fractional cases
+(``fraction.py``). Shared by the classification (``grow.py``) and regression (``regress.py``)
+builders; ``build`` is their ``state.Build``."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from dtcli.induction.cart.kernels.fraction import branch_of, fits, n_missing, split_fraction, to_top
+from dtcli.induction.cart.kernels.tree import record, test_of
+
+
+@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
+def route_rows(build, rs, re, best):
+    """Each of the node's rows' side (0 left, 1 right) in ``build.side`` (by row); a missing value
+    goes down the branch with more known weight (the left on a tie). Returns how many go left."""
+    arena, side = build.arena, build.side
+    best_a, best_thr, _, best_member = best
+    sizes0 = 0.0
+    sizes1 = 0.0
+    for i in range(rs, re):
+        b = branch_of(i, arena, build.columns, best_a, best_member, best_thr)
+        side[arena.rows[i]] = b
+        if b == 0:
+            sizes0 += arena.weights[i]
+        elif b == 1:
+            sizes1 += arena.weights[i]
+    heavier = 0 if sizes0 >= sizes1 else 1
+    n_left = 0
+    for i in range(rs, re):
+        r = arena.rows[i]
+        if side[r] < 0:
+            side[r] = heavier
+        if side[r] == 0:
+            n_left += 1
+    return n_left
+
+
+@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
+def partition_list(build, s, start, end):
+    """Stable partition of list ``s``'s segment (rows, with their value ranks, targets and
+    weights) by the rows' side, in one pass: the left entries move up in place, the right ones
+    wait in the scratch buffers. Returns the number of left entries."""
+    arena, scratch, side, unit = build.arena, build.scratch, build.side, build.unit
+    items, lv, ly, lw = arena.lists[s], arena.ranks[s], arena.list_targets[s], arena.list_weights[s]
+    tmp, tmp_v, tmp_y, tmp_w = scratch.lists[0], scratch.ranks[0], scratch.list_targets[0], scratch.list_weights[0]
+    k = start
+    m = 0
+    for i in range(start, end):
+        it = items[i]
+        if side[it] == 0:
+            items[k], lv[k], ly[k] = it, lv[i], ly[i]
+            if not unit:
+                lw[k] = lw[i]
+            k += 1
+        else:
+            tmp[m], tmp_v[m], tmp_y[m] = it, lv[i], ly[i]
+            if not unit:
+                tmp_w[m] = lw[i]
+            m += 1
+    for j in range(m):
+        items[k + j], lv[k + j], ly[k + j] = tmp[j], tmp_v[j], tmp_y[j]
+        if not unit:
+            lw[k + j] = tmp_w[j]
+    return k - start
+
+
+@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
+def partition_rows(build, start, end):
+    """Stable partition of the node's rows (with their nominal codes, targets and weights unless
+    every weight is 1) by their side; each code column is moved on its own, reading memory in order."""
+    arena, scratch, side = build.arena, build.scratch, build.side
+    n = end - start
+    left = np.empty(n, dtype=np.bool_)
+    n_left = 0
+    for i in range(start, end):
+        left[i - start] = side[arena.rows[i]] == 0
+        if left[i - start]:
+            n_left += 1
+    _move(arena.rows, left, start, end, n_left, scratch.rows)
+    _move(arena.targets, left, start, end, n_left, scratch.targets)
+    if not build.unit:
+        _move(arena.weights, left, start, end, n_left, scratch.weights)
+    for j in range(arena.codes.shape[0]):
+        _move(arena.codes[j], left, start, end, n_left, scratch.codes[0])
+
+
+@njit(cache=True, nogil=True)
+def _move(column, left, start, end, n_left, tmp):
+    k = start
+    m = start + n_left
+    for i in range(start, end):
+        if left[i - start]:
+            tmp[k] = column[i]
+            k += 1
+        else:
+            tmp[m] = column[i]
+            m += 1
+    for i in range(start, end):
+        column[i] = tmp[i]
+
+
+@njit(cache=True, nogil=True)
+def _halves(n_lists, fitted):
+    """Each child's row start and end and list starts and ends, to fill: (fits, lo, hi, list_lo, list_hi)."""
+    width = max(n_lists, 1)
+    lo, hi = np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64)
+    return fitted, lo, hi, np.zeros((2, width), dtype=np.int64), np.zeros((2, width), dtype=np.int64)
+
+
+@njit(cache=True, nogil=True)
+def split_children(build, node, c0):
+    """Split ``node`` (a ``state.Node``) by the test recorded at it, its children in slots ``c0``
+    and ``c0 + 1``: route its rows (``route_rows``) and partition its rows and list segments
+    stably, or, for fractional cases, ``split_fraction``. Returns (fits, each child's row start
+    and end, each child's list starts and ends). With fractional cases the split may not fit the
+    room given (``fraction.py``); then nothing is done."""
+    best = test_of(build.tree, node.id)
+    n_lists = build.arena.lists.shape[0]
+    out = _halves(n_lists, True)
+    _, lo, hi, list_lo, list_hi = out
+    rs, re, ls, le = node.rs, node.re, node.ls, node.le
+    if not build.room.fractional:
+        record(build.tree, node.id, best)
+        build.tree.first_child[node.id] = c0
+        n_left = route_rows(build, rs, re, best)
+        partition_rows(build, rs, re)
+        lo[0], hi[0], lo[1], hi[1] = rs, rs + n_left, rs + n_left, re
+        for s in range(n_lists):
+            middle = ls[s] + partition_list(build, s, ls[s], le[s])
+            list_lo[0, s], list_hi[0, s], list_lo[1, s], list_hi[1, s] = ls[s], middle, middle, le[s]
+        return out
+    missing = n_missing(build.arena, build.columns, rs, re, best[0])
+    tops, room = build.tops, build.room
+    if build.best_first:
+        if tops.max() + (re - rs) + missing > room.rows:
+            return _halves(n_lists, False)
+        rs, re, ls, le = to_top(build.arena, tops, rs, re, ls, le)
+    if not fits(rs, re, le, n_lists, missing, c0, room):
+        return _halves(n_lists, False)
+    n_right, n_left, list_right, list_left = split_fraction(build, rs, re, ls, le, node.id, best, c0)
+    lo[0], hi[0], lo[1], hi[1] = rs + n_right, rs + n_right + n_left, rs, rs + n_right  # laid out [right][left]
+    tops[0] = rs + n_right + n_left
+    for s in range(n_lists):
+        list_lo[0, s], list_hi[0, s] = ls[s] + list_right[s], ls[s] + list_right[s] + list_left[s]
+        list_lo[1, s], list_hi[1, s] = ls[s], ls[s] + list_right[s]
+        tops[1 + s] = list_hi[0, s]
+    return out
