@@ -23,7 +23,11 @@ PACKAGE_ROOT = INDUCTION.parent.parent  # the directory that holds ``dtcli``
 def kernel_files(induction: Path = INDUCTION) -> list[Path]:
     """Every kernel module under ``induction`` and the ``dtcli`` modules they import, sorted."""
     root = induction.parent.parent
-    todo = sorted(p for p in induction.rglob("*.py") if "kernels" in p.relative_to(induction).parts[:-1])
+    todo = sorted(
+        p
+        for p in induction.rglob("*.py")
+        if "kernels" in p.relative_to(induction).parts[:-1] and p.name != "cache.py"  # cache.py compiles nothing
+    )
     seen: set[Path] = set()
     while todo:
         path = todo.pop()
@@ -53,21 +57,34 @@ def _imported(path: Path, root: Path) -> list[Path]:
     return found
 
 
-def cache_dir(induction: Path = INDUCTION) -> str:
-    """``~/.cache/dtree/numba/<key>`` (or under ``$XDG_CACHE_HOME``), the key a digest of the
-    kernel sources (``kernel_files``)."""
+def source_key(induction: Path = INDUCTION) -> str:
+    """A digest of the kernel sources (``kernel_files``): 16 hexadecimal digits."""
     digest = hashlib.sha256()
     for path in kernel_files(induction):
         digest.update(path.relative_to(induction.parent.parent).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def cache_dir(induction: Path = INDUCTION) -> str:
+    """``~/.cache/dtree/numba/<key>`` (or under ``$XDG_CACHE_HOME``), the key ``source_key()``."""
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return str(base / "dtree" / "numba" / digest.hexdigest()[:16])
+    return str(base / "dtree" / "numba" / source_key(induction))
 
 
 def use_cache_dir() -> None:
-    """Point numba at ``cache_dir()`` unless ``NUMBA_CACHE_DIR`` says otherwise; call it before the
-    kernels' modules are imported (numba reads the setting when a function is decorated)."""
-    if not os.environ.get("NUMBA_CACHE_DIR"):
+    """Point numba at the cache directory of these kernel sources; call it before the kernels'
+    modules are imported (numba reads the setting when a function is decorated).
+
+    ``cache_dir()`` by default; a ``NUMBA_CACHE_DIR`` the user set is the base under which the
+    sources' key names a sub-directory, so that no setting lets stale machine code be loaded.
+    """
+    chosen = os.environ.get("NUMBA_CACHE_DIR")
+    if not chosen:
         os.environ["NUMBA_CACHE_DIR"] = cache_dir()
+    else:
+        key = source_key()
+        if Path(chosen).name != key:  # (a child process inherits the directory already keyed)
+            os.environ["NUMBA_CACHE_DIR"] = str(Path(chosen) / key)
     config = sys.modules.get("numba.core.config")
-    if config is not None and not config.CACHE_DIR:  # numba was imported before the variable was set
+    if config is not None:  # numba was imported before the variable was set
         config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]

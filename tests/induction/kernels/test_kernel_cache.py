@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -63,7 +64,15 @@ def test_cache_dir_is_given_to_numba_even_when_it_was_imported_first(monkeypatch
     assert os.environ["NUMBA_CACHE_DIR"] == config.CACHE_DIR == kernels.cache_dir()
 
 
-def test_a_cache_dir_the_user_chose_is_kept(monkeypatch, tmp_path):
+def test_a_cache_dir_the_user_chose_is_the_base_of_the_keyed_one(monkeypatch, tmp_path):
+    """NUMBA_CACHE_DIR keeps the cache where the user wants it, but still one directory per
+    version of the kernels: a user's setting never lets stale machine code load."""
+    config = sys.modules.get("numba.core.config")
+    if config is not None:  # use_cache_dir hands numba the directory: restore it afterwards
+        monkeypatch.setattr(config, "CACHE_DIR", config.CACHE_DIR)
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "mine"))
     kernels.use_cache_dir()
-    assert os.environ["NUMBA_CACHE_DIR"] == str(tmp_path / "mine")
+    keyed = tmp_path / "mine" / kernels.source_key()
+    assert os.environ["NUMBA_CACHE_DIR"] == str(keyed)
+    kernels.use_cache_dir()  # again, or in a child process that inherits it: not keyed twice
+    assert os.environ["NUMBA_CACHE_DIR"] == str(keyed)
