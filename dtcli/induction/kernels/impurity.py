@@ -1,8 +1,7 @@
 """Gini and entropy of one class-count vector and the sides of a cut, compiled (numba): shared by the engines.
 
-A deliberate twin for now: ``cart/kernels/scores.py`` still holds the same ``log_of``, ``impurity`` and
-sides loop (``_scored``) until CART imports them from here; ID3's kernels (``levelwise/kernels/id3.py``)
-already do.
+The CART builders (``cart/kernels/``) and ID3's level-wise kernels (``levelwise/kernels/id3.py``)
+both take them from here.
 """
 
 from __future__ import annotations

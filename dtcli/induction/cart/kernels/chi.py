@@ -16,9 +16,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from dtcli.induction.cart.kernels.scores import impurity, pairwise_sum
+from dtcli.induction.cart.kernels.scores import pairwise_sum
 from dtcli.induction.criteria.chisquare import upper_gamma as _upper_gamma
 from dtcli.induction.criteria.constants import ENTROPY
+from dtcli.induction.kernels.impurity import impurity
 
 NO_LOGS = np.zeros(1)
 upper_gamma = njit(cache=True, nogil=True)(_upper_gamma)  # the very function the reference calls

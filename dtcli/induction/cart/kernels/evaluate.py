@@ -12,9 +12,10 @@ import numpy as np
 from numba import njit
 
 from dtcli.induction.cart.kernels.scan import numeric
-from dtcli.induction.cart.kernels.scores import impurity, proxy
+from dtcli.induction.cart.kernels.scores import proxy
 from dtcli.induction.cart.kernels.subsets import best_subset
 from dtcli.induction.criteria.constants import CART
+from dtcli.induction.kernels.impurity import impurity
 
 
 @njit(cache=True, nogil=True)

@@ -11,39 +11,7 @@ import numpy as np
 from numba import njit
 
 from dtcli.induction.criteria.constants import CART, GINI, LN2
-from dtcli.induction.criteria.constants import ENTROPY as ENTROPY  # levelwise/kernels/id3.py takes it from here
-
-
-@njit(cache=True, nogil=True)
-def log_of(x, logs):
-    """``np.log(x)``; from the table when ``x`` is a whole number it holds (the table's entries
-    are the same ``np.log`` values, so the result is identical)."""
-    if logs.shape[0] > 1 and x < logs.shape[0] and x == np.floor(x):
-        return logs[int(x)]
-    return np.log(x)
-
-
-@njit(cache=True, nogil=True)
-def impurity(counts, criterion, logs):
-    """``criteria/impurity.py``'s ``gini`` or ``entropy`` of one class-count vector."""
-    total = 0.0
-    for c in range(counts.shape[0]):
-        total += counts[c]
-    if criterion == GINI:
-        if not total > 0:
-            return 0.0
-        squares = 0.0
-        for c in range(counts.shape[0]):
-            p = counts[c] / total
-            squares += p * p
-        return 1.0 - squares
-    acc = 0.0
-    for c in range(counts.shape[0]):
-        if counts[c] > 0:
-            acc = acc - counts[c] * (log_of(counts[c], logs) / LN2)
-    if not total > 0:
-        return 0.0
-    return acc / total + log_of(total, logs) / LN2
+from dtcli.induction.kernels.impurity import impurity
 
 
 @njit(cache=True, nogil=True)

@@ -10,20 +10,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from dtcli.induction.cart.kernels.scores import decrease, impurity
+from dtcli.induction.cart.kernels.scores import decrease
 from dtcli.induction.criteria.constants import ENTROPY, GINI, LN2
+from dtcli.induction.kernels.impurity import impurity, sides
 
 
 @njit(cache=True, nogil=True)
 def _scored(left, right, total, min_leaf, criterion, logs):
     """A subset split's right side (``total - left``), whether both sides hold ``min_leaf``, and
     its score."""
-    n_left = 0.0
-    n_right = 0.0
-    for c in range(left.shape[0]):
-        right[c] = total[c] - left[c]
-        n_left += left[c]
-        n_right += right[c]
+    n_left, n_right = sides(left, total, right)
     if not (n_left >= min_leaf and n_right >= min_leaf):
         return False, 0.0
     return True, decrease(left, right, criterion, logs)
