@@ -20,10 +20,10 @@ import numpy as np
 
 from dtcli.induction.cart.kernels.state import Columns, Order, Room, Scoring, Sorted, Stopping
 from dtcli.induction.criteria.chisquare import ChiStep
-from dtcli.induction.criteria.constants import ENTROPY, KERNEL_CODES
+from dtcli.induction.criteria.constants import ENTROPY, FEATURE_THRESHOLD, KERNEL_CODES, RAND_R_MAX
 from dtcli.induction.grow.flat import FlatTree
 from dtcli.induction.search.cart import SUBSET_LIMIT
-from dtcli.induction.search.ties import FEATURE_THRESHOLD, RAND_R_MAX, single
+from dtcli.induction.search.ties import single
 from dtcli.model.table import Table
 from dtcli.model.tree import NumericTest, SubsetTest
 

@@ -20,6 +20,11 @@ LN2 = math.log(2.0)
 GINI, ENTROPY, CART, RATIO = 0, 1, 2, 3
 KERNEL_CODES = {"gini": GINI, "gain": ENTROPY, "entropy": ENTROPY, "cart": CART, "gain-ratio": RATIO}
 
+# scikit-learn's tree builder: two values closer than this are one value (no cut between them),
+# and the bound of its random number generator (its attribute visiting order, CART's ties).
+FEATURE_THRESHOLD = 1e-7
+RAND_R_MAX = 0x7FFFFFFF
+
 
 def gr(a, b):
     """a > b by more than 1e-6."""

@@ -27,11 +27,12 @@ import itertools
 
 import numpy as np
 
+from dtcli.induction.criteria.constants import FEATURE_THRESHOLD
 from dtcli.induction.criteria.impurity import entropy, gini
 from dtcli.induction.search.c45 import Choice
 from dtcli.induction.search.numeric import cut_table
 from dtcli.induction.search.split import nominal_branch_counts
-from dtcli.induction.search.ties import FEATURE_THRESHOLD, single
+from dtcli.induction.search.ties import single
 from dtcli.model.table import Table
 from dtcli.model.tree import NumericTest, SubsetTest
 

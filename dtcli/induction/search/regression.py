@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from dtcli.induction.criteria.constants import FEATURE_THRESHOLD
 from dtcli.induction.search.c45 import Choice
-from dtcli.induction.search.ties import FEATURE_THRESHOLD, single
+from dtcli.induction.search.ties import single
 from dtcli.model.table import Table
 from dtcli.model.tree import NumericTest, SubsetTest
 

@@ -20,10 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from dtcli.induction.criteria.constants import FEATURE_THRESHOLD, RAND_R_MAX
 from dtcli.model.table import Table
-
-RAND_R_MAX = 0x7FFFFFFF
-FEATURE_THRESHOLD = 1e-7
 
 
 class SklearnOrder:

@@ -26,7 +26,9 @@ def _copy(tmp_path):
     return tmp_path / "dtcli" / "induction"
 
 
-@pytest.mark.parametrize("edited", ["cart/kernels/scan.py", "levelwise/kernels/c45.py", "search/ties.py"])
+@pytest.mark.parametrize(
+    "edited", ["cart/kernels/scan.py", "levelwise/kernels/c45.py", "criteria/constants.py", "criteria/chisquare.py"]
+)
 def test_cache_dir_changes_when_a_kernel_or_what_it_imports_changes(tmp_path, edited):
     induction = _copy(tmp_path)
     before = kernels.cache_dir(induction)
@@ -36,7 +38,10 @@ def test_cache_dir_changes_when_a_kernel_or_what_it_imports_changes(tmp_path, ed
     assert kernels.cache_dir(induction) != before
 
 
-@pytest.mark.parametrize("edited", ["grow/grower.py", "algorithms.py", "../cli/train.py", "search/c45.py"])
+@pytest.mark.parametrize(
+    "edited",
+    ["grow/grower.py", "algorithms.py", "../cli/train.py", "search/c45.py", "search/ties.py", "kernels/cache.py"],
+)
 def test_cache_dir_stays_when_code_outside_the_kernels_changes(tmp_path, edited):
     induction = _copy(tmp_path)
     before = kernels.cache_dir(induction)

@@ -1,6 +1,8 @@
-"""What the compiled CART builders set up alike before growing (numba): the arena of rows and
-sorted lists a node owns segments of, its scratch buffers, the tree's arrays and the frontier's
-helpers shared by the classification (``grow.py``) and regression (``regress.py``) builders."""
+"""What the compiled CART builders set up alike before growing (numba).
+
+The arena of rows and sorted lists a node owns segments of, its scratch buffers, the tree's
+arrays and the frontier's helpers shared by the classification (``grow.py``) and regression
+(``regress.py``) builders."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from dtcli.induction.search.ties import FEATURE_THRESHOLD, RAND_R_MAX
+from dtcli.induction.criteria.constants import FEATURE_THRESHOLD, RAND_R_MAX
 
 
 @njit(cache=True, nogil=True)

@@ -1,7 +1,9 @@
-"""A compiled CART node split in two (numba): its rows routed, and its rows and list segments
-partitioned stably (SPRINT) for its children, or sent down both branches with fractional cases
-(``fraction.py``). Shared by the classification (``grow.py``) and regression (``regress.py``)
-builders; ``build`` is their ``state.Build``."""
+"""A compiled CART node split in two (numba): rows routed, rows and list segments partitioned.
+
+Its rows are routed, and its rows and list segments partitioned stably (SPRINT) for its
+children, or sent down both branches with fractional cases (``fraction.py``). Shared by the
+classification (``grow.py``) and regression (``regress.py``) builders; ``build`` is their
+``state.Build``."""
 
 from __future__ import annotations
 
