@@ -34,7 +34,7 @@ def test_no_progress_before_the_delay_or_off_a_terminal():
     assert pipe.getvalue() == ""
 
 
-def test_engine_reports_each_level(monkeypatch):
+def test_engine_reports_each_level():
     from trees import fit, generated
 
     seen = []

@@ -30,7 +30,7 @@ pytest.importorskip("numba")
         {"missing": "reject"},
     ],
 )
-def test_same_trees_on_generated_data(monkeypatch, seed, options):
+def test_same_trees_on_generated_data(seed, options):
     table = generated(1200, seed)
     if options.get("missing") == "reject":
         for i, column in enumerate(table.columns):
@@ -56,7 +56,7 @@ def test_same_trees_on_generated_data(monkeypatch, seed, options):
         {"max_leaves": 100000, "min_leaf": 3.0},
     ],
 )
-def test_same_trees_with_pre_pruning_and_best_first_growth(monkeypatch, seed, options):
+def test_same_trees_with_pre_pruning_and_best_first_growth(seed, options):
     """--chi2-alpha and --max-leaves in the compiled builder: the same trees, and the same
     chi-square tests (statistic, df, p-value) in the same order."""
     from dtcli.induction.backend import grow_nodes
@@ -108,7 +108,7 @@ def many_values(n: int, n_classes: int, seed: int) -> Table:
 
 @pytest.mark.parametrize("n_classes", [2, 3])
 @pytest.mark.parametrize("criterion", ["gini", "entropy"])
-def test_same_trees_with_many_valued_attributes(monkeypatch, n_classes, criterion):
+def test_same_trees_with_many_valued_attributes(n_classes, criterion):
     reference, compiled = both(many_values(1500, n_classes, n_classes), criterion=criterion)
     assert same(reference, compiled)
 
@@ -121,13 +121,13 @@ SKLEARN = [
 
 
 @pytest.mark.parametrize("record", SKLEARN, ids=[f"{r['dataset']}-{r['params']['criterion']}" for r in SKLEARN])
-def test_same_trees_on_the_scikit_learn_fixtures(monkeypatch, record):
+def test_same_trees_on_the_scikit_learn_fixtures(record):
     table = load(WEKA / "data" / f"{record['dataset']}.arff")
     reference, compiled = both(table, criterion=record["params"]["criterion"], min_leaf=1)
     assert same(reference, compiled)
 
 
-def test_builder_is_used_for_large_tables_only(monkeypatch):
+def test_builder_is_used_for_large_tables_only():
     from dtcli.induction.backend import CART, REFERENCE, choose
     from dtcli.induction.params import GrowParams
 
@@ -158,7 +158,7 @@ def test_builder_is_used_for_large_tables_only(monkeypatch):
         {"max_leaves": 12, "ties": "column"},
     ],
 )
-def test_same_trees_with_fractional_cases(monkeypatch, seed, options):
+def test_same_trees_with_fractional_cases(seed, options):
     """--missing fractional: a case with a missing value goes down both branches, so children
     hold more entries than their parent (cart/kernels/fraction.py)."""
     reference, compiled = both(generated(2000, seed), missing="fractional", **options)
@@ -190,12 +190,12 @@ def test_fractional_cases_that_outgrow_the_first_room(monkeypatch):
 
 
 @pytest.mark.parametrize("name", ["breast-cancer", "labor", "vote", "soybean"])
-def test_same_trees_with_fractional_cases_on_weka_files(monkeypatch, name):
+def test_same_trees_with_fractional_cases_on_weka_files(name):
     reference, compiled = both(load(WEKA / "data" / f"{name}.arff"), missing="fractional")
     assert same(reference, compiled)
 
 
-def test_same_trees_with_a_nominal_attribute_of_more_than_127_values(monkeypatch):
+def test_same_trees_with_a_nominal_attribute_of_more_than_127_values():
     """Codes wider than a byte take the builder's 32-bit path."""
     rng = np.random.default_rng(5)
     n = 1500
@@ -231,7 +231,7 @@ def tied(n: int, seed: int, weights: np.ndarray | None = None) -> Table:
 
 @pytest.mark.parametrize("criterion", ["gini", "entropy"])
 @pytest.mark.parametrize("weighting", ["unit", "whole", "fractional"])
-def test_same_trees_when_scores_tie_exactly(monkeypatch, criterion, weighting):
+def test_same_trees_when_scores_tie_exactly(criterion, weighting):
     n = 1200
     weights = {"unit": None, "whole": np.full(n, 2.0), "fractional": np.full(n, 0.5)}[weighting]
     for seed in range(2):

@@ -51,12 +51,12 @@ def numbers(n: int, seed: int, weights: np.ndarray | None = None) -> Table:
         {"max_leaves": 6, "ties": "column"},
     ],
 )
-def test_same_regression_trees_on_generated_data(monkeypatch, seed, options):
+def test_same_regression_trees_on_generated_data(seed, options):
     reference, compiled = both(numbers(1500, seed), **options)
     assert same(reference, compiled)
 
 
-def test_same_regression_trees_with_whole_weights_and_no_missing_values(monkeypatch):
+def test_same_regression_trees_with_whole_weights_and_no_missing_values():
     table = numbers(1200, 4, weights=np.random.default_rng(4).integers(0, 4, 1200).astype(np.float64))
     reference, compiled = both(table)
     assert same(reference, compiled)
@@ -70,7 +70,7 @@ def test_same_regression_trees_with_whole_weights_and_no_missing_values(monkeypa
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_same_regression_trees_with_fractional_weights(monkeypatch, seed):
+def test_same_regression_trees_with_fractional_weights(seed):
     """Sums of fractional weights depend on their order: the builder adds them up in the
     reference's (running sums along the values, numpy's pairwise sums elsewhere)."""
     rng = np.random.default_rng(seed)
@@ -81,7 +81,7 @@ def test_same_regression_trees_with_fractional_weights(monkeypatch, seed):
 
 
 @pytest.mark.parametrize("leaf", [1, 5])
-def test_same_tree_on_cpu(monkeypatch, leaf):
+def test_same_tree_on_cpu(leaf):
     reference, compiled = both(load(WEKA / "data" / "cpu.arff", task="auto"), min_leaf=float(leaf))
     assert same(reference, compiled)
 
@@ -103,7 +103,7 @@ def test_pairwise_sum_is_numpys_at_every_length_up_to_a_thousand():
 
 
 @pytest.mark.parametrize("options", [{}, {"ties": "column"}, {"max_leaves": 25}, {"min_leaf": 3.0}])
-def test_same_regression_trees_with_fractional_cases(monkeypatch, options):
+def test_same_regression_trees_with_fractional_cases(options):
     """--missing fractional for regression trees: cases with a missing value go down both branches
     (cart/kernels/fraction.py), their weights times the branch's share."""
     for seed in range(2):

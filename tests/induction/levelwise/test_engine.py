@@ -66,7 +66,7 @@ class Same:
         return repr(self.value)
 
 
-def test_engine_is_used_when_asked(monkeypatch):
+def test_engine_is_used_when_asked():
     from dtcli.induction.backend import LEVELWISE, REFERENCE, choose
     from dtcli.induction.params import GrowParams
 
@@ -78,7 +78,7 @@ def test_engine_is_used_when_asked(monkeypatch):
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_trees_identical_on_generated_data(monkeypatch, seed):
+def test_trees_identical_on_generated_data(seed):
     table = generated(3000, seed)
     for options in ({}, {"prune": "none"}):
         reference, compiled = grow_both(table, **options)
@@ -116,12 +116,12 @@ def test_trees_identical_on_generated_data(monkeypatch, seed):
         {"max_leaves": 40, "criterion": "gain", "prune": "none", "min_leaf": 1.0},
     ],
 )
-def test_trees_identical_with_options(monkeypatch, options):
+def test_trees_identical_with_options(options):
     reference, compiled = grow_both(generated(2000, 7), **options)
     assert reference == compiled
 
 
-def test_trees_identical_with_many_missing_values(monkeypatch):
+def test_trees_identical_with_many_missing_values():
     table = generated(2500, 11)
     rng = np.random.default_rng(3)
     for i, column in enumerate(table.columns):
@@ -141,7 +141,7 @@ def test_trees_identical_with_many_missing_values(monkeypatch):
 
 
 @pytest.mark.parametrize("measure", ["ratio", "tan-schlimmer", "nunez"])
-def test_trees_identical_with_attribute_costs(monkeypatch, measure):
+def test_trees_identical_with_attribute_costs(measure):
     from dtcli.induction.criteria.costs import AttributeCosts
 
     table = generated(2000, 5)
@@ -152,7 +152,7 @@ def test_trees_identical_with_attribute_costs(monkeypatch, measure):
         assert reference == compiled
 
 
-def test_gini_scores_match_the_per_node_path(monkeypatch):
+def test_gini_scores_match_the_per_node_path():
     """With the Gini criterion the chosen splits' scores match too, not only the trees (missing
     values and weights included)."""
     table = generated(2500, 9)
@@ -166,7 +166,7 @@ def test_gini_scores_match_the_per_node_path(monkeypatch):
     assert same(scores["reference"], scores["compiled"]) and any(s is not None for s in scores["compiled"])
 
 
-def test_chi_square_steps_come_in_the_per_node_order(monkeypatch):
+def test_chi_square_steps_come_in_the_per_node_order():
     tree, _ = fit(generated(2000, 7), "c45", engine="compiled", chi2_alpha=0.05, prune="none")
     steps = [s for s in tree.trace if type(s).__name__ == "ChiStep"]
     assert len(steps) > 3 and {s.action for s in steps} == {"split", "leaf"}
@@ -177,7 +177,7 @@ J48_FILES = sorted({m["dataset"] for m in MANIFEST if m["ok"] and m["classifier"
 
 
 @pytest.mark.parametrize("name", J48_FILES)
-def test_trees_identical_on_weka_files(monkeypatch, name):
+def test_trees_identical_on_weka_files(name):
     reference, compiled = grow_both(load(WEKA / "data" / f"{name}.arff"))
     assert reference == compiled
 
@@ -205,14 +205,14 @@ def _variant(seed: int, kind: str):
 
 
 @pytest.mark.parametrize("kind", ["unlabelled", "nominal only", "numeric only", "empty columns"])
-def test_trees_identical_on_awkward_tables(monkeypatch, kind):
+def test_trees_identical_on_awkward_tables(kind):
     for options in ({"prune": "none"}, {}, {"missing": "majority"}, {"missing": "class-majority"}):
         reference, compiled = grow_both(_variant(4, kind), **options)
         assert reference == compiled
 
 
 @pytest.mark.parametrize("kind", ["unlabelled", "nominal only", "numeric only", "empty columns"])
-def test_binned_trees_agree_on_awkward_tables(monkeypatch, kind):
+def test_binned_trees_agree_on_awkward_tables(kind):
     """With --max-bins the engine sums each bin's weights before adding bins up, so fractional
     weights may differ in the last bit from the per-row reference: the printed trees agree."""
     table = _variant(4, kind)

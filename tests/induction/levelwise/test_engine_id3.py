@@ -51,7 +51,7 @@ def both(table, **options):
     ],
 )
 @pytest.mark.parametrize("seed", [1, 2])
-def test_same_trees(monkeypatch, options, seed):
+def test_same_trees(options, seed):
     reference, compiled = both(nominal_table(3000, seed), **options)
     assert same(reference, compiled)
 
@@ -60,7 +60,7 @@ ID3_FILES = sorted({m["dataset"] for m in MANIFEST if m["ok"] and m["classifier"
 
 
 @pytest.mark.parametrize("name", ID3_FILES)
-def test_same_trees_on_weka_files(monkeypatch, name):
+def test_same_trees_on_weka_files(name):
     reference, compiled = both(load(WEKA / "data" / f"{name}.arff"))
     assert same(reference, compiled)
 
@@ -175,14 +175,14 @@ def test_contested_flags_near_ties_and_the_average_gain_rule():
 
 
 @pytest.mark.parametrize("policy", ["majority", "class-majority"])
-def test_same_trees_with_missing_values_filled_in(monkeypatch, policy):
+def test_same_trees_with_missing_values_filled_in(policy):
     """The per-node grower fills missing values in at the root; the engine fills the table first."""
     for seed in (1, 2):
         reference, compiled = both(nominal_table(3000, seed, missing=0.2), missing=policy)
         assert same(reference, compiled)
 
 
-def test_filled_trees_go_through_the_engine_even_when_a_column_has_no_value(monkeypatch):
+def test_filled_trees_go_through_the_engine_even_when_a_column_has_no_value():
     from dtcli.induction.backend import LEVELWISE, choose
     from dtcli.induction.params import GrowParams
 
@@ -196,7 +196,7 @@ def test_filled_trees_go_through_the_engine_even_when_a_column_has_no_value(monk
 
 
 @pytest.mark.parametrize("measure", ["ratio", "tan-schlimmer", "nunez"])
-def test_same_trees_with_attribute_costs(monkeypatch, measure):
+def test_same_trees_with_attribute_costs(measure):
     from dtcli.induction.criteria.costs import AttributeCosts
 
     costs = AttributeCosts({"a0": 3.0, "a3": 0.25}, measure, 1.0)

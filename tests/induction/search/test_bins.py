@@ -49,7 +49,7 @@ def test_few_distinct_values_are_kept_exactly():
 
 @pytest.mark.parametrize("bins", [4, 32])
 @pytest.mark.parametrize("criterion", ["gain-ratio", "gini"])
-def test_engine_and_reference_agree_on_binned_growth(monkeypatch, bins, criterion):
+def test_engine_and_reference_agree_on_binned_growth(bins, criterion):
     table = complete(3000, 5)
     reference, _ = fit(table, "c45", engine="reference", max_bins=bins, criterion=criterion)
     engine, _ = fit(table, "c45", engine="compiled", max_bins=bins, criterion=criterion)
@@ -57,7 +57,7 @@ def test_engine_and_reference_agree_on_binned_growth(monkeypatch, bins, criterio
 
 
 @pytest.mark.parametrize("algorithm", ["c45", "cart"])
-def test_thresholds_are_bin_maxima_and_route_raw_values_as_in_training(monkeypatch, algorithm):
+def test_thresholds_are_bin_maxima_and_route_raw_values_as_in_training(algorithm):
     table = generated(2000, 2)
     tree, _ = fit(table, algorithm, engine="reference", max_bins=6, prune="none")
     binned = bin_table(table, 6)
@@ -70,7 +70,7 @@ def test_thresholds_are_bin_maxima_and_route_raw_values_as_in_training(monkeypat
     assert tree.parameters["max_bins"] == 6
 
 
-def test_binned_tree_is_close_to_the_exact_one(monkeypatch):
+def test_binned_tree_is_close_to_the_exact_one():
     table = generated(4000, 3)
     exact, _ = fit(table, "c45")
     binned, _ = fit(table, "c45", max_bins=64)
