@@ -95,14 +95,14 @@ def command(
     elif method == "pessimistic":
         if not data:
             raise ParameterError("pessimistic pruning needs the training data: --data DATA")
-        from dtcli.induction.backend import requested
         from dtcli.induction.params import check_pessimistic
         from dtcli.induction.prune.pessimistic import pessimistic_prune
 
         table = _table(tree, data, format_in)
         check_pessimistic(pessimistic, table.is_regression)
-        with requested(engine_request(engine)):
-            pruned, steps = pessimistic_prune(tree, table, pessimistic.cf, pessimistic.raising, pessimistic.error_bound)
+        pruned, steps = pessimistic_prune(
+            tree, table, pessimistic.cf, pessimistic.raising, pessimistic.error_bound, engine=engine_request(engine)
+        )
         if trace:
             _trace_pessimistic(steps, fmt)
     else:

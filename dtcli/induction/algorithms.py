@@ -188,10 +188,17 @@ def train(
         root = collapse(grown) if params.collapse else grown
     tree = Tree(table.schema, root, params.algorithm, params.as_dict(), training, trace=growth_trace)
     if method == "pessimistic":
-        with backend.requested(engine):
-            tree, steps = pessimistic_prune(
-                tree, data, prune.cf, prune.raising, prune.error_bound, in_place=True, flat=flat, record=record
-            )
+        tree, steps = pessimistic_prune(
+            tree,
+            data,
+            prune.cf,
+            prune.raising,
+            prune.error_bound,
+            in_place=True,
+            flat=flat,
+            record=record,
+            engine=engine,
+        )
         tree.trace = growth_trace + steps
     if binning:
         snap(tree.root, data)

@@ -10,22 +10,17 @@ to scripts that call dtree thousands of times on small files), ``reference``
 or ``compiled`` (an engine whatever the size, when it supports the
 parameters). An engine runs only where numba can be used; ``unavailable``
 says when a ``compiled`` request could not be met. Pessimistic pruning runs
-compiled by the same rule (``compiled_pruning``, inside ``requested``).
+compiled by the same rule (``compiled_pruning``).
 Every choice gives the same tree.
 """
 
 from __future__ import annotations
-
-import contextlib
-import contextvars
 
 from dtcli.errors import ParameterError
 
 ENGINE_MIN_ROWS = 5_000  # measured: numba start-up (~0.5 s) pays off from about 4,000 rows
 ENGINES = ("auto", "reference", "compiled")
 REFERENCE, LEVELWISE, CART = "reference", "levelwise", "cart"
-
-_request = contextvars.ContextVar("engine", default="auto")
 
 
 def check_engine(engine: str) -> None:
@@ -87,17 +82,7 @@ def grow_nodes(table, params, engine: str = "auto", progress=None, trace: list |
     return grown.to_nodes() if choice == LEVELWISE else grown
 
 
-@contextlib.contextmanager
-def requested(engine: str):
-    """Within the block, pessimistic pruning follows the request ``engine``."""
-    token = _request.set(engine)
-    try:
-        yield
-    finally:
-        _request.reset(token)
-
-
-def compiled_pruning(table) -> bool:
-    """Whether pessimistic pruning of a tree on ``table`` runs compiled (it falls back by itself
-    when numba cannot be used)."""
-    return _wanted(table, _request.get())
+def compiled_pruning(table, engine: str = "auto") -> bool:
+    """Whether pessimistic pruning of a tree on ``table`` runs compiled for the request ``engine``
+    (it falls back by itself when numba cannot be used)."""
+    return _wanted(table, engine)

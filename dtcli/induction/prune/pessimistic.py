@@ -187,18 +187,20 @@ def pessimistic_prune(
     in_place: bool = False,
     flat: FlatTree | None = None,
     record: bool = True,
+    engine: str = "auto",
 ) -> tuple[Tree, list[Step]]:
     """A pruned copy of ``tree`` (trained on ``table``) and the decisions taken, bottom-up.
 
     With ``in_place`` the given tree's nodes are reused (and changed) instead of copied.
     ``flat``: the tree as the level-wise engine grew it (``tree.root`` is then not used).
-    Large tables are pruned by the compiled kernels (``pessimistic_flat``), with the same result;
-    there, ``record=False`` skips listing the decisions (the steps are then empty).
+    Large tables are pruned by the compiled kernels (``pessimistic_flat``) as ``backend`` decides
+    for the request ``engine`` (auto, reference, compiled), with the same result; there,
+    ``record=False`` skips listing the decisions (the steps are then empty).
     """
     if flat is None:
         original_leaves = tree.root.n_leaves()
         root = tree.root if in_place else copy.deepcopy(tree.root)
-        flat = from_nodes(root, table.attributes) if _compiled(table) else None
+        flat = from_nodes(root, table.attributes) if compiled_pruning(table, engine) else None
     else:
         original_leaves = n_leaves(flat)
     done = flat_prune(flat, table, cf, raising, bound, record) if flat is not None else None
@@ -224,8 +226,3 @@ def pessimistic_prune(
         "original_leaves": original_leaves,
     }
     return Tree(tree.schema, pruned_root, tree.algorithm, parameters, dict(tree.training)), steps
-
-
-def _compiled(table: Table) -> bool:
-    """Whether to prune with the compiled kernels (``backend`` decides, as for growth)."""
-    return compiled_pruning(table)
