@@ -21,6 +21,17 @@ def load(path, target=None, ignore=(), nominal=(), task="classification"):
     return infer_table(read_data(str(path)), target, ignore, nominal, task)
 
 
+def loaded_after(imports: str, prefixes: tuple[str, ...]) -> list[str]:
+    """The modules whose names start with one of ``prefixes`` that a fresh interpreter has
+    loaded after running ``imports`` (Python source)."""
+    import subprocess
+    import sys
+
+    code = f"{imports}\nimport sys\nprint(','.join(m for m in sys.modules if m.startswith({prefixes!r})))\n"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return [m for m in out.stdout.strip().split(",") if m]
+
+
 def golden(name: str, text: str) -> None:
     """Compare with tests/golden/NAME; DTREE_UPDATE_GOLDEN=1 rewrites it (review the diff!)."""
     path = GOLDEN / name

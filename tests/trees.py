@@ -51,6 +51,17 @@ def fit(table, algorithm="id3", engine="auto", progress=None, record=True, **opt
     return train(table, grow_params(algorithm, **options), prune, engine=engine, progress=progress, record=record)
 
 
+def case_table(case):
+    """The Table of a ``nominal_tables()`` case: attributes A0.. with values v0.., classes c0..."""
+    from dtcli.model.table import NOMINAL, Attribute, Schema, Table
+
+    arity, rows, labels, n_classes = case
+    attributes = tuple(Attribute(f"A{j}", NOMINAL, tuple(f"v{i}" for i in range(k))) for j, k in enumerate(arity))
+    classes = tuple(f"c{i}" for i in range(n_classes))
+    columns = [np.array([r[j] for r in rows], dtype=np.int32) for j in range(len(arity))]
+    return Table(Schema(attributes, Attribute("y", NOMINAL, classes)), columns, np.array(labels, dtype=np.int32))
+
+
 def grown_both(table, algorithm: str, **options):
     """The trees ``algorithm`` grows on ``table`` with the reference and with the compiled engine,
     which must print the same and trace the same decisions (pruning steps, chi-square tests, in order)."""

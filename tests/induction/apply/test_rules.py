@@ -8,7 +8,7 @@ import sqlite3
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from trees import fit, nominal_tables
+from trees import case_table, fit, nominal_tables
 
 from dtcli.induction.apply.predict import predict
 from dtcli.induction.apply.rules import extract, predict_rules, prune_rules
@@ -60,16 +60,10 @@ def test_unpruned_rules_predict_what_the_tree_predicts(name, algorithm):
 @settings(max_examples=60, deadline=None)
 @given(nominal_tables())
 def test_rules_cover_each_row_once_and_agree(case):
-    arity, rows, labels, n_classes = case
+    _, _, labels, _ = case
     if len(set(labels)) < 2:
         return
-    attributes = tuple(Attribute(f"A{j}", NOMINAL, tuple(f"v{i}" for i in range(k))) for j, k in enumerate(arity))
-    columns = [np.array([r[j] for r in rows], dtype=np.int32) for j in range(len(arity))]
-    table = Table(
-        Schema(attributes, Attribute("y", NOMINAL, tuple(f"c{i}" for i in range(n_classes)))),
-        columns,
-        np.array(labels, dtype=np.int32),
-    )
+    table = case_table(case)
     tree, _ = fit(table)
     rules = extract(tree)
     fired = np.stack([r.matches(table) for r in rules.rules])

@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from trees import fit, nominal_tables, shape
+from trees import case_table, fit, nominal_tables, shape
 
 from dtcli.errors import DataError, ParameterError
 from dtcli.induction.apply.predict import predict
@@ -207,10 +207,8 @@ def reference_id3(rows, labels, attributes, values, classes, parent_majority=Non
 @given(nominal_tables())
 def test_matches_brute_force_id3(case):
     arity, rows, labels, n_classes = case
-    attributes = tuple(Attribute(f"A{j}", NOMINAL, tuple(f"v{i}" for i in range(k))) for j, k in enumerate(arity))
-    classes = tuple(f"c{i}" for i in range(n_classes))
-    columns = [np.array([r[j] for r in rows], dtype=np.int32) for j in range(len(arity))]
-    table = Table(Schema(attributes, Attribute("y", NOMINAL, classes)), columns, np.array(labels, dtype=np.int32))
+    table = case_table(case)
+    attributes, classes = table.attributes, table.classes
     if len(set(labels)) < 2:
         with pytest.raises(DataError):
             fit(table)
