@@ -112,8 +112,11 @@ def emit_tree(tree, output, fmt, quiet) -> None:
     if quiet:
         return
     if fmt == "json":
-        dump_model(tree, console.stdout.write)
-        console.stdout.flush()
+        from dtcli.render.console import writing_stdout
+
+        with writing_stdout():
+            dump_model(tree, console.write)
+            console.stdout.flush()
     elif fmt == "text":
         console.data(text_tree(tree))
     else:
@@ -125,7 +128,10 @@ def write_output(output, text: str) -> None:
     from dtcli.io.write import write_text
     from dtcli.render.console import console
 
-    write_text(output or "-", text, console.stdout)
+    if not output or output == "-":
+        console.data(text)
+    else:
+        write_text(output, text)
 
 
 def cost_complexity_pruning(tree, table, ccp, engine: str = "auto"):

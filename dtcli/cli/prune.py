@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from dtcli.cli.common import cost_complexity_pruning, emit_tree, format_in_option, load_model, output_option
+from dtcli.cli.guard import Command
 from dtcli.cli.options import (
     TREE_FORMATS,
     cost_complexity_options,
@@ -16,7 +17,7 @@ from dtcli.cli.options import (
 from dtcli.induction.prune import MODEL_PRUNERS
 
 
-@click.command("prune")
+@click.command("prune", cls=Command)
 @click.argument("model", metavar="MODEL")
 @click.option(
     "--method", type=click.Choice(MODEL_PRUNERS), default="cost-complexity", show_default=True, help="How to prune."
