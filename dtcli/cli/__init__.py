@@ -8,6 +8,7 @@ imported only when run, so ``dtree gain`` does not pay for ``predict``.
 from __future__ import annotations
 
 import importlib
+import os
 
 import click
 
@@ -43,11 +44,26 @@ class LazyGroup(click.Group):
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
+        except (click.exceptions.Exit, click.ClickException, click.Abort):
+            raise
         except DtreeError as exc:
-            from dtcli.render.console import error
+            _fail(ctx, str(exc))
+        except MemoryError:
+            _fail(ctx, "out of memory; try a smaller table (--max-rows) or a machine with more memory")
+        except Exception as exc:  # a bug: still one line, unless DTREE_DEBUG asks for the traceback
+            if os.environ.get("DTREE_DEBUG"):
+                raise
+            detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+            _fail(ctx, f"internal error ({detail}); this is a bug in dtree: please report it with the command line "
+                  "(DTREE_DEBUG=1 shows where it happened)")  # fmt: skip
 
-            error(" ".join(str(exc).split("\n")))
-            ctx.exit(1)
+
+def _fail(ctx: click.Context, message: str) -> None:
+    """The one error line (every line break in the message becomes a space) and exit status 1."""
+    from dtcli.render.console import error
+
+    error(" ".join(message.splitlines()))
+    ctx.exit(1)
 
 
 def _no_color(ctx: click.Context, param: click.Parameter, value: bool) -> None:

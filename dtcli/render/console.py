@@ -97,9 +97,10 @@ class Output:
         self.data(buffer.getvalue())
 
     def message(self, text: str) -> None:
-        """A line on standard error."""
-        self.stderr.write(text + "\n")
-        self.stderr.flush()
+        """A line on standard error (if standard error cannot take it, there is nowhere to say so)."""
+        with contextlib.suppress(OSError):
+            self.stderr.write(text + "\n")
+            self.stderr.flush()
 
 
 console = Output()

@@ -147,3 +147,19 @@ def test_twenty_runs_at_once_agree(tmp_path):
     assert len(models) == 1
     assert (tmp_path / "shared.json").read_bytes() in models
     assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_a_bug_is_still_one_line_and_exit_1(run, monkeypatch, tmp_path):
+    import dtcli.model.serialize
+
+    def broken(text, source):
+        raise ValueError("boom\nsecond line")
+
+    monkeypatch.setattr(dtcli.model.serialize, "loads_model", broken)
+    (tmp_path / "m.json").write_text("{}")
+    result = run("rules", tmp_path / "m.json")
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "Error: internal error (ValueError: boom second line); this is a bug in dtree: please report it with the "
+        "command line (DTREE_DEBUG=1 shows where it happened)\n"
+    )
