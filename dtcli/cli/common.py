@@ -82,16 +82,20 @@ def load_training_table(data, target, ignore, nominal, format_in, task="classifi
     return infer_table(raw, target, split_names(ignore, columns), split_names(nominal, columns), task)
 
 
-def load_model(path: str):
-    """Read and validate a model file."""
+def load_model(path: str, tree_only: bool = False):
+    """Read and validate a model file (a tree, or a rule set unless ``tree_only``)."""
     from dtcli.io.write import read_text
     from dtcli.model.serialize import loads_model
+    from dtcli.model.tree import Tree
 
     try:
         text = read_text(path, "model file")
     except DataError as exc:
         raise ModelFormatError(str(exc)) from None
-    return loads_model(text, path)
+    model = loads_model(text, path)
+    if tree_only and not isinstance(model, Tree):
+        raise ModelFormatError(f"{path}: is a rule set, not a tree; prune the tree it came from, then make rules again")
+    return model
 
 
 def output_option(help_text: str):

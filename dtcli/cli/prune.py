@@ -88,7 +88,7 @@ def command(
     """
     from dtcli.errors import ParameterError
 
-    tree = load_model(model)
+    tree = load_model(model, tree_only=True)
     if method == "cost-complexity":
         pruned = _cost_complexity(tree, data, ccp, engine_request(engine), show_path, format_in, fmt)
         if pruned is None:
