@@ -7,8 +7,10 @@ imported only when run, so ``dtree gain`` does not pay for ``predict``.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
+import sys
 
 import click
 
@@ -111,6 +113,8 @@ def main() -> None:
     from dtcli.cli import signals
 
     signals.install()
+    with contextlib.suppress(AttributeError, ValueError):  # a file name that is not UTF-8 prints as \xff
+        sys.stdout.reconfigure(errors="backslashreplace")
     try:
         cli.main(prog_name="dtree")
         status, line = 0, None
@@ -131,9 +135,6 @@ def _status(code) -> int:
 
 def _finish(status: int, line: str | None) -> None:
     """Print ``line`` on stderr (if any, and if it still can), flush, and exit with ``status``."""
-    import contextlib
-    import os
-
     from dtcli.render.console import console
 
     if line is not None:

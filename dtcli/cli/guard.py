@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from dtcli.errors import ParameterError
+
 # Parameters that name files the command reads, and files it writes.
 INPUTS = ("model", "data", "validation", "test_data", "costs")
 OUTPUTS = ("output", "plot")
@@ -16,6 +18,10 @@ class Command(click.Command):
         from dtcli.io.write import refuse_inputs
 
         names = {param.name: _flag(param) for param in self.params}
+        for name in (*INPUTS, *OUTPUTS):
+            if ctx.params.get(name) == "":
+                raise ParameterError(f"{names[name]}: empty file name; give a file name, or - for standard "
+                                     f"{'input' if name in INPUTS else 'output'}")  # fmt: skip
         inputs = {names[name]: ctx.params[name] for name in INPUTS if ctx.params.get(name)}
         for name in OUTPUTS:
             if ctx.params.get(name):
