@@ -151,6 +151,7 @@ def train(
     level) and stay arrays until pruned, so that only the final tree becomes Nodes.
     """
     check_engine(engine)
+    table = table.saturated()
     params = grow
     method = prune.method or ALGORITHMS[params.algorithm].prune
     if method == "reduced-error":
@@ -208,6 +209,7 @@ def train(
 def regrow(tree: Tree, table: Table, engine: str = "auto"):
     """Grow a new root on ``table`` with the parameters ``tree`` was grown with."""
     params = params_from_dict(tree.parameters)
+    table = table.saturated()
     data = bin_table(table, params.max_bins) if params.max_bins else table
     root = backend.grow_nodes(data, params, engine)
     root = collapse(root) if params.collapse else root

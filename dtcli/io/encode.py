@@ -17,7 +17,7 @@ import numpy as np
 from dtcli.errors import DataError
 from dtcli.io.columns import NumberColumn, TextColumn, parse_number
 from dtcli.io.read import RawData
-from dtcli.model.table import MISSING, NOMINAL, NUMERIC, Attribute, Schema, Table
+from dtcli.model.table import MISSING, NOMINAL, NUMERIC, Attribute, Schema, Table, saturate
 
 MISSING_ANY = ("", "?")
 MISSING_NUMERIC = ("NA", "NaN", "nan", "NAN", "N/A")
@@ -107,7 +107,7 @@ def infer_table(raw: RawData, target: str | None, ignore=(), nominal=(), task: s
             continue
         attribute, values = _infer_column(raw, name, force_nominal=name in nominal)
         attributes.append(attribute)
-        data.append(values)
+        data.append(values if attribute.is_nominal else saturate(values))
     target_attr, y = _infer_column(raw, target, force_nominal=task == "classification" or target in nominal)
     if task == "regression" and target_attr.kind != NUMERIC:
         raise DataError(f"{raw.source}: --task regression needs a numeric target, and {target!r} is not numeric")

@@ -18,6 +18,7 @@ from functools import cmp_to_key
 import numpy as np
 
 from dtcli.induction.criteria.impurity import entropy, gini, weighted_impurity
+from dtcli.induction.criteria.midpoint import midpoint
 from dtcli.induction.grow.grower import GAIN_TOLERANCE
 from dtcli.induction.search.numeric import boundary_cut, boundary_mask, cut_table, plain_gains
 from dtcli.induction.search.split import (
@@ -137,10 +138,10 @@ def _cut_reports(cuts, i: int, place) -> list[CutReport]:
     boundaries = boundary_mask(cuts)
     reports = []
     for k in range(cuts.n):
-        midpoint = (cuts.lower[k] + cuts.upper[k]) / 2
+        middle = midpoint(float(cuts.lower[k]), float(cuts.upper[k]))
         reports.append(
             CutReport(
-                threshold=place(i, midpoint) if place else midpoint,
+                threshold=place(i, middle) if place else middle,
                 lower=float(cuts.lower[k]),
                 upper=float(cuts.upper[k]),
                 counts=np.vstack([cuts.left[k], cuts.right[k]]),

@@ -190,13 +190,13 @@ class Thresholds:
         if self.mode == "midpoint":
             return midpoint
         column = self._table.columns[i]
-        with np.errstate(invalid="ignore"):
+        with np.errstate(invalid="ignore", over="ignore"):  # over: values near +-1.8e308
             eligible = sm_or_eq(column, midpoint)
-        if not eligible.any():
-            return midpoint
-        top = column[eligible].max()
-        held = -np.inf
-        for value in column[eligible & (column > top - 1e-4)]:  # in file order
-            if gr(value, held):
-                held = value
+            if not eligible.any():
+                return midpoint
+            top = column[eligible].max()
+            held = -np.inf
+            for value in column[eligible & (column >= top - 1e-4)]:  # in file order (>=: top itself
+                if gr(value, held):  # even where 1e-4 is below its precision)
+                    held = value
         return float(held)

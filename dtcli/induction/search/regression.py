@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from dtcli.induction.criteria.constants import FEATURE_THRESHOLD
+from dtcli.induction.criteria.midpoint import midpoint, single_midpoint
 from dtcli.induction.search.c45 import Choice
 from dtcli.induction.search.ties import single
 from dtcli.model.table import Table
@@ -67,9 +68,7 @@ def _numeric(rows: Table, i: int, min_leaf: float, exact: bool = False):
         rank = scores
     best = int(np.argmax(np.where(ok, rank, -np.inf)))
     lower, upper = float(v[cuts[best]]), float(v[cuts[best] + 1])
-    threshold = lower / 2.0 + upper / 2.0 if exact else (lower + upper) / 2
-    if threshold == upper or not np.isfinite(threshold):
-        threshold = lower
+    threshold = single_midpoint(lower, upper) if exact else midpoint(lower, upper)
     test = NumericTest(rows.attributes[i], threshold)
     return float(scores[best]), test, float(w.sum()), float(rank[best])  # w: the known rows' weights
 
