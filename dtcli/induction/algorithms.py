@@ -28,6 +28,7 @@ from dtcli.induction.params import (
 from dtcli.induction.prune.collapse import collapse
 from dtcli.induction.prune.pessimistic import pessimistic_prune
 from dtcli.induction.search.bins import bin_table, snap
+from dtcli.induction.search.regression import check_regression_target
 from dtcli.model.table import Table
 from dtcli.model.tree import Tree
 
@@ -100,6 +101,7 @@ def check_table(table: Table, params: GrowParams) -> None:
                 "--chi2-alpha tests a split's association with the classes; a regression tree "
                 "has none: use --min-gain, --min-leaf or --max-depth to stop early"
             )
+        check_regression_target(table)
     elif len(present) < 2:
         only = table.classes[present[0]]
         raise DataError(

@@ -1,6 +1,7 @@
 """Regression trees (CART on a numeric target): squared error, leaves predict the mean.
 
-Contract: ``node_stats(rows)`` gives a node's weight, mean and mean squared
+Contract: ``check_regression_target(table)`` refuses a target that is not finite or whose squares
+overflow; ``node_stats(rows)`` gives a node's weight, mean and mean squared
 error; ``regression_choose(rows, min_leaf)`` returns the binary split with
 the largest decrease in squared error, or None. Numeric attributes split at
 midpoints between adjacent distinct values; nominal attributes at the best
@@ -14,12 +15,31 @@ from __future__ import annotations
 
 import numpy as np
 
+from dtcli.errors import DataError
 from dtcli.induction.criteria.constants import FEATURE_THRESHOLD
 from dtcli.induction.criteria.midpoint import midpoint, single_midpoint
 from dtcli.induction.search.c45 import Choice
 from dtcli.induction.search.ties import single
 from dtcli.model.table import Table
 from dtcli.model.tree import NumericTest, SubsetTest
+
+
+def check_regression_target(table: Table) -> None:
+    """A regression target must be finite, and small enough that its sums of squares (weight x the
+    sum of weight x target^2 over every labelled row, which bounds all the others) stay finite."""
+    labelled = np.flatnonzero(table.labelled())
+    y, w = table.y[labelled], table.weights[labelled]
+    with np.errstate(over="ignore", invalid="ignore"):
+        bound = float(w.sum()) * float(np.sum(w * y * y))
+    if np.isfinite(bound):
+        return
+    row = int(labelled[np.argmax(np.abs(y))])
+    where = f"{table.source}, {table.where(row)}: the target {table.schema.target.name!r} holds {float(table.y[row])!r}"
+    if not np.isfinite(table.y[row]):
+        raise DataError(f"{where}; a regression target must be a finite number: fix the value or leave the row out")
+    raise DataError(
+        f"{where}, too large for a regression tree (its sums of squares overflow 64-bit numbers): scale the target down"
+    )
 
 
 def node_stats(rows: Table) -> tuple[float, float, float]:
@@ -131,6 +151,7 @@ def regression_report(rows: Table) -> tuple[tuple[float, float, float], list[tup
 
     Attributes that cannot split the rows are left out. Ties keep column order.
     """
+    check_regression_target(rows)
     stats = node_stats(rows)
     total = float(rows.weights.sum())
     found = []
