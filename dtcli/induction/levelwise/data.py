@@ -97,7 +97,7 @@ class Placer:
         self.table = table
         self.distinct: dict[int, np.ndarray] = {}
 
-    def place(self, i: int, midpoint: float) -> float:
+    def place(self, i: int, midpoint: float, lower: float | None = None) -> float:
         if self.mode == "midpoint":
             return midpoint
         if i not in self.distinct:
@@ -113,8 +113,8 @@ class Placer:
             return midpoint
         top = float(u[at - 1])
         if at >= 2 and u[at - 2] >= top - 1e-4:
-            return self.exact.place(i, midpoint)
-        return top
+            return self.exact.place(i, midpoint, lower)
+        return top if lower is None else max(top, lower)
 
 
 class LevelTree:

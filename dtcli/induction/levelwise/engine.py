@@ -183,7 +183,8 @@ class _Growth:
                 level.thr[s] = fixed[s]
                 continue
             lower, upper = cuts[i][0][s], cuts[i][1][s]
-            level.thr[s] = lower if i in self.binned else self.placer.place(i, midpoint(float(lower), float(upper)))
+            lower, upper = float(lower), float(upper)
+            level.thr[s] = lower if i in self.binned else self.placer.place(i, midpoint(lower, upper), lower)
 
     def _route(self, level: LevelTree):
         """Lay the children out and send the records down: each record's branch, each branch's weight."""
