@@ -34,11 +34,16 @@ def check_regression_target(table: Table) -> None:
     if np.isfinite(bound):
         return
     row = int(labelled[np.argmax(np.abs(y))])
-    where = f"{table.source}, {table.where(row)}: the target {table.schema.target.name!r} holds {float(table.y[row])!r}"
-    if not np.isfinite(table.y[row]):
-        raise DataError(f"{where}; a regression target must be a finite number: fix the value or leave the row out")
+    value = float(table.y[row])
+    where = f"{table.source}, {table.where(row)}: the target {table.schema.target.name!r}"
+    if not np.isfinite(value):
+        raise DataError(
+            f"{where} holds {value!r} (or a number beyond the 64-bit range, such as 1e400); "
+            "a regression target must be finite: fix the value or leave the row out"
+        )
     raise DataError(
-        f"{where}, too large for a regression tree (its sums of squares overflow 64-bit numbers): scale the target down"
+        f"{where} holds {value!r}, too large for a regression tree (its sums of squares overflow "
+        "64-bit numbers): scale the target down"
     )
 
 
