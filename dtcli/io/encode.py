@@ -5,7 +5,12 @@ win; otherwise a column whose every non-missing cell is a number is numeric,
 and any other column nominal, with its values in order of first appearance
 (surrounding spaces ignored). ``encode_for_schema`` encodes new data against
 a trained model's schema. Missing cells: empty, ``?``, and ``NA``/``NaN``
-in numeric columns (and in numeric codes read as nominal).
+in numeric columns (and in numeric codes read as nominal). A numeric
+attribute's ``inf`` and ``-inf`` (numbers beyond the 64-bit range read as
+those) are held as +-1.7976931348623157e308 in a training table
+(``model/table.py: saturate``): they sort to their end and every threshold
+between them is finite. New data keeps its infinities (they route as those
+numbers do), and a regression target keeps them (training refuses it).
 """
 
 from __future__ import annotations
