@@ -13,7 +13,7 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from dtcli.io import csv_cells, csv_reader
@@ -143,6 +143,10 @@ def test_parse_number_accepts_what_to_numeric_accepts(text):
 
 @settings(max_examples=200, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("0123456789+-.eEinfatyINFATY _x\t\xa0")), min_size=1, max_size=10))
+@example("inf ")  # the C parser takes white space around digits, but not after inf
+@example("-Infinity\t")
+@example("\tinf")
+@example("5 ")
 def test_c_number_reads_what_the_c_parser_reads(text):
     import io
 
