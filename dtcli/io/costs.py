@@ -6,12 +6,12 @@ import csv
 import io
 
 from dtcli.errors import DataError
-from dtcli.io.write import read_text
+from dtcli.io.source import COSTS, read_text
 
 
 def read_costs(path: str, attributes: list[str]) -> dict[str, float]:
     """Costs by attribute; every name must be an attribute, every cost a number."""
-    text = read_text(path, "cost file")
+    text = read_text(path, COSTS)
     rows = list(csv.reader(io.StringIO(text)))
     if not rows:
         raise DataError(f"{path}: empty cost file; give lines 'attribute,cost'")
