@@ -17,7 +17,7 @@ import re
 
 import numpy as np
 
-from dtcli.io.csv_quoted import first_record, quoted_records, width_error
+from dtcli.io.csv_quoted import SPACES, first_record, quoted_records, width_error
 from dtcli.io.csv_scan import CHUNK, CR, LF, LONE_CR, content_lines, mend_lone_cr, without_blank_lines, without_ranges
 from dtcli.io.source import too_many_rows
 
@@ -82,7 +82,7 @@ def _unquoted(data, sep: str, width: int, source: str, max_rows: int) -> np.ndar
         for k in np.flatnonzero(fields != width):
             stop = int(stops[k])
             line = bytes(data[max(data.rfind(b"\n", 0, stop), data.rfind(b"\r", 0, stop)) + 1 : stop]).decode()
-            if line.replace(sep, "").strip():
+            if line.replace(sep, "").strip(SPACES):
                 raise width_error(source, int(numbers[k]), int(fields[k]), width)
         rows += len(numbers)
         if max_rows and rows > max_rows:

@@ -24,6 +24,7 @@ from dtcli.io.source import too_many_rows
 
 LINE = re.compile(rb"\r\n|\r|\n")
 BLANK = (10, 13)  # LF, CR
+SPACES = " \t"  # a record of these and separators only is left alone whatever its width (pandas skips it)
 FIELD_LIMIT = min(sys.maxsize, (1 << 31) - 1)  # the csv module's default (128 KiB) refuses long cells
 
 
@@ -97,7 +98,7 @@ def _records(data, sep: str, width: int, source: str, max_rows: int, strict: boo
                 header = False
                 continue
             starts.append(lines.first)
-            if len(record) != width and any(field.strip() for field in record):
+            if len(record) != width and any(field.strip(SPACES) for field in record):
                 raise width_error(source, lines.first, len(record), width)
             if max_rows and len(starts) > max_rows:
                 raise too_many_rows(source, max_rows)

@@ -33,6 +33,7 @@ FIFO_POLL = 0.02
 DEFAULT_MAX_BYTES = 1 << 30
 DEFAULT_MAX_ROWS = 50_000_000
 BOM = codecs.BOM_UTF8
+GZIP_MAGIC = b"\x1f\x8b"
 
 
 @dataclass(frozen=True)
@@ -244,15 +245,17 @@ class _Reading:
 
     def gzip(self, handle):
         """A gzip-compressed input, decompressed a chunk at a time (so a bomb stops at the bound)."""
-        buffer = bytearray()
+        magic = b""
+        while len(magic) < len(GZIP_MAGIC) and (more := handle.read(len(GZIP_MAGIC) - len(magic))):
+            magic += more
+        if magic and magic != GZIP_MAGIC:
+            raise DataError(f"{self.source}: not a readable gzip file; check that it is gzip-compressed")
         try:
-            return self.stream(gzip.GzipFile(fileobj=handle, mode="rb"), buffer)
+            return self.stream(gzip.GzipFile(fileobj=_Prefixed(handle, magic), mode="rb"), bytearray())
         except EOFError:
             raise DataError(
                 f"{self.source}: truncated gzip file; the compressed data ends early (get a complete copy)"
             ) from None
         except (gzip.BadGzipFile, zlib.error) as exc:
-            if not buffer and "Not a gzipped file" in str(exc):
-                raise DataError(f"{self.source}: not a readable gzip file; check that it is gzip-compressed") from None
             reason = str(exc).split(" (", 1)[0].split(": ", 1)[-1].rstrip(".")
             raise DataError(f"{self.source}: corrupt gzip file ({reason}); get an undamaged copy") from None
