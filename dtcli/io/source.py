@@ -18,6 +18,7 @@ import gzip
 import hashlib
 import io
 import os
+import re
 import stat
 import sys
 import time
@@ -83,7 +84,8 @@ def format_size(size: int) -> str:
 
 def too_many_rows(source: str, max_rows: int) -> DataError:
     """The error for a table of more than ``max_rows`` rows."""
-    return DataError(f"{source}: more than {max_rows:,} rows (--max-rows); raise --max-rows or split the file")
+    rows = "row" if max_rows == 1 else "rows"
+    return DataError(f"{source}: more than {max_rows:,} {rows} (--max-rows); raise --max-rows or split the file")
 
 
 def read_text(path: str, kind: Kind = COSTS, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
@@ -257,5 +259,5 @@ class _Reading:
                 f"{self.source}: truncated gzip file; the compressed data ends early (get a complete copy)"
             ) from None
         except (gzip.BadGzipFile, zlib.error) as exc:
-            reason = str(exc).split(" (", 1)[0].split(": ", 1)[-1].rstrip(".")
+            reason = re.sub(r" 0x\w+ != 0x\w+", "", str(exc)).split(" (", 1)[0].split(": ", 1)[-1].rstrip(".")
             raise DataError(f"{self.source}: corrupt gzip file ({reason}); get an undamaged copy") from None
