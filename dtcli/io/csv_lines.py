@@ -18,11 +18,20 @@ import re
 import numpy as np
 
 from dtcli.io.csv_quoted import SPACES, first_record, quoted_records, width_error
-from dtcli.io.csv_scan import CHUNK, CR, LF, LONE_CR, content_lines, mend_lone_cr, without_blank_lines, without_ranges
+from dtcli.io.csv_scan import (
+    BLANK_SHARE,
+    CHUNK,
+    CR,
+    LF,
+    LONE_CR,
+    content_lines,
+    mend_lone_cr,
+    without_blank_lines,
+    without_ranges,
+)
 from dtcli.io.source import too_many_rows
 
 LINE_END = re.compile(rb"[\r\n]")
-BLANK_SHARE = 4  # copy the file without its blank lines when they are more than 1/4 of its bytes
 
 
 def first_line(data) -> str | None:

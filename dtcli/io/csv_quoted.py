@@ -13,17 +13,19 @@ again without ``strict``).
 from __future__ import annotations
 
 import csv
+import io
 import re
 import sys
 
 import numpy as np
 
 from dtcli.errors import DataError
-from dtcli.io.csv_scan import ends_between, next_content
-from dtcli.io.source import too_many_rows
+from dtcli.io.csv_scan import BLANK_SHARE, LONE_CR, ends_between, next_content
+from dtcli.io.source import BufferReader, too_many_rows
 
 LINE = re.compile(rb"\r\n|\r|\n")
 BLANK = (10, 13)  # LF, CR
+FEW_BLANK = 100_000  # blank lines the csv module may read one by one
 SPACES = " \t"  # a record of these and separators only is left alone whatever its width (pandas skips it)
 FIELD_LIMIT = min(sys.maxsize, (1 << 31) - 1)  # the csv module's default (128 KiB) refuses long cells
 
@@ -84,33 +86,47 @@ def quoted_records(data, sep: str, width: int, source: str, max_rows: int = 0):
 
 
 def _records(data, sep: str, width: int, source: str, max_rows: int, strict: bool):
+    """One pass: the csv module reads ``PhysicalLines`` where blank lines are many or a lone CR may
+    end one (whose byte ranges are then wanted), else a text stream, with ``line_num`` for the lines."""
+    blank = _blank_lines(data)
+    physical = LONE_CR.search(data) is not None or blank > FEW_BLANK or 2 * blank * BLANK_SHARE > len(data)
     lines = PhysicalLines(data)
-    records = reader(lines, sep, strict)
+    records = reader(lines if physical else _text(data), sep, strict)
     starts: list[int] = []
-    header = True
+    header, first = True, 1
     try:
         while True:
             lines.fresh = True
+            first = records.line_num + 1
             record = next(records, None)
+            first = lines.first if physical else first
             if record is None:
                 break
-            if header:
-                header = False
+            if not record or header:
+                header = header and not record
                 continue
-            starts.append(lines.first)
+            starts.append(first)
             if len(record) != width and any(field.strip(SPACES) for field in record):
-                raise width_error(source, lines.first, len(record), width)
+                raise width_error(source, first, len(record), width)
             if max_rows and len(starts) > max_rows:
                 raise too_many_rows(source, max_rows)
     except csv.Error as exc:
+        first = lines.first if physical else first
         if "expected after" in str(exc):
             raise
         if "unexpected end of data" in str(exc):
-            raise DataError(
-                f"{source}, line {lines.first}: a quoted value is never closed; check the quoting"
-            ) from None
-        raise DataError(f"{source}, line {lines.first}: cannot parse CSV ({exc}); check the quoting") from None
+            raise DataError(f"{source}, line {first}: a quoted value is never closed; check the quoting") from None
+        raise DataError(f"{source}, line {first}: cannot parse CSV ({exc}); check the quoting") from None
     return np.asarray(starts, dtype=np.int64), lines.skipped
+
+
+def _blank_lines(data) -> int:
+    """About how many blank lines ``data`` (no lone CR) has: each LF LF or LF CR LF (half, at worst)."""
+    return data.count(b"\n\n") + data.count(b"\n\r\n")
+
+
+def _text(data):
+    return io.TextIOWrapper(io.BufferedReader(BufferReader(data)), encoding="utf-8", newline="")
 
 
 def width_error(source: str, line: int, found: int, width: int) -> DataError:

@@ -16,6 +16,7 @@ import numpy as np
 CHUNK = 1 << 20
 LF, CR = 10, 13
 LONE_CR = re.compile(rb"\r(?!\n)")
+BLANK_SHARE = 4  # the value parsers get a copy without blank lines when these are over 1/4 of the bytes
 
 
 def shifted(raw: np.ndarray, offset: int, size: int, k: int) -> np.ndarray:
