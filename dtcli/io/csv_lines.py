@@ -17,7 +17,7 @@ import re
 
 import numpy as np
 
-from dtcli.io.csv_quoted import SPACES, first_record, quoted_records, width_error
+from dtcli.io.csv_quoted import first_record, quoted_records, width_error
 from dtcli.io.csv_scan import (
     BLANK_SHARE,
     CHUNK,
@@ -84,17 +84,27 @@ def _unquoted(data, sep: str, width: int, source: str, max_rows: int) -> np.ndar
     """A file without quotes (and without lone CRs, mended before): each line is a record."""
     kept: list[np.ndarray] = []
     rows, header = 0, True
-    for numbers, fields, stops in content_lines(np.frombuffer(data, dtype=np.uint8), ord(sep)):
+    raw = np.frombuffer(data, dtype=np.uint8)
+    for numbers, fields, stops in content_lines(raw, ord(sep)):
         if header and len(numbers):
             numbers, fields, stops = numbers[1:], fields[1:], stops[1:]
             header = False
         for k in np.flatnonzero(fields != width):
             stop = int(stops[k])
-            line = bytes(data[max(data.rfind(b"\n", 0, stop), data.rfind(b"\r", 0, stop)) + 1 : stop]).decode()
-            if line.replace(sep, "").strip(SPACES):
+            start = max(data.rfind(b"\n", 0, stop), data.rfind(b"\r", 0, stop)) + 1
+            if _holds_text(raw, start, stop, ord(sep)):
                 raise width_error(source, int(numbers[k]), int(fields[k]), width)
         rows += len(numbers)
         if max_rows and rows > max_rows:
             raise too_many_rows(source, max_rows)
         kept.append(numbers)
     return np.concatenate(kept) if kept else np.array([], dtype=np.int64)
+
+
+def _holds_text(raw: np.ndarray, start: int, stop: int, sep: int) -> bool:
+    """True if ``raw[start:stop]`` holds more than separators, spaces and tabs (a chunk at a time)."""
+    for offset in range(start, stop, CHUNK):
+        part = raw[offset : min(offset + CHUNK, stop)]
+        if ((part != sep) & (part != 32) & (part != 9)).any():
+            return True
+    return False

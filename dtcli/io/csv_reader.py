@@ -61,7 +61,7 @@ def parse_csv(data, source: str, path: str, text_columns=(), max_rows: int = 0):
     lines, data = record_lines(data, sep, len(header), source, max_rows)
     texts = set(text_columns) | ({header[-1]} if LAST_COLUMN in text_columns else set())
     columns = None
-    if len(data) <= PLAIN_MAX:
+    if len(data) <= PLAIN_MAX or len(header) > len(lines):  # pandas spends a millisecond a column
         columns = plain_columns(data.decode("utf-8"), sep, len(header), texts, header)
     if columns is None:
         from dtcli.io.csv_pandas import read_columns

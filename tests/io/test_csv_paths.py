@@ -192,6 +192,23 @@ def test_unusual_files_go_to_pandas():
         assert csv_reader.plain_columns(text, ",", 2, set(), header) is None, text
 
 
+@pytest.mark.parametrize(("columns", "rows", "parser"), [(40, 3, "plain"), (3, 40, "pandas")])
+def test_wide_files_are_read_in_python(tmp_path, monkeypatch, columns, rows, parser):
+    """pandas spends about a millisecond a column: a file with more columns than rows is read in Python
+    whatever its size (100,000 columns took 80 s through pandas)."""
+    import dtcli.io.csv_pandas
+
+    used = []
+    monkeypatch.setattr(csv_reader, "PLAIN_MAX", 10)
+    monkeypatch.setattr(dtcli.io.csv_pandas, "read_columns", lambda *args: used.append(1) or read_columns(*args))
+    path = tmp_path / "w.csv"
+    text = ",".join(f"c{i}" for i in range(columns)) + "\n"
+    path.write_text(text + "".join(",".join(str((i * r) % 7) for i in range(columns)) + "\n" for r in range(rows)))
+    raw = read_data(str(path))
+    assert raw.frame.n_rows == rows and len(raw.frame.columns) == columns
+    assert bool(used) == (parser == "pandas")
+
+
 def test_small_files_do_not_import_pandas(tmp_path):
     """Start-up: the commands on the sample data (CSV and ARFF) never import pandas."""
     code = (
