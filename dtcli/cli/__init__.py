@@ -7,7 +7,9 @@ imported only when run, so ``dtree gain`` does not pay for ``predict``.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import os
 import sys
 
 import click
@@ -44,11 +46,26 @@ class LazyGroup(click.Group):
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
+        except (click.exceptions.Exit, click.ClickException, click.Abort):
+            raise
         except DtreeError as exc:
-            from dtcli.render.console import error
+            _fail(ctx, str(exc))
+        except MemoryError:
+            _fail(ctx, "out of memory; try a smaller table (--max-rows) or a machine with more memory")
+        except Exception as exc:  # a bug: still one line, unless DTREE_DEBUG asks for the traceback
+            if os.environ.get("DTREE_DEBUG"):
+                raise
+            detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+            _fail(ctx, f"internal error ({detail}); this is a bug in dtree: please report it with the command line "
+                  "(DTREE_DEBUG=1 shows where it happened)")  # fmt: skip
 
-            error(" ".join(str(exc).split("\n")))
-            ctx.exit(1)
+
+def _fail(ctx: click.Context, message: str) -> None:
+    """The one error line (every line break in the message becomes a space) and exit status 1."""
+    from dtcli.render.console import error
+
+    error(" ".join(message.splitlines()))
+    ctx.exit(1)
 
 
 def _no_color(ctx: click.Context, param: click.Parameter, value: bool) -> None:
@@ -74,7 +91,8 @@ def cli() -> None:
     DATA is a .csv or .arff file, or - for standard input. The class column
     is the last one unless --target names another. Results go to standard
     output; messages to standard error. Exit status: 0 success, 1 a problem
-    with the data, model or options, 2 a command-line usage error.
+    with the data, model or options (or a failed write), 2 a command-line
+    usage error, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM).
 
     Examples:
 
@@ -87,11 +105,42 @@ def cli() -> None:
 
 
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point: stop signals end the run with one line and status 128 + N.
+
+    The process ends with ``os._exit`` once the output is flushed: a signal that arrives while
+    the interpreter would be tearing itself down (after the work is done) cannot kill it then.
+    """
+    from dtcli.cli import signals
+
+    signals.install()
+    with contextlib.suppress(AttributeError, ValueError):  # a file name that is not UTF-8 prints as \xff
+        sys.stdout.reconfigure(errors="backslashreplace")
     try:
         cli.main(prog_name="dtree")
-    except KeyboardInterrupt:  # pragma: no cover - interactive only
-        from dtcli.render.console import info
+        status, line = 0, None
+    except SystemExit as exc:
+        status, line = _status(exc.code), None
+    except (signals.Interrupt, KeyboardInterrupt) as exc:
+        stop = signals.interrupt_for(exc)
+        status, line = stop.status, str(stop)
+    signals.ignore()
+    _finish(status, line)
 
-        info("Interrupted.")
-        sys.exit(130)
+
+def _status(code) -> int:
+    if code is None:
+        return 0
+    return code if isinstance(code, int) else 1
+
+
+def _finish(status: int, line: str | None) -> None:
+    """Print ``line`` on stderr (if any, and if it still can), flush, and exit with ``status``."""
+    from dtcli.render.console import console
+
+    if line is not None:
+        with contextlib.suppress(OSError, ValueError):
+            console.message(line)
+    for stream in (console.stdout, console.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(status)

@@ -92,16 +92,21 @@ def load_training_table(data, target, ignore, nominal, format_in, task="classifi
     return infer_table(raw, target, split_names(ignore, columns), split_names(nominal, columns), task)
 
 
-def load_model(path: str, limits: Limits = DEFAULT_LIMITS):
-    """Read and validate a model file (of at most ``limits.max_bytes`` bytes)."""
+def load_model(path: str, limits: Limits = DEFAULT_LIMITS, tree_only: bool = False):
+    """Read and validate a model file of at most ``limits.max_bytes`` bytes (a tree, or a rule set
+    unless ``tree_only``)."""
     from dtcli.io.source import MODEL, read_text
     from dtcli.model.serialize import loads_model
+    from dtcli.model.tree import Tree
 
     try:
         text = read_text(path, MODEL, limits.max_bytes)
     except DataError as exc:
         raise ModelFormatError(str(exc)) from None
-    return loads_model(text, path)
+    model = loads_model(text, path)
+    if tree_only and not isinstance(model, Tree):
+        raise ModelFormatError(f"{path}: is a rule set, not a tree; prune the tree it came from, then make rules again")
+    return model
 
 
 def output_option(help_text: str):
@@ -122,8 +127,11 @@ def emit_tree(tree, output, fmt, quiet) -> None:
     if quiet:
         return
     if fmt == "json":
-        dump_model(tree, console.stdout.write)
-        console.stdout.flush()
+        from dtcli.render.console import writing_stdout
+
+        with writing_stdout():
+            dump_model(tree, console.write)
+            console.stdout.flush()
     elif fmt == "text":
         console.data(text_tree(tree))
     else:
@@ -135,7 +143,10 @@ def write_output(output, text: str) -> None:
     from dtcli.io.write import write_text
     from dtcli.render.console import console
 
-    write_text(output or "-", text, console.stdout)
+    if not output or output == "-":
+        console.data(text)
+    else:
+        write_text(output, text)
 
 
 def cost_complexity_pruning(tree, table, ccp, engine: str = "auto"):

@@ -5,13 +5,14 @@ from __future__ import annotations
 import click
 
 from dtcli.cli.common import cost_options, data_options, task_option
+from dtcli.cli.guard import Command
 from dtcli.cli.options import format_option
 from dtcli.errors import DataError, ParameterError
 from dtcli.induction.criteria.impurity import CRITERIA
 from dtcli.induction.params import THRESHOLDS
 
 
-@click.command("gain")
+@click.command("gain", cls=Command)
 @data_options
 @click.option(
     "-w",

@@ -6,10 +6,11 @@ import click
 import numpy as np
 
 from dtcli.cli.common import format_in_option, load_model, output_option, write_output
+from dtcli.cli.guard import Command
 from dtcli.cli.options import limit_options
 
 
-@click.command("predict")
+@click.command("predict", cls=Command)
 @click.argument("model", metavar="MODEL")
 @click.argument("data", metavar="DATA")
 @output_option("Write the rows with predictions to FILE (CSV) instead of standard output.")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from dtcli.cli.common import cost_complexity_pruning, emit_tree, format_in_option, load_model, output_option
+from dtcli.cli.guard import Command
 from dtcli.cli.options import (
     TREE_FORMATS,
     cost_complexity_options,
@@ -17,7 +18,7 @@ from dtcli.cli.options import (
 from dtcli.induction.prune import MODEL_PRUNERS
 
 
-@click.command("prune")
+@click.command("prune", cls=Command)
 @click.argument("model", metavar="MODEL")
 @click.option(
     "--method", type=click.Choice(MODEL_PRUNERS), default="cost-complexity", show_default=True, help="How to prune."
@@ -90,7 +91,7 @@ def command(
     """
     from dtcli.errors import ParameterError
 
-    tree = load_model(model, limits)
+    tree = load_model(model, limits, tree_only=True)
     reading = (format_in, limits)
     if method == "cost-complexity":
         pruned = _cost_complexity(tree, data, ccp, engine_request(engine), show_path, reading, fmt)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import click
 
 from dtcli.cli.common import format_in_option, load_model, output_option, write_output
+from dtcli.cli.guard import Command
 from dtcli.cli.options import format_option, limit_options, pessimistic_options
 from dtcli.render.rules import FORMATS as RULE_FORMATS
 
 
-@click.command("rules")
+@click.command("rules", cls=Command)
 @click.argument("model", metavar="MODEL")
 @click.option(
     "--prune",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from dtcli.cli.common import cost_complexity_pruning, cost_options, data_options, emit_tree, output_option, task_option
+from dtcli.cli.guard import Command
 from dtcli.cli.options import (
     TREE_FORMATS,
     cost_complexity_options,
@@ -51,7 +52,7 @@ pruning_options = option_group(
 )
 
 
-@click.command("train")
+@click.command("train", cls=Command)
 @data_options
 @growth_options
 @task_option(

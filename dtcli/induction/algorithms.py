@@ -170,7 +170,10 @@ def train(
         warnings.append(missing)
     growth_trace: list = []
     training = {
-        "source": table.source.rsplit("/", 1)[-1],
+        # a file name that is not UTF-8 (its bytes reach Python as lone surrogates) is kept readable: \xff
+        "source": table.source.rsplit("/", 1)[-1]
+        .encode("utf-8", "surrogateescape")
+        .decode("utf-8", "backslashreplace"),
         "rows": int(table.labelled().sum()),
         "sha256": table.sha256,
     }

@@ -1,15 +1,20 @@
 """Write outputs atomically: a temporary file beside the target, then a rename.
 
 An interrupted or failed run never leaves a half-written file, and an
-existing file is replaced only once the new content is complete.
+existing file is replaced only once the new content is complete. Devices,
+named pipes and sockets are written directly (renaming over ``/dev/null``
+would replace the device with a regular file).
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import signal
 import stat
 import tempfile
+import threading
 from pathlib import Path
 
 from dtcli.errors import DataError
@@ -30,31 +35,111 @@ def write_bytes(path: str, data: bytes) -> None:
         handle.write(data)
 
 
+def refuse_inputs(path: str, flag: str, inputs: dict[str, str]) -> None:
+    """Refuse an output ``path`` (given as ``flag``) that is the same regular file as one of ``inputs``
+    (option or argument name -> path): writing it would destroy the input."""
+    if path == "-":
+        return
+    try:
+        out = os.stat(path)
+    except OSError:
+        return  # no such file yet (or unreadable): nothing of the input's to destroy
+    if not stat.S_ISREG(out.st_mode):
+        return
+    for name, source in inputs.items():
+        if source == "-":
+            continue
+        try:
+            same = os.path.samestat(out, os.stat(source))
+        except OSError:
+            continue
+        if same:
+            raise DataError(
+                f"{path}: {flag} would overwrite {name}, an input of this command; write the output elsewhere"
+            )
+
+
 @contextlib.contextmanager
 def atomic(path: str, mode: str = "w"):
     """A handle on a temporary file beside ``path`` that becomes ``path`` when the block ends
-    without an error (and is removed when it does not). Text is UTF-8. The file gets the mode
-    of the file it replaces, or the usual one for a new file (0666 less the umask)."""
-    target = Path(path)
+    without an error (and is removed when it does not, a stop signal included). Text is UTF-8.
+    The file gets the mode of the file it replaces, or the usual one for a new file (0666 less the
+    umask). A symbolic link is followed (the file it points to is replaced, the link stays); a
+    device, named pipe or socket is written directly, never replaced."""
+    kind = _kind(path)
+    if kind == "directory":
+        raise DataError(f"{path}: is a directory; give a file name")
+    if kind == "special":
+        with _direct(path, mode) as handle:
+            yield handle
+        return
+    target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
     directory = target.parent if str(target.parent) else Path(".")
     if not directory.is_dir():
         raise DataError(f"{path}: cannot write: directory {str(directory)!r} does not exist")
-    if target.is_dir():
-        raise DataError(f"{path}: is a directory; give a file name")
+    temp = None
     try:
-        fd, temp = tempfile.mkstemp(dir=directory, prefix=f".{target.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise DataError(f"{path}: cannot write: {exc.strerror}") from None
-    try:
+        with _signals_held():
+            fd, temp = tempfile.mkstemp(dir=directory, prefix=f".{target.name}.", suffix=".tmp")
         os.fchmod(fd, _mode_for(target))
-        with os.fdopen(fd, mode, **({} if "b" in mode else {"encoding": "utf-8", "newline": ""})) as handle:
+        with os.fdopen(fd, mode, **_text(mode)) as handle:
             yield handle
         os.replace(temp, target)
+        temp = None
     except BaseException as exc:
-        Path(temp).unlink(missing_ok=True)
+        if temp is not None:
+            with _signals_held():
+                Path(temp).unlink(missing_ok=True)
         if isinstance(exc, OSError):
-            raise DataError(f"{path}: cannot write: {exc.strerror}") from None
+            raise DataError(f"{path}: cannot write: {exc.strerror or exc}") from None
         raise
+
+
+def _kind(path: str) -> str:
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "new"
+    except OSError as exc:
+        raise DataError(f"{path}: cannot write: {exc.strerror}") from None
+    if stat.S_ISDIR(mode):
+        return "directory"
+    return "file" if stat.S_ISREG(mode) else "special"
+
+
+@contextlib.contextmanager
+def _direct(path: str, mode: str):
+    """Write straight into a device, named pipe or socket path (no temporary file, no rename)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise DataError(f"{path}: a named pipe with no reader; start the reader first") from None
+        raise DataError(f"{path}: cannot write: {exc.strerror}") from None
+    os.set_blocking(fd, True)
+    try:
+        with os.fdopen(fd, mode, **_text(mode)) as handle:
+            yield handle
+    except OSError as exc:
+        raise DataError(f"{path}: cannot write: {exc.strerror or exc}") from None
+
+
+def _text(mode: str) -> dict:
+    return {} if "b" in mode else {"encoding": "utf-8", "newline": ""}
+
+
+@contextlib.contextmanager
+def _signals_held():
+    """Hold stop signals back while a temporary file comes into being or goes: a signal then
+    arrives where the caller can clean up (the handler runs when the block ends)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def _mode_for(target: Path) -> int:

@@ -8,9 +8,14 @@ When the output is not a terminal the width is fixed (``COLUMNS``, else
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
+import shutil
 import sys
 from typing import TYPE_CHECKING
+
+from dtcli.errors import DataError
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -24,15 +29,19 @@ def set_no_color(value: bool) -> None:
     _settings["no_color"] = bool(value)
 
 
-def make_console(stderr: bool = False) -> Console:
-    """A rich Console on standard output (or error), made for one use."""
+def make_console(stderr: bool = False, file=None) -> Console:
+    """A rich Console on standard output (or error), made for one use; with ``file``, a Console
+    that writes there but renders as it would for that stream (colour, width)."""
     from rich.console import Console
 
     stream = sys.stderr if stderr else sys.stdout
     terminal = stream.isatty()
     width = None if terminal else int(os.environ.get("COLUMNS") or PIPE_WIDTH)
+    if terminal and file is not None:
+        width = shutil.get_terminal_size().columns
     return Console(
-        file=stream,
+        file=file or stream,
+        force_terminal=terminal if file is not None else None,
         markup=False,
         highlight=False,
         emoji=False,
@@ -61,20 +70,54 @@ class Output:
 
     def data(self, text: str) -> None:
         """Write ``text`` to standard output as it is."""
-        self.stdout.write(text)
-        self.stdout.flush()
+        with writing_stdout():
+            self.write(text)
+            self.stdout.flush()
+
+    def write(self, text: str) -> None:
+        """Write ``text`` to standard output whole. A file object's ``write`` may write only part
+        of a large text and say nothing (a pipe whose reader has gone); this writes the rest
+        until it is all out or the system says why not."""
+        stream = self.stdout
+        raw = getattr(stream, "buffer", None)
+        if raw is None or len(text) < 4096:
+            stream.write(text)
+            return
+        stream.flush()
+        data = memoryview(text.encode(stream.encoding or "utf-8", stream.errors or "strict"))
+        while data:
+            done = raw.write(data[: 1 << 20])
+            data = data[done if done is not None else 0 :]
+        raw.flush()
 
     def print(self, *renderables) -> None:
         """Print rich renderables (tables, trees) to standard output."""
-        make_console().print(*renderables)
+        buffer = io.StringIO()
+        make_console(file=buffer).print(*renderables)
+        self.data(buffer.getvalue())
 
     def message(self, text: str) -> None:
-        """A line on standard error."""
-        self.stderr.write(text + "\n")
-        self.stderr.flush()
+        """A line on standard error (if standard error cannot take it, there is nowhere to say so)."""
+        with contextlib.suppress(OSError):
+            self.stderr.write(text + "\n")
+            self.stderr.flush()
 
 
 console = Output()
+
+
+@contextlib.contextmanager
+def writing_stdout():
+    """Turn a failed write to standard output (a full disk, a closed pipe) into one DataError;
+    standard output then goes to the null device, so nothing more fails (not the final flush either)."""
+    try:
+        yield
+    except OSError as exc:
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, sys.stdout.fileno())
+            os.close(null)
+        raise DataError(f"standard output: cannot write: {exc.strerror or exc}") from None
 
 
 def warn(message: str) -> None:

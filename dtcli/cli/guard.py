@@ -1,0 +1,36 @@
+"""The command class of every subcommand: it refuses an output file that is also one of the command's inputs."""
+
+from __future__ import annotations
+
+import click
+
+from dtcli.errors import ParameterError
+
+# Parameters that name files the command reads, and files it writes.
+INPUTS = ("model", "data", "validation", "test_data", "costs")
+OUTPUTS = ("output", "plot")
+
+
+class Command(click.Command):
+    """A click Command that checks, before running, that no output names an input file."""
+
+    def invoke(self, ctx: click.Context):
+        from dtcli.io.write import refuse_inputs
+
+        names = {param.name: _flag(param) for param in self.params}
+        for name in (*INPUTS, *OUTPUTS):
+            if ctx.params.get(name) == "":
+                raise ParameterError(f"{names[name]}: empty file name; give a file name, or - for standard "
+                                     f"{'input' if name in INPUTS else 'output'}")  # fmt: skip
+        inputs = {names[name]: ctx.params[name] for name in INPUTS if ctx.params.get(name)}
+        for name in OUTPUTS:
+            if ctx.params.get(name):
+                refuse_inputs(ctx.params[name], names[name], inputs)
+        return super().invoke(ctx)
+
+
+def _flag(param: click.Parameter) -> str:
+    """How the user wrote a parameter: DATA for an argument, the short or long option for an option."""
+    if isinstance(param, click.Argument):
+        return param.human_readable_name
+    return min(param.opts, key=len) if param.name == "output" else max(param.opts, key=len)

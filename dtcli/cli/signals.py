@@ -1,0 +1,47 @@
+"""Ctrl-C, SIGTERM and SIGHUP end a run with one line and status 128 + the signal number.
+
+The handlers raise :class:`Interrupt`, a ``BaseException`` that neither
+Click (which would print ``Aborted!`` and exit 1 for ``KeyboardInterrupt``)
+nor ``except Exception`` blocks catch: it unwinds the stack, so the atomic
+writer removes its temporary file and the previous output stays intact.
+"""
+
+from __future__ import annotations
+
+import signal
+
+# The signals a run stops on, and the word for each in the one line it prints.
+STOPS = {signal.SIGINT: "Interrupted", signal.SIGTERM: "Interrupted (SIGTERM)", signal.SIGHUP: "Interrupted (SIGHUP)"}
+
+
+class Interrupt(BaseException):
+    """A stop signal arrived; ``status`` is the exit status (128 + the signal number)."""
+
+    def __init__(self, signum: int):
+        super().__init__(STOPS.get(signum, "Interrupted"))
+        self.status = 128 + int(signum)
+
+
+def _raise(signum, frame) -> None:
+    raise Interrupt(signum)
+
+
+def install() -> None:
+    """Make every stop signal raise Interrupt. SIGINT and SIGTERM always do (a shell script starts
+    its background jobs with SIGINT ignored, yet ``kill -INT`` should stop them); an ignored SIGHUP
+    stays ignored (``nohup``)."""
+    for signum in STOPS:
+        if signum != signal.SIGHUP or signal.getsignal(signum) is not signal.SIG_IGN:
+            signal.signal(signum, _raise)
+
+
+def ignore() -> None:
+    """Ignore further stop signals (while the run prints its last line and exits)."""
+    for signum in STOPS:
+        signal.signal(signum, signal.SIG_IGN)
+
+
+def interrupt_for(exc: BaseException) -> Interrupt:
+    """The Interrupt an interrupting exception stands for (a ``KeyboardInterrupt`` raised before
+    the handlers were installed is Ctrl-C)."""
+    return exc if isinstance(exc, Interrupt) else Interrupt(signal.SIGINT)

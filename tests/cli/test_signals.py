@@ -1,0 +1,87 @@
+"""Ctrl-C and SIGTERM: one line, exit 130 or 143, no temporary file, the previous output intact.
+
+Real processes, stopped at many points of a run (reading, growing, pruning,
+writing): whatever the moment, the run either finished (exit 0, the new
+model) or stopped (the one line, the old model byte for byte).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+LINES = {signal.SIGINT: "Interrupted\n", signal.SIGTERM: "Interrupted (SIGTERM)\n"}
+STATUS = {signal.SIGINT: 130, signal.SIGTERM: 143}
+
+
+def start(cwd, *args, stdin=subprocess.DEVNULL):
+    env = dict(os.environ, COLUMNS="120")
+    return subprocess.Popen(
+        [sys.executable, "-m", "dtcli", *args], cwd=cwd, env=env, stdin=stdin, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def work(tmp_path_factory):
+    """A table that takes the reference engine a second or two, and the model it gives."""
+    d = tmp_path_factory.mktemp("signals")
+    rng = np.random.default_rng(7)
+    n = 30_000
+    x = rng.normal(size=(n, 6)).round(3)
+    c = rng.integers(0, 5, size=(n, 2))
+    y = np.where(x[:, 0] + 0.5 * x[:, 1] + rng.normal(scale=0.8, size=n) > c[:, 0] * 0.2, "yes", "no")
+    rows = [",".join(map(str, [*a, *(f"v{k}" for k in b), label])) for a, b, label in zip(x, c, y)]
+    header = ",".join([*(f"x{i}" for i in range(6)), "c0", "c1", "y"])
+    (d / "data.csv").write_text("\n".join([header, *rows]) + "\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "dtcli", "train", "data.csv", "-a", "c45", "--engine", "reference", "-qo", "new.json"],
+        cwd=d, capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return d
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_run_stopped_anywhere_ends_cleanly(work, tmp_path, signum):
+    new = (work / "new.json").read_bytes()
+    old = b'{"old": "model"}\n'
+    outcomes = set()
+    for delay in (0.1, 0.3, 0.6, 1.0, 1.5, 2.0, 2.3, 2.6):  # from 0.1 s: dtree has started (about 50 ms)
+        (tmp_path / "out.json").write_bytes(old)
+        run = start(tmp_path, "train", str(work / "data.csv"), "-a", "c45", "--engine", "reference", "-qo", "out.json")
+        time.sleep(delay)
+        run.send_signal(signum)
+        stdout, stderr = run.communicate(timeout=60)
+        assert "Traceback" not in stderr
+        if run.returncode == 0:
+            assert (tmp_path / "out.json").read_bytes().replace(str(work / "data.csv").encode(), b"data.csv") == new
+            outcomes.add("finished")
+        else:
+            assert run.returncode == STATUS[signum], stderr
+            assert stderr == LINES[signum]
+            assert (tmp_path / "out.json").read_bytes() == old
+            outcomes.add("stopped")
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["out.json"]  # no temporary file
+    assert "stopped" in outcomes
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_run_waiting_for_input_stops_with_one_line(tmp_path, signum):
+    run = start(tmp_path, "train", "-", stdin=subprocess.PIPE)
+    time.sleep(0.5)
+    run.send_signal(signum)
+    stdout, stderr = run.communicate(timeout=30)
+    assert (run.returncode, stderr, stdout) == (STATUS[signum], LINES[signum], "")
+
+
+def test_a_model_written_by_a_finished_run_is_complete(work):
+    model = json.loads((work / "new.json").read_text())
+    assert model["format"] == "dtree-model"
