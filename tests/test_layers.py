@@ -5,7 +5,8 @@
 - only dtcli.cli imports click; only dtcli.render imports rich; only
   dtcli.io imports pandas and arff;
 - kernel packages (``*/kernels/``) hold numba code only: they import numpy,
-  numba, math and other kernel modules or ``criteria/constants.py``, nothing else;
+  numba, math and other kernel modules or ``criteria/constants.py``, nothing else (but the
+  plain functions they compile, ``KERNEL_COMPILES``);
 - the engines (``levelwise``, ``cart``) build on the reference, never the
   other way round: ``grow``, ``search`` and ``criteria`` do not import them.
 
@@ -26,9 +27,9 @@ CORE = ("model", "induction")
 
 KERNEL_LIBRARIES = {"__future__", "collections", "numpy", "numba", "math"}  # collections: namedtuple
 KERNEL_CONSTANTS = "dtcli.induction.criteria.constants"
-# The incomplete gamma function exists once, in plain Python, and the kernels compile that same
-# function (so chi-square p-values are identical on every path).
-KERNEL_COMPILES = {"dtcli.induction.criteria.chisquare"}
+# The incomplete gamma function and a cut's threshold exist once, in plain Python, and the kernels
+# compile those same functions (so p-values and thresholds are identical on every path).
+KERNEL_COMPILES = {"dtcli.induction.criteria.chisquare", "dtcli.induction.criteria.midpoint"}
 # kernels/cache.py sets numba's cache up (it hashes the kernel sources to key the cache): no numba code itself
 NOT_KERNELS = {"dtcli.induction.kernels.cache"}
 ENGINES = ("dtcli.induction.levelwise", "dtcli.induction.cart")

@@ -28,6 +28,7 @@ from dtcli.induction.params import (
 from dtcli.induction.prune.collapse import collapse
 from dtcli.induction.prune.pessimistic import pessimistic_prune
 from dtcli.induction.search.bins import bin_table, snap
+from dtcli.induction.search.regression import check_regression_target
 from dtcli.model.table import Table
 from dtcli.model.tree import Tree
 
@@ -100,6 +101,7 @@ def check_table(table: Table, params: GrowParams) -> None:
                 "--chi2-alpha tests a split's association with the classes; a regression tree "
                 "has none: use --min-gain, --min-leaf or --max-depth to stop early"
             )
+        check_regression_target(table)
     elif len(present) < 2:
         only = table.classes[present[0]]
         raise DataError(
@@ -151,6 +153,7 @@ def train(
     level) and stay arrays until pruned, so that only the final tree becomes Nodes.
     """
     check_engine(engine)
+    table = table.saturated()
     params = grow
     method = prune.method or ALGORITHMS[params.algorithm].prune
     if method == "reduced-error":
@@ -211,6 +214,7 @@ def train(
 def regrow(tree: Tree, table: Table, engine: str = "auto"):
     """Grow a new root on ``table`` with the parameters ``tree`` was grown with."""
     params = params_from_dict(tree.parameters)
+    table = table.saturated()
     data = bin_table(table, params.max_bins) if params.max_bins else table
     root = backend.grow_nodes(data, params, engine)
     root = collapse(root) if params.collapse else root

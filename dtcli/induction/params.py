@@ -5,10 +5,17 @@
 cost-complexity alpha is given or chosen (``algorithms.grow_params`` builds a
 GrowParams from an algorithm's preset and the user's overrides). Each
 ``check_*`` raises a one-line ``ParameterError`` naming the option.
+
+Numbers must be finite (``nan`` and ``inf`` are refused: the model file
+records them, and JSON has neither), whole numbers at most ``LARGEST_COUNT``
+(the compiled engines hold them in 64 bits), and a seed within
+``0..SEED_MAX``, the range scikit-learn's ``random_state`` (numpy's
+``RandomState``) accepts.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, fields
 
 from dtcli.errors import ParameterError
@@ -19,6 +26,8 @@ from dtcli.induction.search.missing import POLICIES
 
 THRESHOLDS = ("data", "midpoint")
 TIES = ("sklearn", "column")
+SEED_MAX = 2**32 - 1
+LARGEST_COUNT = 2**31 - 1  # --max-depth, --max-leaves, --max-bins: more is the same as no limit
 
 
 @dataclass(frozen=True)
@@ -98,6 +107,8 @@ def check_grow(params: GrowParams) -> None:
         raise ParameterError("--ties sklearn applies to --algorithm cart only (ID3 and C4.5 follow Weka)")
     if params.max_bins is not None and params.max_bins < 2:
         raise ParameterError("--max-bins must be 2 or more (e.g. 256)")
+    check_count("--max-bins", params.max_bins)
+    check_seed(params.seed)
     if params.missing not in POLICIES:
         raise ParameterError(f"--missing must be one of {', '.join(POLICIES)}")
     if params.algorithm == "cart" and params.missing == "class-majority":
@@ -113,19 +124,41 @@ def check_grow(params: GrowParams) -> None:
         )
 
 
+def check_finite(option: str, value) -> None:
+    """``value`` (None: not given) must be a finite number."""
+    if value is not None and not math.isfinite(value):
+        raise ParameterError(f"{option}: expected a finite number, got {float(value)!r}")
+
+
+def check_count(option: str, value) -> None:
+    """A whole-number option (None: not given) must be at most ``LARGEST_COUNT``."""
+    if value is not None and value > LARGEST_COUNT:
+        raise ParameterError(f"{option} must be at most {LARGEST_COUNT} (2**31 - 1); leave it out for no limit")
+
+
+def check_seed(seed: int) -> None:
+    if not 0 <= seed <= SEED_MAX:
+        raise ParameterError(f"--seed must be between 0 and {SEED_MAX} (2**32 - 1, as scikit-learn's random_state)")
+
+
 def _check_stopping(params: GrowParams) -> None:
     if params.max_depth is not None and params.max_depth < 0:
         raise ParameterError("--max-depth must be 0 or more")
+    check_count("--max-depth", params.max_depth)
     if params.min_split < 0:
         raise ParameterError("--min-split must be 0 or more")
+    check_finite("--min-split", params.min_split)
     if params.min_gain < 0:
         raise ParameterError("--min-gain must be 0 or more")
+    check_finite("--min-gain", params.min_gain)
     if not 0 < params.purity <= 1:
         raise ParameterError("--purity must be a fraction in (0, 1], e.g. 0.9")
     if params.min_leaf is not None and params.min_leaf < 0:
         raise ParameterError("--min-leaf must be 0 or more")
+    check_finite("--min-leaf", params.min_leaf)
     if params.max_leaves is not None and params.max_leaves < 1:
         raise ParameterError("--max-leaves must be 1 or more")
+    check_count("--max-leaves", params.max_leaves)
     if params.thresholds not in (None, *THRESHOLDS):
         raise ParameterError("--thresholds must be data or midpoint")
     if params.chi2_alpha is not None and not 0 < params.chi2_alpha < 1:
@@ -136,6 +169,8 @@ def check_pessimistic(prune: PruneParams, regression: bool) -> None:
     """Options of error-based pruning, checked (``regression``: the tree predicts numbers)."""
     if not 0 < prune.cf <= 0.5:
         raise ParameterError("--cf must be in (0, 0.5], e.g. 0.25 (smaller prunes more)")
+    if not 1 - prune.cf < 1:  # J48's bound takes the normal quantile at 1 - CF, which must be below 1
+        raise ParameterError("--cf must be at least 1e-16 (J48 takes the normal quantile at 1 - CF), e.g. 0.25")
     if prune.error_bound not in BOUNDS:
         raise ParameterError(f"--error-bound must be one of {', '.join(BOUNDS)}")
     if regression:
@@ -146,6 +181,7 @@ def check_reduced_error(prune: PruneParams, regression: bool) -> None:
     """Options of reduced-error pruning in training, checked."""
     if not 0 < prune.holdout < 1:
         raise ParameterError("--holdout must be a fraction between 0 and 1, e.g. 0.33")
+    check_seed(prune.seed)
     if regression:
         raise ParameterError("reduced-error pruning needs classes; prune regression trees by cost complexity")
 
@@ -156,5 +192,7 @@ def check_cost_complexity(ccp: CostComplexity, rows: int | None) -> None:
         raise ParameterError("give --ccp-alpha or --cv-folds, not both")
     if ccp.alpha is not None and ccp.alpha < 0:
         raise ParameterError("--ccp-alpha must be 0 or more")
+    check_finite("--ccp-alpha", ccp.alpha)
+    check_seed(ccp.seed)
     if ccp.folds is not None and not 2 <= ccp.folds <= (rows or 0):
         raise ParameterError("--cv-folds must be at least 2 and at most the number of rows")

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 
 from dtcli.errors import DataError
 from dtcli.io.source import COSTS, read_text
 
 
 def read_costs(path: str, attributes: list[str]) -> dict[str, float]:
-    """Costs by attribute; every name must be an attribute, every cost a number."""
+    """Costs by attribute; every name must be an attribute, every cost a finite number (not
+    ``nan``, ``inf`` or a number beyond the 64-bit range such as ``1e400``)."""
     text = read_text(path, COSTS)
     rows = list(csv.reader(io.StringIO(text)))
     if not rows:
@@ -29,4 +31,6 @@ def read_costs(path: str, attributes: list[str]) -> dict[str, float]:
             costs[name] = float(value)
         except ValueError:
             raise DataError(f"{path}, line {line}: cost {value!r} is not a number") from None
+        if not math.isfinite(costs[name]):
+            raise DataError(f"{path}, line {line}: cost {value!r} is not a finite number; give a number such as 2.5")
     return costs

@@ -5,7 +5,12 @@ win; otherwise a column whose every non-missing cell is a number is numeric,
 and any other column nominal, with its values in order of first appearance
 (surrounding spaces ignored). ``encode_for_schema`` encodes new data against
 a trained model's schema. Missing cells: empty, ``?``, and ``NA``/``NaN``
-in numeric columns (and in numeric codes read as nominal).
+in numeric columns (and in numeric codes read as nominal). A numeric
+attribute's ``inf`` and ``-inf`` (numbers beyond the 64-bit range read as
+those) are held as +-1.7976931348623157e308 in a training table
+(``model/table.py: saturate``): they sort to their end and every threshold
+between them is finite. New data keeps its infinities (they route as those
+numbers do), and a regression target keeps them (training refuses it).
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import numpy as np
 from dtcli.errors import DataError
 from dtcli.io.columns import NumberColumn, TextColumn, parse_number
 from dtcli.io.read import RawData
-from dtcli.model.table import MISSING, NOMINAL, NUMERIC, Attribute, Schema, Table
+from dtcli.model.table import MISSING, NOMINAL, NUMERIC, Attribute, Schema, Table, saturate
 
 MISSING_ANY = ("", "?")
 MISSING_NUMERIC = ("NA", "NaN", "nan", "NAN", "N/A")
@@ -107,7 +112,7 @@ def infer_table(raw: RawData, target: str | None, ignore=(), nominal=(), task: s
             continue
         attribute, values = _infer_column(raw, name, force_nominal=name in nominal)
         attributes.append(attribute)
-        data.append(values)
+        data.append(values if attribute.is_nominal else saturate(values))
     target_attr, y = _infer_column(raw, target, force_nominal=task == "classification" or target in nominal)
     if task == "regression" and target_attr.kind != NUMERIC:
         raise DataError(f"{raw.source}: --task regression needs a numeric target, and {target!r} is not numeric")

@@ -16,6 +16,16 @@ MISSING = -1
 NOMINAL = "nominal"
 NUMERIC = "numeric"
 KINDS = (NOMINAL, NUMERIC)
+LARGEST = float(np.finfo(np.float64).max)  # 1.7976931348623157e308: growth holds inf as this
+
+
+def saturate(values: np.ndarray) -> np.ndarray:
+    """``values`` with ``inf`` and ``-inf`` replaced by ``LARGEST`` and ``-LARGEST`` (NaN stays NaN;
+    the array itself when none is infinite). An attribute's infinite values thus sort to their
+    end, and every threshold between two of its values is a finite number."""
+    if not np.isinf(values).any():
+        return values
+    return np.clip(values, -LARGEST, LARGEST)
 
 
 @dataclass(frozen=True)
@@ -123,6 +133,14 @@ class Table:
             sha256=self.sha256,
             lines=None if self.lines is None else self.lines[rows],
         )
+
+    def saturated(self) -> Table:
+        """This table with the infinite values of its numeric attributes ``saturate``d (itself when none is)."""
+        numeric = [i for i, a in enumerate(self.attributes) if not a.is_nominal]
+        if not any(np.isinf(self.columns[i]).any() for i in numeric):
+            return self
+        columns = [column if a.is_nominal else saturate(column) for a, column in zip(self.attributes, self.columns)]
+        return Table(self.schema, columns, self.y, self.weights, self.source, self.sha256, self.lines)
 
     def where(self, row: int) -> str:
         """Where row ``row`` (0-based) is in the file: ``line 12``, or ``row 11``."""

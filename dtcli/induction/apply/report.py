@@ -18,6 +18,7 @@ from functools import cmp_to_key
 import numpy as np
 
 from dtcli.induction.criteria.impurity import entropy, gini, weighted_impurity
+from dtcli.induction.criteria.midpoint import midpoint
 from dtcli.induction.grow.grower import GAIN_TOLERANCE
 from dtcli.induction.search.numeric import boundary_cut, boundary_mask, cut_table, plain_gains
 from dtcli.induction.search.split import (
@@ -91,8 +92,8 @@ def attribute_report(
 ) -> AttributeReport | None:
     """Split statistics for attribute ``i`` over ``rows`` (None: a numeric one with no cut).
 
-    ``place(i, midpoint)`` gives a numeric threshold its final position
-    (default: the midpoint).
+    ``place(i, midpoint, lower)`` gives a numeric threshold its final position
+    (default: the midpoint; ``lower``: the cut's lower value).
     """
     attribute = table.attributes[i]
     column, y, weights = table.columns[i][rows], table.y[rows], table.weights[rows]
@@ -108,7 +109,7 @@ def attribute_report(
         cut = boundary_cut(table_of_cuts)
         if cut is None:
             return None
-        threshold = place(i, cut.threshold) if place else cut.threshold
+        threshold = place(i, cut.threshold, cut.lower) if place else cut.threshold
         counts = cut.branch_counts
         shown = format_threshold(threshold)
         values = (f"<= {shown}", f"> {shown}")
@@ -137,10 +138,11 @@ def _cut_reports(cuts, i: int, place) -> list[CutReport]:
     boundaries = boundary_mask(cuts)
     reports = []
     for k in range(cuts.n):
-        midpoint = (cuts.lower[k] + cuts.upper[k]) / 2
+        lower = float(cuts.lower[k])
+        middle = midpoint(lower, float(cuts.upper[k]))
         reports.append(
             CutReport(
-                threshold=place(i, midpoint) if place else midpoint,
+                threshold=place(i, middle, lower) if place else middle,
                 lower=float(cuts.lower[k]),
                 upper=float(cuts.upper[k]),
                 counts=np.vstack([cuts.left[k], cuts.right[k]]),

@@ -7,16 +7,19 @@ gain instead of the criterion:
 - ``tan-schlimmer``: Gain^2 / Cost (Tan and Schlimmer 1990)
 - ``nunez``: (2^Gain - 1) / (Cost + 1)^w, with w in [0, 1] (Nunez 1988)
 
-Attributes without a listed cost cost 1.
+Attributes without a listed cost cost 1. Costs are finite; for ``ratio`` and
+``tan-schlimmer`` at least ``SMALLEST_COST``, so that no score overflows.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from dtcli.errors import ParameterError
 
 MEASURES = ("ratio", "tan-schlimmer", "nunez")
+SMALLEST_COST = 1e-300  # Gain / Cost and Gain^2 / Cost stay finite (gains are at most a few dozen bits)
 
 
 @dataclass(frozen=True)
@@ -33,6 +36,13 @@ class AttributeCosts:
         if not 0 <= self.nunez_w <= 1:
             raise ParameterError("--nunez-w must be between 0 and 1")
         for name, cost in self.costs.items():
+            if not math.isfinite(cost):
+                raise ParameterError(f"the cost of {name!r} must be a finite number, not {float(cost)!r}")
+            if 0 < cost < SMALLEST_COST and self.measure != "nunez":
+                raise ParameterError(
+                    f"the cost of {name!r} ({float(cost)!r}) is too small: a gain divided by it overflows; "
+                    f"give costs of {SMALLEST_COST:g} or more"
+                )
             if not cost > 0 and self.measure != "nunez":
                 raise ParameterError(f"the cost of {name!r} must be positive for --cost-measure {self.measure}")
             if cost < 0:

@@ -97,7 +97,7 @@ class Placer:
         self.table = table
         self.distinct: dict[int, np.ndarray] = {}
 
-    def place(self, i: int, midpoint: float) -> float:
+    def place(self, i: int, midpoint: float, lower: float | None = None) -> float:
         if self.mode == "midpoint":
             return midpoint
         if i not in self.distinct:
@@ -105,16 +105,16 @@ class Placer:
             self.distinct[i] = np.unique(column[~np.isnan(column)])
         u = self.distinct[i]
         at = int(np.searchsorted(u, midpoint + 1e-6, side="right"))
-        while at > 0 and not u[at - 1] - midpoint < 1e-6:
+        while at > 0 and not float(u[at - 1]) - midpoint < 1e-6:  # (Python floats: no overflow warning)
             at -= 1
-        while at < len(u) and u[at] - midpoint < 1e-6:
+        while at < len(u) and float(u[at]) - midpoint < 1e-6:
             at += 1
         if at == 0:
             return midpoint
         top = float(u[at - 1])
-        if at >= 2 and u[at - 2] > top - 1e-4:
-            return self.exact.place(i, midpoint)
-        return top
+        if at >= 2 and u[at - 2] >= top - 1e-4:
+            return self.exact.place(i, midpoint, lower)
+        return top if lower is None else max(top, lower)
 
 
 class LevelTree:

@@ -39,6 +39,7 @@ from functools import partial
 import numpy as np
 
 from dtcli.induction.criteria.constants import KERNEL_CODES
+from dtcli.induction.criteria.midpoint import midpoint
 from dtcli.induction.grow.flat import FlatTree, best_first
 from dtcli.induction.kernels.cache import use_cache_dir
 from dtcli.induction.levelwise.c45_level import C45Level
@@ -182,10 +183,8 @@ class _Growth:
                 level.thr[s] = fixed[s]
                 continue
             lower, upper = cuts[i][0][s], cuts[i][1][s]
-            midpoint = (lower + upper) / 2
-            if midpoint == upper:
-                midpoint = lower
-            level.thr[s] = lower if i in self.binned else self.placer.place(i, float(midpoint))
+            lower, upper = float(lower), float(upper)
+            level.thr[s] = lower if i in self.binned else self.placer.place(i, midpoint(lower, upper), lower)
 
     def _route(self, level: LevelTree):
         """Lay the children out and send the records down: each record's branch, each branch's weight."""

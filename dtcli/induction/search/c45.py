@@ -166,9 +166,11 @@ def placed(choice: Choice | None, thresholds: Thresholds, table: Table) -> Choic
     if choice is None or not isinstance(choice.test, NumericTest):
         return choice
     i = table.schema.index(choice.test.attribute.name)
-    return Choice(
-        NumericTest(choice.test.attribute, thresholds.place(i, choice.test.threshold)), choice.score, choice.gain
-    )
+    midpoint = choice.test.threshold
+    with np.errstate(invalid="ignore"):
+        below = table.columns[i][table.columns[i] <= midpoint]  # the cut's lower value: the largest here
+    lower = float(below.max()) if len(below) else None
+    return Choice(NumericTest(choice.test.attribute, thresholds.place(i, midpoint, lower)), choice.score, choice.gain)
 
 
 class Thresholds:
@@ -178,7 +180,10 @@ class Thresholds:
     For ``data``, J48 scans the training rows in order and takes a value if
     it is not above the midpoint (within 1e-6) and exceeds the one it holds
     by more than 1e-6; values within 1e-6 of each other therefore resolve
-    by file order, and so they do here.
+    by file order, and so they do here. That value may lie up to 1e-6 below
+    the cut's ``lower`` value (J48 routes with the same tolerance; a model
+    routes ``x <= t`` exactly): the threshold is never below ``lower``, so
+    that the rows go down the branches the cut was scored with.
     """
 
     def __init__(self, table: Table, mode: str, mdl: bool = True):
@@ -186,17 +191,18 @@ class Thresholds:
         self.mdl = mdl
         self._table = table
 
-    def place(self, i: int, midpoint: float) -> float:
+    def place(self, i: int, midpoint: float, lower: float | None = None) -> float:
+        """The threshold of the cut of attribute ``i`` at ``midpoint`` whose lower value is ``lower``."""
         if self.mode == "midpoint":
             return midpoint
         column = self._table.columns[i]
-        with np.errstate(invalid="ignore"):
+        with np.errstate(invalid="ignore", over="ignore"):  # over: values near +-1.8e308
             eligible = sm_or_eq(column, midpoint)
-        if not eligible.any():
-            return midpoint
-        top = column[eligible].max()
-        held = -np.inf
-        for value in column[eligible & (column > top - 1e-4)]:  # in file order
-            if gr(value, held):
-                held = value
-        return float(held)
+            if not eligible.any():
+                return midpoint
+            top = column[eligible].max()
+            held = -np.inf
+            for value in column[eligible & (column >= top - 1e-4)]:  # in file order (>=: top itself
+                if gr(value, held):  # even where 1e-4 is below its precision)
+                    held = value
+        return float(held) if lower is None else max(float(held), lower)

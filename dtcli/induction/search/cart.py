@@ -29,6 +29,7 @@ import numpy as np
 
 from dtcli.induction.criteria.constants import FEATURE_THRESHOLD
 from dtcli.induction.criteria.impurity import entropy, gini
+from dtcli.induction.criteria.midpoint import midpoint, single_midpoint
 from dtcli.induction.search.c45 import Choice
 from dtcli.induction.search.numeric import cut_table
 from dtcli.induction.search.split import nominal_branch_counts
@@ -96,9 +97,7 @@ def _numeric(table: Table, i: int, criterion: str, min_leaf: float, exact: bool 
     best = int(np.argmax(np.where(ok, rank, -np.inf)))
     scores = decrease(cuts.left, cuts.right, criterion)
     lower, upper = float(cuts.lower[best]), float(cuts.upper[best])
-    threshold = lower / 2.0 + upper / 2.0 if exact else (lower + upper) / 2
-    if threshold == upper or not np.isfinite(threshold):
-        threshold = lower
+    threshold = single_midpoint(lower, upper) if exact else midpoint(lower, upper)
     test = NumericTest(table.attributes[i], threshold)
     key = float(rank[best])
     return float(scores[best]), test, np.vstack([cuts.left[best], cuts.right[best]]), key

@@ -17,6 +17,7 @@ import numpy as np
 
 from dtcli.induction.criteria.constants import SMALL, eq, gr, gr_or_eq, sm, sm_or_eq
 from dtcli.induction.criteria.impurity import entropy, seqsum
+from dtcli.induction.criteria.midpoint import midpoint
 
 EQUAL_VALUES = 1e-5
 WEKA_SMALL = SMALL
@@ -200,8 +201,6 @@ def boundary_mask(table: CutTable) -> np.ndarray:
 
 def _cut(table: CutTable, i: int, gain: float, n_candidates: int) -> Cut:
     lower, upper = float(table.lower[i]), float(table.upper[i])
-    threshold = (lower + upper) / 2
-    if threshold == upper:  # rounding: keep the threshold below the upper value
-        threshold = lower
+    threshold = midpoint(lower, upper)
     counts = np.vstack([table.left[i], table.right[i]])
     return Cut(threshold, lower, upper, gain, counts, n_candidates)

@@ -1,6 +1,7 @@
 """Regression trees (CART on a numeric target): squared error, leaves predict the mean.
 
-Contract: ``node_stats(rows)`` gives a node's weight, mean and mean squared
+Contract: ``check_regression_target(table)`` refuses a target that is not finite or whose squares
+overflow; ``node_stats(rows)`` gives a node's weight, mean and mean squared
 error; ``regression_choose(rows, min_leaf)`` returns the binary split with
 the largest decrease in squared error, or None. Numeric attributes split at
 midpoints between adjacent distinct values; nominal attributes at the best
@@ -14,11 +15,36 @@ from __future__ import annotations
 
 import numpy as np
 
+from dtcli.errors import DataError
 from dtcli.induction.criteria.constants import FEATURE_THRESHOLD
+from dtcli.induction.criteria.midpoint import midpoint, single_midpoint
 from dtcli.induction.search.c45 import Choice
 from dtcli.induction.search.ties import single
 from dtcli.model.table import Table
 from dtcli.model.tree import NumericTest, SubsetTest
+
+
+def check_regression_target(table: Table) -> None:
+    """A regression target must be finite, and small enough that its sums of squares (weight x the
+    sum of weight x target^2 over every labelled row, which bounds all the others) stay finite."""
+    labelled = np.flatnonzero(table.labelled())
+    y, w = table.y[labelled], table.weights[labelled]
+    with np.errstate(over="ignore", invalid="ignore"):
+        bound = float(w.sum()) * float(np.sum(w * y * y))
+    if np.isfinite(bound):
+        return
+    row = int(labelled[np.argmax(np.abs(y))])
+    value = float(table.y[row])
+    where = f"{table.source}, {table.where(row)}: the target {table.schema.target.name!r}"
+    if not np.isfinite(value):
+        raise DataError(
+            f"{where} holds {value!r} (or a number beyond the 64-bit range, such as 1e400); "
+            "a regression target must be finite: fix the value or leave the row out"
+        )
+    raise DataError(
+        f"{where} holds {value!r}, too large for a regression tree (its sums of squares overflow "
+        "64-bit numbers): scale the target down"
+    )
 
 
 def node_stats(rows: Table) -> tuple[float, float, float]:
@@ -67,9 +93,7 @@ def _numeric(rows: Table, i: int, min_leaf: float, exact: bool = False):
         rank = scores
     best = int(np.argmax(np.where(ok, rank, -np.inf)))
     lower, upper = float(v[cuts[best]]), float(v[cuts[best] + 1])
-    threshold = lower / 2.0 + upper / 2.0 if exact else (lower + upper) / 2
-    if threshold == upper or not np.isfinite(threshold):
-        threshold = lower
+    threshold = single_midpoint(lower, upper) if exact else midpoint(lower, upper)
     test = NumericTest(rows.attributes[i], threshold)
     return float(scores[best]), test, float(w.sum()), float(rank[best])  # w: the known rows' weights
 
@@ -132,6 +156,7 @@ def regression_report(rows: Table) -> tuple[tuple[float, float, float], list[tup
 
     Attributes that cannot split the rows are left out. Ties keep column order.
     """
+    check_regression_target(rows)
     stats = node_stats(rows)
     total = float(rows.weights.sum())
     found = []

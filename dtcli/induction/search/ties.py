@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from dtcli.induction.criteria.constants import FEATURE_THRESHOLD, RAND_R_MAX
+from dtcli.induction.criteria.midpoint import LARGEST_SINGLE
 from dtcli.model.table import Table
 
 
@@ -76,5 +77,6 @@ def is_constant(node: Table, i: int) -> bool:
 
 
 def single(values: np.ndarray) -> np.ndarray:
-    """Numbers as scikit-learn holds them: rounded to single precision."""
-    return values.astype(np.float32).astype(np.float64)
+    """Numbers as scikit-learn holds them: rounded to single precision; beyond its range (which
+    scikit-learn refuses), the largest single-precision number of their sign (NaN stays NaN)."""
+    return np.clip(values, -LARGEST_SINGLE, LARGEST_SINGLE).astype(np.float32).astype(np.float64)

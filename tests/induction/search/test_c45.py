@@ -300,3 +300,27 @@ def test_thresholds_data_mode_uses_a_training_value():
     assert tree.root.test.threshold == 48.0  # the largest value not above the cut at 54
     tree, _ = fit(table, "id3", thresholds="midpoint")
     assert tree.root.test.threshold == 54.0
+
+
+def test_data_threshold_never_below_the_cut_lower_value():
+    # J48 scans the column in file order and keeps a value only if it beats the one held by more
+    # than 1e-6: 0.0 comes first, so 5e-7 is never taken, and J48's threshold for the cut between
+    # 5e-7 and 1 is 0.0. A model routes x <= t exactly: 5e-7 would go right, away from the side it
+    # was scored on (a node holding only 5e-7 and 1 then grew forever); the threshold is 5e-7.
+    table = Table(
+        Schema((Attribute("x", NUMERIC),), Attribute("y", NOMINAL, ("a", "b"))),
+        [np.array([0.0, 5e-7, 1.0])],
+        np.array([0, 0, 1], dtype=np.int32),
+    )
+    thresholds = Thresholds(table, "data")
+    assert thresholds.place(0, 0.5) == 0.0  # J48's value
+    assert thresholds.place(0, 0.5, lower=5e-7) == 5e-7
+    # colour splits first (it ties with x and comes first); the green node holds 5e-7 and 1 only
+    table = Table(
+        Schema((Attribute("colour", NOMINAL, ("red", "green")), Attribute("x", NUMERIC)), table.schema.target),
+        [np.array([0, 1, 1, 0], dtype=np.int32), np.array([0.0, 5e-7, 1.0, 2.0])],
+        np.array([0, 0, 1, 0], dtype=np.int32),
+    )
+    tree, _ = fit(table, "id3", thresholds="data")
+    green = tree.root.children[1]
+    assert green.test.threshold == 5e-7 and [child.label for child in green.children] == [0, 1]

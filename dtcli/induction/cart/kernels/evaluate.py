@@ -16,6 +16,7 @@ from dtcli.induction.cart.kernels.scores import proxy
 from dtcli.induction.cart.kernels.subsets import best_subset
 from dtcli.induction.criteria.constants import CART
 from dtcli.induction.kernels.impurity import impurity
+from dtcli.induction.kernels.midpoint import midpoint, single_midpoint
 
 
 @njit(cache=True, nogil=True)
@@ -35,9 +36,7 @@ def evaluate(build, scoring, a, node, node_counts, total, to_beat):
         whole = logs.shape[0] > 1 and complete
         found, sc, key, lower, upper, left, right = numeric(build, scoring, s, node, node_counts, whole)
         if found:
-            thr = lower / 2.0 + upper / 2.0 if exact else (lower + upper) / 2
-            if thr == upper or not np.isfinite(thr):
-                thr = lower
+            thr = single_midpoint(lower, upper) if exact else midpoint(lower, upper)
     if not found:
         return False, 0.0, 0.0, 0.0
     known_weight = 0.0

@@ -23,6 +23,7 @@ from dtcli.induction.cart.kernels.partition import split_children
 from dtcli.induction.cart.kernels.scores import pairwise_sum
 from dtcli.induction.cart.kernels.tree import cut, record
 from dtcli.induction.criteria.constants import EPSILON  # a node this pure is a leaf
+from dtcli.induction.kernels.midpoint import midpoint, single_midpoint
 
 
 @njit(cache=True, nogil=True)
@@ -104,9 +105,7 @@ def _numeric(build, s, node, exact):
             lower, upper = distinct[here], distinct[there]
     if not found:
         return False, 0.0, 0.0, 0.0, 0.0
-    t = lower / 2.0 + upper / 2.0 if exact else (lower + upper) / 2
-    if t == upper or not np.isfinite(t):
-        t = lower
+    t = single_midpoint(lower, upper) if exact else midpoint(lower, upper)
     return True, best_score, pairwise_sum(lw[s, ls[s] : le[s]]), best_rank, t  # known weight: np.sum's order
 
 
