@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import click
 
-from dtcli.cli.options import limit_list, option_group
+from dtcli.cli.options import limit_list, limits, option_group
 from dtcli.errors import DataError, ModelFormatError
 from dtcli.induction.criteria.costs import MEASURES
 from dtcli.io.source import DEFAULT_LIMITS, DEFAULT_MAX_BYTES, DEFAULT_MAX_ROWS, Limits
@@ -32,7 +32,7 @@ class Source:
 
     @property
     def limits(self) -> Limits:
-        return Limits(self.max_bytes, self.max_rows)
+        return limits(self.max_bytes, self.max_rows)
 
     def load(self, task: str = "classification"):
         """The training Table (DataError on any problem)."""

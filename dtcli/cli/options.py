@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import click
 
+from dtcli.errors import ParameterError
 from dtcli.induction.algorithms import ALGORITHMS, grow_params
 from dtcli.induction.backend import ENGINES
 from dtcli.induction.criteria.bounds import BOUNDS
@@ -235,23 +236,28 @@ def limit_list() -> list:
             "--max-bytes",
             type=ByteSize(),
             default=DEFAULT_MAX_BYTES,
-            show_default="1G",
             metavar="SIZE",
             help="Refuse an input (DATA after decompression, MODEL) larger than SIZE bytes (suffixes K, M, "
-            "G, T; 0: no limit), with an error as soon as it is passed.",
+            "G, T; 0: no limit), with an error as soon as it is passed.  [default: 1G]",
         ),
         click.option(
             "--max-rows",
-            type=click.IntRange(min=0),
+            type=int,
             default=DEFAULT_MAX_ROWS,
-            show_default="50,000,000",
             metavar="N",
-            help="Refuse DATA with more than N rows (0: no limit).",
+            help="Refuse DATA with more than N rows (0: no limit).  [default: 50,000,000]",
         ),
     ]
 
 
-limit_options = option_group("limits", Limits, *limit_list())
+def limits(max_bytes: int, max_rows: int) -> Limits:
+    """The Limits of --max-bytes and --max-rows (ParameterError for a negative count)."""
+    if max_rows < 0:
+        raise ParameterError("--max-rows must be 0 or more (0: no limit)")
+    return Limits(max_bytes, max_rows)
+
+
+limit_options = option_group("limits", limits, *limit_list())
 
 
 def format_option(choices, default: str, help_text: str):

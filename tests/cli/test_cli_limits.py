@@ -56,3 +56,6 @@ def test_limits_reach_the_readers(tmp_path, monkeypatch):
         assert message in result.output and result.output.count("\n") == 1, result.output
     result = runner.invoke(cli, ["train", "d.csv", "--max-bytes", "12Q"])
     assert result.exit_code == 2 and "is not a size" in result.output
+    for args in (["gain", "d.csv"], ["predict", "m.json", "d.csv"]):
+        result = runner.invoke(cli, [*args, "--max-rows", "-1"])
+        assert result.exit_code == 1 and "Error: --max-rows must be 0 or more (0: no limit)" in result.output
