@@ -26,7 +26,7 @@ import zlib
 from dataclasses import dataclass
 
 from dtcli.errors import DataError
-from dtcli.io.textcheck import TextCheck
+from dtcli.io.textcheck import TextCheck, lone_surrogate_escape
 
 CHUNK = 1 << 20  # bytes read at a time from a stream
 FIFO_WAIT = 2.5  # seconds a named pipe may wait for its writer
@@ -52,15 +52,16 @@ DEFAULT_LIMITS = Limits()
 @dataclass(frozen=True)
 class Kind:
     """What an input is, for messages: its ``name``, what to ``give`` instead, and whether it is
-    ``data`` (may be gzip-compressed; a text problem is named by its line)."""
+    ``data`` (may be gzip-compressed; a text problem is named by its line) or ``json``."""
 
     name: str
     give: str
     data: bool = False
+    json: bool = False
 
 
 DATA = Kind("file", "a .csv or .arff file", data=True)
-MODEL = Kind("model file", "a model file")
+MODEL = Kind("model file", "a model file", json=True)
 COSTS = Kind("cost file", "a cost file")
 
 
@@ -89,8 +90,17 @@ def too_many_rows(source: str, max_rows: int) -> DataError:
 
 
 def read_text(path: str, kind: Kind = COSTS, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
-    """The text of ``path`` (``-``: standard input), read as ``read_input`` reads it."""
-    return read_input(path, kind, max_bytes).data.decode("utf-8")
+    """The text of ``path`` (``-``: standard input), read as ``read_input`` reads it; for JSON (a
+    model), without an escape that stands for half a character."""
+    got = read_input(path, kind, max_bytes)
+    text = got.data.decode("utf-8")
+    at = lone_surrogate_escape(text) if kind.json else None
+    if at is not None:
+        raise DataError(
+            f"{got.source}, line {text.count(chr(10), 0, at) + 1}: {text[at : at + 6]} is half of a character "
+            f"(a lone surrogate), which no file can hold; the {kind.name} is damaged"
+        )
+    return text
 
 
 def read_input(path: str, kind: Kind = DATA, max_bytes: int = DEFAULT_MAX_BYTES) -> Input:

@@ -9,6 +9,7 @@ line; line ends are LF, CRLF and a lone CR, as Python's ``csv`` module (with
 from __future__ import annotations
 
 import codecs
+import re
 
 from dtcli.errors import DataError
 
@@ -67,3 +68,23 @@ class TextCheck:
         if problem == "bom":
             return DataError(f"{where}: a byte-order mark (U+FEFF) inside the file (were files joined?); remove it")
         return DataError(f"{where}: not UTF-8 text (byte 0x{byte:02x}); save the file as UTF-8")
+
+
+SURROGATE_ESCAPE = re.compile(r"(?<!\\)(?:\\\\)*\\u([dD][89a-fA-F][0-9a-fA-F]{2})")  # not after a backslash
+
+
+def lone_surrogate_escape(text: str) -> int | None:
+    """Where a JSON text has a ``\\uD800``-``\\uDFFF`` escape that is not half of a surrogate pair
+    (it would decode to a lone surrogate, which no writer can encode), or None."""
+    high = None  # (start, end) of a high surrogate escape waiting for its low half
+    for found in SURROGATE_ESCAPE.finditer(text):
+        code, start = int(found.group(1), 16), found.end() - 6
+        if high is not None:
+            if start != high[1] or code < 0xDC00:
+                return high[0]
+            high = None
+        elif code < 0xDC00:
+            high = (start, found.end())
+        else:
+            return start
+    return None if high is None else high[0]

@@ -242,6 +242,29 @@ def test_a_character_split_across_chunks_is_fine(tmp_path):
     assert read_input(write(tmp_path, "t.csv", data)).data == bytearray(data)
 
 
+@pytest.mark.parametrize(
+    ("escapes", "lone"),
+    [
+        (r"\ud83d\ude00", False),
+        (r"\uD83D\uDE00", False),
+        (r"\\ud800", False),  # an escaped backslash, then text
+        (r"\ud800", True),
+        (r"\udc00", True),
+        (r"\\\ud800", True),
+        (r"\ud83d x\ude00", True),
+        (r"\ud83d\ud83d\ude00", True),
+    ],
+)
+def test_a_model_with_an_escape_for_half_a_character_is_refused(tmp_path, escapes, lone):
+    """json.loads would turn it into a lone surrogate, which no writer can encode (rules -o crashed)."""
+    path = write(tmp_path, "m.json", ('{"classes": [\n"' + escapes + '"]}\n').encode())
+    if lone:
+        with pytest.raises(DataError, match=r"m\.json, line 2: \\u\w{4} is half of a character \(a lone surrogate\)"):
+            read_text(path, MODEL)
+    else:
+        assert read_text(path, MODEL).endswith('"]}\n')
+
+
 def test_a_leading_byte_order_mark_is_dropped_but_fingerprinted(tmp_path):
     plain = read_input(write(tmp_path, "a.csv", CSV))
     marked = read_input(write(tmp_path, "b.csv", b"\xef\xbb\xbf" + CSV))
