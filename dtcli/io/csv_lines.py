@@ -56,8 +56,8 @@ def header_record(data, sep: str, first: str) -> list[str]:
 
 def record_lines(data: bytearray, sep: str, width: int, source: str, max_rows: int = 0):
     """The line on which each data record starts (int64), and the bytes for the value parsers;
-    DataError for a record whose width is not ``width`` (unless it holds nothing but separators
-    and spaces) or past ``max_rows`` records.
+    DataError for a record wider than ``width``, or narrower unless it holds nothing but
+    separators and spaces (pandas skips or pads it) or past ``max_rows`` records.
 
     The bytes are ``data`` mended in place for pandas' C parser, which misreads the line after a
     blank line ended by a lone CR (``a,b\\r\\r,1`` gives ``1,`` for ``,1``): such a CR becomes an
@@ -92,7 +92,7 @@ def _unquoted(data, sep: str, width: int, source: str, max_rows: int) -> np.ndar
         for k in np.flatnonzero(fields != width):
             stop = int(stops[k])
             start = max(data.rfind(b"\n", 0, stop), data.rfind(b"\r", 0, stop)) + 1
-            if _holds_text(raw, start, stop, ord(sep)):
+            if fields[k] > width or _holds_text(raw, start, stop, ord(sep)):
                 raise width_error(source, int(numbers[k]), int(fields[k]), width)
         rows += len(numbers)
         if max_rows and rows > max_rows:

@@ -10,6 +10,8 @@ import pandas.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 
@@ -33,13 +35,17 @@ def read_columns(payload: bytes, header: list[str], sep: str, texts: set, source
         "encoding": "utf-8",
     }
     try:
-        sample = pd.read_csv(BufferReader(payload), dtype=str, nrows=csv_cells.SAMPLE_ROWS, na_filter=False, **options)
-        numeric = [
-            c
-            for i, c in enumerate(sample.columns)
-            if i < len(header) and header[i] not in texts and looks_numeric(sample[c].tolist())
-        ]
-        frame = _read_typed(payload, sample.columns, numeric, options)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", pd.errors.ParserWarning)  # nothing but the one error line on stderr
+            sample = pd.read_csv(
+                BufferReader(payload), dtype=str, nrows=csv_cells.SAMPLE_ROWS, na_filter=False, **options
+            )
+            numeric = [
+                c
+                for i, c in enumerate(sample.columns)
+                if i < len(header) and header[i] not in texts and looks_numeric(sample[c].tolist())
+            ]
+            frame = _read_typed(payload, sample.columns, numeric, options)
     except pd.errors.ParserError as exc:
         raise DataError(f"{source}: cannot parse CSV ({_parser_message(str(exc))}); check the quoting") from None
     except pd.errors.EmptyDataError:

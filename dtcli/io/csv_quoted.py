@@ -26,7 +26,7 @@ from dtcli.io.source import BufferReader, too_many_rows
 LINE = re.compile(rb"\r\n|\r|\n")
 BLANK = (10, 13)  # LF, CR
 FEW_BLANK = 100_000  # blank lines the csv module may read one by one
-SPACES = " \t"  # a record of these and separators only is left alone whatever its width (pandas skips it)
+SPACES = " \t"  # a narrow record of these and separators only is left alone (pandas skips or pads it)
 FIELD_LIMIT = min(sys.maxsize, (1 << 31) - 1)  # the csv module's default (128 KiB) refuses long cells
 
 
@@ -75,7 +75,7 @@ def first_record(data, sep: str) -> list[str]:
 
 def quoted_records(data, sep: str, width: int, source: str, max_rows: int = 0):
     """The line where each data record starts (int64) and the byte ranges of the blank lines;
-    DataError for a record too wide or too narrow (unless it holds only separators and spaces),
+    DataError for a record too wide, or too narrow unless it holds only separators and spaces,
     for a quote never closed, or past ``max_rows`` records."""
     try:
         return _records(data, sep, width, source, max_rows, strict=True)
@@ -106,7 +106,7 @@ def _records(data, sep: str, width: int, source: str, max_rows: int, strict: boo
                 header = header and not record
                 continue
             starts.append(first)
-            if len(record) != width and any(field.strip(SPACES) for field in record):
+            if len(record) > width or len(record) < width and any(field.strip(SPACES) for field in record):
                 raise width_error(source, first, len(record), width)
             if max_rows and len(starts) > max_rows:
                 raise too_many_rows(source, max_rows)

@@ -113,6 +113,8 @@ def test_a_quoted_header_cell_may_hold_a_line_end(tmp_path, monkeypatch, path, t
         ('a,b\r"x\ry",1\r1,2,3\r', 4),  # a quoted CR is inside its line's record
         ('a,b\r\n"x\r\ny",1\r\n"p\nq",2\r\n1,2,3\r\n', 6),
         ("a,b\n1,x\ry\n", 3),  # a lone CR ends a line in an LF file too
+        ("a,b\n1,x\n,,,\n", 3),  # wider than the header, even with nothing in it
+        ('a,"b"\n1,x\n , ,\n', 3),
     ],
 )
 def test_line_numbers_count_every_line_end_once(tmp_path, text, line):
