@@ -6,9 +6,10 @@ from dataclasses import dataclass
 
 import click
 
-from dtcli.cli.options import option_group
+from dtcli.cli.options import limit_list, limits, option_group
 from dtcli.errors import DataError, ModelFormatError
 from dtcli.induction.criteria.costs import MEASURES
+from dtcli.io.source import DEFAULT_LIMITS, DEFAULT_MAX_BYTES, DEFAULT_MAX_ROWS, Limits
 
 format_in_option = click.option(
     "--format-in",
@@ -19,17 +20,25 @@ format_in_option = click.option(
 
 @dataclass(frozen=True)
 class Source:
-    """DATA and how to read it: --target, --ignore, --nominal, --format-in."""
+    """DATA and how to read it: --target, --ignore, --nominal, --format-in, --max-bytes, --max-rows."""
 
     data: str
     target: str | None
     ignore: tuple
     nominal: tuple
     format_in: str | None
+    max_bytes: int = DEFAULT_MAX_BYTES
+    max_rows: int = DEFAULT_MAX_ROWS
+
+    @property
+    def limits(self) -> Limits:
+        return limits(self.max_bytes, self.max_rows)
 
     def load(self, task: str = "classification"):
         """The training Table (DataError on any problem)."""
-        return load_training_table(self.data, self.target, self.ignore, self.nominal, self.format_in, task)
+        return load_training_table(
+            self.data, self.target, self.ignore, self.nominal, self.format_in, task, limits=self.limits
+        )
 
 
 data_options = option_group(
@@ -50,6 +59,7 @@ data_options = option_group(
         help="Treat these numeric-looking columns as categories (e.g. 0/1 codes). Repeatable.",
     ),
     format_in_option,
+    *limit_list(),
 )
 
 
@@ -68,7 +78,7 @@ def split_names(values, columns) -> list[str]:
     return names
 
 
-def load_training_table(data, target, ignore, nominal, format_in, task="classification"):
+def load_training_table(data, target, ignore, nominal, format_in, task="classification", limits=DEFAULT_LIMITS):
     """Read DATA and build the training Table; DataError on any problem."""
     from dtcli.io.csv_reader import LAST_COLUMN
     from dtcli.io.encode import infer_table
@@ -77,19 +87,20 @@ def load_training_table(data, target, ignore, nominal, format_in, task="classifi
     texts = [part.strip() for value in nominal for part in value.split(",")] + list(nominal)
     if task == "classification":
         texts.append(target if target is not None else LAST_COLUMN)
-    raw = read_data(data, format_in, texts)
+    raw = read_data(data, format_in, texts, limits)
     columns = list(raw.frame.columns)
     return infer_table(raw, target, split_names(ignore, columns), split_names(nominal, columns), task)
 
 
-def load_model(path: str, tree_only: bool = False):
-    """Read and validate a model file (a tree, or a rule set unless ``tree_only``)."""
-    from dtcli.io.write import read_text
+def load_model(path: str, limits: Limits = DEFAULT_LIMITS, tree_only: bool = False):
+    """Read and validate a model file of at most ``limits.max_bytes`` bytes (a tree, or a rule set
+    unless ``tree_only``)."""
+    from dtcli.io.source import MODEL, read_text
     from dtcli.model.serialize import loads_model
     from dtcli.model.tree import Tree
 
     try:
-        text = read_text(path, "model file")
+        text = read_text(path, MODEL, limits.max_bytes)
     except DataError as exc:
         raise ModelFormatError(str(exc)) from None
     model = loads_model(text, path)

@@ -5,7 +5,8 @@ values by ``build(**values)`` under ``name``. The groups: ``growth_options``
 (algorithm, criterion, thresholds, ties, max-bins, engine: a ``Growth``),
 ``stopping_options`` (a dict of stopping rules), ``missing_option``,
 ``pessimistic_options`` (a ``PruneParams``), ``cost_complexity_options`` (a
-``CostComplexity``) and ``format_option``. Choices come from the core's
+``CostComplexity``), ``limit_options`` (``--max-bytes``, ``--max-rows``: a
+``Limits``) and ``format_option``. Choices come from the core's
 name tables, so ``--help`` lists what the core accepts.
 """
 
@@ -13,16 +14,19 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 from dataclasses import dataclass, field
 
 import click
 
+from dtcli.errors import ParameterError
 from dtcli.induction.algorithms import ALGORITHMS, grow_params
 from dtcli.induction.backend import ENGINES
 from dtcli.induction.criteria.bounds import BOUNDS
 from dtcli.induction.criteria.impurity import CRITERIA
 from dtcli.induction.params import THRESHOLDS, TIES, CostComplexity, PruneParams
 from dtcli.induction.search.missing import POLICIES
+from dtcli.io.source import DEFAULT_MAX_BYTES, DEFAULT_MAX_ROWS, Limits
 
 ENGINE_VARIABLE = "DTREE_ENGINE"
 ENGINE_ALIASES = {"numpy": "reference", "numba": "compiled"}  # DTREE_ENGINE's older values
@@ -208,6 +212,52 @@ def cost_complexity_options(alpha_help: str, folds_help: str, seed_help: str):
         click.option("--one-se", is_flag=True, help="With --cv-folds: the smallest tree within one SE of the best."),
         click.option("--seed", type=int, default=0, show_default=True, help=seed_help),
     )
+
+
+class ByteSize(click.ParamType):
+    """A size in bytes: digits with an optional binary suffix (K, M, G, T; KiB, MB, ... mean the same)."""
+
+    name = "size"
+    UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int):
+            return value
+        match = re.fullmatch(r"\s*(\d+)\s*([kmgt]?)(?:i?b)?\s*", str(value), re.IGNORECASE)
+        if match is None:
+            self.fail(f"{value!r} is not a size (give bytes, or a number with K, M, G or T, e.g. 512M, 2G)", param, ctx)
+        return int(match.group(1)) * self.UNITS[match.group(2).upper()]
+
+
+def limit_list() -> list:
+    """--max-bytes and --max-rows: how much of each input is read before giving up."""
+    return [
+        click.option(
+            "--max-bytes",
+            type=ByteSize(),
+            default=DEFAULT_MAX_BYTES,
+            metavar="SIZE",
+            help="Refuse an input (DATA after decompression, MODEL) larger than SIZE bytes (suffixes K, M, "
+            "G, T; 0: no limit), with an error as soon as it is passed.  [default: 1G]",
+        ),
+        click.option(
+            "--max-rows",
+            type=int,
+            default=DEFAULT_MAX_ROWS,
+            metavar="N",
+            help="Refuse DATA with more than N rows (0: no limit).  [default: 50,000,000]",
+        ),
+    ]
+
+
+def limits(max_bytes: int, max_rows: int) -> Limits:
+    """The Limits of --max-bytes and --max-rows (ParameterError for a negative count)."""
+    if max_rows < 0:
+        raise ParameterError("--max-rows must be 0 or more (0: no limit)")
+    return Limits(max_bytes, max_rows)
+
+
+limit_options = option_group("limits", limits, *limit_list())
 
 
 def format_option(choices, default: str, help_text: str):

@@ -7,6 +7,7 @@ import numpy as np
 
 from dtcli.cli.common import format_in_option, load_model, output_option, write_output
 from dtcli.cli.guard import Command
+from dtcli.cli.options import limit_options
 
 
 @click.command("predict", cls=Command)
@@ -15,8 +16,9 @@ from dtcli.cli.guard import Command
 @output_option("Write the rows with predictions to FILE (CSV) instead of standard output.")
 @click.option("-p", "--proba", is_flag=True, help="Add one probability column per class (proba_<class>).")
 @format_in_option
+@limit_options
 @click.option("-q", "--quiet", is_flag=True, help="Do not report accuracy on standard error.")
-def command(model, data, output, proba, format_in, quiet):
+def command(model, data, output, proba, format_in, limits, quiet):
     """Predict the class of every row of DATA with MODEL (from 'dtree train -o',
     or a rule set from 'dtree rules -f json': the first rule that fires, else the default).
 
@@ -36,8 +38,8 @@ def command(model, data, output, proba, format_in, quiet):
     from dtcli.render.console import info, warn
     from dtcli.render.metrics import evaluation_text, regression_text
 
-    tree = load_model(model)
-    raw = read_data(data, format_in, text_columns(tree.schema))
+    tree = load_model(model, limits)
+    raw = read_data(data, format_in, text_columns(tree.schema), limits)
     encoded = encode_for_schema(raw, tree.schema)
     if encoded.table.n_rows == 0:
         warn(f"{raw.source}: no data rows to predict")

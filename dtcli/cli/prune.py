@@ -12,6 +12,7 @@ from dtcli.cli.options import (
     engine_option,
     engine_request,
     format_option,
+    limit_options,
     pessimistic_options,
 )
 from dtcli.induction.prune import MODEL_PRUNERS
@@ -53,6 +54,7 @@ from dtcli.induction.prune import MODEL_PRUNERS
 @click.option("--test", "test_data", metavar="DATA", help="With --curve: test data for a third accuracy column.")
 @click.option("--plot", metavar="FILE", help="With --curve: also draw it to FILE (.svg or .png; needs dtree[plot]).")
 @format_in_option
+@limit_options
 @output_option("Write the pruned model (JSON) to FILE.")
 @format_option(TREE_FORMATS, "rich", "How to print the pruned tree (--path/--curve: text or json table).")
 @click.option("-q", "--quiet", is_flag=True, help="Do not print the tree (use with -o).")
@@ -70,6 +72,7 @@ def command(
     test_data,
     plot,
     format_in,
+    limits,
     output,
     fmt,
     quiet,
@@ -88,9 +91,10 @@ def command(
     """
     from dtcli.errors import ParameterError
 
-    tree = load_model(model, tree_only=True)
+    tree = load_model(model, limits, tree_only=True)
+    reading = (format_in, limits)
     if method == "cost-complexity":
-        pruned = _cost_complexity(tree, data, ccp, engine_request(engine), show_path, format_in, fmt)
+        pruned = _cost_complexity(tree, data, ccp, engine_request(engine), show_path, reading, fmt)
         if pruned is None:
             return
     elif method == "pessimistic":
@@ -99,7 +103,7 @@ def command(
         from dtcli.induction.params import check_pessimistic
         from dtcli.induction.prune.pessimistic import pessimistic_prune
 
-        table = _table(tree, data, format_in)
+        table = _table(tree, data, reading)
         check_pessimistic(pessimistic, table.is_regression)
         pruned, steps = pessimistic_prune(
             tree, table, pessimistic.cf, pessimistic.raising, pessimistic.error_bound, engine=engine_request(engine)
@@ -111,12 +115,12 @@ def command(
             raise ParameterError("reduced-error pruning needs validation data: --validation DATA")
         from dtcli.induction.prune.reduced_error import reduced_error_prune
 
-        held = _table(tree, validation, format_in)
+        held = _table(tree, validation, reading)
         pruned, steps = reduced_error_prune(tree, held)
         if trace:
             _trace_reduced(steps, fmt)
         if curve:
-            test = _table(tree, test_data, format_in) if test_data else None
+            test = _table(tree, test_data, reading) if test_data else None
             _curve(tree, held, test, fmt, plot)
             if output:
                 emit_tree(pruned, output, fmt, quiet=True)
@@ -132,7 +136,7 @@ def command(
     )
 
 
-def _cost_complexity(tree, data, ccp, engine, show_path, format_in, fmt):
+def _cost_complexity(tree, data, ccp, engine, show_path, reading, fmt):
     from dtcli.errors import ParameterError
     from dtcli.induction.prune.ccp_select import subtrees
     from dtcli.render.ccp import cp_json, cp_table
@@ -148,17 +152,18 @@ def _cost_complexity(tree, data, ccp, engine, show_path, format_in, fmt):
     if ccp.folds is not None:
         if not data:
             raise ParameterError("--cv-folds needs the training data: --data DATA")
-        table = _table(tree, data, format_in)
+        table = _table(tree, data, reading)
     return cost_complexity_pruning(tree, table, ccp, engine)
 
 
-def _table(tree, data, format_in):
-    """DATA encoded with the model's schema; it must have the target column."""
+def _table(tree, data, reading):
+    """DATA encoded with the model's schema (``reading``: --format-in, Limits); it must have the target column."""
     from dtcli.errors import DataError
     from dtcli.io.encode import encode_for_schema, text_columns
     from dtcli.io.read import read_data
 
-    encoded = encode_for_schema(read_data(data, format_in, text_columns(tree.schema)), tree.schema)
+    format_in, limits = reading
+    encoded = encode_for_schema(read_data(data, format_in, text_columns(tree.schema), limits), tree.schema)
     if not encoded.has_target:
         raise DataError(f"{data}: no column {tree.schema.target.name!r}; pruning needs the target values")
     return encoded.table

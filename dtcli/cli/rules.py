@@ -6,7 +6,7 @@ import click
 
 from dtcli.cli.common import format_in_option, load_model, output_option, write_output
 from dtcli.cli.guard import Command
-from dtcli.cli.options import format_option, pessimistic_options
+from dtcli.cli.options import format_option, limit_options, pessimistic_options
 from dtcli.render.rules import FORMATS as RULE_FORMATS
 
 
@@ -32,8 +32,9 @@ from dtcli.render.rules import FORMATS as RULE_FORMATS
     "(a function predict(row)); sql (a CASE WHEN expression).",
 )
 @format_in_option
+@limit_options
 @output_option("Write the rules to FILE instead of standard output.")
-def command(model, prune, data, pessimistic, trace, fmt, format_in, output):
+def command(model, prune, data, pessimistic, trace, fmt, format_in, limits, output):
     """Turn MODEL (a tree from 'dtree train -o') into IF-THEN rules, one per leaf.
 
     Each rule lists its conditions (several tests of one numeric attribute
@@ -50,7 +51,7 @@ def command(model, prune, data, pessimistic, trace, fmt, format_in, output):
     from dtcli.model.rules import RuleSet
     from dtcli.render.rules import render
 
-    loaded = load_model(model)
+    loaded = load_model(model, limits)
     ruleset = loaded if isinstance(loaded, RuleSet) else extract(loaded)
     if prune:
         if not data:
@@ -59,7 +60,7 @@ def command(model, prune, data, pessimistic, trace, fmt, format_in, output):
         from dtcli.io.encode import encode_for_schema, text_columns
         from dtcli.io.read import read_data
 
-        encoded = encode_for_schema(read_data(data, format_in, text_columns(ruleset.schema)), ruleset.schema)
+        encoded = encode_for_schema(read_data(data, format_in, text_columns(ruleset.schema), limits), ruleset.schema)
         if not encoded.has_target:
             raise ParameterError(f"{data}: no column {ruleset.schema.target.name!r}; pruning needs the classes")
         check_pessimistic(pessimistic, encoded.table.is_regression)

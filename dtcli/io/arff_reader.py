@@ -1,61 +1,186 @@
-"""ARFF parsing with liac-arff: declared types kept, cells as text."""
+"""ARFF parsing with liac-arff: declared types kept, cells as text, every failure one line naming its line.
+
+liac-arff reads the lines ``arff_lines.ArffLines`` gives it, row by row
+(``DENSE_GEN``), and the rows go into columns a batch at a time. Whatever
+liac-arff raises (its own errors, and the ``IndexError``, ``ValueError`` or
+``OverflowError`` some malformed files cause inside it) becomes one DataError
+naming the line it was reading. Text that escapes can make invalid (a lone
+UTF-16 surrogate such as ``'\\ud800'``) is refused here, so no writer meets it;
+an escaped surrogate pair becomes the character it stands for.
+"""
 
 from __future__ import annotations
 
 import re
+from array import array
 
 import numpy as np
 
-from dtcli.errors import DataError
+from dtcli.errors import DataError, DtreeError
+from dtcli.io.arff_lines import ArffLines
 from dtcli.io.columns import Columns, NumberColumn, TextColumn
 from dtcli.model.table import NOMINAL, NUMERIC, Attribute
 
 ARFF_MISSING = "?"
+BATCH = 4096  # rows turned into columns at a time
+SURROGATE = re.compile("[\ud800-\udfff]")
+CONTROL = re.compile("[\x00-\x1f\x7f]")
 _HINTS = {
     "BadNumericalValue": "a value of a numeric attribute is not a number",
     "BadAttributeType": "unsupported attribute type (dtree reads numeric, real, integer, string and nominal {...})",
     "BadLayout": "expected @relation, then @attribute lines, then @data",
+    "BadAttributeName": "an attribute name is declared twice; rename one",
+}
+_CRASHES = {  # what liac-arff's own exceptions on malformed lines mean
+    IndexError: "a nominal attribute needs at least one value, as in {a, b}",
+    OverflowError: "a value of an integer attribute is infinite",
 }
 
 
-def parse_arff(text: str, source: str) -> tuple[Columns, dict[str, Attribute], np.ndarray]:
+def parse_arff(text: str, source: str, max_rows: int = 0) -> tuple[Columns, dict[str, Attribute], np.ndarray]:
     """The cells (numbers for numeric attributes, text for the rest), the declared attributes,
     and the file line of each row."""
     import arff  # liac-arff: imported here so CSV users do not pay for it
 
-    if not text.strip():
+    lines = ArffLines(text, source, max_rows)
+    if lines.empty():
         raise DataError(f"{source}: file is empty; an ARFF file needs @relation, @attribute and @data sections")
     try:
-        parsed = arff.loads(text)
+        parsed = arff.load(lines, return_type=arff.DENSE_GEN)
+        declared, names = _declared(parsed["attributes"], source, lines.attribute_lines)
+        columns, n_rows = _columns(parsed["data"], names, declared, source, lines)
+    except DtreeError:
+        raise
     except arff.ArffException as exc:
-        line = getattr(exc, "line", None)
-        where = f", line {line}" if line and line > 0 else ""
-        message = _HINTS.get(type(exc).__name__) or re.sub(r",? (at|in) line \d+\.?", "", str(exc)).rstrip(".")
-        raise DataError(f"{source}{where}: invalid ARFF: {message}") from None
+        raise _invalid(source, lines.current, _HINTS.get(type(exc).__name__) or _message(_text(exc))) from None
+    except (MemoryError, RecursionError):
+        raise
+    except Exception as exc:  # liac-arff failing inside on a malformed line: name the line
+        raise _invalid(source, lines.current, _CRASHES.get(type(exc)) or _message(_text(exc))) from None
+    _check_text(columns, source, np.asarray(lines.data_lines, dtype=np.int64))
+    return Columns(columns, n_rows), declared, np.asarray(lines.data_lines, dtype=np.int64)
+
+
+def _invalid(source: str, line: int, message: str) -> DataError:
+    where = f", line {line}" if line > 0 else ""
+    return DataError(f"{source}{where}: invalid ARFF: {message}")
+
+
+def _text(exc) -> str:
+    """An exception's message (liac-arff's ``str`` fails when the value it quotes holds a ``%``)."""
+    try:
+        return str(exc)
+    except Exception:  # any failure to format: the message template will do
+        return str(getattr(exc, "message", "") or type(exc).__name__)
+
+
+def _message(text: str) -> str:
+    """liac-arff's message without its (wrong) line number, on one line and not too long."""
+    text = " ".join(re.sub(r",? (at|in) line (-?\d+|%d)\.?", "", text).split()).rstrip(".")
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")  # a lone surrogate quoted in it
+    text = CONTROL.sub(lambda found: repr(found.group())[1:-1], text)  # and control characters
+    if "escape" in text or "base 8" in text:
+        return "a quoted value holds an escape that is not valid (such as \\q or \\8)"
+    if "not enough values to unpack" in text:
+        return "expected a name after @relation or @attribute, separated by a space"
+    return text if len(text) <= 100 else text[:97] + "..."
+
+
+def _declared(attributes, source: str, attribute_lines: list[int]) -> tuple[dict[str, Attribute], list[str]]:
     declared: dict[str, Attribute] = {}
     names = []
-    for name, kind in parsed["attributes"]:
+    for position, (name, kind) in enumerate(attributes):
+        line = attribute_lines[position] if position < len(attribute_lines) else 0
+        name = _valid(name, source, line, "an attribute name")
         if name in declared:
             raise DataError(f"{source}: attribute {name!r} is declared twice; rename one")
         if isinstance(kind, list):
-            declared[name] = Attribute(name, NOMINAL, tuple(str(v) for v in kind))
+            values = tuple(_valid(str(v), source, line, "a nominal value") for v in kind)
+            declared[name] = Attribute(name, NOMINAL, values)
         elif kind.upper() in ("NUMERIC", "REAL", "INTEGER"):
             declared[name] = Attribute(name, NUMERIC)
         names.append(name)
-    rows = parsed["data"]
+    return declared, names
+
+
+def _columns(rows, names: list[str], declared: dict, source: str, lines: ArffLines):
+    """The rows' cells as columns, a batch of rows at a time."""
+    numeric = [name in declared and declared[name].kind == NUMERIC for name in names]
+    numbers = [array("d") for _ in names]
+    codes = [array("i") for _ in names]
+    index: list[dict] = [{} for _ in names]
+    batch, n_rows = [], 0
+    for row in rows:
+        batch.append(row)
+        if len(batch) == BATCH:
+            n_rows += _add(batch, numeric, numbers, codes, index, names, source, lines.data_lines[n_rows:])
+            batch = []
+    n_rows += _add(batch, numeric, numbers, codes, index, names, source, lines.data_lines[n_rows:])
     columns = {}
     for j, name in enumerate(names):
-        if name in declared and declared[name].kind == NUMERIC:
-            values = np.array([np.nan if row[j] is None else row[j] for row in rows], dtype=np.float64)
-            columns[name] = NumberColumn(values)
+        if numeric[j]:
+            columns[name] = NumberColumn(np.frombuffer(numbers[j], dtype=np.float64).copy())
         else:
-            columns[name] = TextColumn.of([None if row[j] is None else str(row[j]) for row in rows])
-    return Columns(columns, len(rows)), declared, _data_lines(text)
+            columns[name] = TextColumn(np.frombuffer(codes[j], dtype=np.int32).copy(), list(index[j]))
+    return columns, n_rows
 
 
-def _data_lines(text: str) -> np.ndarray:
-    """File line numbers of the data rows (non-blank, non-comment lines after @data)."""
-    lines = text.splitlines()
-    start = next((i for i, line in enumerate(lines) if line.strip().lower().startswith("@data")), len(lines))
-    rows = [i + 1 for i in range(start + 1, len(lines)) if lines[i].strip() and not lines[i].lstrip().startswith("%")]
-    return np.asarray(rows, dtype=np.int64)
+def _add(batch, numeric, numbers, codes, index, names, source: str, batch_lines) -> int:
+    """Append a batch of rows (read from the lines ``batch_lines``) to the columns; the number of rows."""
+    if not batch:
+        return 0
+    for j, cells in enumerate(zip(*batch)):
+        if numeric[j]:
+            given_up = [k for k, cell in enumerate(cells) if isinstance(cell, str)]
+            if given_up:
+                raise _given_up(batch[given_up[0]], numeric, names, f"{source}, line {batch_lines[given_up[0]]}")
+            numbers[j].extend(np.nan if cell is None else float(cell) for cell in cells)
+        else:
+            seen = index[j]
+            codes[j].extend(-1 if cell is None else seen.setdefault(str(cell), len(seen)) for cell in cells)
+    return len(batch)
+
+
+def _given_up(row, numeric, names, where: str) -> DataError:
+    """liac-arff leaves a row unconverted (every cell text) when an integer attribute holds ``nan``."""
+    for j, cell in enumerate(row):
+        if numeric[j] and isinstance(cell, str) and not _number_not_nan(cell):
+            return DataError(
+                f"{where}: invalid ARFF: {cell!r} is not a number (attribute {names[j]!r}); write ? for a missing value"
+            )
+    return DataError(f"{where}: invalid ARFF: a value of an integer attribute is not a number; write ? if missing")
+
+
+def _number_not_nan(cell: str) -> bool:
+    try:
+        value = float(cell)
+    except ValueError:
+        return False
+    return value == value
+
+
+def _check_text(columns: dict, source: str, data_lines: np.ndarray) -> None:
+    """Combine escaped surrogate pairs in text cells; refuse a lone surrogate, naming its first row's line."""
+    for name, column in columns.items():
+        if not isinstance(column, TextColumn) or not any(SURROGATE.search(u) for u in column.uniques):
+            continue
+        for code, cell in enumerate(column.uniques):
+            if SURROGATE.search(cell):
+                row = int(np.argmax(column.codes == code))
+                line = int(data_lines[row]) if row < len(data_lines) else 0
+                column.uniques[code] = _valid(cell, source, line, f"a value of {name!r}")
+
+
+def _valid(text: str, source: str, line: int, what: str) -> str:
+    """``text`` with escaped surrogate pairs combined; DataError if a lone surrogate remains."""
+    if not SURROGATE.search(text):
+        return text
+    try:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16")
+    except UnicodeDecodeError:
+        lone = next(c for c in text if "\ud800" <= c <= "\udfff")
+        where = f", line {line}" if line > 0 else ""
+        raise DataError(
+            f"{source}{where}: {what} holds a lone surrogate (\\u{ord(lone):04x}) from an escape, "
+            "which is not a character; write the character itself"
+        ) from None

@@ -7,13 +7,13 @@ import io
 import math
 
 from dtcli.errors import DataError
-from dtcli.io.write import read_text
+from dtcli.io.source import COSTS, read_text
 
 
 def read_costs(path: str, attributes: list[str]) -> dict[str, float]:
     """Costs by attribute; every name must be an attribute, every cost a finite number (not
     ``nan``, ``inf`` or a number beyond the 64-bit range such as ``1e400``)."""
-    text = read_text(path, "cost file")
+    text = read_text(path, COSTS)
     rows = list(csv.reader(io.StringIO(text)))
     if not rows:
         raise DataError(f"{path}: empty cost file; give lines 'attribute,cost'")

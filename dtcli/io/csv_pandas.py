@@ -10,7 +10,7 @@ import pandas.
 
 from __future__ import annotations
 
-import io
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -19,10 +19,11 @@ from dtcli.errors import DataError
 from dtcli.io import csv_cells
 from dtcli.io.columns import NumberColumn, TextColumn
 from dtcli.io.csv_cells import MISSING_CELLS, NUMERIC_MISSING, looks_numeric
+from dtcli.io.source import BufferReader
 
 
 def read_columns(payload: bytes, header: list[str], sep: str, texts: set, source: str) -> list:
-    """The columns of the CSV text ``payload`` (UTF-8 bytes), in file order."""
+    """The columns of the CSV text ``payload`` (UTF-8 bytes or bytearray, read in place), in file order."""
     options = {
         "sep": sep,
         "index_col": False,
@@ -34,13 +35,17 @@ def read_columns(payload: bytes, header: list[str], sep: str, texts: set, source
         "encoding": "utf-8",
     }
     try:
-        sample = pd.read_csv(io.BytesIO(payload), dtype=str, nrows=csv_cells.SAMPLE_ROWS, na_filter=False, **options)
-        numeric = [
-            c
-            for i, c in enumerate(sample.columns)
-            if i < len(header) and header[i] not in texts and looks_numeric(sample[c].tolist())
-        ]
-        frame = _read_typed(payload, sample.columns, numeric, options)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", pd.errors.ParserWarning)  # nothing but the one error line on stderr
+            sample = pd.read_csv(
+                BufferReader(payload), dtype=str, nrows=csv_cells.SAMPLE_ROWS, na_filter=False, **options
+            )
+            numeric = [
+                c
+                for i, c in enumerate(sample.columns)
+                if i < len(header) and header[i] not in texts and looks_numeric(sample[c].tolist())
+            ]
+            frame = _read_typed(payload, sample.columns, numeric, options)
     except pd.errors.ParserError as exc:
         raise DataError(f"{source}: cannot parse CSV ({_parser_message(str(exc))}); check the quoting") from None
     except pd.errors.EmptyDataError:
@@ -66,10 +71,10 @@ def _read_typed(payload: bytes, columns, numeric: list, options: dict) -> pd.Dat
     dtypes = {c: (np.float64 if c in numeric else "category") for c in columns}
     missing = {c: (NUMERIC_MISSING if c in numeric else MISSING_CELLS) for c in columns}
     try:
-        frame = pd.read_csv(io.BytesIO(payload), dtype=dtypes, na_values=missing, **options)
+        frame = pd.read_csv(BufferReader(payload), dtype=dtypes, na_values=missing, **options)
     except ValueError:
         missing = dict.fromkeys(columns, MISSING_CELLS)
-        frame = pd.read_csv(io.BytesIO(payload), dtype="category", na_values=missing, **options)
+        frame = pd.read_csv(BufferReader(payload), dtype="category", na_values=missing, **options)
     # pandas turns categories that look like booleans or numbers into those ("TRUE" and "true"
     # become True): read such columns again as plain text, to keep each value as written.
     # Categories that are not all text (big integers come back as Python ints, "-0" as 0) likewise.
@@ -81,7 +86,7 @@ def _read_typed(payload: bytes, columns, numeric: list, options: dict) -> pd.Dat
     ]
     if retyped:
         text = pd.read_csv(
-            io.BytesIO(payload), dtype=str, usecols=retyped, na_values={c: missing[c] for c in retyped}, **options
+            BufferReader(payload), dtype=str, usecols=retyped, na_values={c: missing[c] for c in retyped}, **options
         )
         for c in retyped:
             frame[c] = text[c]

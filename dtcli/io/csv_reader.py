@@ -1,15 +1,14 @@
 """CSV parsing: numeric columns as float64, the rest as text, every row as wide as the header.
 
-Widths are checked against the header first (pandas would pad short rows
-silently). Small plain files are read in Python; the rest by pandas' C parser
+Widths are checked against the header first (``csv_lines``; pandas would pad
+short rows silently). Small plain files are read in Python; the rest by pandas' C parser
 (``csv_pandas``); what a cell means to both is in ``csv_cells``.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import math
+import re
 
 import numpy as np
 
@@ -17,6 +16,9 @@ from dtcli.errors import DataError
 from dtcli.io import csv_cells
 from dtcli.io.columns import Columns, NumberColumn, TextColumn, c_number
 from dtcli.io.csv_cells import MISSING_CELLS, NUMERIC_MISSING, looks_numeric
+from dtcli.io.csv_lines import first_line, header_record, record_lines
+
+LINE_END = re.compile(r"\r\n|\r|\n")
 
 
 def _sniff_separator(header: str, path: str) -> str:
@@ -34,8 +36,10 @@ LAST_COLUMN = "\x00last"  # in text_columns: the last column, whatever its name
 PLAIN_MAX = 1 << 20  # bytes: files up to this size without quotes are read without pandas
 
 
-def parse_csv(text: str, source: str, path: str, text_columns=()) -> tuple[Columns, np.ndarray, str]:
-    """The table's columns, the file line of each row, and the separator.
+def parse_csv(data, source: str, path: str, text_columns=(), max_rows: int = 0):
+    """The table's columns, the file line of each row, the separator, and the bytes the values were
+    read from (``data``, perhaps mended in place or without its blank lines: ``csv_lines``), from the
+    file's bytes (UTF-8, checked, no byte-order mark).
 
     Columns whose first rows (``csv_cells.SAMPLE_ROWS``) hold only numbers (or missing
     markers) are numbers, with empty cells, ``?``, ``NA`` and ``NaN``
@@ -45,38 +49,37 @@ def parse_csv(text: str, source: str, path: str, text_columns=()) -> tuple[Colum
     dropped), with empty cells and ``?`` missing. Small plain files are read
     here in Python (no pandas to import: start-up matters to scripts that
     call dtree thousands of times); the rest by pandas' C parser
-    (``csv_pandas``), which gives the same columns.
+    (``csv_pandas``), which gives the same columns. Line ends may be LF, CRLF
+    or CR, mixed; a quoted value keeps the line ends it holds.
     """
-    first = text.lstrip("\r\n").split("\n", 1)[0].rstrip("\r")
-    if not first.strip():
+    data = data if isinstance(data, bytearray) else bytearray(data)  # record_lines may mend it in place
+    first = first_line(data)
+    if first is None or not first.strip():
         raise DataError(f"{source}: file is empty; a CSV file needs a header line naming the columns")
     sep = _sniff_separator(first, path)
-    header = [name.strip() for name in next(csv.reader([first], delimiter=sep))]
-    payload = text.encode("utf-8")  # pandas reads bytes without a copy (a StringIO would hold 4 bytes a character)
-    lines = _check_widths(text, sep, len(header), source, payload)
+    header = [name.strip() for name in header_record(data, sep, first)]
+    lines, data = record_lines(data, sep, len(header), source, max_rows)
     texts = set(text_columns) | ({header[-1]} if LAST_COLUMN in text_columns else set())
-    columns = plain_columns(text, sep, len(header), texts, header) if len(payload) <= PLAIN_MAX else None
+    columns = None
+    if len(data) <= PLAIN_MAX or len(header) > len(lines):  # pandas spends a millisecond a column
+        columns = plain_columns(data.decode("utf-8"), sep, len(header), texts, header)
     if columns is None:
         from dtcli.io.csv_pandas import read_columns
 
-        columns = read_columns(payload, header, sep, texts, source)
-    return _named(columns, header, source), lines, sep
+        columns = read_columns(data, header, sep, texts, source)
+    return _named(columns, header, source), lines, sep, data
 
 
 def plain_columns(text: str, sep: str, width: int, texts: set, header: list[str]) -> list | None:
     """The columns of a plain file, read as pandas' C parser reads them; None for any other file,
-    which then goes to pandas. Plain: no quotes, line ends \\n or \\r\\n, every record
-    ``width`` fields, and no line of white space (with or without separators)."""
+    which then goes to pandas. Plain: no quotes, every record ``width`` fields, and no line of
+    white space (with or without separators). Line ends: LF, CRLF or CR."""
     if '"' in text or "\x00" in text:
         return None
     rows = []
-    for line in text.split("\n"):
-        if line.endswith("\r"):
-            line = line[:-1]
+    for line in LINE_END.split(text) if "\r" in text else text.split("\n"):
         if not line:
             continue
-        if "\r" in line:
-            return None
         rest = line.replace(sep, "")
         if rest and not rest.strip():  # separators and white space only: pandas may skip the line
             return None
@@ -101,77 +104,6 @@ def plain_columns(text: str, sep: str, width: int, texts: set, header: list[str]
         numbers[i] if i in numbers else TextColumn.of([None if cell in MISSING_CELLS else cell for cell in column])
         for i, column in enumerate(cells)
     ]
-
-
-def _check_widths(text: str, sep: str, width: int, source: str, payload: bytes) -> np.ndarray:
-    """Every record must have as many fields as the header: name the first line that has not.
-
-    Returns the line on which each record starts. Without quotes in the file
-    this counts separators line by line with array operations.
-    """
-    if '"' in text:
-        return _check_widths_quoted(text, sep, width, source)
-    raw = np.frombuffer(payload, dtype=np.uint8)
-    ends, cumulative = _separators_at_newlines(raw, ord(sep))
-    if len(raw) and raw[-1] != 10:
-        ends = np.append(ends, len(raw))
-        cumulative = np.append(cumulative, np.count_nonzero(raw == ord(sep)))
-    starts = np.concatenate([[0], ends[:-1] + 1]) if len(ends) else np.array([], dtype=np.int64)
-    lengths = ends - starts - (raw[np.maximum(ends - 1, 0)] == 13) if len(ends) else ends
-    blank = lengths <= 0
-    separators = np.diff(np.concatenate([[0], cumulative]))
-    separators = np.where(blank, 0, separators)
-    line_numbers = np.arange(1, len(starts) + 1)
-    content = np.flatnonzero(~blank)
-    if len(content) == 0:
-        return np.array([], dtype=np.int64)
-    data = content[1:]  # the first non-blank line is the header
-    fields = separators[data] + 1
-    wrong = np.flatnonzero(fields != width)
-    if len(wrong):
-        k = data[wrong[0]]
-        line = text[starts[k] : ends[k]].strip()
-        if line.replace(sep, "").strip():
-            _width_error(source, int(line_numbers[k]), int(fields[wrong[0]]), width)
-    return line_numbers[data].astype(np.int64)
-
-
-def _separators_at_newlines(raw: np.ndarray, sep: int, chunk: int = 1 << 23) -> tuple[np.ndarray, np.ndarray]:
-    """Positions of the newlines and the number of separators before each, chunk by chunk
-    (so the running count never needs more than a chunk's memory)."""
-    ends, counts, carry = [], [], 0
-    for offset in range(0, len(raw), chunk):
-        part = raw[offset : offset + chunk]
-        separators = np.flatnonzero(part == sep)
-        newlines = np.flatnonzero(part == 10)
-        ends.append(newlines + offset)
-        counts.append(np.searchsorted(separators, newlines) + carry)
-        carry += len(separators)
-    if not ends:
-        return np.array([], dtype=np.int64), np.array([], dtype=np.int64)
-    return np.concatenate(ends), np.concatenate(counts)
-
-
-def _width_error(source: str, line: int, found: int, width: int):
-    if found < width:
-        advice = "add the missing values (an empty field or ? for a missing value)"
-    else:
-        advice = "quote values that contain the separator, or remove the extra fields"
-    raise DataError(f"{source}, line {line}: {found} fields where the header has {width}; {advice}")
-
-
-def _check_widths_quoted(text: str, sep: str, width: int, source: str) -> np.ndarray:
-    reader = csv.reader(io.StringIO(text), delimiter=sep)
-    next(reader, None)
-    starts = []
-    previous = reader.line_num
-    for record in reader:
-        if record:
-            starts.append(previous + 1)
-        previous = reader.line_num
-        if record and len(record) != width and any(field.strip() for field in record):
-            _width_error(source, starts[-1], len(record), width)
-    return np.asarray(starts, dtype=np.int64)
 
 
 def _named(columns: list, header: list[str], source: str) -> Columns:

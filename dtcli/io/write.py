@@ -13,7 +13,6 @@ import errno
 import os
 import signal
 import stat
-import sys
 import tempfile
 import threading
 from pathlib import Path
@@ -150,19 +149,3 @@ def _mode_for(target: Path) -> int:
         umask = os.umask(0o022)
         os.umask(umask)
         return 0o666 & ~umask
-
-
-def read_text(path: str, what: str = "file") -> str:
-    """Read a UTF-8 text file (``-`` for stdin) with user-facing errors."""
-    if path == "-":
-        return sys.stdin.read()
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise DataError(f"{path}: no such {what}; check the path") from None
-    except IsADirectoryError:
-        raise DataError(f"{path}: is a directory; give a {what}") from None
-    except UnicodeDecodeError:
-        raise DataError(f"{path}: not a {what}: not UTF-8 text") from None
-    except OSError as exc:
-        raise DataError(f"{path}: cannot read: {exc.strerror}") from None

@@ -1,0 +1,69 @@
+"""The lines of an ARFF text as liac-arff reads them, numbered as an editor numbers them, blank lines skipped.
+
+``ArffLines`` is the iterable handed to liac-arff: it yields the lines that
+hold something (a run of blank lines costs one regular-expression search, not
+a Python step per line), so liac-arff's own line count would be wrong; the
+reader takes ``current`` (the file line of the last line yielded: liac-arff
+fails on the line it has just taken) instead. It also records the line of
+every ``@attribute`` declaration and of every data row, and stops past
+``max_rows`` data rows. Line ends: LF, CRLF and a lone CR.
+"""
+
+from __future__ import annotations
+
+import re
+from array import array
+
+from dtcli.io.source import too_many_rows
+
+CONTENT = re.compile(r"\S")
+LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def ends_between(text: str, start: int, stop: int) -> int:
+    """Line ends in ``text[start:stop]`` (both at line boundaries): LF, CR and CRLF count once each."""
+    return text.count("\n", start, stop) + text.count("\r", start, stop) - text.count("\r\n", start, stop)
+
+
+class ArffLines:
+    """Iterate to get the non-blank lines; then ``current``, ``attribute_lines`` and ``data_lines``."""
+
+    def __init__(self, text: str, source: str, max_rows: int = 0):
+        self.text, self.source, self.max_rows = text, source, max_rows
+        self.current = 0
+        self.attribute_lines: list[int] = []
+        self.data_lines = array("q")
+        self.in_data = False
+
+    def empty(self) -> bool:
+        return CONTENT.search(self.text) is None
+
+    def __iter__(self):
+        text, position, line = self.text, 0, 1
+        while True:
+            found = CONTENT.search(text, position)
+            if found is None:
+                return
+            start = (
+                max(text.rfind("\n", position, found.start()), text.rfind("\r", position, found.start()), position - 1)
+                + 1
+            )
+            line += ends_between(text, position, start)
+            end = LINE_END.search(text, found.start())
+            stop, position = (end.start(), end.end()) if end else (len(text), len(text))
+            self.current = line
+            row = text[start:stop]
+            self._note(row.strip(), line)
+            yield row
+            line += 1
+
+    def _note(self, row: str, line: int) -> None:
+        if self.in_data:
+            if not row.startswith("%"):
+                self.data_lines.append(line)
+                if self.max_rows and len(self.data_lines) > self.max_rows:
+                    raise too_many_rows(self.source, self.max_rows)
+        elif row[:5].upper() == "@DATA":
+            self.in_data = True
+        elif row[:10].upper() == "@ATTRIBUTE":
+            self.attribute_lines.append(line)

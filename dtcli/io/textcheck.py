@@ -1,0 +1,90 @@
+"""Check an input's bytes as they are read: UTF-8 text, no NUL byte, and (data) no byte-order mark past the start.
+
+Checked a chunk at a time, so ``/dev/urandom`` or ``/dev/zero`` on standard
+input fails on its first chunk. A problem in a data file is named by its
+line; line ends are LF, CRLF and a lone CR, as Python's ``csv`` module (with
+``newline=''``) and a text editor count them (``line_of``).
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+
+from dtcli.errors import DataError
+
+BOM = codecs.BOM_UTF8
+
+
+def line_of(buffer, position: int) -> int:
+    """The line (from 1) holding byte ``position`` of ``buffer``: LF, CRLF and a lone CR each end a line."""
+    ends = buffer.count(b"\n", 0, position) + buffer.count(b"\r", 0, position)
+    return ends - buffer.count(b"\r\n", 0, position) + 1
+
+
+class TextCheck:
+    """Feed it the buffer as it grows (``feed(buffer, start, end)`` checks ``buffer[start:end]``),
+    then ``close``; it raises DataError at the first problem."""
+
+    def __init__(self, source: str, name: str, lines: bool, inner_bom: bool):
+        self.source, self.name, self.lines, self.inner_bom = source, name, lines, inner_bom
+        self.decoder = codecs.getincrementaldecoder("utf-8")("strict")
+
+    def feed(self, buffer, start: int, end: int) -> None:
+        chunk = buffer[start:end]
+        problems = []
+        nul = chunk.find(b"\0")
+        if nul >= 0:
+            problems.append((start + nul, "nul"))
+        ascii = chunk.isascii()  # then no mark ends here, and nothing to decode unless a character began before
+        if self.inner_bom and not ascii:
+            mark = buffer.find(BOM, max(start - len(BOM) + 1, 1), end)
+            if mark >= 0:
+                problems.append((mark, "bom"))
+        pending = len(self.decoder.getstate()[0])
+        if pending or not ascii:
+            try:
+                self.decoder.decode(chunk)
+            except UnicodeDecodeError as exc:
+                problems.append((start - pending + exc.start, "utf8"))
+        if problems:
+            raise self.error(buffer, *min(problems))
+
+    def close(self, buffer) -> None:
+        pending = len(self.decoder.getstate()[0])
+        try:
+            self.decoder.decode(b"", final=True)
+        except UnicodeDecodeError:
+            raise self.error(buffer, len(buffer) - pending, "utf8") from None
+
+    def error(self, buffer, position: int, problem: str) -> DataError:
+        byte = buffer[position]
+        if not self.lines:
+            what = "not UTF-8 text" if problem == "utf8" else f"holds a byte 0x{byte:02x}"
+            return DataError(f"{self.source}: not a {self.name}: {what}")
+        where = f"{self.source}, line {line_of(buffer, position)}"
+        if problem == "nul":
+            return DataError(f"{where}: a NUL byte (0x00), so not a text file; save it as UTF-8 text")
+        if problem == "bom":
+            return DataError(f"{where}: a byte-order mark (U+FEFF) inside the file (were files joined?); remove it")
+        return DataError(f"{where}: not UTF-8 text (byte 0x{byte:02x}); save the file as UTF-8")
+
+
+SURROGATE_ESCAPE = re.compile(r"(?<!\\)(?:\\\\)*\\u([dD][89a-fA-F][0-9a-fA-F]{2})")  # not after a backslash
+
+
+def lone_surrogate_escape(text: str) -> int | None:
+    """Where a JSON text has a ``\\uD800``-``\\uDFFF`` escape that is not half of a surrogate pair
+    (it would decode to a lone surrogate, which no writer can encode), or None."""
+    high = None  # (start, end) of a high surrogate escape waiting for its low half
+    for found in SURROGATE_ESCAPE.finditer(text):
+        code, start = int(found.group(1), 16), found.end() - 6
+        if high is not None:
+            if start != high[1] or code < 0xDC00:
+                return high[0]
+            high = None
+        elif code < 0xDC00:
+            high = (start, found.end())
+        else:
+            return start
+    return None if high is None else high[0]
