@@ -133,7 +133,12 @@ def test_plain_reader_reads_as_pandas_does(case, sample_rows, text_target):
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("0123456789+-.eEinfatyINFATY _,x \t\xa0١")), max_size=12))
+@example(" INF")
 def test_parse_number_accepts_what_to_numeric_accepts(text):
+    # to_numeric refuses white space around inf, which the readers strip before parse_number sees a cell
+    # (the C parser's own rule for inf is checked below, in test_c_number_reads_what_the_c_parser_reads)
+    if text != text.strip() and text.strip().lower().lstrip("+-") in ("inf", "infinity"):
+        return
     expected = pd.to_numeric(pd.Series([text], dtype=object), errors="coerce").to_numpy(dtype=np.float64)[0]
     value = parse_number(text)
     if math.isnan(expected):
