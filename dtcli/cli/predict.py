@@ -98,9 +98,16 @@ def _output(raw, columns: dict) -> str:
         frame = frame.drop(columns="prediction")
     for name, values in columns.items():
         frame[name] = values
+    # The CSV writers quote a cell holding a line feed but not one holding a lone carriage return,
+    # which a reader then takes for a line end. Such a CR goes out as NUL + LF (so the cell is quoted;
+    # NUL never comes in, the reader refuses it) and comes back as CR once the text is made.
+    texts = [name for name in frame.columns if frame[name].dtype == object]
+    carriage = [name for name in texts if frame[name].astype(str).str.contains("\r", regex=False).any()]
+    for name in carriage:
+        frame[name] = frame[name].where(frame[name].isna(), frame[name].astype(str).str.replace("\r", "\0\n"))
     buffer = io.StringIO()
     frame.to_csv(buffer, index=False, lineterminator="\n", quoting=csv.QUOTE_MINIMAL, na_rep="?")
-    return buffer.getvalue()
+    return buffer.getvalue().replace("\0\n", "\r") if carriage else buffer.getvalue()
 
 
 def _plain(text: str, sep: str) -> bool:

@@ -66,3 +66,10 @@ def test_errors_and_unseen_labels_in_confusion_matrix(run, model, tmp_path):
         "  Yes     1   0",
         "  Maybe   0   1   (never seen in training)",
     ]
+
+
+def test_a_cell_with_a_lone_carriage_return_is_quoted_in_the_output(run, tmp_path):
+    (tmp_path / "cr.csv").write_bytes(b'a,y\n"x\ry",p\nz,q\n"x\ry",p\nw,q\n')
+    assert run("train", tmp_path / "cr.csv", "-q", "-o", tmp_path / "cr.json").exit_code == 0
+    result = run("predict", tmp_path / "cr.json", tmp_path / "cr.csv", "-q")
+    assert result.stdout == 'a,y,prediction\n"x\ry",p,p\nz,q,q\n"x\ry",p,p\nw,q,q\n'
