@@ -29,24 +29,63 @@ def schema_to_dict(schema: Schema) -> dict:
     return {"attributes": attributes, "target": target}
 
 
+def _float(number: int | float) -> float:
+    """``number`` as a float; an integer too large for one becomes infinity (then refused as not finite)."""
+    try:
+        return float(number)
+    except OverflowError:
+        return math.inf if number > 0 else -math.inf
+
+
+class JsonPath:
+    """Where a field is (``root.branches[1].node``), as a chain of parts written out only for an
+    error message, so that reading a deep tree does not build a long string per node. Past
+    ``2 * SHOWN`` parts the middle is summarised: ``root.branches[1].node[... 9976 levels ...]...``."""
+
+    __slots__ = ("parent", "part")
+    SHOWN = 12
+
+    def __init__(self, parent: JsonPath | None, part: str):
+        self.parent, self.part = parent, part
+
+    def __truediv__(self, part: str) -> JsonPath:
+        return JsonPath(self, part)
+
+    def __str__(self) -> str:
+        parts = []
+        at = self
+        while at is not None:
+            parts.append(at.part)
+            at = at.parent
+        parts.reverse()
+        if len(parts) <= 2 * self.SHOWN:
+            return "".join(parts)
+        middle = parts[self.SHOWN : -self.SHOWN]
+        levels = sum(1 for part in middle if part.endswith(".node"))
+        return "".join(parts[: self.SHOWN]) + f"[... {levels} levels ...]" + "".join(parts[-self.SHOWN :])
+
+
 class FieldReader:
     """Field access that reports the JSON path of the first bad field."""
 
     def __init__(self, source: str):
         self.source = source
 
-    def fail(self, path: str, problem: str) -> ModelFormatError:
+    def fail(self, path, problem: str) -> ModelFormatError:
         return ModelFormatError(f"{self.source}: invalid model: {path}: {problem}")
 
-    def get(self, obj: dict, key: str, kind: type, path: str):
-        where = f"{path}.{key}" if path else key
+    def get(self, obj: dict, key: str, kind: type, path):
+        """``obj[key]``, checked to be a ``kind`` (an int is taken for a float); ``path`` (a str
+        or JsonPath) is where ``obj`` is, named in the error."""
+        if type(obj) is not dict:
+            raise self.fail(path or "the document", f"expected an object, found {type(obj).__name__}")
         if key not in obj:
-            raise self.fail(where, "missing")
+            raise self.fail(f"{path}.{key}" if path else key, "missing")
         value = obj[key]
         if kind is float and isinstance(value, int) and not isinstance(value, bool):
-            value = float(value)
+            value = _float(value)
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise self.fail(where, f"expected {kind.__name__}, found {type(value).__name__}")
+            raise self.fail(f"{path}.{key}" if path else key, f"expected {kind.__name__}, found {type(value).__name__}")
         return value
 
     def schema(self, obj: dict) -> Schema:
@@ -96,8 +135,11 @@ class FieldReader:
     def counts(self, obj: dict, schema: Schema, path: str) -> np.ndarray:
         """The ``counts`` field: one finite, non-negative number per class."""
         counts = self.get(obj, "counts", list, path)
-        if len(counts) != len(schema.classes) or not all(
-            isinstance(c, (int, float)) and not isinstance(c, bool) and math.isfinite(c) and c >= 0 for c in counts
+        if len(counts) != len(schema.classes) or not (
+            all(type(c) is float and 0.0 <= c < math.inf for c in counts)  # NaN fails the comparison
+            or all(
+                isinstance(c, (int, float)) and not isinstance(c, bool) and 0 <= _float(c) < math.inf for c in counts
+            )
         ):
             raise self.fail(f"{path}.counts", f"expected {len(schema.classes)} non-negative numbers")
         return np.asarray(counts, dtype=np.float64)
@@ -105,6 +147,7 @@ class FieldReader:
     def class_index(self, obj: dict, key: str, schema: Schema, path: str) -> int:
         """The index of the class named by the field ``key``."""
         name = self.get(obj, key, str, path)
-        if name not in schema.classes:
+        code = schema.target.code_of(name)
+        if code < 0:
             raise self.fail(f"{path}.{key}", f"{name!r} is not one of the classes")
-        return schema.classes.index(name)
+        return code
