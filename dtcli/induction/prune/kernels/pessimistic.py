@@ -163,39 +163,76 @@ def split(node, rows, ws, t, d):
 
 @njit(cache=True, nogil=True)
 def branch_errors(node, rows, ws, t, d, est):
-    """The estimate if all of ``rows`` went down the subtree at ``node`` (``_Pruner.branch_errors``)."""
+    """The estimate if all of ``rows`` went down the subtree at ``node`` (``_Pruner.branch_errors``):
+    each split node adds its branches' estimates in order. Depth first with a stack of frames
+    (node, its next branch, its sum so far, its branches' cases), no recursion."""
     if t.attr[node] < 0:
         return errors(class_counts(rows, ws, d.y, d.n_classes), est)
     _, parts, part_ws, offsets = split(node, rows, ws, t, d)
-    total = 0.0
-    for b in range(t.nb[node]):
-        lo, hi = offsets[b], offsets[b + 1]
-        total += branch_errors(t.cstart[node] + b, parts[lo:hi], part_ws[lo:hi], t, d, est)
-    return total
-
-
-@njit(cache=True, nogil=True)
-def tree_errors(node, t, dcounts, est):
-    """The sum of the estimates of the subtree's leaves (``_Pruner.tree_errors``)."""
-    if t.attr[node] < 0:
-        return errors(dcounts[node], est)
-    total = 0.0
-    for b in range(t.nb[node]):
-        total += tree_errors(t.cstart[node] + b, t, dcounts, est)
-    return total
+    nodes, nexts, sums = [node], [0], [0.0]
+    cases, weights, bounds = [parts], [part_ws], [offsets]
+    while True:
+        k = len(nodes) - 1
+        at, b = nodes[k], nexts[k]
+        if b < t.nb[at]:
+            nexts[k] = b + 1
+            child = t.cstart[at] + b
+            lo, hi = bounds[k][b], bounds[k][b + 1]
+            if t.attr[child] < 0:
+                sums[k] += errors(class_counts(cases[k][lo:hi], weights[k][lo:hi], d.y, d.n_classes), est)
+            else:
+                _, parts, part_ws, offsets = split(child, cases[k][lo:hi], weights[k][lo:hi], t, d)
+                nodes.append(child)
+                nexts.append(0)
+                sums.append(0.0)
+                cases.append(parts)
+                weights.append(part_ws)
+                bounds.append(offsets)
+            continue
+        value = sums.pop()
+        nodes.pop()
+        nexts.pop()
+        cases.pop()
+        weights.pop()
+        bounds.pop()
+        if len(nodes) == 0:
+            return value
+        sums[len(sums) - 1] += value
 
 
 @njit(cache=True, nogil=True)
 def redistribute(node, rows, ws, t, d, rec):
-    """Send ``rows`` down the subtree at ``node``, renewing its distributions (J48's newDistribution)."""
+    """Send ``rows`` down the subtree at ``node``, renewing its distributions (J48's newDistribution),
+    depth first with a stack of frames (node, its next branch, its branches' cases)."""
     rec.dcounts[node] = class_counts(rows, ws, d.y, d.n_classes)
     if t.attr[node] < 0:
         return 0
     bags, parts, part_ws, offsets = split(node, rows, ws, t, d)
     rec.bags3[node, : t.nb[node]] = bags
-    for b in range(t.nb[node]):
-        lo, hi = offsets[b], offsets[b + 1]
-        redistribute(t.cstart[node] + b, parts[lo:hi], part_ws[lo:hi], t, d, rec)
+    nodes, nexts = [node], [0]
+    cases, weights, bounds = [parts], [part_ws], [offsets]
+    while len(nodes) > 0:
+        k = len(nodes) - 1
+        at, b = nodes[k], nexts[k]
+        if b == t.nb[at]:
+            nodes.pop()
+            nexts.pop()
+            cases.pop()
+            weights.pop()
+            bounds.pop()
+            continue
+        nexts[k] = b + 1
+        child = t.cstart[at] + b
+        lo, hi = bounds[k][b], bounds[k][b + 1]
+        rec.dcounts[child] = class_counts(cases[k][lo:hi], weights[k][lo:hi], d.y, d.n_classes)
+        if t.attr[child] >= 0:
+            bags, parts, part_ws, offsets = split(child, cases[k][lo:hi], weights[k][lo:hi], t, d)
+            rec.bags3[child, : t.nb[child]] = bags
+            nodes.append(child)
+            nexts.append(0)
+            cases.append(parts)
+            weights.append(part_ws)
+            bounds.append(offsets)
     return 0
 
 
@@ -212,34 +249,85 @@ def _max_bag(bags, nb):
 
 
 @njit(cache=True, nogil=True)
-def prune(node, rows, ws, entry, t, d, est, rec):
-    """``_Pruner.prune`` at ``node`` whose cases are ``rows``/``ws`` (their class weights are in
-    ``rec.dcounts[node]`` already). Returns 1 if the step or entry buffers ran out."""
-    if t.attr[node] < 0:
+def prune(top, rows, ws, entry, t, d, est, rec):
+    """``_Pruner.prune`` below ``top`` whose cases are ``rows``/``ws`` (their class weights are in
+    ``rec.dcounts[top]`` already): bottom-up, each node decided once its branches are, a node
+    whose largest branch was raised pruned again. Depth first with a stack of frames (node, its
+    cases, its path entry, its next branch, its branches' cases). A node's estimate (E(tree);
+    E(leaf) once a leaf) goes to ``rec.estimate`` for its parent to add up. Returns 1 if the step
+    or entry buffers ran out."""
+    if t.attr[top] < 0:
         return 0
-    bags, parts, part_ws, offsets = split(node, rows, ws, t, d)
+    bags, parts, part_ws, offsets = split(top, rows, ws, t, d)
+    rec.bags3[top, : t.nb[top]] = bags
+    nodes, entries, nexts = [top], [entry], [0]
+    own, own_ws = [rows], [ws]
+    cases, weights, bounds = [parts], [part_ws], [offsets]
+    while len(nodes) > 0:
+        k = len(nodes) - 1
+        node, b = nodes[k], nexts[k]
+        if b < t.nb[node]:  # prune the next branch, one path entry a branch
+            nexts[k] = b + 1
+            child = t.cstart[node] + b
+            lo, hi = bounds[k][b], bounds[k][b + 1]
+            rec.dcounts[child] = class_counts(cases[k][lo:hi], weights[k][lo:hi], d.y, d.n_classes)
+            e = rec.counters[1]
+            if e >= rec.entries_i.shape[0]:
+                return 1
+            rec.counters[1] += 1
+            rec.entries_i[e, 0], rec.entries_i[e, 1], rec.entries_i[e, 2] = entries[k], t.src[node], b
+            if t.attr[child] < 0:
+                rec.estimate[child] = errors(rec.dcounts[child], est)
+                continue
+            bags, parts, part_ws, offsets = split(child, cases[k][lo:hi], weights[k][lo:hi], t, d)
+            rec.bags3[child, : t.nb[child]] = bags
+            nodes.append(child)
+            entries.append(e)
+            nexts.append(0)
+            own.append(cases[k][lo:hi])
+            own_ws.append(weights[k][lo:hi])
+            cases.append(parts)
+            weights.append(part_ws)
+            bounds.append(offsets)
+            continue
+        action = decide(node, own[k], own_ws[k], entries[k], t, d, est, rec)
+        if action < 0:
+            return 1
+        if action == RAISE and t.attr[node] >= 0:  # prune the node again: its new branches first
+            bags, parts, part_ws, offsets = split(node, own[k], own_ws[k], t, d)
+            rec.bags3[node, : t.nb[node]] = bags
+            nexts[k] = 0
+            cases[k], weights[k], bounds[k] = parts, part_ws, offsets
+            continue
+        if action == RAISE:  # a leaf was raised: the node is that leaf, its cases redistributed
+            rec.estimate[node] = errors(rec.dcounts[node], est)
+        nodes.pop()
+        entries.pop()
+        nexts.pop()
+        own.pop()
+        own_ws.pop()
+        cases.pop()
+        weights.pop()
+        bounds.pop()
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def decide(node, rows, ws, entry, t, d, est, rec):
+    """Leaf, raise or keep ``node``, its branches pruned; its step is recorded. Returns the action
+    (-1 if the step buffer ran out)."""
     nb = t.nb[node]
-    rec.bags3[node, :nb] = bags
-    for b in range(nb):  # prune each child in turn, one path entry a child
-        child = t.cstart[node] + b
-        lo, hi = offsets[b], offsets[b + 1]
-        rec.dcounts[child] = class_counts(parts[lo:hi], part_ws[lo:hi], d.y, d.n_classes)
-        e = rec.counters[1]
-        if e >= rec.entries_i.shape[0]:
-            return 1
-        rec.counters[1] += 1
-        rec.entries_i[e, 0], rec.entries_i[e, 1], rec.entries_i[e, 2] = entry, t.src[node], b
-        if prune(child, parts[lo:hi], part_ws[lo:hi], e, t, d, est, rec):
-            return 1
     largest = _max_bag(rec.bags3[node], nb)
     branch = np.nan
     if est.raising:
         branch = branch_errors(t.cstart[node] + largest, rows, ws, t, d, est)
     leaf = errors(rec.dcounts[node], est)
-    tree = tree_errors(node, t, rec.dcounts, est)
+    tree = 0.0
+    for b in range(nb):
+        tree += rec.estimate[t.cstart[node] + b]
     s = rec.counters[0]
     if s >= rec.steps_i.shape[0]:
-        return 1
+        return -1
     rec.counters[0] += 1
     cases = 0.0
     for i in range(ws.shape[0]):
@@ -249,13 +337,15 @@ def prune(node, rows, ws, entry, t, d, est, rec):
     if leaf - (tree + 0.1) < SMALL and (not est.raising or leaf - (branch + 0.1) < SMALL):
         rec.steps_i[s, 2] = LEAF
         t.attr[node] = -1
-        return 0
+        rec.estimate[node] = leaf
+        return LEAF
     if est.raising and branch - (tree + 0.1) < SMALL:
         rec.steps_i[s, 2] = RAISE
         raised = t.cstart[node] + largest
         t.attr[node], t.thr[node], t.nb[node] = t.attr[raised], t.thr[raised], t.nb[raised]
         t.cstart[node], t.src[node] = t.cstart[raised], t.src[raised]
         redistribute(node, rows, ws, t, d, rec)
-        return prune(node, rows, ws, entry, t, d, est, rec)
+        return RAISE
     rec.steps_i[s, 2] = KEEP
-    return 0
+    rec.estimate[node] = tree
+    return KEEP
