@@ -65,6 +65,40 @@ class JsonPath:
         return "".join(parts[: self.SHOWN]) + f"[... {levels} levels ...]" + "".join(parts[-self.SHOWN :])
 
 
+_NUMBER, _TEXT, _WHOLE = "a number", "a string", "an integer"
+PARAMETERS = {  # the recorded growth parameters a model's "parameters" may hold, and what each must be
+    "algorithm": (_TEXT, False),
+    "criterion": (_TEXT, False),
+    "missing": (_TEXT, False),
+    "ties": (_TEXT, False),
+    "thresholds": (_TEXT, True),
+    "min_split": (_NUMBER, False),
+    "min_leaf": (_NUMBER, True),
+    "min_gain": (_NUMBER, False),
+    "purity": (_NUMBER, False),
+    "chi2_alpha": (_NUMBER, True),
+    "max_depth": (_WHOLE, True),
+    "max_leaves": (_WHOLE, True),
+    "max_bins": (_WHOLE, True),
+    "seed": (_WHOLE, False),
+    "collapse": ("true or false", False),
+    "costs": ("an object", True),
+    "pruning": ("an object", False),
+}
+
+
+def _is(value, kind: str) -> bool:
+    if kind == _NUMBER:
+        return type(value) in (int, float) and math.isfinite(_float(value))
+    if kind == _WHOLE:
+        return type(value) is int
+    if kind == _TEXT:
+        return type(value) is str
+    if kind == "an object":
+        return type(value) is dict
+    return type(value) is bool
+
+
 class FieldReader:
     """Field access that reports the JSON path of the first bad field."""
 
@@ -115,6 +149,23 @@ class FieldReader:
             raise self.fail("schema.target.classes", "empty")
         target_attr = Attribute(target_name, NOMINAL, tuple(classes))
         return Schema(tuple(attributes), target_attr)
+
+    def parameters(self, obj: dict) -> dict:
+        """The ``parameters`` object: the known growth parameters must have their types (the
+        others are kept as they are); ``costs`` as ``AttributeCosts`` writes it."""
+        parameters = self.get(obj, "parameters", dict, "")
+        for key, (kind, nullable) in PARAMETERS.items():
+            if key in parameters and not (_is(parameters[key], kind) or (nullable and parameters[key] is None)):
+                raise self.fail(f"parameters.{key}", f"expected {kind}{' or null' if nullable else ''}")
+        costs = parameters.get("costs")
+        if costs is not None:
+            if set(costs) - {"costs", "measure", "nunez_w"} or not isinstance(costs.get("costs", {}), dict):
+                raise self.fail("parameters.costs", "expected costs, measure and nunez_w")
+            if not all(type(k) is str and _is(v, _NUMBER) for k, v in costs.get("costs", {}).items()):
+                raise self.fail("parameters.costs.costs", "expected a number per attribute")
+            if not _is(costs.get("measure", ""), _TEXT) or not _is(costs.get("nunez_w", 1.0), _NUMBER):
+                raise self.fail("parameters.costs", "expected measure (a string) and nunez_w (a number)")
+        return parameters
 
     def strings(self, obj: dict, key: str, path: str) -> list[str]:
         values = self.get(obj, key, list, path)

@@ -176,7 +176,7 @@ def tree_from_dict(data: object, source: str = "<model>"):
         schema=schema,
         root=root,
         algorithm=reader.get(data, "algorithm", str, ""),
-        parameters=reader.get(data, "parameters", dict, ""),
+        parameters=reader.parameters(data),
         training=reader.get(data, "training_data", dict, ""),
     )
 
