@@ -61,6 +61,7 @@ class Kept:
     def __init__(self, tree: Tree, table: Table, internal: list):
         self.table, self.internal = table, internal
         self.flat = layout(tree, table)
+        self.flat.mixture = None  # every leaf a row reaches is recorded: no mixing of wide splits
         self._preorder(tree.root)
         known = np.flatnonzero(table.labelled())
         reached: list = []
