@@ -172,7 +172,7 @@ def rules_from_dict(data: dict, source: str) -> RuleSet:
                 raise reader.fail(f"{where}.attribute", f"{name!r} is not in the schema")
             if names[name].is_nominal:
                 values = reader.strings(item, "in", where)
-                if not values or any(v not in names[name].values for v in values):
+                if not values or any(v not in names[name].codes for v in values):
                     raise reader.fail(f"{where}.in", f"expected values of {name!r}")
                 conditions.append(Condition(name, values=tuple(values)))
             else:
@@ -186,7 +186,7 @@ def rules_from_dict(data: dict, source: str) -> RuleSet:
                 tuple(conditions),
                 reader.class_index(entry, "class", schema, path),
                 reader.counts(entry, schema, path),
-                entry.get("estimate"),
+                None if entry.get("estimate") is None else reader.number(entry, "estimate", path),
             )
         )
     default = reader.get(data, "default", dict, "")

@@ -51,13 +51,25 @@ def tree_to_dict(tree: Tree, lazy: bool = False) -> dict:
 
 def dumps_model(tree: Tree) -> str:
     """The model as JSON text: sorted keys, two-space indent, final newline."""
+    check_depth(tree)
     return jsontext.dumps(tree_to_dict(tree, lazy=True), compact_from=_COMPACT_FROM) + "\n"
 
 
 def dump_model(tree: Tree, write) -> None:
     """``dumps_model(tree)`` passed to ``write`` in parts (large trees: far less memory)."""
+    check_depth(tree)
     jsontext.dump(tree_to_dict(tree, lazy=True), write, compact_from=_COMPACT_FROM)
     write("\n")
+
+
+def check_depth(tree: Tree) -> None:
+    """A tree deeper than a model file may hold (``MAX_DEPTH``) is refused before anything is written."""
+    depth = tree.root.depth()
+    if depth > MAX_DEPTH:
+        raise ModelFormatError(
+            f"the tree is {depth} levels deep and a model file holds at most {MAX_DEPTH}; "
+            "grow a shallower one (e.g. with --max-depth)"
+        )
 
 
 def _node_to_dict(node: Node, classes: tuple[str, ...], lazy: bool = False) -> dict:
