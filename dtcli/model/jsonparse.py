@@ -6,8 +6,9 @@ nests that deep. ``loads(text, max_depth)`` reads the same documents to the
 same Python values (objects, arrays, strings through ``json``'s own
 ``scanstring``, ints, floats, ``NaN``/``Infinity``/``-Infinity``, duplicate
 keys keeping the last value) and raises ``json.JSONDecodeError`` with the
-same message and position for the same mistakes. Nesting deeper than
-``max_depth`` raises :class:`TooDeep` instead of using memory without bound.
+same message and position for the same mistakes. More than ``max_depth``
+containers open at once (an empty one holds nothing and does not count)
+raises :class:`TooDeep` instead of using memory without bound.
 Callers keep ``json.loads`` as the fast path and come here when it fails for
 depth.
 """

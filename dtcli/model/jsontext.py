@@ -154,8 +154,10 @@ def _open_compact(value, head: str, append):
             append(head + "{}")
             return None
         keys = sorted(value)
+        if head:  # apart: a first child's head would otherwise hold every opening above it
+            append(head)
         heads = ["," + encode_basestring(key if type(key) is str else _key(key)) + ":" for key in keys]
-        heads[0] = head + "{" + heads[0][1:]
+        heads[0] = "{" + heads[0][1:]
         return zip(heads, map(value.__getitem__, keys)), "}"
     if not value:
         append(head + "[]")
@@ -163,7 +165,9 @@ def _open_compact(value, head: str, append):
     if all(type(item) is float for item in value):
         append(head + "[" + ",".join(map(_float, value)) + "]")
         return None
-    return zip(chain((head + "[",), repeat(",")), value), "]"
+    if head:
+        append(head)
+    return zip(chain(("[",), repeat(",")), value), "]"
 
 
 def _scalar(obj) -> str:
