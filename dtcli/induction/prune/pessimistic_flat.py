@@ -62,7 +62,7 @@ def flat_prune(flat: FlatTree, table: Table, cf: float, raising: bool, bound: st
             np.zeros(n_slots),
         )
         rec.dcounts[0] = k.class_counts(rows, ws, y, n_classes)
-        if not k.prune(0, rows, ws, -1, t, cases, estimate, rec):
+        if not k.prune(0, rows.copy(), ws.copy(), -1, t, cases, estimate, rec):  # it reorders them
             break
         capacity, entries = capacity * 4, entries * 4
     root = _rebuild(0, flat, t, rec.bags3)
