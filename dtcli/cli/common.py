@@ -117,7 +117,7 @@ def emit_tree(tree, output, fmt, quiet) -> None:
     """Write the model to ``output`` (atomically) and print the tree as ``fmt`` asks."""
     from dtcli.model.serialize import dump_model
     from dtcli.render.console import console
-    from dtcli.render.tree import rich_tree, text_tree
+    from dtcli.render.tree import TEXT_DEPTH, ShownTree, text_tree
 
     if output:
         from dtcli.io.write import atomic
@@ -133,9 +133,9 @@ def emit_tree(tree, output, fmt, quiet) -> None:
             dump_model(tree, console.write)
             console.stdout.flush()
     elif fmt == "text":
-        console.data(text_tree(tree))
+        console.data(text_tree(tree, TEXT_DEPTH))
     else:
-        console.print(rich_tree(tree))
+        console.print(ShownTree(tree))
 
 
 def write_output(output, text: str) -> None:

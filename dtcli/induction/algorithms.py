@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from dtcli.errors import DataError, ParameterError
+from dtcli.errors import DataError, ModelFormatError, ParameterError
 from dtcli.induction import backend
 from dtcli.induction.backend import check_engine
 from dtcli.induction.grow.flat import collapse as flat_collapse
@@ -154,10 +154,16 @@ def train(
     """
     check_engine(engine)
     table = table.saturated()
-    params = grow
-    method = prune.method or ALGORITHMS[params.algorithm].prune
+    method = prune.method or ALGORITHMS[grow.algorithm].prune
     if method == "reduced-error":
-        return _train_reduced_error(table, params, prune, engine, progress)
+        return _train_reduced_error(table, grow, prune, engine, progress)
+    return _grow_and_prune(table, grow, prune, method, engine, progress, record)
+
+
+def _grow_and_prune(
+    table: Table, params: GrowParams, prune: PruneParams, method: str, engine: str, progress, record: bool
+) -> tuple[Tree, list[str]]:
+    """``train`` for every pruning ``method`` but reduced-error."""
     check_grow(params)
     check_table(table, params)
     warnings = []
@@ -212,8 +218,13 @@ def train(
 
 
 def regrow(tree: Tree, table: Table, engine: str = "auto"):
-    """Grow a new root on ``table`` with the parameters ``tree`` was grown with."""
-    params = params_from_dict(tree.parameters)
+    """Grow a new root on ``table`` with the parameters ``tree`` was grown with (a model file's
+    parameters that could not have grown a tree are a ModelFormatError)."""
+    try:
+        params = params_from_dict(tree.parameters)
+        check_grow(params)
+    except ParameterError as exc:
+        raise ModelFormatError(f"the model's parameters cannot grow a tree again: {exc}") from None
     table = table.saturated()
     data = bin_table(table, params.max_bins) if params.max_bins else table
     root = backend.grow_nodes(data, params, engine)
@@ -230,7 +241,9 @@ def _train_reduced_error(
     rows, held = stratified_holdout(table, prune.holdout, prune.seed)
     if len(held) == 0 or len(rows) == 0:
         raise ParameterError(f"--holdout {prune.holdout:g} leaves no rows on one side; use more data or another share")
-    tree, warnings = train(table.take(rows), params, replace(prune, method="none"), engine, progress)
+    tree, warnings = _grow_and_prune(
+        table.take(rows), params, replace(prune, method="none"), "none", engine, progress, True
+    )
     pruned, steps = reduced_error_prune(tree, table.take(held))
     pruned.parameters["pruning"].update(holdout=prune.holdout, seed=prune.seed)
     pruned.trace = steps

@@ -3,28 +3,37 @@
 The standard library encodes indented JSON in pure Python, one generator
 per nesting level; a model of 250,000 nodes then takes tens of seconds.
 This writer produces the same bytes (tests/model/test_jsontext.py checks it on
-models and random documents) with one list of pieces and one join.
+models and random documents) with one list of pieces and one join. It walks
+the document with an explicit stack, so any nesting depth is written.
+
+Indented text grows with the square of the nesting depth (a line at level
+``d`` starts with ``2d`` spaces); ``compact_from=N`` writes containers nested
+``N`` or more levels deep without line breaks or spaces, as
+``json.dumps(separators=(",", ":"))`` would, so a deep document stays in
+proportion to its content.
 """
 
 from __future__ import annotations
 
+from itertools import chain, repeat
 from json.encoder import encode_basestring
 
 _INF = float("inf")
 
 
-def dumps(obj) -> str:
-    """``obj`` (dicts, lists, tuples, str, int, float, bool, None, ``Lazy``) as indented JSON."""
+def dumps(obj, compact_from: int | None = None) -> str:
+    """``obj`` (dicts, lists, tuples, str, int, float, bool, None, ``Lazy``) as indented JSON
+    (containers nested ``compact_from`` levels or deeper, compact)."""
     pieces: list[str] = []
-    _write(obj, pieces, "\n")
+    _write(obj, pieces, "\n", compact_from)
     return "".join(pieces)
 
 
-def dump(obj, write, chunk: int = 1 << 16) -> None:
-    """``dumps(obj)`` passed to ``write`` in parts, so that a large document never sits in
-    memory whole (with ``Lazy`` values, nor does the structure behind it)."""
+def dump(obj, write, chunk: int = 1 << 16, compact_from: int | None = None) -> None:
+    """``dumps(obj, compact_from)`` passed to ``write`` in parts, so that a large document never
+    sits in memory whole (with ``Lazy`` values, nor does the structure behind it)."""
     pieces = _Flushing(write, chunk)
-    _write(obj, pieces, "\n")
+    _write(obj, pieces, "\n", compact_from)
     pieces.flush()
 
 
@@ -61,24 +70,104 @@ def _float(value: float) -> str:
     return float.__repr__(value)
 
 
-def _write(obj, out: list, newline: str) -> None:
-    kind = type(obj)
-    if kind is dict:
-        _write_dict(obj, out, newline)
-    elif kind is str:
-        out.append(encode_basestring(obj))
-    elif kind is list or kind is tuple:
-        _write_list(obj, out, newline)
-    elif kind is Lazy:
-        _write(obj.make(), out, newline)
-        if type(out) is _Flushing and len(out) >= out.chunk:
-            out.flush()
-    elif isinstance(obj, dict):
-        _write_dict(obj, out, newline)
-    elif isinstance(obj, (list, tuple)):
-        _write_list(obj, out, newline)
-    else:
-        out.append(_scalar(obj))
+def _write(obj, out: list, newline: str, compact_from: int | None = None) -> None:
+    """Append the pieces of ``obj``'s text to ``out``; ``newline`` is the line break and indent
+    of the level ``obj`` sits at. One frame a container being written: its remaining
+    (text before the value, value) pairs, its closing text, its children's indent (None:
+    compact), and whether it came from a ``Lazy`` (then ``out`` may flush once it is closed);
+    the stack holds the frames of the containers around it."""
+    append = out.append
+    flushing = type(out) is _Flushing
+    compact_from = -1 if compact_from is None else compact_from
+    stack: list = []
+    items, close, inner, lazy = iter((("", obj),)), "", newline, False
+    while True:
+        for head, value in items:
+            kind = type(value)
+            if kind is str:
+                append(head + encode_basestring(value))
+                continue
+            if kind is float:
+                append(head + _float(value))
+                continue
+            made = kind is Lazy
+            while kind is Lazy:
+                value = value.make()
+                kind = type(value)
+            if kind is dict or kind is list or kind is tuple or isinstance(value, (dict, list, tuple)):
+                if inner is not None and len(stack) == compact_from:
+                    inner = None
+                opened = _open(value, head, inner, append)
+                if opened is not None:
+                    stack.append((items, close, inner, lazy))
+                    items, close, inner, lazy = opened[0], opened[1], None if inner is None else inner + "  ", made
+                    break
+            else:
+                append(head + _scalar(value))
+            if made and flushing and len(out) >= out.chunk:
+                out.flush()
+        else:
+            if close:
+                append(close)
+            if lazy and flushing and len(out) >= out.chunk:
+                out.flush()
+            if not stack:
+                return
+            items, close, inner, lazy = stack.pop()
+
+
+def _open(value, head: str, newline: str | None, append):
+    """Start writing the container ``value`` (at indent ``newline``; None: compact): the pairs of
+    its items and its closing text, or None when it was written whole here (empty, or a list of
+    floats)."""
+    if newline is None:
+        return _open_compact(value, head, append)
+    inner = newline + "  "
+    if isinstance(value, dict):
+        if not value:
+            append(head + "{}")
+            return None
+        keys = sorted(value)
+        if head:
+            append(head)
+        heads = [encode_basestring(key if type(key) is str else _key(key)) + ": " for key in keys]
+        heads[0] = "{" + inner + heads[0]
+        lead = "," + inner
+        for i in range(1, len(heads)):
+            heads[i] = lead + heads[i]
+        return zip(heads, map(value.__getitem__, keys)), newline + "}"
+    if not value:
+        append(head + "[]")
+        return None
+    if all(type(item) is float for item in value):  # class counts: one piece for the list
+        append(head + "[" + inner + ("," + inner).join(map(_float, value)) + newline + "]")
+        return None
+    if head:
+        append(head)
+    return zip(chain(("[" + inner,), repeat("," + inner)), value), newline + "]"
+
+
+def _open_compact(value, head: str, append):
+    """``_open`` for a container written without line breaks or spaces."""
+    if isinstance(value, dict):
+        if not value:
+            append(head + "{}")
+            return None
+        keys = sorted(value)
+        if head:  # apart: a first child's head would otherwise hold every opening above it
+            append(head)
+        heads = ["," + encode_basestring(key if type(key) is str else _key(key)) + ":" for key in keys]
+        heads[0] = "{" + heads[0][1:]
+        return zip(heads, map(value.__getitem__, keys)), "}"
+    if not value:
+        append(head + "[]")
+        return None
+    if all(type(item) is float for item in value):
+        append(head + "[" + ",".join(map(_float, value)) + "]")
+        return None
+    if head:
+        append(head)
+    return zip(chain(("[",), repeat(",")), value), "]"
 
 
 def _scalar(obj) -> str:
@@ -97,43 +186,6 @@ def _scalar(obj) -> str:
     if isinstance(obj, str):
         return encode_basestring(obj)
     raise TypeError(f"Object of type {type(obj).__name__} is not JSON serializable")
-
-
-def _write_dict(obj: dict, out: list, newline: str) -> None:
-    if not obj:
-        out.append("{}")
-        return
-    inner = newline + "  "
-    lead = "{" + inner
-    for key in sorted(obj):
-        value = obj[key]
-        head = lead + encode_basestring(key if type(key) is str else _key(key)) + ": "
-        lead = "," + inner
-        kind = type(value)
-        if kind is str:
-            out.append(head + encode_basestring(value))
-        elif kind is float:
-            out.append(head + _float(value))
-        else:
-            out.append(head)
-            _write(value, out, inner)
-    out.append(newline + "}")
-
-
-def _write_list(obj, out: list, newline: str) -> None:
-    if not obj:
-        out.append("[]")
-        return
-    inner = newline + "  "
-    if all(type(item) is float for item in obj):  # class counts: one piece for the list
-        out.append("[" + inner + ("," + inner).join(map(_float, obj)) + newline + "]")
-        return
-    lead = "[" + inner
-    for item in obj:
-        out.append(lead)
-        lead = "," + inner
-        _write(item, out, inner)
-    out.append(newline + "]")
 
 
 def _key(key) -> str:

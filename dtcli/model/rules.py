@@ -36,17 +36,19 @@ class Condition:
     def is_nominal(self) -> bool:
         return self.values is not None
 
-    def text(self) -> str:
-        """``Outlook = Sunny``, ``Car in {Sports, SUV}``, ``22.5 < Age <= 45``, ``Age > 22.5``."""
+    def text(self, show=str) -> str:
+        """``Outlook = Sunny``, ``Car in {Sports, SUV}``, ``22.5 < Age <= 45``, ``Age > 22.5``
+        (names and values written by ``show``: printing escapes control characters)."""
+        name = show(self.attribute)
         if self.is_nominal:
             if len(self.values) == 1:
-                return f"{self.attribute} = {self.values[0]}"
-            return f"{self.attribute} in {{{', '.join(self.values)}}}"
+                return f"{name} = {show(self.values[0])}"
+            return f"{name} in {{{', '.join(map(show, self.values))}}}"
         if self.low is not None and self.high is not None:
-            return f"{format_threshold(self.low)} < {self.attribute} <= {format_threshold(self.high)}"
+            return f"{format_threshold(self.low)} < {name} <= {format_threshold(self.high)}"
         if self.high is not None:
-            return f"{self.attribute} <= {format_threshold(self.high)}"
-        return f"{self.attribute} > {format_threshold(self.low)}"
+            return f"{name} <= {format_threshold(self.high)}"
+        return f"{name} > {format_threshold(self.low)}"
 
     def matches(self, table: Table) -> np.ndarray:
         """True for the rows of ``table`` that satisfy the condition (missing: False)."""
@@ -170,7 +172,7 @@ def rules_from_dict(data: dict, source: str) -> RuleSet:
                 raise reader.fail(f"{where}.attribute", f"{name!r} is not in the schema")
             if names[name].is_nominal:
                 values = reader.strings(item, "in", where)
-                if not values or any(v not in names[name].values for v in values):
+                if not values or any(v not in names[name].codes for v in values):
                     raise reader.fail(f"{where}.in", f"expected values of {name!r}")
                 conditions.append(Condition(name, values=tuple(values)))
             else:
@@ -184,7 +186,7 @@ def rules_from_dict(data: dict, source: str) -> RuleSet:
                 tuple(conditions),
                 reader.class_index(entry, "class", schema, path),
                 reader.counts(entry, schema, path),
-                entry.get("estimate"),
+                None if entry.get("estimate") is None else reader.number(entry, "estimate", path),
             )
         )
     default = reader.get(data, "default", dict, "")

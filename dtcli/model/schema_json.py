@@ -29,24 +29,97 @@ def schema_to_dict(schema: Schema) -> dict:
     return {"attributes": attributes, "target": target}
 
 
+def _float(number: int | float) -> float:
+    """``number`` as a float; an integer too large for one becomes infinity (then refused as not finite)."""
+    try:
+        return float(number)
+    except OverflowError:
+        return math.inf if number > 0 else -math.inf
+
+
+class JsonPath:
+    """Where a field is (``root.branches[1].node``), as a chain of parts written out only for an
+    error message, so that reading a deep tree does not build a long string per node. Past
+    ``2 * SHOWN`` parts the middle is summarised: ``root.branches[1].node[... 9976 levels ...]...``."""
+
+    __slots__ = ("parent", "part")
+    SHOWN = 12
+
+    def __init__(self, parent: JsonPath | None, part: str):
+        self.parent, self.part = parent, part
+
+    def __truediv__(self, part: str) -> JsonPath:
+        return JsonPath(self, part)
+
+    def __str__(self) -> str:
+        parts = []
+        at = self
+        while at is not None:
+            parts.append(at.part)
+            at = at.parent
+        parts.reverse()
+        if len(parts) <= 2 * self.SHOWN:
+            return "".join(parts)
+        middle = parts[self.SHOWN : -self.SHOWN]
+        levels = sum(1 for part in middle if part.endswith(".node"))
+        return "".join(parts[: self.SHOWN]) + f"[... {levels} levels ...]" + "".join(parts[-self.SHOWN :])
+
+
+_NUMBER, _TEXT, _WHOLE = "a number", "a string", "an integer"
+PARAMETERS = {  # the recorded growth parameters a model's "parameters" may hold, and what each must be
+    "algorithm": (_TEXT, False),
+    "criterion": (_TEXT, False),
+    "missing": (_TEXT, False),
+    "ties": (_TEXT, False),
+    "thresholds": (_TEXT, True),
+    "min_split": (_NUMBER, False),
+    "min_leaf": (_NUMBER, True),
+    "min_gain": (_NUMBER, False),
+    "purity": (_NUMBER, False),
+    "chi2_alpha": (_NUMBER, True),
+    "max_depth": (_WHOLE, True),
+    "max_leaves": (_WHOLE, True),
+    "max_bins": (_WHOLE, True),
+    "seed": (_WHOLE, False),
+    "collapse": ("true or false", False),
+    "costs": ("an object", True),
+    "pruning": ("an object", False),
+}
+
+
+def _is(value, kind: str) -> bool:
+    if kind == _NUMBER:
+        return type(value) in (int, float) and math.isfinite(_float(value))
+    if kind == _WHOLE:
+        return type(value) is int
+    if kind == _TEXT:
+        return type(value) is str
+    if kind == "an object":
+        return type(value) is dict
+    return type(value) is bool
+
+
 class FieldReader:
     """Field access that reports the JSON path of the first bad field."""
 
     def __init__(self, source: str):
         self.source = source
 
-    def fail(self, path: str, problem: str) -> ModelFormatError:
+    def fail(self, path, problem: str) -> ModelFormatError:
         return ModelFormatError(f"{self.source}: invalid model: {path}: {problem}")
 
-    def get(self, obj: dict, key: str, kind: type, path: str):
-        where = f"{path}.{key}" if path else key
+    def get(self, obj: dict, key: str, kind: type, path):
+        """``obj[key]``, checked to be a ``kind`` (an int is taken for a float); ``path`` (a str
+        or JsonPath) is where ``obj`` is, named in the error."""
+        if type(obj) is not dict:
+            raise self.fail(path or "the document", f"expected an object, found {type(obj).__name__}")
         if key not in obj:
-            raise self.fail(where, "missing")
+            raise self.fail(f"{path}.{key}" if path else key, "missing")
         value = obj[key]
         if kind is float and isinstance(value, int) and not isinstance(value, bool):
-            value = float(value)
+            value = _float(value)
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise self.fail(where, f"expected {kind.__name__}, found {type(value).__name__}")
+            raise self.fail(f"{path}.{key}" if path else key, f"expected {kind.__name__}, found {type(value).__name__}")
         return value
 
     def schema(self, obj: dict) -> Schema:
@@ -77,6 +150,23 @@ class FieldReader:
         target_attr = Attribute(target_name, NOMINAL, tuple(classes))
         return Schema(tuple(attributes), target_attr)
 
+    def parameters(self, obj: dict) -> dict:
+        """The ``parameters`` object: the known growth parameters must have their types (the
+        others are kept as they are); ``costs`` as ``AttributeCosts`` writes it."""
+        parameters = self.get(obj, "parameters", dict, "")
+        for key, (kind, nullable) in PARAMETERS.items():
+            if key in parameters and not (_is(parameters[key], kind) or (nullable and parameters[key] is None)):
+                raise self.fail(f"parameters.{key}", f"expected {kind}{' or null' if nullable else ''}")
+        costs = parameters.get("costs")
+        if costs is not None:
+            if set(costs) - {"costs", "measure", "nunez_w"} or not isinstance(costs.get("costs", {}), dict):
+                raise self.fail("parameters.costs", "expected costs, measure and nunez_w")
+            if not all(type(k) is str and _is(v, _NUMBER) for k, v in costs.get("costs", {}).items()):
+                raise self.fail("parameters.costs.costs", "expected a number per attribute")
+            if not _is(costs.get("measure", ""), _TEXT) or not _is(costs.get("nunez_w", 1.0), _NUMBER):
+                raise self.fail("parameters.costs", "expected measure (a string) and nunez_w (a number)")
+        return parameters
+
     def strings(self, obj: dict, key: str, path: str) -> list[str]:
         values = self.get(obj, key, list, path)
         if not all(isinstance(v, str) for v in values):
@@ -96,8 +186,11 @@ class FieldReader:
     def counts(self, obj: dict, schema: Schema, path: str) -> np.ndarray:
         """The ``counts`` field: one finite, non-negative number per class."""
         counts = self.get(obj, "counts", list, path)
-        if len(counts) != len(schema.classes) or not all(
-            isinstance(c, (int, float)) and not isinstance(c, bool) and math.isfinite(c) and c >= 0 for c in counts
+        if len(counts) != len(schema.classes) or not (
+            all(type(c) is float and 0.0 <= c < math.inf for c in counts)  # NaN fails the comparison
+            or all(
+                isinstance(c, (int, float)) and not isinstance(c, bool) and 0 <= _float(c) < math.inf for c in counts
+            )
         ):
             raise self.fail(f"{path}.counts", f"expected {len(schema.classes)} non-negative numbers")
         return np.asarray(counts, dtype=np.float64)
@@ -105,6 +198,7 @@ class FieldReader:
     def class_index(self, obj: dict, key: str, schema: Schema, path: str) -> int:
         """The index of the class named by the field ``key``."""
         name = self.get(obj, key, str, path)
-        if name not in schema.classes:
+        code = schema.target.code_of(name)
+        if code < 0:
             raise self.fail(f"{path}.{key}", f"{name!r} is not one of the classes")
-        return schema.classes.index(name)
+        return code

@@ -3,6 +3,11 @@
 Models are plain JSON, never pickle: loading one runs no code. Writing uses
 sorted keys and a trailing newline, so the same tree gives the same bytes.
 Reading validates every field and names the first one that is wrong.
+
+Deep trees: nothing here recurses. Nodes deeper than ``INDENTED_DEPTH`` are
+written compactly (indentation would grow with the square of the depth); a
+document ``json.loads`` cannot read for its depth is read by ``jsonparse``;
+a tree deeper than ``MAX_DEPTH`` levels is refused with one line.
 """
 
 from __future__ import annotations
@@ -15,14 +20,18 @@ import numpy as np
 
 from dtcli import __version__
 from dtcli.errors import ModelFormatError
-from dtcli.model import jsontext
+from dtcli.model import jsonparse, jsontext
 from dtcli.model.rules import rules_from_dict
-from dtcli.model.schema_json import FieldReader, schema_to_dict
+from dtcli.model.schema_json import FieldReader, JsonPath, schema_to_dict
 from dtcli.model.table import Schema
 from dtcli.model.tree import TESTS, Node, NominalTest, NumericTest, SubsetTest, Tree
 
 FORMAT = "dtree-model"
 SCHEMA_VERSION = 1
+MAX_DEPTH = 100_000  # the deepest tree a model file may hold (levels: tests on the longest path)
+INDENTED_DEPTH = 100  # nodes this deep or deeper are written without line breaks
+_COMPACT_FROM = 1 + 3 * INDENTED_DEPTH  # JSON level of such a node: the document, then 3 a tree level
+_JSON_DEPTH = 3 * MAX_DEPTH + 16  # JSON levels of the deepest model, with room for its node's fields
 
 
 def tree_to_dict(tree: Tree, lazy: bool = False) -> dict:
@@ -42,16 +51,50 @@ def tree_to_dict(tree: Tree, lazy: bool = False) -> dict:
 
 def dumps_model(tree: Tree) -> str:
     """The model as JSON text: sorted keys, two-space indent, final newline."""
-    return jsontext.dumps(tree_to_dict(tree, lazy=True)) + "\n"
+    check_depth(tree)
+    return jsontext.dumps(tree_to_dict(tree, lazy=True), compact_from=_COMPACT_FROM) + "\n"
 
 
 def dump_model(tree: Tree, write) -> None:
     """``dumps_model(tree)`` passed to ``write`` in parts (large trees: far less memory)."""
-    jsontext.dump(tree_to_dict(tree, lazy=True), write)
+    check_depth(tree)
+    jsontext.dump(tree_to_dict(tree, lazy=True), write, compact_from=_COMPACT_FROM)
     write("\n")
 
 
+def check_depth(tree: Tree) -> None:
+    """A tree deeper than a model file may hold (``MAX_DEPTH``) is refused before anything is written."""
+    depth = tree.root.depth()
+    if depth > MAX_DEPTH:
+        raise ModelFormatError(
+            f"the tree is {depth} levels deep and a model file holds at most {MAX_DEPTH}; "
+            "grow a shallower one (e.g. with --max-depth)"
+        )
+
+
 def _node_to_dict(node: Node, classes: tuple[str, ...], lazy: bool = False) -> dict:
+    """The node's dictionary with its subtree: made at once with a stack, or (``lazy``) with each
+    child's dictionary a ``jsontext.Lazy`` made when it is written."""
+    top = _fields(node, classes)
+    stack = [(node, top)]
+    while stack:
+        node, out = stack.pop()
+        if node.is_leaf:
+            continue
+        branches = []
+        for value, child in zip(branch_values(node.test), node.children):
+            if lazy:
+                made = jsontext.Lazy(functools.partial(_node_to_dict, child, classes, True))
+            else:
+                made = _fields(child, classes)
+                stack.append((child, made))
+            branches.append({"value": value, "node": made})
+        out["branches"] = branches
+    return top
+
+
+def _fields(node: Node, classes: tuple[str, ...]) -> dict:
+    """A node's dictionary but for its branches."""
     out = {"kind": "leaf" if node.is_leaf else "split"}
     if node.value is not None:  # regression
         out.update(weight=float(node.weight), value=float(node.value), impurity=float(node.impurity or 0.0))
@@ -66,14 +109,6 @@ def _node_to_dict(node: Node, classes: tuple[str, ...], lazy: bool = False) -> d
         out["test"]["values"] = list(node.test.values)
     if node.score is not None:
         out["score"] = float(node.score)
-    pairs = zip(branch_values(node.test), node.children)
-    if lazy:
-        make = functools.partial
-        out["branches"] = [
-            {"value": value, "node": jsontext.Lazy(make(_node_to_dict, child, classes, True))} for value, child in pairs
-        ]
-    else:
-        out["branches"] = [{"value": value, "node": _node_to_dict(child, classes)} for value, child in pairs]
     return out
 
 
@@ -85,15 +120,50 @@ def branch_values(test) -> list[str]:
 
 
 def loads_model(text: str, source: str = "<model>") -> Tree:
-    """Parse and validate model JSON; raise ModelFormatError naming the problem."""
+    """Parse and validate model JSON (or a rule set); raise ModelFormatError naming the problem."""
+    return tree_from_dict(loads_document(text, source), source)
+
+
+def loads_document(text: str, source: str):
+    """The parsed JSON of a model or rule set file: ``json.loads``, or for a document nested
+    too deeply for it (or holding an integer longer than it converts) ``jsonparse``, which
+    refuses documents deeper than the deepest model; strings must be valid Unicode."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
+        raise _invalid_json(exc, source) from None
+    except (RecursionError, ValueError):
+        try:
+            data = jsonparse.loads(text, _JSON_DEPTH)
+        except jsonparse.TooDeep:
+            raise too_deep(source) from None
+        except json.JSONDecodeError as exc:
+            raise _invalid_json(exc, source) from None
+    found = jsonparse.lone_surrogate(data) if jsonparse.may_hold_surrogates(text) else None
+    if found is not None:
+        where = JsonPath(None, "")
+        for part in found:
+            where = where / (f"[{part}]" if type(part) is int else f".{part}")
         raise ModelFormatError(
-            f"{source}: not a dtree model: invalid JSON at line {exc.lineno}, "
-            f"column {exc.colno} ({exc.msg}); give a file written by 'dtree train -o'"
-        ) from None
-    return tree_from_dict(data, source)
+            f"{source}: invalid model: {str(where).lstrip('.') or 'the document'}: a string holds a lone "
+            "surrogate (an unpaired \\ud800-\\udfff escape), which is not text; correct or remove it"
+        )
+    return data
+
+
+def _invalid_json(exc: json.JSONDecodeError, source: str) -> ModelFormatError:
+    return ModelFormatError(
+        f"{source}: not a dtree model: invalid JSON at line {exc.lineno}, "
+        f"column {exc.colno} ({exc.msg}); give a file written by 'dtree train -o'"
+    )
+
+
+def too_deep(source: str) -> ModelFormatError:
+    """The error for a model deeper than ``MAX_DEPTH`` levels."""
+    return ModelFormatError(
+        f"{source}: model is deeper than {MAX_DEPTH} levels; dtree reads trees of at most {MAX_DEPTH} levels "
+        "(grow a shallower one, e.g. with --max-depth)"
+    )
 
 
 def tree_from_dict(data: object, source: str = "<model>"):
@@ -113,12 +183,12 @@ def tree_from_dict(data: object, source: str = "<model>"):
             f"({__version__}) reads version {SCHEMA_VERSION}: upgrade dtree or retrain"
         )
     schema = reader.schema(reader.get(data, "schema", dict, ""))
-    root = reader.node(reader.get(data, "root", dict, ""), schema, "root")
+    root = reader.tree(reader.get(data, "root", dict, ""), schema)
     return Tree(
         schema=schema,
         root=root,
         algorithm=reader.get(data, "algorithm", str, ""),
-        parameters=reader.get(data, "parameters", dict, ""),
+        parameters=reader.parameters(data),
         training=reader.get(data, "training_data", dict, ""),
     )
 
@@ -126,30 +196,54 @@ def tree_from_dict(data: object, source: str = "<model>"):
 class _TreeReader(FieldReader):
     """A FieldReader that also reads the tree's nodes and tests."""
 
-    def node(self, obj: dict, schema: Schema, path: str) -> Node:
+    def tree(self, obj: dict, schema: Schema) -> Node:
+        """The root Node and every node below it, read in preorder with a stack (so the first bad
+        field in the file's order is named), refusing a tree deeper than ``MAX_DEPTH``."""
+        path = JsonPath(None, "root")
+        root, branches = self.node(obj, schema, path)
+        stack = [(root, iter(enumerate(branches)), path)]  # nodes whose branches are being read
+        while stack:
+            parent, pending, path = stack[-1]
+            i, branch = next(pending, (None, None))
+            if branch is None:
+                stack.pop()
+                continue
+            if len(stack) > MAX_DEPTH:
+                raise too_deep(self.source)
+            where = path / f".branches[{i}].node"
+            obj = branch.get("node")  # ``branch`` is a dict: its value was checked
+            if type(obj) is not dict:
+                raise self.fail(
+                    where, "missing" if "node" not in branch else f"expected dict, found {type(obj).__name__}"
+                )
+            child, below = self.node(obj, schema, where)
+            parent.children.append(child)
+            if below:
+                stack.append((child, iter(enumerate(below)), where))
+        return root
+
+    def node(self, obj: dict, schema: Schema, path: JsonPath) -> tuple[Node, list]:
+        """One node without its children, and its branches (checked against its test) to read."""
         kind = self.get(obj, "kind", str, path)
         if schema.is_regression:
             node = self.regression_node(obj, path)
         else:
             node = self.class_node(obj, schema, path)
         if kind == "leaf":
-            return node
+            return node, []
         if kind != "split":
-            raise self.fail(f"{path}.kind", f"unknown node kind {kind!r} (expected leaf or split)")
-        node.test = self.test(self.get(obj, "test", dict, path), schema, f"{path}.test")
+            raise self.fail(path / ".kind", f"unknown node kind {kind!r} (expected leaf or split)")
+        node.test = self.test(self.get(obj, "test", dict, path), schema, path / ".test")
         if "score" in obj:
             node.score = self.get(obj, "score", float, path)
             if not math.isfinite(node.score):
-                raise self.fail(f"{path}.score", "expected a finite number")
+                raise self.fail(path / ".score", "expected a finite number")
         branches = self.get(obj, "branches", list, path)
         expected = branch_values(node.test)
         if [b.get("value") if isinstance(b, dict) else None for b in branches] != expected:
-            raise self.fail(f"{path}.branches", f"expected one branch per value, in order: {expected}")
-        node.children = [
-            self.node(self.get(b, "node", dict, f"{path}.branches[{i}]"), schema, f"{path}.branches[{i}].node")
-            for i, b in enumerate(branches)
-        ]
-        return node
+            shown = repr(expected) if len(expected) <= 10 else f"{expected[:10]!r} and {len(expected) - 10} more"
+            raise self.fail(path / ".branches", f"expected one branch per value, in order: {shown}")
+        return node, branches
 
     def regression_node(self, obj: dict, path: str) -> Node:
         weight = self.number(obj, "weight", path, 0.0)
@@ -184,7 +278,7 @@ class _TreeReader(FieldReader):
             raise self.fail(f"{path}.attribute", f"{name!r} is numeric; a {kind} test needs a nominal attribute")
         if kind == "subset":
             values = self.strings(obj, "values", path)
-            unknown = [v for v in values if v not in attribute.values]
+            unknown = [v for v in values if v not in attribute.codes]
             if unknown or not values:
                 raise self.fail(f"{path}.values", f"expected values of {name!r}, found {unknown or 'none'}")
             return SubsetTest(attribute, tuple(values))

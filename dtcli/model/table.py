@@ -9,6 +9,7 @@ weight (1.0 when read from a file; C4.5 splits rows into fractions).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -40,12 +41,17 @@ class Attribute:
     def is_nominal(self) -> bool:
         return self.kind == NOMINAL
 
+    @cached_property
+    def codes(self) -> dict[str, int]:
+        """Each value's code (made once: attributes may have hundreds of thousands of values)."""
+        codes: dict[str, int] = {}
+        for code, value in enumerate(self.values):
+            codes.setdefault(value, code)
+        return codes
+
     def code_of(self, value: str) -> int:
         """The code of ``value``, or ``MISSING`` when the attribute lacks it."""
-        try:
-            return self.values.index(value)
-        except ValueError:
-            return MISSING
+        return self.codes.get(value, MISSING)
 
 
 @dataclass(frozen=True)
@@ -63,12 +69,17 @@ class Schema:
     def is_regression(self) -> bool:
         return self.target.kind == NUMERIC
 
+    @cached_property
+    def positions(self) -> dict[str, int]:
+        """Each attribute's position by name (the first, should two share a name)."""
+        positions: dict[str, int] = {}
+        for i, attribute in enumerate(self.attributes):
+            positions.setdefault(attribute.name, i)
+        return positions
+
     def index(self, name: str) -> int:
         """Position of the attribute called ``name`` (KeyError if absent)."""
-        for i, attribute in enumerate(self.attributes):
-            if attribute.name == name:
-                return i
-        raise KeyError(name)
+        return self.positions[name]
 
 
 @dataclass

@@ -28,9 +28,11 @@ class NominalTest:
     def n_branches(self) -> int:
         return len(self.attribute.values)
 
-    def branch_labels(self) -> list[str]:
-        """The condition each branch stands for, e.g. ``Outlook = Sunny``."""
-        return [f"{self.attribute.name} = {v}" for v in self.attribute.values]
+    def branch_labels(self, show=str) -> list[str]:
+        """The condition each branch stands for, e.g. ``Outlook = Sunny`` (names and values
+        written by ``show``: printing escapes control characters)."""
+        name = show(self.attribute.name)
+        return [f"{name} = {show(v)}" for v in self.attribute.values]
 
     def route(self, column: np.ndarray) -> np.ndarray:
         """Branch index of each row: its value code (``MISSING`` stays missing)."""
@@ -76,9 +78,9 @@ class NumericTest:
     n_branches = 2
     BRANCHES = ("<=", ">")
 
-    def branch_labels(self) -> list[str]:
-        t = format_threshold(self.threshold)
-        return [f"{self.attribute.name} <= {t}", f"{self.attribute.name} > {t}"]
+    def branch_labels(self, show=str) -> list[str]:
+        t, name = format_threshold(self.threshold), show(self.attribute.name)
+        return [f"{name} <= {t}", f"{name} > {t}"]
 
     def route(self, column: np.ndarray) -> np.ndarray:
         """0 where the value is at most the threshold, 1 above it, ``MISSING`` where NaN."""
@@ -103,13 +105,13 @@ class SubsetTest:
     n_branches = 2
     BRANCHES = ("in", "not in")
 
-    def branch_labels(self) -> list[str]:
-        listed = "{" + ", ".join(self.values) + "}"
-        return [f"{self.attribute.name} in {listed}", f"{self.attribute.name} not in {listed}"]
+    def branch_labels(self, show=str) -> list[str]:
+        listed, name = "{" + ", ".join(map(show, self.values)) + "}", show(self.attribute.name)
+        return [f"{name} in {listed}", f"{name} not in {listed}"]
 
     def route(self, column: np.ndarray) -> np.ndarray:
         """0 for codes in ``V``, 1 for other codes, ``MISSING`` where missing."""
-        codes = [self.attribute.values.index(v) for v in self.values]
+        codes = [self.attribute.codes[v] for v in self.values]
         side = np.where(np.isin(column, codes), 0, 1)
         return np.where(column < 0, MISSING, side).astype(np.int32)
 
@@ -118,7 +120,7 @@ Test = NominalTest | NumericTest | SubsetTest
 TESTS = {"nominal": NominalTest, "numeric": NumericTest, "subset": SubsetTest}
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Node:
     """A node of a decision tree: a leaf, or a test with one child per branch.
 
@@ -126,6 +128,8 @@ class Node:
     explanations); ``counts`` the weighted training class distribution.
     A regression node has ``counts`` = [weight], its mean target ``value``
     and the weighted mean squared error ``impurity`` around it.
+    Nodes compare by identity and their ``repr`` names the node only: the
+    dataclass versions would recurse through the children.
     """
 
     counts: np.ndarray
@@ -136,9 +140,27 @@ class Node:
     value: float | None = None
     impurity: float | None = None
 
+    def __repr__(self) -> str:
+        what = "leaf" if self.test is None else f"split on {self.test.attribute.name!r}, {len(self.children)} branches"
+        return f"Node({what}, counts={self.counts!r}, label={self.label})"
+
     @property
     def is_leaf(self) -> bool:
         return self.test is None
+
+    def copy(self) -> Node:
+        """A copy of the subtree below this node: new Nodes and count arrays, the same (immutable)
+        tests; built with a stack, so any depth is copied (``copy.deepcopy`` recurses)."""
+        top = self._copy_one()
+        stack = [(self, top)]
+        while stack:
+            node, made = stack.pop()
+            made.children = [child._copy_one() for child in node.children]
+            stack.extend(zip(node.children, made.children))
+        return top
+
+    def _copy_one(self) -> Node:
+        return Node(self.counts.copy(), self.label, self.test, [], self.score, self.value, self.impurity)
 
     @property
     def weight(self) -> float:
@@ -169,6 +191,24 @@ class Node:
             elif depth > deepest:
                 deepest = depth
         return deepest
+
+
+def preorder_ends(root: Node) -> np.ndarray:
+    """For the nodes of ``root.walk()`` (preorder), the position one past each one's subtree:
+    node ``i``'s descendants are ``i + 1`` up to ``ends[i]``."""
+    ends: list[int] = []
+    open_starts: list[int] = []  # the nodes entered and not yet left
+    stack = [(root, False)]
+    while stack:
+        node, leaving = stack.pop()
+        if leaving:
+            ends[open_starts.pop()] = len(ends)
+            continue
+        open_starts.append(len(ends))
+        ends.append(0)
+        stack.append((node, True))
+        stack.extend((child, False) for child in reversed(node.children))
+    return np.array(ends, dtype=np.int64)
 
 
 def majority(counts: np.ndarray) -> int:

@@ -7,6 +7,8 @@ print in Mitchell's style, ``[9+, 5-]``; any other classes as
 
 from __future__ import annotations
 
+from dtcli.render.printable import shown
+
 _POSITIVE = {"yes", "y", "true", "t", "1", "+", "pos", "positive", "p"}
 _NEGATIVE = {"no", "n", "false", "f", "0", "-", "neg", "negative"}
 
@@ -37,7 +39,7 @@ def class_counts(counts, classes) -> str:
     if pair is not None:
         pos, neg = pair
         return f"[{number(counts[pos])}+, {number(counts[neg])}-]"
-    return "[" + ", ".join(f"{c} {number(n)}" for c, n in zip(classes, counts)) + "]"
+    return "[" + ", ".join(f"{shown(c)} {number(n)}" for c, n in zip(classes, counts)) + "]"
 
 
 def j48_number(value: float) -> str:

@@ -17,6 +17,7 @@ from rich.table import Table as RichTable
 from dtcli.induction.apply.report import GainReport
 from dtcli.model.tree import format_threshold
 from dtcli.render.counts import class_counts
+from dtcli.render.printable import shown
 
 GAIN_FORMAT = "dtree-gain"
 GAIN_VERSION = 1
@@ -33,9 +34,9 @@ def _fixed(value: float) -> str:
 
 def heading(report: GainReport, where: list[str]) -> str:
     """``PlayTennis: 14 rows [9+, 5-], entropy 0.940, Gini 0.459 (where ...)``."""
-    subset = f" where {' and '.join(where)}" if where else ""
+    subset = f" where {' and '.join(map(shown, where))}" if where else ""
     return (
-        f"{report.target}{subset}: {report.rows} rows {class_counts(report.counts, report.classes)}, "
+        f"{shown(report.target)}{subset}: {report.rows} rows {class_counts(report.counts, report.classes)}, "
         f"entropy {report.entropy:.3f}, Gini {report.gini:.3f}"
     )
 
@@ -52,12 +53,12 @@ def rich_table(report: GainReport) -> RichTable:
     for title in titles:
         table.add_column(title, justify="left" if title in ("Attribute", "Branches") else "right")
     for row in report.attributes:
-        branches = [f"{v} {class_counts(c, report.classes)}" for v, c in zip(row.values, row.branch_counts)]
+        branches = [f"{shown(v)} {class_counts(c, report.classes)}" for v, c in zip(row.values, row.branch_counts)]
         if row.missing > 0:
             branches.append(f"? {row.missing:g} missing")
         mark = "* " if row.name == report.chosen else "  "
         cells = [
-            mark + row.name,
+            mark + shown(row.name),
             "\n".join(branches),
             _fixed(row.weighted_entropy),
             _fixed(row.gain),
@@ -78,7 +79,7 @@ def cut_tables(report: GainReport) -> list[RichTable]:
         if not row.cuts:
             continue
         table = RichTable(
-            title=f"{row.name}: every cut (* where the class changes)",
+            title=f"{shown(row.name)}: every cut (* where the class changes)",
             show_edge=False,
             pad_edge=False,
             title_justify="left",
@@ -101,16 +102,16 @@ def footer(report: GainReport) -> str:
     title = "cost score" if _has_costs(report) else CRITERION_TITLES[report.criterion]
     lines = []
     if report.chosen:
-        lines.append(f"* chosen by {title}: {report.chosen}")
+        lines.append(f"* chosen by {title}: {shown(report.chosen)}")
     else:
         lines.append(f"no attribute improves {title} here: a tree would make this a leaf")
     if report.ties:
         lines.append(
-            f"note: {', '.join(report.ties)} {'ties' if len(report.ties) == 1 else 'tie'} with "
-            f"{report.chosen} to 12 decimals; the computed values decide, as in Weka"
+            f"note: {', '.join(map(shown, report.ties))} {'ties' if len(report.ties) == 1 else 'tie'} with "
+            f"{shown(report.chosen)} to 12 decimals; the computed values decide, as in Weka"
         )
     for name, reason in report.skipped:
-        lines.append(f"skipped {name}: {reason}")
+        lines.append(f"skipped {shown(name)}: {shown(reason)}")
     return "\n".join(lines)
 
 
@@ -232,12 +233,13 @@ def regression_output(stats, found, table, where: list[str], fmt: str) -> str:
         for k, (name, test, decrease) in enumerate(found):
             writer.writerow((name, test.branch_labels()[0], repr(decrease), "yes" if k == 0 else ""))
         return out.getvalue()
-    subset = f" where {' and '.join(where)}" if where else ""
-    lines = [f"{table.schema.target.name}{subset}: {weight:g} rows, mean {mean:.6g}, MSE {mse:.6g}"]
-    width = max([len(n) for n, _, _ in found] + [9])
+    subset = f" where {' and '.join(map(shown, where))}" if where else ""
+    lines = [f"{shown(table.schema.target.name)}{subset}: {weight:g} rows, mean {mean:.6g}, MSE {mse:.6g}"]
+    width = max([len(shown(n)) for n, _, _ in found] + [9])
     lines.append(f"  {'Attribute':<{width}}  {'Best split':<30} {'MSE decrease':>12}")
     for k, (name, test, decrease) in enumerate(found):
-        lines.append(f"{'*' if k == 0 else ' '} {name:<{width}}  {test.branch_labels()[0]:<30} {decrease:12.6g}")
+        split = test.branch_labels(shown)[0]
+        lines.append(f"{'*' if k == 0 else ' '} {shown(name):<{width}}  {split:<30} {decrease:12.6g}")
     if found:
-        lines.append(f"* chosen by MSE decrease: {found[0][0]}")
+        lines.append(f"* chosen by MSE decrease: {shown(found[0][0])}")
     return "\n".join(lines) + "\n"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dtcli.induction.apply.evaluate import Evaluation
+from dtcli.render.printable import shown
 
 
 def evaluation_text(evaluation: Evaluation) -> str:
@@ -17,13 +18,14 @@ def evaluation_text(evaluation: Evaluation) -> str:
     if evaluation.unlabelled:
         lines.append(f"({evaluation.unlabelled} row(s) without a class value not counted)")
     lines.append("Confusion matrix (rows: actual, columns: predicted):")
-    width = max(len(str(x)) for x in [*evaluation.classes, *evaluation.matrix.ravel().tolist()])
-    head = max(len(label) for label in evaluation.labels)
-    lines.append(" " * (head + 3) + " ".join(c.rjust(width) for c in evaluation.classes))
+    classes = [shown(c) for c in evaluation.classes]
+    width = max(len(str(x)) for x in [*classes, *evaluation.matrix.ravel().tolist()])
+    head = max(len(shown(label)) for label in evaluation.labels)
+    lines.append(" " * (head + 3) + " ".join(c.rjust(width) for c in classes))
     for label, row in zip(evaluation.labels, evaluation.matrix):
         cells = " ".join(str(int(x)).rjust(width) for x in row)
         note = "   (never seen in training)" if label not in evaluation.classes else ""
-        lines.append(f"  {label.ljust(head)} {cells}{note}")
+        lines.append(f"  {shown(label).ljust(head)} {cells}{note}")
     return "\n".join(lines) + "\n"
 
 

@@ -16,12 +16,13 @@ import math
 from dtcli.errors import ParameterError
 from dtcli.model.rules import RuleSet, dumps_rules
 from dtcli.render.counts import class_counts
+from dtcli.render.printable import shown
 
 FORMATS = ("text", "json", "csv", "markdown", "python", "sql")
 
 
-def _conditions(rule) -> str:
-    return " AND ".join(c.text() for c in rule.conditions) or "TRUE"
+def _conditions(rule, show=str) -> str:
+    return " AND ".join(c.text(show) for c in rule.conditions) or "TRUE"
 
 
 def _accuracy(rule) -> str:
@@ -29,13 +30,13 @@ def _accuracy(rule) -> str:
 
 
 def text(ruleset: RuleSet) -> str:
-    target, classes = ruleset.schema.target.name, ruleset.classes
+    target, classes = shown(ruleset.schema.target.name), [shown(c) for c in ruleset.classes]
     lines = []
     for k, rule in enumerate(ruleset.rules, start=1):
         estimate = "" if rule.estimate is None else f", estimate {rule.estimate:.3f}"
-        lines.append(f"R{k}: IF {_conditions(rule)} THEN {target} = {classes[rule.label]}")
+        lines.append(f"R{k}: IF {_conditions(rule, shown)} THEN {target} = {classes[rule.label]}")
         cases = f"{rule.cases:g} case" + ("" if rule.cases == 1 else "s")
-        lines.append(f"    {cases}, accuracy {_accuracy(rule)}{estimate} {class_counts(rule.counts, classes)}")
+        lines.append(f"    {cases}, accuracy {_accuracy(rule)}{estimate} {class_counts(rule.counts, ruleset.classes)}")
     lines.append(f"R{len(ruleset.rules) + 1}: ELSE {target} = {classes[ruleset.default]}  (default)")
     return "\n".join(lines) + "\n"
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dtcli.render.printable import shown
 from dtcli.render.records import records_json
 
 
@@ -29,9 +30,8 @@ def chi_text(steps) -> str:
         f"  {'depth':>5} {'cases':>9} {'chi2':>10} {'df':>3} {'p-value':>10}  decision  test",
     ]
     for s in steps:
-        lines.append(
-            f"  {s.depth:5d} {s.cases:9g} {s.statistic:10.4f} {s.df:3d} {s.p_value:10.4g}  {s.action:<8}  {s.attribute}"
-        )
+        numbers = f"{s.depth:5d} {s.cases:9g} {s.statistic:10.4f} {s.df:3d} {s.p_value:10.4g}"
+        lines.append(f"  {numbers}  {s.action:<8}  {shown(s.attribute)}")
     return "\n".join(lines) + "\n"
 
 
@@ -45,9 +45,8 @@ def pessimistic_text(steps) -> str:
     ]
     for step in steps:
         branch = "-" if step.branch is None else f"{step.branch:9.3f}"
-        lines.append(
-            f"  {step.leaf:9.3f} {step.tree:9.3f} {branch:>9}  {step.action:<8}  {step.path} ({step.cases:g} cases)"
-        )
+        numbers = f"{step.leaf:9.3f} {step.tree:9.3f} {branch:>9}"
+        lines.append(f"  {numbers}  {shown(step.action):<8}  {shown(step.path)} ({step.cases:g} cases)")
     return "\n".join(lines) + "\n"
 
 
@@ -66,7 +65,7 @@ def reduced_text(steps) -> str:
         f"  {'before':>8} {'after':>8} {'nodes':>6}  node",
     ]
     for s in steps:
-        lines.append(f"  {s.before:8.4f} {s.after:8.4f} {s.nodes:6d}  {s.path} ({s.cases:g} cases)")
+        lines.append(f"  {s.before:8.4f} {s.after:8.4f} {s.nodes:6d}  {shown(s.path)} ({s.cases:g} cases)")
     return "\n".join(lines) + "\n"
 
 

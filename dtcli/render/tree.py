@@ -7,6 +7,12 @@ branch, ``|   `` per level, leaves as ``: Class (cases/errors)``::
     |   Humidity = High: No (3.0)
     |   Humidity = Normal: Yes (2.0)
     Outlook = Overcast: Yes (4.0)
+
+Names and values are written with ``printable.shown`` (control characters
+escaped). Deep trees: both forms are made with explicit stacks; the command
+line shows the text form down to ``TEXT_DEPTH`` levels and the rich form as
+deep as the console leaves room for a label (``RICH_ROOM`` cells), and says
+how many levels and nodes below are not shown (the model file has them all).
 """
 
 from __future__ import annotations
@@ -15,6 +21,10 @@ from rich.tree import Tree as RichTree
 
 from dtcli.model.tree import Node, Tree
 from dtcli.render.counts import class_counts, j48_number, number
+from dtcli.render.printable import shown
+
+TEXT_DEPTH = 1000  # levels of the text form printed by the commands
+RICH_ROOM = 16  # the rich form goes as deep as leaves this many cells for a label
 
 CRITERION_NAMES = {
     "gain": "gain",
@@ -29,19 +39,20 @@ def _leaf_suffix(node: Node, classes) -> str:
     if node.value is not None:  # regression: the mean, and (cases) as J48 prints them
         return f"{node.value:.6g} ({j48_number(node.weight)})"
     errors = node.weight - float(node.counts[node.label])
-    text = f"{classes[node.label]} ({j48_number(node.weight)}"
+    text = f"{shown(classes[node.label])} ({j48_number(node.weight)}"
     if errors > 1e-6:  # as J48: shown whenever there are errors, even if they round to 0.0
         text += f"/{j48_number(errors)}"
     return text + ")"
 
 
-def text_tree(tree: Tree) -> str:
-    """The plain, J48-style rendering, ending with a newline."""
+def text_tree(tree: Tree, max_depth: int | None = None) -> str:
+    """The plain, J48-style rendering, ending with a newline; with ``max_depth``, a split at that
+    depth is followed by one line saying what is below it instead of its branches."""
     classes = tree.classes
     if tree.root.is_leaf:
         return f": {_leaf_suffix(tree.root, classes)}\n"
     lines: list[str] = []
-    stack = [("", iter(zip(tree.root.test.branch_labels(), tree.root.children)))]
+    stack = [("", iter(zip(tree.root.test.branch_labels(shown), tree.root.children)))]
     while stack:  # one line per branch, depth first, branches in order
         prefix, branches = stack[-1]
         label, child = next(branches, (None, None))
@@ -51,8 +62,18 @@ def text_tree(tree: Tree) -> str:
             lines.append(f"{prefix}{label}: {_leaf_suffix(child, classes)}")
         else:
             lines.append(f"{prefix}{label}")
-            stack.append((prefix + "|   ", iter(zip(child.test.branch_labels(), child.children))))
+            if max_depth is not None and len(stack) >= max_depth:
+                lines.append(f"{prefix}|   {_not_shown(child)}")
+            else:
+                stack.append((prefix + "|   ", iter(zip(child.test.branch_labels(shown), child.children))))
     return "\n".join(lines) + "\n"
+
+
+def _not_shown(node: Node, short: bool = False) -> str:
+    """What a summary line says of the subtree below ``node``: its levels and nodes."""
+    levels, nodes = node.depth(), node.n_nodes() - 1
+    text = f"... {levels} more level{'s' * (levels != 1)}, {nodes} nodes"
+    return text if short else f"{text}, not shown (the model file has them)"
 
 
 def _describe(node: Node, classes, criterion: str) -> str:
@@ -62,7 +83,7 @@ def _describe(node: Node, classes, criterion: str) -> str:
     else:
         counts = class_counts(node.counts, classes)
     if node.is_leaf:
-        return f"{counts} → {node.value:.6g}" if node.value is not None else f"{counts} → {classes[node.label]}"
+        return f"{counts} → {node.value:.6g}" if node.value is not None else f"{counts} → {shown(classes[node.label])}"
     score = ""
     if node.score is not None:
         score = (
@@ -70,22 +91,37 @@ def _describe(node: Node, classes, criterion: str) -> str:
             if node.value is not None
             else f" ({CRITERION_NAMES.get(criterion, criterion)} {node.score:.3f})"
         )
-    return f"{counts} · split on {node.test.attribute.name}{score}"
+    return f"{counts} · split on {shown(node.test.attribute.name)}{score}"
 
 
-def rich_tree(tree: Tree) -> RichTree:
-    """A rich Tree: the root names the target, each branch its condition and counts."""
+def rich_tree(tree: Tree, max_depth: int | None = None) -> RichTree:
+    """A rich Tree: the root names the target, each branch its condition and counts; with
+    ``max_depth``, a split at that depth gets one child saying what is below it."""
     classes = tree.classes
     criterion = tree.parameters.get("criterion", "gain")
-    top = RichTree(f"{tree.schema.target.name} {_describe(tree.root, classes, criterion)}")
-    stack = [(tree.root, top)]
+    top = RichTree(f"{shown(tree.schema.target.name)} {_describe(tree.root, classes, criterion)}")
+    stack = [(tree.root, top, 0)]
     while stack:
-        node, parent = stack.pop()
+        node, parent, depth = stack.pop()
         if node.is_leaf:
             continue
-        for label, child in zip(node.test.branch_labels(), node.children):
-            stack.append((child, parent.add(f"{label} {_describe(child, classes, criterion)}")))
+        if max_depth is not None and depth >= max_depth:
+            parent.add(_not_shown(node, short=True))
+            continue
+        for label, child in zip(node.test.branch_labels(shown), node.children):
+            stack.append((child, parent.add(f"{label} {_describe(child, classes, criterion)}"), depth + 1))
     return top
+
+
+class ShownTree:
+    """The rich tree of ``tree`` as deep as the console it is printed on leaves ``RICH_ROOM``
+    cells for a label, the summary of what is deeper included (each level indents by 4)."""
+
+    def __init__(self, tree: Tree):
+        self.tree = tree
+
+    def __rich_console__(self, console, options):
+        yield rich_tree(self.tree, max(1, (options.max_width - RICH_ROOM) // 4 - 1))
 
 
 def summary(tree: Tree) -> str:

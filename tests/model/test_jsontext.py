@@ -7,7 +7,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dtcli.model import jsontext
+from dtcli.model import jsonparse, jsontext
 from dtcli.model.serialize import tree_to_dict
 from helpers import WEKA, load
 
@@ -90,3 +90,33 @@ def test_subclasses_of_the_json_types():
 
     doc = collections.OrderedDict(b=np.float64(0.5), a=[3, True, None])
     assert jsontext.dumps(doc) == reference({"b": 0.5, "a": [3, True, None]})
+
+
+def test_any_depth_is_written_and_nesting_json_dumps_reaches_is_the_same():
+    deep = inner = []
+    for _ in range(900):  # json.dumps (indent) reaches about 990 levels
+        inner.extend([[], 1.0, {"k": "v"}])
+        inner = inner[0]
+    assert jsontext.dumps(deep) == reference(deep)
+    for _ in range(200_000 - 900):
+        inner.append([])
+        inner = inner[0]
+    text = jsontext.dumps(deep, compact_from=10)
+    assert len(text) < 1_000_000  # indented, the 200,000 levels would take 40 GB
+    # lists at levels 0-9 indented: a line break after "[", between their 3 items and before "]";
+    # the dicts in them at levels 1-9 two more each; everything from level 10 on one line
+    assert text.count("\n") == 10 * 4 + 9 * 2
+    value = jsonparse.loads(text, 300_000)
+    for _ in range(200_000):  # the outer list, 900 levels with items, 199,100 with one list each
+        value = value[0]
+    assert value == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(documents, st.integers(0, 4))
+def test_compact_below_a_level_is_the_same_document(doc, level):
+    text = jsontext.dumps(doc, compact_from=level)
+    assert json.dumps(json.loads(text), sort_keys=True) == json.dumps(doc, sort_keys=True)
+    compact = json.dumps(doc, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    assert jsontext.dumps(doc, compact_from=0) == compact
+    assert jsontext.dumps(doc, compact_from=100) == reference(doc)

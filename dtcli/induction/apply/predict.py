@@ -35,12 +35,12 @@ def layout(tree: Tree, table: Table) -> _Layout:
     return _Layout(tree.root, table, width, fractional)
 
 
-def descend(flat: _Layout, rows: np.ndarray, visits: list | None = None) -> np.ndarray:
+def descend(flat: _Layout, rows: np.ndarray, leaves: list | None = None) -> np.ndarray:
     """The class distributions (``predict_proba``) of ``rows`` (row numbers of the layout's
     table), one row of the result each. Each row's sums depend on its own records only, so a
-    subset of rows gets the numbers the whole table would. ``visits``, when given, receives a
-    (rows, slots) pair of arrays a level: every node each row reaches (a row with a missing
-    value reaches several)."""
+    subset of rows gets the numbers the whole table would. ``leaves``, when given, receives a
+    (rows, slots) pair of arrays a level: the leaves each row reaches (a row with a missing
+    value may reach several)."""
     width = flat.dist.shape[1]
     table_rows = rows
     n_rows = len(rows)
@@ -49,12 +49,13 @@ def descend(flat: _Layout, rows: np.ndarray, visits: list | None = None) -> np.n
     slots = np.zeros(n_rows, dtype=np.int64)
     weights = np.ones(n_rows)
     while len(rows):
-        if visits is not None:
-            visits.append((table_rows[rows], slots))
         leaf = flat.leaf[slots]
-        if leaf.any():
+        if leaves is not None:
+            leaves.append((table_rows[rows[leaf]], slots[leaf]))
+        if leaf.any():  # each row's records at leaves of this level summed first, then added
+            ended, index = np.unique(rows[leaf], return_inverse=True)
             for c in range(width):
-                proba[:, c] += np.bincount(rows[leaf], weights[leaf] * flat.dist[slots[leaf], c], minlength=n_rows)
+                proba[ended, c] += np.bincount(index, weights[leaf] * flat.dist[slots[leaf], c], minlength=len(ended))
             rows, slots, weights = rows[~leaf], slots[~leaf], weights[~leaf]
         if not len(rows):
             break
@@ -63,20 +64,42 @@ def descend(flat: _Layout, rows: np.ndarray, visits: list | None = None) -> np.n
         missing = np.flatnonzero(~known)
         next_rows, next_weights = [rows[known]], [weights[known]]
         next_slots = [flat.cstart[slots[known]] + branch[known]]
-        if len(missing):
-            shares = flat.shares[slots[missing]]  # (missing rows, widest split)
-            take_row, take_branch = np.nonzero(shares > 0)
-            picked = missing[take_row]
+        if len(missing) and flat.mixture is not None and leaves is None:
+            missing = _mixed(flat, missing, rows, slots, weights, proba)
+        if len(missing):  # one record a branch with a positive share, branches in order
+            at = slots[missing]
+            many = flat.fanout[at]
+            picked = np.repeat(missing, many)
+            first = np.repeat(flat.fan_start[at] - (np.cumsum(many) - many), many) + np.arange(len(picked))
             next_rows.append(rows[picked])
-            next_slots.append(flat.cstart[slots[picked]] + take_branch)
-            next_weights.append(weights[picked] * shares[take_row, take_branch])
+            next_slots.append(flat.fan_child[first])
+            next_weights.append(weights[picked] * flat.fan_share[first])
         rows, slots, weights = np.concatenate(next_rows), np.concatenate(next_slots), np.concatenate(next_weights)
     return proba
 
 
+def _mixed(flat: _Layout, missing: np.ndarray, rows, slots, weights, proba) -> np.ndarray:
+    """Rows with a missing value at a wide split of leaves take its leaves' mixture at once
+    (instead of a record per branch: a million-value split, a million records a row); returns
+    the other missing ones."""
+    mixed = flat.mixed[slots[missing]]
+    if not mixed.any():
+        return missing
+    done = missing[mixed]
+    ended, index = np.unique(rows[done], return_inverse=True)
+    for c in range(proba.shape[1]):
+        proba[ended, c] += np.bincount(index, weights[done] * flat.mixture[slots[done], c], minlength=len(ended))
+    return missing[~mixed]
+
+
+MIX_FANOUT = 64  # a split of more branches than this, all leaves, is mixed once for missing values
+
+
 class _Layout:
     """The tree breadth first as arrays (children of a node in consecutive slots), with what
-    routing needs: each slot's column, test, branch shares and leaf distribution."""
+    routing needs: each slot's column, test and leaf distribution, and where a missing value
+    goes: the branches with a positive share, listed sparsely (``fan_*``: a split on an
+    attribute of a million values costs its branches, not a row of a million shares a node)."""
 
     def __init__(self, root: Node, table: Table, width: int, fractional: bool):
         nodes, starts = [root], []
@@ -96,28 +119,60 @@ class _Layout:
         self.dist = np.array([leaf_distribution(node) if node.is_leaf else np.zeros(width) for node in nodes]).reshape(
             n, width
         )
-        widest = max((len(node.children) for node in nodes), default=1)
-        self.shares = np.zeros((n, max(widest, 1)))
+        self.subset = np.zeros(n, dtype=bool)
         self.subsets = {}
+        self._fan(nodes, fractional)
+        for slot, node in enumerate(nodes):
+            if isinstance(node.test, SubsetTest):
+                self.subset[slot] = True
+                self.subsets[slot] = node.test
+
+    def _fan(self, nodes: list[Node], fractional: bool) -> None:
+        """For each split slot, its branches of positive share (``fan_start``, ``fanout``) as child
+        slots and shares (``fan_child``, ``fan_share``): every branch in proportion to its
+        training weight (all alike when there is none), or only the heaviest one."""
+        n = len(nodes)
+        self.fan_start = np.zeros(n, dtype=np.int64)
+        self.fanout = np.zeros(n, dtype=np.int64)
+        children, shares = [], []
+        filled = 0
         for slot, node in enumerate(nodes):
             if node.is_leaf:
                 continue
             sizes = np.array([child.weight for child in node.children])
             if not fractional:
-                self.shares[slot, int(np.argmax(sizes))] = 1.0
+                share = np.zeros(len(sizes))
+                share[int(np.argmax(sizes))] = 1.0
             elif sizes.sum() > 0:
-                self.shares[slot, : len(sizes)] = sizes / sizes.sum()
+                share = sizes / sizes.sum()
             else:
-                self.shares[slot, : len(sizes)] = 1.0 / len(sizes)
-            if isinstance(node.test, SubsetTest):
-                self.subsets[slot] = node.test
+                share = np.full(len(sizes), 1.0 / len(sizes))
+            positive = np.flatnonzero(share > 0)
+            self.fan_start[slot], self.fanout[slot] = filled, len(positive)
+            children.append(self.cstart[slot] + positive)
+            shares.append(share[positive])
+            filled += len(positive)
+        self.fan_child = np.concatenate(children) if children else np.zeros(0, dtype=np.int64)
+        self.fan_share = np.concatenate(shares) if shares else np.zeros(0)
+        self.mixed = np.zeros(n, dtype=bool)
+        self.mixture = None
+        for slot in np.flatnonzero(self.fanout > MIX_FANOUT).tolist():
+            first = self.fan_start[slot]
+            below = self.fan_child[first : first + self.fanout[slot]]
+            if self.leaf[below].all():  # the mixture of the leaves' distributions, by share
+                if self.mixture is None:
+                    self.mixture = np.zeros_like(self.dist)
+                share = self.fan_share[first : first + self.fanout[slot]]
+                self.mixture[slot] = (share[:, None] * self.dist[below]).sum(axis=0)
+                self.mixed[slot] = True
 
     def route(self, rows: np.ndarray, slots: np.ndarray) -> np.ndarray:
         """Branch of each (row, internal slot) pair; -1 where the tested value is missing."""
         branch = np.full(len(rows), -1, dtype=np.int64)
         attrs = self.attr[slots]
-        for a in np.unique(attrs):
-            here = np.flatnonzero(attrs == a)
+        present = np.flatnonzero(np.bincount(attrs))  # the attributes tested here (no sort)
+        for a in present.tolist():
+            here = slice(None) if len(present) == 1 else np.flatnonzero(attrs == a)
             values = self.columns[a][rows[here]]
             if values.dtype.kind == "f":
                 with np.errstate(invalid="ignore"):
@@ -125,9 +180,10 @@ class _Layout:
                 branch[here] = np.where(np.isnan(values), -1, side)
             else:
                 branch[here] = values
-        for slot, test in self.subsets.items():
-            here = np.flatnonzero(slots == slot)
-            if len(here):
+        if self.subsets:
+            for slot in np.unique(slots[self.subset[slots]]).tolist():  # the subset tests at this level
+                here = np.flatnonzero(slots == slot)
+                test = self.subsets[slot]
                 branch[here] = test.route(self.columns[self.attr[slot]][rows[here]])
         return branch
 

@@ -61,20 +61,49 @@ def extract(tree: Tree) -> RuleSet:
     rules: list[Rule] = []
     if tree.root.is_leaf:
         rules.append(Rule(merge([]), tree.root.label, tree.root.counts.copy()))
-    stack = [(tree.root, [], iter(enumerate(tree.root.children)))]  # a leaf root has no branches
+    path = _Path()
+    stack = [(tree.root, iter(enumerate(tree.root.children)))]  # a leaf root has no branches
     while stack:  # depth first, so leaves left to right, each with the conditions on its path
-        node, path, branches = stack[-1]
+        node, branches = stack[-1]
         b, child = next(branches, (None, None))
         if child is None:
             stack.pop()
+            if stack:
+                path.pop()  # the condition of the branch that led to ``node``
             continue
-        here = path + [_branch_condition(node.test, b)]
+        path.push(_branch_condition(node.test, b))
         if child.is_leaf:
-            rules.append(Rule(merge(here), child.label, child.counts.copy()))
+            rules.append(Rule(path.merged(), child.label, child.counts.copy()))
+            path.pop()
         else:
-            stack.append((child, here, iter(enumerate(child.children))))
+            stack.append((child, iter(enumerate(child.children))))
     parameters = {"source": "tree", "algorithm": tree.algorithm, "pruned": False}
     return RuleSet(tree.schema, rules, tree.root.label, tree.root.counts.copy(), parameters, dict(tree.training))
+
+
+class _Path:
+    """The conditions on the path to a node, merged as ``merge`` merges them, kept up to date as
+    the walk goes down (``push``) and back up (``pop``): a rule costs the attributes on its path,
+    not the path's length."""
+
+    def __init__(self):
+        self.conditions: dict[str, Condition] = {}  # attribute -> merged condition, in order of first appearance
+        self.undo: list[tuple[str, Condition | None]] = []
+
+    def push(self, condition: Condition) -> None:
+        old = self.conditions.get(condition.attribute)
+        self.undo.append((condition.attribute, old))
+        self.conditions[condition.attribute] = condition if old is None else merge([old, condition])[0]
+
+    def pop(self) -> None:
+        attribute, old = self.undo.pop()
+        if old is None:
+            del self.conditions[attribute]  # the last attribute to appear: order is kept
+        else:
+            self.conditions[attribute] = old
+
+    def merged(self) -> tuple[Condition, ...]:
+        return tuple(self.conditions.values())
 
 
 @dataclass
@@ -125,8 +154,10 @@ def prune_rules(ruleset: RuleSet, table: Table, cf: float = 0.25, bound: str = "
             estimate, counts = best, best_counts
         pruned.append(Rule(tuple(conditions), rule.label, counts, estimate))
     unique: list[Rule] = []
+    seen: set = set()
     for rule in pruned:
-        if not any(r.conditions == rule.conditions and r.label == rule.label for r in unique):
+        if (rule.conditions, rule.label) not in seen:
+            seen.add((rule.conditions, rule.label))
             unique.append(rule)
     unique.sort(key=lambda r: -r.estimate)
     covered = np.zeros(table.n_rows, dtype=bool)

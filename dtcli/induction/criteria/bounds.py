@@ -34,7 +34,12 @@ def _j48(n: float, e: float, cf: float) -> float:
         base = n * (1 - math.pow(cf, 1 / n))
         if e == 0:
             return base
-        return base + e * (_j48(n, 1, cf) - base)
+        return base + e * (_j48_from_one(n, 1, cf) - base)
+    return _j48_from_one(n, e, cf)
+
+
+def _j48_from_one(n: float, e: float, cf: float) -> float:
+    """``_j48`` for ``e >= 1``."""
     if e + 0.5 >= n:
         return max(n - e, 0.0)
     z = NormalDist().inv_cdf(1 - cf)
@@ -59,7 +64,12 @@ def _c45r8(n: float, e: float, cf: float) -> float:
         return n * (1 - math.exp(math.log(cf) / n))
     if e < 0.9999:
         base = n * (1 - math.exp(math.log(cf) / n))
-        return base + e * (_c45r8(n, 1.0, cf) - base)
+        return base + e * (_c45r8_from_one(n, 1.0, cf) - base)
+    return _c45r8_from_one(n, e, cf)
+
+
+def _c45r8_from_one(n: float, e: float, cf: float) -> float:
+    """``_c45r8`` for ``e >= 0.9999``."""
     if e + 0.5 >= n:
         return 0.67 * (n - e)
     coeff = r8_coefficient(cf)

@@ -14,7 +14,6 @@ Passes never modify the tree they are given.
 
 from __future__ import annotations
 
-import copy
 import math
 from dataclasses import dataclass
 
@@ -58,14 +57,18 @@ def _impurity(node: Node, criterion: str) -> float:
 class _Flat:
     """The tree in preorder arrays, for fast repeated weakest-link scans."""
 
+    DEEP = 64  # from this depth, a cut updates its ancestors with array operations
+
     def __init__(self, root: Node, criterion: str):
         self.nodes = list(root.walk())
         index = {id(n): i for i, n in enumerate(self.nodes)}
         n = len(self.nodes)
         self.parent = np.full(n, -1)
+        self.depth = np.zeros(n, dtype=np.int64)
         for i, node in enumerate(self.nodes):
             for child in node.children:
-                self.parent[index[id(child)]] = i
+                c = index[id(child)]
+                self.parent[c], self.depth[c] = i, self.depth[i] + 1
         total = root.weight
         self.r_node = np.array([node.weight * _impurity(node, criterion) / total for node in self.nodes])
         self.leaf = np.array([node.is_leaf for node in self.nodes])
@@ -98,12 +101,18 @@ class _Flat:
         return i, float(g[i])
 
     def cut(self, i: int) -> None:
-        """Make node ``i`` a leaf and update its ancestors' sums."""
+        """Make node ``i`` a leaf and update its ancestors' sums (each subtracts the same amount
+        once, by a walk up the parents or, deep in the tree, as one array operation)."""
         removed_risk = self.r_branch[i] - self.r_node[i]
         removed_leaves = self.n_leaves[i] - 1
         self.alive[i + 1 : self.subtree_end[i]] = False
         self.leaf[i] = True
         self.r_branch[i], self.n_leaves[i] = self.r_node[i], 1
+        if self.depth[i] >= self.DEEP:
+            above = self.subtree_end[:i] > i  # the ancestors: earlier in preorder, their subtree holds i
+            self.r_branch[:i][above] -= removed_risk
+            self.n_leaves[:i][above] -= removed_leaves
+            return
         j = self.parent[i]
         while j >= 0:
             self.r_branch[j] -= removed_risk
@@ -122,14 +131,39 @@ def pruning_path(root: Node, criterion: str) -> list[Step]:
     return steps
 
 
-def prune_at(root: Node, alpha: float, criterion: str) -> Node:
-    """A copy of the tree with every weakest link of ``g(t) <= alpha`` pruned."""
-    flat = _Flat(root, criterion)
-    cut = []
-    while (found := flat.weakest()) is not None and found[1] <= alpha + 1e-12 * max(1.0, abs(alpha)):
-        flat.cut(found[0])
-        cut.append(found[0])
-    pruned = copy.deepcopy(root)
+def within(value: float, alpha: float) -> bool:
+    """``g(t) <= alpha``, with the tolerance ``prune_at`` allows."""
+    return value <= alpha + 1e-12 * max(1.0, abs(alpha))
+
+
+class Cuts:
+    """The nodes a tree's ``pruning_path`` cuts, in order, and how many of them ``prune_at``
+    cuts for an alpha: the steps up to the first whose ``g(t)`` exceeds it (found by bisection
+    on the running maximum of the steps' alphas, so asking for many alphas stays cheap)."""
+
+    def __init__(self, steps: list[Step]):
+        self.nodes = [step.pruned for step in steps[1:]]
+        self.highest = np.maximum.accumulate(np.array([step.alpha for step in steps[1:]] or [0.0]))[: len(self.nodes)]
+
+    def count(self, alpha: float) -> int:
+        return int(np.searchsorted(self.highest, alpha + 1e-12 * max(1.0, abs(alpha)), side="right"))
+
+    def at(self, alpha: float) -> list[int]:
+        return self.nodes[: self.count(alpha)]
+
+
+def prune_at(root: Node, alpha: float, criterion: str, steps: list[Step] | None = None) -> Node:
+    """A copy of the tree with every weakest link of ``g(t) <= alpha`` pruned (``steps``: the
+    tree's ``pruning_path``, when known)."""
+    if steps is None:
+        flat = _Flat(root, criterion)
+        cut = []
+        while (found := flat.weakest()) is not None and within(found[1], alpha):
+            flat.cut(found[0])
+            cut.append(found[0])
+    else:
+        cut = Cuts(steps).at(alpha)
+    pruned = root.copy()
     nodes = list(pruned.walk())
     for i in cut:
         node = nodes[i]

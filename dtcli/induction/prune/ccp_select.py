@@ -24,9 +24,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from dtcli.induction.params import CostComplexity
-from dtcli.induction.prune.ccp import prune_at, pruning_path
+from dtcli.induction.prune.ccp import Cuts, prune_at, pruning_path
 from dtcli.model.table import Table
-from dtcli.model.tree import Node, Tree
+from dtcli.model.tree import Node, Tree, preorder_ends
 
 
 @dataclass
@@ -48,13 +48,38 @@ def training_error(root: Node) -> float:
 
 
 def subtrees(root: Node, criterion: str) -> list[Row]:
-    """One row per distinct alpha of the weakest-link sequence, full tree first."""
-    rows: list[Row] = []
-    for step in pruning_path(root, criterion):
-        if rows and math.isclose(step.alpha, rows[-1].alpha, rel_tol=1e-12, abs_tol=1e-15):
-            continue
-        tree = prune_at(root, step.alpha, criterion)
-        rows.append(Row(step.alpha, tree.n_leaves(), training_error(tree)))
+    """One row per distinct alpha of the weakest-link sequence, full tree first.
+
+    Each row describes ``prune_at(root, alpha)``; all come from one pruning path, the trees
+    made by cutting its nodes in turn (not a pruned copy a row)."""
+    steps = pruning_path(root, criterion)
+    alphas: list[float] = []
+    for step in steps:
+        if not alphas or not math.isclose(step.alpha, alphas[-1], rel_tol=1e-12, abs_tol=1e-15):
+            alphas.append(step.alpha)
+    nodes = list(root.walk())  # preorder, as the steps number them
+    total = root.weight
+    if root.value is not None:
+        terms = np.array([n.weight * (n.impurity or 0.0) for n in nodes])
+        counted = np.ones(len(nodes), dtype=bool)
+    else:
+        terms = np.array([n.weight - float(n.counts.max()) for n in nodes])
+        counted = np.array([n.weight > 0 for n in nodes])
+    leaf = np.array([n.is_leaf for n in nodes])
+    alive = np.ones(len(nodes), dtype=bool)
+    ends = preorder_ends(root)
+    cuts = Cuts(steps)
+    counts = [cuts.count(alpha) for alpha in alphas]
+    rows: list[Row | None] = [None] * len(alphas)
+    done = 0  # the first ``done`` cuts are made
+    for r in sorted(range(len(alphas)), key=counts.__getitem__):
+        for i in cuts.nodes[done : counts[r]]:
+            leaf[i] = True
+            alive[i + 1 : ends[i]] = False
+        done = max(done, counts[r])
+        leaves = alive & leaf
+        error = sum(terms[leaves & counted].tolist()) / total  # leaves in preorder, as training_error adds them
+        rows[r] = Row(alphas[r], int(leaves.sum()), error)
     return rows
 
 
@@ -70,8 +95,9 @@ def cross_validate(table: Table, grow, apply, rows: list[Row], criterion: str, f
         train = np.setdiff1d(order, held)
         root = grow(table.take(np.sort(train)))
         test = table.take(held)
+        steps = pruning_path(root, criterion)
         for r, beta in enumerate(betas):
-            pruned = prune_at(root, beta, criterion)
+            pruned = prune_at(root, beta, criterion, steps)
             predicted = apply(pruned, test)
             if table.is_regression:
                 loss = (predicted - test.y) ** 2

@@ -18,7 +18,6 @@ them. Each decision is recorded as a trace step.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -41,6 +40,7 @@ class _P:
     data: Table
     bags: np.ndarray | None = None  # J48's split distribution: (branches, classes)
     children: list[_P] = field(default_factory=list)
+    estimate: float = 0.0  # the subtree's estimated errors (E(tree); E(leaf) for a leaf), once pruned
 
 
 class _Pruner:
@@ -55,47 +55,67 @@ class _Pruner:
         wrong = total - float(counts.max())
         return wrong + added_errors(total, wrong, self.cf, self.bound)
 
-    def tree_errors(self, p: _P) -> float:
-        if not p.children:
-            return self.errors(p.data.class_counts())
-        return sum(self.tree_errors(c) for c in p.children)
-
     def branch_errors(self, p: _P, data: Table) -> float:
-        if not p.children:
-            return self.errors(data.class_counts())
-        _, parts = _route(p.node.test, data)
-        return sum(self.branch_errors(c, part) for c, part in zip(p.children, parts))
+        """E(branch): the estimate if ``data`` went down ``p``'s subtree, summed as J48 sums it
+        (each node adds its children's estimates in branch order), with a stack."""
+        stack = [(p, data, None, [])]  # (node, its cases, its branches' cases, their estimates so far)
+        while True:
+            q, cases, parts, below = stack[-1]
+            if not q.children:
+                value = self.errors(cases.class_counts())
+            elif parts is None:
+                parts = _route(q.node.test, cases)[1]
+                stack[-1] = (q, cases, parts, below)
+                stack.append((q.children[0], parts[0], None, []))
+                continue
+            elif len(below) < len(q.children):
+                stack.append((q.children[len(below)], parts[len(below)], None, []))
+                continue
+            else:
+                value = sum(below)
+            stack.pop()
+            if not stack:
+                return value
+            stack[-1][3].append(value)
 
-    def prune(self, p: _P, path: str) -> None:
-        if not p.children:
-            return
-        for i, child in enumerate(p.children):
-            self.prune(child, f"{path}/{p.node.test.branch_labels()[i]}")
+    def prune(self, root: _P) -> None:
+        """Bottom-up, each node once its children are done; a node whose largest branch was
+        raised in its place is pruned again, its new children first (J48's recursion, with a
+        stack). A node's path is a chain of branch labels (``steps``)."""
+        stack = [(root, None, 0, None)]  # (node, its path, next child to prune, its branch labels)
+        while stack:
+            p, path, i, labels = stack.pop()
+            if not p.children:
+                p.estimate = self.errors(p.data.class_counts())
+                continue
+            labels = labels or p.node.test.branch_labels()
+            if i < len(p.children):
+                stack.append((p, path, i + 1, labels))
+                stack.append((p.children[i], (path, labels[i]), 0, None))
+            elif self.decide(p, path, labels):
+                stack.append((p, path, 0, None))
+
+    def decide(self, p: _P, path, labels: list[str]) -> bool:
+        """Leaf, raise or keep ``p`` (its children pruned); True if its largest branch was raised."""
         largest = _max_bag(p.bags)
         branch = self.branch_errors(p.children[largest], p.data) if self.raising else None
         leaf = self.errors(p.data.class_counts())
-        tree = self.tree_errors(p)
+        tree = sum(child.estimate for child in p.children)
+        cases = float(seqsum(p.data.weights))
         if _beats(leaf, tree) and (branch is None or _beats(leaf, branch)):
-            self.steps.append(Step(path or "/", float(seqsum(p.data.weights)), leaf, tree, branch, "leaf"))
+            self.steps.append(Step(path, cases, leaf, tree, branch, "leaf"))
             p.children, p.bags, p.node.test = [], None, None
-            return
+            p.estimate = leaf
+            return False
         if branch is not None and _beats(branch, tree):
-            self.steps.append(
-                Step(
-                    path or "/",
-                    float(seqsum(p.data.weights)),
-                    leaf,
-                    tree,
-                    branch,
-                    f"raise {p.node.test.branch_labels()[largest]}",
-                )
-            )
+            self.steps.append(Step(path, cases, leaf, tree, branch, f"raise {labels[largest]}"))
             raised = p.children[largest]
             p.node.test, p.children, p.bags = raised.node.test, raised.children, raised.bags
             _redistribute(p, p.data)
-            self.prune(p, path)
-            return
-        self.steps.append(Step(path or "/", float(seqsum(p.data.weights)), leaf, tree, branch, "keep"))
+            return True
+        self.steps.append(Step(path, cases, leaf, tree, branch, "keep"))
+        p.estimate = tree
+        return False
 
 
 def _beats(a: float, b: float) -> bool:
@@ -136,22 +156,28 @@ def _known_shares(test, data: Table) -> np.ndarray:
 
 
 def _build(node: Node, data: Table) -> _P:
-    p = _P(node, data)
-    if node.is_leaf:
-        return p
-    p.bags, parts = _route(node.test, data)
-    p.children = [_build(child, part) for child, part in zip(node.children, parts)]
-    return p
+    """The pruning's view of the tree: each node with the training cases reaching it."""
+    top = _P(node, data)
+    stack = [top]
+    while stack:
+        p = stack.pop()
+        if p.node.is_leaf:
+            continue
+        p.bags, parts = _route(p.node.test, p.data)
+        p.children = [_P(child, part) for child, part in zip(p.node.children, parts)]
+        stack.extend(p.children)
+    return top
 
 
 def _redistribute(p: _P, data: Table) -> None:
     """J48's newDistribution: send ``data`` down ``p``'s (raised) subtree."""
-    p.data = data
-    if not p.children:
-        return
-    p.bags, parts = _route(p.node.test, data)
-    for child, part in zip(p.children, parts):
-        _redistribute(child, part)
+    stack = [(p, data)]
+    while stack:
+        q, cases = stack.pop()
+        q.data = cases
+        if q.children:
+            q.bags, parts = _route(q.node.test, cases)
+            stack.extend(zip(q.children, parts))
 
 
 def _max_bag(bags: np.ndarray) -> int:
@@ -165,17 +191,21 @@ def _max_bag(bags: np.ndarray) -> int:
 
 def _to_nodes(p: _P) -> Node:
     """Rebuild Nodes; a child's counts are its row of the parent's split distribution (as J48 prints)."""
-    node = p.node
-    if not p.children:
-        node.test, node.children = None, []
-        return node
-    node.children = []
-    for row, child in zip(p.bags, p.children):
-        built = _to_nodes(child)
-        built.counts = row.copy()
-        built.label = majority(row) if gr(row.sum(), 0.0) else majority(p.bags.sum(axis=0))
-        node.children.append(built)
-    return node
+    stack = [p]
+    while stack:
+        q = stack.pop()
+        node = q.node
+        if not q.children:
+            node.test, node.children = None, []
+            continue
+        node.children = []
+        for row, child in zip(q.bags, q.children):
+            built = child.node
+            built.counts = row.copy()
+            built.label = majority(row) if gr(row.sum(), 0.0) else majority(q.bags.sum(axis=0))
+            node.children.append(built)
+        stack.extend(q.children)
+    return p.node
 
 
 def pessimistic_prune(
@@ -199,7 +229,7 @@ def pessimistic_prune(
     """
     if flat is None:
         original_leaves = tree.root.n_leaves()
-        root = tree.root if in_place else copy.deepcopy(tree.root)
+        root = tree.root if in_place else tree.root.copy()
         flat = from_nodes(root, table.attributes) if compiled_pruning(table, engine) else None
     else:
         original_leaves = n_leaves(flat)
@@ -212,7 +242,7 @@ def pessimistic_prune(
         data = table.take(table.labelled())
         p = _build(root, data)
         pruner = _Pruner(cf, raising, bound)
-        pruner.prune(p, "")
+        pruner.prune(p)
         pruned_root = _to_nodes(p)
         pruned_root.counts = p.data.class_counts()
         pruned_root.label = majority(pruned_root.counts)

@@ -59,9 +59,10 @@ def flat_prune(flat: FlatTree, table: Table, cf: float, raising: bool, bound: st
             np.zeros((capacity, 4)),
             np.zeros((entries, 3), dtype=np.int64),
             np.zeros(2, dtype=np.int64),
+            np.zeros(n_slots),
         )
         rec.dcounts[0] = k.class_counts(rows, ws, y, n_classes)
-        if not k.prune(0, rows, ws, -1, t, cases, estimate, rec):
+        if not k.prune(0, rows.copy(), ws.copy(), -1, t, cases, estimate, rec):  # it reorders them
             break
         capacity, entries = capacity * 4, entries * 4
     root = _rebuild(0, flat, t, rec.bags3)
@@ -74,23 +75,33 @@ def flat_prune(flat: FlatTree, table: Table, cf: float, raising: bool, bound: st
     return root, steps
 
 
-def _rebuild(slot, flat: FlatTree, t: Flat, bags3) -> Node:
-    """The pruned tree's Nodes, as ``pessimistic._to_nodes`` makes them."""
+def _rebuild(top, flat: FlatTree, t: Flat, bags3) -> Node:
+    """The pruned tree's Nodes, as ``pessimistic._to_nodes`` makes them (top down, with a stack)."""
+    root = _node(top, flat)
+    stack = [(top, root)]
+    while stack:
+        slot, node = stack.pop()
+        if t.attr[slot] < 0:
+            node.test, node.children = None, []
+            continue
+        node.test = flat.test(int(t.src[slot]))
+        bags = bags3[slot, : t.nb[slot]]
+        node.children = []
+        for b in range(t.nb[slot]):
+            child = int(t.cstart[slot] + b)
+            built = _node(child, flat)
+            row = bags[b].copy()
+            built.counts = row
+            built.label = majority(row) if gr(seqsum(row), 0.0) else majority(bags.sum(axis=0))
+            node.children.append(built)
+            stack.append((child, built))
+    return root
+
+
+def _node(slot: int, flat: FlatTree) -> Node:
     node = flat.nodes[slot] if flat.nodes is not None else Node(flat.counts[slot], int(flat.label[slot]))
     if flat.nodes is None and not np.isnan(flat.score[slot]):
         node.score = float(flat.score[slot])
-    if t.attr[slot] < 0:
-        node.test, node.children = None, []
-        return node
-    node.test = flat.test(int(t.src[slot]))
-    bags = bags3[slot, : t.nb[slot]]
-    node.children = []
-    for b in range(t.nb[slot]):
-        built = _rebuild(int(t.cstart[slot] + b), flat, t, bags3)
-        row = bags[b].copy()
-        built.counts = row
-        built.label = majority(row) if gr(seqsum(row), 0.0) else majority(bags.sum(axis=0))
-        node.children.append(built)
     return node
 
 
@@ -102,16 +113,16 @@ def _steps(steps_i, steps_f, entries_i, flat: FlatTree, raising: bool) -> list:
             labels[src] = flat.test(src).branch_labels()
         return labels[src][branch]
 
-    paths: dict[int, str] = {}
+    paths: dict[int, tuple] = {}  # entry -> its path as a chain (see ``steps``)
 
-    def path_of(entry: int) -> str:
+    def path_of(entry: int):
         chain = []
         while entry >= 0 and entry not in paths:
             chain.append(entry)
             entry = int(entries_i[entry, 0])
-        prefix = paths.get(entry, "")
+        prefix = paths.get(entry)
         for e in reversed(chain):
-            prefix = paths[e] = f"{prefix}/{label(int(entries_i[e, 1]), int(entries_i[e, 2]))}"
+            prefix = paths[e] = (prefix, label(int(entries_i[e, 1]), int(entries_i[e, 2])))
         return prefix
 
     out = []
@@ -119,6 +130,7 @@ def _steps(steps_i, steps_f, entries_i, flat: FlatTree, raising: bool) -> list:
         name = ACTIONS[action]
         if name == "raise":
             name = f"raise {label(int(src), int(largest))}"
-        path = path_of(int(entry))
-        out.append(Step(path or "/", float(cases), float(leaf), float(tree), float(branch) if raising else None, name))
+        out.append(
+            Step(path_of(int(entry)), float(cases), float(leaf), float(tree), float(branch) if raising else None, name)
+        )
     return out

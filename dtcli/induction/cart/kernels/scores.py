@@ -83,30 +83,64 @@ def log_table(n):
 @njit(cache=True, nogil=True)
 def pairwise_sum(a):
     """``np.sum(a)`` for a contiguous float64 array, bit for bit: numpy's pairwise summation
-    (in order below 8 values, eight accumulators over blocks of up to 128, halves beyond)."""
-    return _pairwise(a)
+    (in order below 8 values, eight accumulators over blocks of up to 128, halves beyond: the
+    halves are summed with a stack of pending left sums, no recursion)."""
+    n = a.shape[0]
+    if n <= 128:
+        return _block_sum(a, 0, n)
+    starts = np.empty(64, dtype=np.int64)  # the pending halves: start, length, left sum once known
+    lengths = np.empty(64, dtype=np.int64)
+    lefts = np.empty(64)
+    have_left = np.zeros(64, dtype=np.bool_)
+    top = 0
+    starts[0], lengths[0] = 0, n
+    value = 0.0
+    returning = False
+    while True:
+        if not returning:
+            m = lengths[top]
+            if m <= 128:
+                value = _block_sum(a, starts[top], m)
+                top -= 1
+                returning = True
+            else:
+                half = m // 2
+                half -= half % 8
+                have_left[top] = False
+                top += 1
+                starts[top], lengths[top] = starts[top - 1], half
+            continue
+        if top < 0:
+            return value
+        if not have_left[top]:
+            lefts[top], have_left[top] = value, True
+            half = lengths[top] // 2
+            half -= half % 8
+            start, m = starts[top] + half, lengths[top] - half
+            top += 1
+            starts[top], lengths[top] = start, m
+            returning = False
+        else:
+            value = lefts[top] + value
+            top -= 1
 
 
 @njit(cache=True, nogil=True)
-def _pairwise(a):
-    n = a.shape[0]
+def _block_sum(a, start, n):
+    """numpy's sum of ``a[start:start + n]`` for ``n <= 128``."""
     if n < 8:
         res = 0.0
         for i in range(n):
-            res += a[i]
+            res += a[start + i]
         return res
-    if n <= 128:
-        r = a[:8].copy()
-        i = 8
-        while i < n - (n % 8):
-            for j in range(8):
-                r[j] += a[i + j]
-            i += 8
-        res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
-        while i < n:
-            res += a[i]
-            i += 1
-        return res
-    half = n // 2
-    half -= half % 8
-    return _pairwise(a[:half]) + _pairwise(a[half:])
+    r = a[start : start + 8].copy()
+    i = 8
+    while i < n - (n % 8):
+        for j in range(8):
+            r[j] += a[start + i + j]
+        i += 8
+    res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+    while i < n:
+        res += a[start + i]
+        i += 1
+    return res

@@ -22,6 +22,7 @@ import numpy as np
 from numba import njit
 
 from dtcli.induction.criteria.constants import SMALL
+from dtcli.induction.prune.kernels.cases import class_counts, gather, place
 
 LEAF, RAISE, KEEP = 0, 1, 2
 
@@ -88,114 +89,80 @@ def errors(counts, est):
 
 
 @njit(cache=True, nogil=True)
-def class_counts(rows, ws, y, n_classes):
-    counts = np.zeros(n_classes)
-    for i in range(rows.shape[0]):
-        counts[y[rows[i]]] += ws[i]
-    return counts
-
-
-@njit(cache=True, nogil=True)
-def split(node, rows, ws, t, d):
-    """J48's split of a node's cases: the class distribution per branch (cases with a missing
-    value spread by the known shares) and each branch's cases, concatenated (``offsets``)."""
-    a = t.attr[node]
-    nb = t.nb[node]
-    n_classes, y = d.n_classes, d.y
-    n = rows.shape[0]
-    branch = np.empty(n, dtype=np.int64)
-    sizes = np.zeros(nb)
-    bags = np.zeros((nb, n_classes))
-    unknown = np.zeros(n_classes)
-    any_missing = False
-    for i in range(n):
-        r = rows[i]
-        if d.is_nominal[a]:
-            b = d.nominal[d.slot[a], r]
-        else:
-            v = d.numeric[d.slot[a], r]
-            b = -1 if np.isnan(v) else (0 if v <= t.thr[node] else 1)
-        branch[i] = b
-        if b >= 0:
-            sizes[b] += ws[i]
-            bags[b, y[r]] += ws[i]
-        else:
-            unknown[y[r]] += ws[i]
-            any_missing = True
-    total = 0.0
-    for b in range(nb):
-        total += sizes[b]
-    if any_missing:
-        for b in range(nb):
-            share = sizes[b] / total if not (total == 0.0 or abs(total) < SMALL) else 1.0 / nb
-            for c in range(n_classes):
-                bags[b, c] += share * unknown[c]
-    shares = np.empty(nb)
-    btotal = 0.0
-    for b in range(nb):
-        size = 0.0
-        for c in range(n_classes):
-            size += bags[b, c]
-        shares[b] = size
-        btotal += size
-    for b in range(nb):
-        shares[b] = shares[b] / btotal if not (btotal == 0.0 or abs(btotal) < SMALL) else 1.0 / nb
-    offsets = np.zeros(nb + 1, dtype=np.int64)
-    for b in range(nb):
-        count = 0
-        for i in range(n):
-            if branch[i] == b or (branch[i] < 0 and shares[b] > SMALL):
-                count += 1
-        offsets[b + 1] = offsets[b] + count
-    out_rows = np.empty(offsets[nb], dtype=rows.dtype)
-    out_ws = np.empty(offsets[nb])
-    for b in range(nb):
-        j = offsets[b]
-        for i in range(n):
-            if branch[i] == b:
-                out_rows[j], out_ws[j] = rows[i], ws[i]
-                j += 1
-            elif branch[i] < 0 and shares[b] > SMALL:
-                out_rows[j], out_ws[j] = rows[i], ws[i] * shares[b]
-                j += 1
-    return bags, out_rows, out_ws, offsets
-
-
-@njit(cache=True, nogil=True)
-def branch_errors(node, rows, ws, t, d, est):
-    """The estimate if all of ``rows`` went down the subtree at ``node`` (``_Pruner.branch_errors``)."""
+def branch_errors(node, rows, ws, lo, hi, t, d, est):
+    """The estimate if all of ``rows[lo:hi]`` went down the subtree at ``node`` (``_Pruner.branch_errors``):
+    each split node adds its branches' estimates in order. Depth first with a stack of frames
+    (node, its next branch, its sum so far, where its branches' cases are; ``cases.place``),
+    no recursion; ``rows``/``ws`` are left as they are (whole arrays and a range: slices would
+    make numba compile the walk for arrays of any layout, three times slower)."""
     if t.attr[node] < 0:
-        return errors(class_counts(rows, ws, d.y, d.n_classes), est)
-    _, parts, part_ws, offsets = split(node, rows, ws, t, d)
-    total = 0.0
-    for b in range(t.nb[node]):
-        lo, hi = offsets[b], offsets[b + 1]
-        total += branch_errors(t.cstart[node] + b, parts[lo:hi], part_ws[lo:hi], t, d, est)
-    return total
+        return errors(class_counts(rows[lo:hi], ws[lo:hi], d.y, d.n_classes), est)
+    _, held, held_ws, bounds, _ = place(node, rows, ws, lo, hi, t, d, False)
+    nodes, nexts, sums = [node], [0], [0.0]
+    cases, weights, runs = [held], [held_ws], [bounds]
+    while True:
+        k = len(nodes) - 1
+        at, b = nodes[k], nexts[k]
+        if b < t.nb[at]:
+            nexts[k] = b + 1
+            child = t.cstart[at] + b
+            lo, hi = runs[k][b], runs[k][b + 1]
+            if t.attr[child] < 0:
+                sums[k] += errors(class_counts(cases[k][lo:hi], weights[k][lo:hi], d.y, d.n_classes), est)
+            else:
+                _, held, held_ws, bounds, _ = place(child, cases[k], weights[k], lo, hi, t, d, True)
+                nodes.append(child)
+                nexts.append(0)
+                sums.append(0.0)
+                cases.append(held)
+                weights.append(held_ws)
+                runs.append(bounds)
+            continue
+        value = sums.pop()
+        nodes.pop()
+        nexts.pop()
+        cases.pop()
+        weights.pop()
+        runs.pop()
+        if len(nodes) == 0:
+            return value
+        sums[len(sums) - 1] += value
 
 
 @njit(cache=True, nogil=True)
-def tree_errors(node, t, dcounts, est):
-    """The sum of the estimates of the subtree's leaves (``_Pruner.tree_errors``)."""
-    if t.attr[node] < 0:
-        return errors(dcounts[node], est)
-    total = 0.0
-    for b in range(t.nb[node]):
-        total += tree_errors(t.cstart[node] + b, t, dcounts, est)
-    return total
-
-
-@njit(cache=True, nogil=True)
-def redistribute(node, rows, ws, t, d, rec):
-    """Send ``rows`` down the subtree at ``node``, renewing its distributions (J48's newDistribution)."""
-    rec.dcounts[node] = class_counts(rows, ws, d.y, d.n_classes)
+def redistribute(node, rows, ws, lo, hi, t, d, rec):
+    """Send ``rows[lo:hi]`` down the subtree at ``node``, renewing its distributions (J48's newDistribution),
+    depth first with a stack of frames (node, its next branch, where its branches' cases are);
+    ``rows``/``ws`` are left as they are."""
+    rec.dcounts[node] = class_counts(rows[lo:hi], ws[lo:hi], d.y, d.n_classes)
     if t.attr[node] < 0:
         return 0
-    bags, parts, part_ws, offsets = split(node, rows, ws, t, d)
+    bags, held, held_ws, bounds, _ = place(node, rows, ws, lo, hi, t, d, False)
     rec.bags3[node, : t.nb[node]] = bags
-    for b in range(t.nb[node]):
-        lo, hi = offsets[b], offsets[b + 1]
-        redistribute(t.cstart[node] + b, parts[lo:hi], part_ws[lo:hi], t, d, rec)
+    nodes, nexts = [node], [0]
+    cases, weights, runs = [held], [held_ws], [bounds]
+    while len(nodes) > 0:
+        k = len(nodes) - 1
+        at, b = nodes[k], nexts[k]
+        if b == t.nb[at]:
+            nodes.pop()
+            nexts.pop()
+            cases.pop()
+            weights.pop()
+            runs.pop()
+            continue
+        nexts[k] = b + 1
+        child = t.cstart[at] + b
+        lo, hi = runs[k][b], runs[k][b + 1]
+        rec.dcounts[child] = class_counts(cases[k][lo:hi], weights[k][lo:hi], d.y, d.n_classes)
+        if t.attr[child] >= 0:
+            bags, held, held_ws, bounds, _ = place(child, cases[k], weights[k], lo, hi, t, d, True)
+            rec.bags3[child, : t.nb[child]] = bags
+            nodes.append(child)
+            nexts.append(0)
+            cases.append(held)
+            weights.append(held_ws)
+            runs.append(bounds)
     return 0
 
 
@@ -212,50 +179,113 @@ def _max_bag(bags, nb):
 
 
 @njit(cache=True, nogil=True)
-def prune(node, rows, ws, entry, t, d, est, rec):
-    """``_Pruner.prune`` at ``node`` whose cases are ``rows``/``ws`` (their class weights are in
-    ``rec.dcounts[node]`` already). Returns 1 if the step or entry buffers ran out."""
-    if t.attr[node] < 0:
+def prune(top, rows, ws, entry, t, d, est, rec):
+    """``_Pruner.prune`` below ``top`` whose cases are ``rows``/``ws`` (ascending row numbers, their
+    class weights in ``rec.dcounts[top]`` already; both arrays are reordered and put back):
+    bottom-up, each node decided once its branches are, a node whose largest branch was raised
+    pruned again. Depth first with a stack of frames (node, its path entry, its next branch,
+    where its cases are, where its branches' cases are and whether they were split in place,
+    see ``cases``). A node's estimate (E(tree); E(leaf) once a leaf) goes to ``rec.estimate``
+    for its parent to add up. Returns 1 if the step or entry buffers ran out."""
+    if t.attr[top] < 0:
         return 0
-    bags, parts, part_ws, offsets = split(node, rows, ws, t, d)
+    bags, held, held_ws, bounds, in_place = place(top, rows, ws, 0, rows.shape[0], t, d, True)
+    rec.bags3[top, : t.nb[top]] = bags
+    nodes, entries, nexts = [top], [entry], [0]
+    own, own_ws, los, his = [rows], [ws], [0], [rows.shape[0]]
+    cases, weights, runs, placed = [held], [held_ws], [bounds], [in_place]
+    while len(nodes) > 0:
+        k = len(nodes) - 1
+        node, b = nodes[k], nexts[k]
+        if b < t.nb[node]:  # prune the next branch, one path entry a branch
+            nexts[k] = b + 1
+            child = t.cstart[node] + b
+            lo, hi = runs[k][b], runs[k][b + 1]
+            rec.dcounts[child] = class_counts(cases[k][lo:hi], weights[k][lo:hi], d.y, d.n_classes)
+            e = rec.counters[1]
+            if e >= rec.entries_i.shape[0]:
+                return 1
+            rec.counters[1] += 1
+            rec.entries_i[e, 0], rec.entries_i[e, 1], rec.entries_i[e, 2] = entries[k], t.src[node], b
+            if t.attr[child] < 0:
+                rec.estimate[child] = errors(rec.dcounts[child], est)
+                continue
+            bags, held, held_ws, bounds, in_place = place(child, cases[k], weights[k], lo, hi, t, d, True)
+            rec.bags3[child, : t.nb[child]] = bags
+            nodes.append(child)
+            entries.append(e)
+            nexts.append(0)
+            own.append(cases[k])
+            own_ws.append(weights[k])
+            los.append(lo)
+            his.append(hi)
+            cases.append(held)
+            weights.append(held_ws)
+            runs.append(bounds)
+            placed.append(in_place)
+            continue
+        if placed[k]:  # the node's cases back in order for its decision
+            gather(cases[k], weights[k], runs[k], t.nb[node])
+        lo, hi = los[k], his[k]
+        action = decide(node, own[k], own_ws[k], lo, hi, entries[k], t, d, est, rec)
+        if action < 0:
+            return 1
+        if action == RAISE and t.attr[node] >= 0:  # prune the node again: its new branches first
+            bags, held, held_ws, bounds, in_place = place(node, own[k], own_ws[k], lo, hi, t, d, True)
+            rec.bags3[node, : t.nb[node]] = bags
+            nexts[k] = 0
+            cases[k], weights[k], runs[k], placed[k] = held, held_ws, bounds, in_place
+            continue
+        if action == RAISE:  # a leaf was raised: the node is that leaf, its cases redistributed
+            rec.estimate[node] = errors(rec.dcounts[node], est)
+        nodes.pop()
+        entries.pop()
+        nexts.pop()
+        own.pop()
+        own_ws.pop()
+        los.pop()
+        his.pop()
+        cases.pop()
+        weights.pop()
+        runs.pop()
+        placed.pop()
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def decide(node, rows, ws, lo, hi, entry, t, d, est, rec):
+    """Leaf, raise or keep ``node``, its branches pruned; its step is recorded. Returns the action
+    (-1 if the step buffer ran out)."""
     nb = t.nb[node]
-    rec.bags3[node, :nb] = bags
-    for b in range(nb):  # prune each child in turn, one path entry a child
-        child = t.cstart[node] + b
-        lo, hi = offsets[b], offsets[b + 1]
-        rec.dcounts[child] = class_counts(parts[lo:hi], part_ws[lo:hi], d.y, d.n_classes)
-        e = rec.counters[1]
-        if e >= rec.entries_i.shape[0]:
-            return 1
-        rec.counters[1] += 1
-        rec.entries_i[e, 0], rec.entries_i[e, 1], rec.entries_i[e, 2] = entry, t.src[node], b
-        if prune(child, parts[lo:hi], part_ws[lo:hi], e, t, d, est, rec):
-            return 1
     largest = _max_bag(rec.bags3[node], nb)
     branch = np.nan
     if est.raising:
-        branch = branch_errors(t.cstart[node] + largest, rows, ws, t, d, est)
+        branch = branch_errors(t.cstart[node] + largest, rows, ws, lo, hi, t, d, est)
     leaf = errors(rec.dcounts[node], est)
-    tree = tree_errors(node, t, rec.dcounts, est)
+    tree = 0.0
+    for b in range(nb):
+        tree += rec.estimate[t.cstart[node] + b]
     s = rec.counters[0]
     if s >= rec.steps_i.shape[0]:
-        return 1
+        return -1
     rec.counters[0] += 1
     cases = 0.0
-    for i in range(ws.shape[0]):
+    for i in range(lo, hi):
         cases += ws[i]
     rec.steps_i[s, 0], rec.steps_i[s, 1], rec.steps_i[s, 3], rec.steps_i[s, 4] = node, entry, largest, t.src[node]
     rec.steps_f[s, 0], rec.steps_f[s, 1], rec.steps_f[s, 2], rec.steps_f[s, 3] = cases, leaf, tree, branch
     if leaf - (tree + 0.1) < SMALL and (not est.raising or leaf - (branch + 0.1) < SMALL):
         rec.steps_i[s, 2] = LEAF
         t.attr[node] = -1
-        return 0
+        rec.estimate[node] = leaf
+        return LEAF
     if est.raising and branch - (tree + 0.1) < SMALL:
         rec.steps_i[s, 2] = RAISE
         raised = t.cstart[node] + largest
         t.attr[node], t.thr[node], t.nb[node] = t.attr[raised], t.thr[raised], t.nb[raised]
         t.cstart[node], t.src[node] = t.cstart[raised], t.src[raised]
-        redistribute(node, rows, ws, t, d, rec)
-        return prune(node, rows, ws, entry, t, d, est, rec)
+        redistribute(node, rows, ws, lo, hi, t, d, rec)
+        return RAISE
     rec.steps_i[s, 2] = KEEP
-    return 0
+    rec.estimate[node] = tree
+    return KEEP

@@ -7,8 +7,9 @@ whose test the node carries after raising). ``Cases``: the training data
 error bound (``cf``, ``z``, C4.5 R8's ``coeff`` when ``r8``) and whether
 subtrees are raised. ``Record``: what the pruning writes: each split node's
 class weights by branch (``bags3``), each node's class weights (``dcounts``),
-the decisions (``steps_i``, ``steps_f``), the path entries (``entries_i``)
-and the two buffers' fill (``counters``).
+the decisions (``steps_i``, ``steps_f``), the path entries (``entries_i``),
+the two buffers' fill (``counters``) and each pruned node's estimated errors
+(``estimate``: E(tree), or E(leaf) for a leaf).
 """
 
 from __future__ import annotations
@@ -18,4 +19,4 @@ from collections import namedtuple
 Flat = namedtuple("Flat", "attr thr nb cstart src")
 Cases = namedtuple("Cases", "is_nominal slot nominal numeric y n_classes")
 Estimate = namedtuple("Estimate", "cf z r8 coeff raising")
-Record = namedtuple("Record", "bags3 dcounts steps_i steps_f entries_i counters")
+Record = namedtuple("Record", "bags3 dcounts steps_i steps_f entries_i counters estimate")
