@@ -110,8 +110,8 @@ def test_train_prints_every_format(work):
         text[-1]
         == "|   " * 1000 + f"... {DEPTH - 1000} more levels, {below} nodes, not shown (the model file has them)"
     )
-    # grown on a stratified two thirds, pruned on the held-out third: each held-out row falls in a
-    # neighbour's leaf, of the other class, so the full tree gets none right and a leaf half
+    # grown on a stratified two thirds, pruned on the held-out third: a held-out row mostly falls in
+    # the leaf of a neighbour of the other class, so the full tree gets most wrong, a single leaf half
     held = ok(work, "train", "deep.csv", "-a", "cart", "-m", "1", "--prune", "reduced-error", "-q")
     assert held.stderr.startswith("CART tree: 1 leaves, 1 nodes, depth 0")
     rich = ok(work, "train", "deep.csv", "-a", "cart", "-m", "1").stdout.splitlines()
