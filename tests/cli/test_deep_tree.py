@@ -110,6 +110,10 @@ def test_train_prints_every_format(work):
         text[-1]
         == "|   " * 1000 + f"... {DEPTH - 1000} more levels, {below} nodes, not shown (the model file has them)"
     )
+    # grown on a stratified two thirds, pruned on the held-out third: a held-out row mostly falls in
+    # the leaf of a neighbour of the other class, so the full tree gets most wrong, a single leaf half
+    held = ok(work, "train", "deep.csv", "-a", "cart", "-m", "1", "--prune", "reduced-error", "-q")
+    assert held.stderr.startswith("CART tree: 1 leaves, 1 nodes, depth 0")
     rich = ok(work, "train", "deep.csv", "-a", "cart", "-m", "1").stdout.splitlines()
     assert rich[0].startswith("y [a 5001, b 5001] · split on x (Gini gain")
     tail = " ".join(line.strip() for line in rich[-4:])  # the summary, wrapped in the room left
@@ -235,6 +239,8 @@ def test_gain_on_the_data(work):
     assert doc["rows"] == N and doc["class_counts"] == [N / 2, N / 2]
     cuts = ok(work, "gain", "deep.csv", "--thresholds-all").stdout
     assert cuts.count("\n* <= ") == DEPTH  # every cut changes the class
+    rows = list(csv.DictReader(io.StringIO(ok(work, "gain", "deep.csv", "--format", "csv").stdout)))
+    assert [(r["attribute"], r["chosen"], r["threshold"]) for r in rows] == [("x", "yes", "0.5")]
 
 
 def test_id3_chain_deeper_than_json_loads_reads(tmp_path):

@@ -40,7 +40,7 @@ def descend(flat: _Layout, rows: np.ndarray, leaves: list | None = None) -> np.n
     table), one row of the result each. Each row's sums depend on its own records only, so a
     subset of rows gets the numbers the whole table would. ``leaves``, when given, receives a
     (rows, slots) pair of arrays a level: the leaves each row reaches (a row with a missing
-    value may reach several)."""
+    value may reach several; at a wide split of leaves, the split itself, see ``_mixed``)."""
     width = flat.dist.shape[1]
     table_rows = rows
     n_rows = len(rows)
@@ -64,8 +64,8 @@ def descend(flat: _Layout, rows: np.ndarray, leaves: list | None = None) -> np.n
         missing = np.flatnonzero(~known)
         next_rows, next_weights = [rows[known]], [weights[known]]
         next_slots = [flat.cstart[slots[known]] + branch[known]]
-        if len(missing) and flat.mixture is not None and leaves is None:
-            missing = _mixed(flat, missing, rows, slots, weights, proba)
+        if len(missing) and flat.mixture is not None:
+            missing = _mixed(flat, missing, rows, slots, weights, proba, table_rows, leaves)
         if len(missing):  # one record a branch with a positive share, branches in order
             at = slots[missing]
             many = flat.fanout[at]
@@ -78,14 +78,16 @@ def descend(flat: _Layout, rows: np.ndarray, leaves: list | None = None) -> np.n
     return proba
 
 
-def _mixed(flat: _Layout, missing: np.ndarray, rows, slots, weights, proba) -> np.ndarray:
+def _mixed(flat: _Layout, missing: np.ndarray, rows, slots, weights, proba, table_rows, leaves) -> np.ndarray:
     """Rows with a missing value at a wide split of leaves take its leaves' mixture at once
-    (instead of a record per branch: a million-value split, a million records a row); returns
-    the other missing ones."""
+    (instead of a record per branch: a million-value split, a million records a row; ``leaves``
+    then gets the split's slot, as if it were the leaf reached); returns the other missing ones."""
     mixed = flat.mixed[slots[missing]]
     if not mixed.any():
         return missing
     done = missing[mixed]
+    if leaves is not None:
+        leaves.append((table_rows[rows[done]], slots[done]))
     ended, index = np.unique(rows[done], return_inverse=True)
     for c in range(proba.shape[1]):
         proba[ended, c] += np.bincount(index, weights[done] * flat.mixture[slots[done], c], minlength=len(ended))

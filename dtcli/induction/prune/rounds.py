@@ -10,6 +10,9 @@ leaf lies in the node's preorder interval, so the memory is a record a row
 (a few a row with a missing value), whatever the depth. A row that followed
 one path takes the new leaf's class; a row that went down several branches
 (missing values) is predicted again, its own sums as ``predict`` adds them.
+A row with a missing value at a wide split of leaves, which ``predict`` gives
+the leaves' mixture at once, counts as reaching that split: its class then
+depends on that node alone, as a row's that stops at a leaf.
 Counts are exact when the weights are whole numbers (``whole``).
 """
 
@@ -61,7 +64,6 @@ class Kept:
     def __init__(self, tree: Tree, table: Table, internal: list):
         self.table, self.internal = table, internal
         self.flat = layout(tree, table)
-        self.flat.mixture = None  # every leaf a row reaches is recorded: no mixing of wide splits
         self._preorder(tree.root)
         known = np.flatnonzero(table.labelled())
         reached: list = []
