@@ -122,3 +122,35 @@ def same(a, b) -> bool:
 
 
 MANIFEST = json.loads((WEKA / "manifest.json").read_text())
+
+
+def chain(depth: int):
+    """A Tree of ``depth`` numeric splits in a chain: x <= 0.5: a; else x <= 1.5: b; else ... (a leaf of
+    one case each side)."""
+    from dtcli.model.table import NUMERIC, Attribute, Schema
+    from dtcli.model.tree import Node, NumericTest, Tree
+
+    x = Attribute("x", NUMERIC)
+    root = node = Node(np.array([1.0, 1.0]), 0)
+    for d in range(depth):
+        node.test = NumericTest(x, d + 0.5)
+        node.children = [Node(np.array([1.0, 0.0]), 0), Node(np.array([0.0, 1.0]), 1)]
+        node = node.children[1]
+    return Tree(Schema((x,), Attribute("y", "nominal", ("a", "b"))), root, "cart", {"criterion": "gini"})
+
+
+def json_documents(integers: int):
+    """A hypothesis strategy of JSON-ready documents: nested lists and dicts of None, booleans, integers
+    up to ``integers`` in size, floats (nan and infinities too) and short texts."""
+    scalars = (
+        st.none()
+        | st.booleans()
+        | st.integers(-integers, integers)
+        | st.floats(allow_nan=True, allow_infinity=True)
+        | st.text(max_size=8)
+    )
+    return st.recursive(
+        scalars,
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+        max_leaves=30,
+    )

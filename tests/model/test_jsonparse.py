@@ -8,21 +8,11 @@ import math
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from trees import json_documents
 
 from dtcli.model import jsonparse
 
-scalars = (
-    st.none()
-    | st.booleans()
-    | st.integers(-(10**30), 10**30)
-    | st.floats(allow_nan=True, allow_infinity=True)
-    | st.text(max_size=8)
-)
-documents = st.recursive(
-    scalars,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
-    max_leaves=30,
-)
+documents = json_documents(10**30)
 
 
 def same(a, b) -> bool:

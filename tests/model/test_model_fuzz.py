@@ -10,17 +10,15 @@ written, read and written again, the same bytes; its rules can be extracted.
 
 from __future__ import annotations
 
-import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from trees import chain
 
 from dtcli.errors import ModelFormatError
 from dtcli.induction.apply.rules import extract, prune_rules
 from dtcli.model import jsonparse, jsontext
 from dtcli.model.rules import RuleSet, dumps_rules
 from dtcli.model.serialize import dumps_model, loads_model
-from dtcli.model.table import NUMERIC, Attribute, Schema
-from dtcli.model.tree import Node, NumericTest, Tree
 from helpers import SAMPLES, load
 
 weird_text = st.text(alphabet=st.sampled_from(list('ab"\\\n\r\t,{}[]: é\u2028') + ["\x00", "\x1b", "😀"]), max_size=6)
@@ -42,21 +40,10 @@ def _models() -> list[str]:
     weather = load(SAMPLES / "weather.csv", "PlayTennis", ignore=("Day",))
     risk = load(SAMPLES / "risk.csv", "Risk", ignore=("Point",))
     trees = [fit(weather)[0], fit(risk, "cart")[0], fit(weather, "c45", prune="none")[0]]
-    texts = [dumps_model(tree) for tree in trees + [_chain(400)]]
+    texts = [dumps_model(tree) for tree in trees + [chain(400)]]
     texts.append(dumps_rules(extract(trees[0])))
     texts.append(dumps_rules(prune_rules(extract(trees[0]), weather)[0]))
     return texts
-
-
-def _chain(depth: int) -> Tree:
-    """x <= 0.5 -> a, else x <= 1.5 -> b, else ...: ``depth`` levels."""
-    x = Attribute("x", NUMERIC)
-    root = node = Node(np.array([1.0, 1.0]), 0)
-    for d in range(depth):
-        node.test = NumericTest(x, d + 0.5)
-        node.children = [Node(np.array([1.0, 0.0]), 0), Node(np.array([0.0, 1.0]), 1)]
-        node = node.children[1]
-    return Tree(Schema((x,), Attribute("y", "nominal", ("a", "b"))), root, "cart", {"criterion": "gini"})
 
 
 MODELS = _models()

@@ -3,19 +3,14 @@
 from __future__ import annotations
 
 import numpy as np
+from trees import chain as chain_tree
 
 from dtcli.model.table import NUMERIC, Attribute
 from dtcli.model.tree import Node, NumericTest, preorder_ends
 
 
 def chain(depth: int) -> Node:
-    x = Attribute("x", NUMERIC)
-    root = node = Node(np.array([1.0, 1.0]), 0)
-    for d in range(depth):
-        node.test = NumericTest(x, d + 0.5)
-        node.children = [Node(np.array([1.0, 0.0]), 0), Node(np.array([0.0, 1.0]), 1)]
-        node = node.children[1]
-    return root
+    return chain_tree(depth).root
 
 
 def test_a_50000_level_subtree_is_copied_apart():

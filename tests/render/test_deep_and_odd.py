@@ -4,24 +4,11 @@ from __future__ import annotations
 
 import io
 
-import numpy as np
 from rich.console import Console
+from trees import chain
 
-from dtcli.model.table import NUMERIC, Attribute, Schema
-from dtcli.model.tree import Node, NumericTest, Tree
 from dtcli.render.printable import shown
 from dtcli.render.tree import ShownTree, rich_tree, text_tree
-
-
-def chain(depth: int) -> Tree:
-    """x <= 0.5: a; else x <= 1.5: b; else ... (``depth`` splits, a leaf of one case each side)."""
-    x = Attribute("x", NUMERIC)
-    root = node = Node(np.array([1.0, 1.0]), 0)
-    for d in range(depth):
-        node.test = NumericTest(x, d + 0.5)
-        node.children = [Node(np.array([1.0, 0.0]), 0), Node(np.array([0.0, 1.0]), 1)]
-        node = node.children[1]
-    return Tree(Schema((x,), Attribute("y", "nominal", ("a", "b"))), root, "cart", {"criterion": "gini"})
 
 
 def test_control_characters_are_escaped_and_nothing_else():
