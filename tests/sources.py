@@ -116,3 +116,50 @@ def external_imports(text: str) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             names.add(node.module.split(".")[0])
     return names - {"dtcli"}
+
+
+def cycles(graph: dict[str, set[str]], self_loops: bool = False) -> list[list[str]]:
+    """The strongly connected components of ``graph`` that are cycles: more than one node, or (with
+    ``self_loops``) one node with an edge to itself; each sorted, the list sorted. Tarjan's
+    algorithm, iteratively (the tests keep the no-recursion rule too); edges to nodes that are not
+    keys of ``graph`` are ignored."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    found = []
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, targets = work[-1]
+            target = next(targets, None)
+            if target is not None:
+                if target not in graph:
+                    continue
+                if target not in index:
+                    index[target] = low[target] = len(index)
+                    stack.append(target)
+                    on_stack.add(target)
+                    work.append((target, iter(sorted(graph[target]))))
+                elif target in on_stack:
+                    low[node] = min(low[node], index[target])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1 or (self_loops and node in graph[node]):
+                    found.append(sorted(component))
+    return sorted(found)

@@ -10,45 +10,12 @@ from __future__ import annotations
 
 from collections import deque
 
-from sources import module_sources, scan
+from sources import cycles, module_sources, scan
 
 
 def components(graph: dict[str, set[str]]) -> list[list[str]]:
-    """The strongly connected components of more than one module (Tarjan, iterative), each sorted."""
-    index, low, on_stack, stack, found = {}, {}, set(), [], []
-    for start in sorted(graph):
-        if start in index:
-            continue
-        work = [(start, iter(sorted(graph[start])))]
-        index[start] = low[start] = len(index)
-        stack.append(start)
-        on_stack.add(start)
-        while work:
-            node, edges = work[-1]
-            child = next(edges, None)
-            if child is not None:
-                if child not in index:
-                    index[child] = low[child] = len(index)
-                    stack.append(child)
-                    on_stack.add(child)
-                    work.append((child, iter(sorted(graph[child]))))
-                elif child in on_stack:
-                    low[node] = min(low[node], index[child])
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[node])
-            if low[node] == index[node]:
-                members = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    members.append(member)
-                    if member == node:
-                        break
-                if len(members) > 1:
-                    found.append(sorted(members))
-    return sorted(found)
+    """The strongly connected components of more than one module, each sorted."""
+    return cycles(graph)
 
 
 def shortest_cycle(graph: dict[str, set[str]], start: str) -> list[str]:

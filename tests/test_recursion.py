@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 
-from sources import module_sources
+from sources import cycles, module_sources
 
 SOURCES, _ = module_sources()
 ALLOWED: dict[str, str] = {}  # "module:function" -> why its recursion is bounded (none is)
@@ -81,55 +81,10 @@ class _Calls(ast.NodeVisitor):
         return None
 
 
-def _cycles(edges: dict[str, set[str]]) -> list[list[str]]:
-    """Every function on a cycle, each cycle once (Tarjan's strongly connected components,
-    iteratively: this test keeps the rule too)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    on_stack: set[str] = set()
-    stack: list[str] = []
-    found = []
-    for start in edges:
-        if start in index:
-            continue
-        work = [(start, iter(sorted(edges.get(start, ()))))]
-        index[start] = low[start] = len(index)
-        stack.append(start)
-        on_stack.add(start)
-        while work:
-            node, targets = work[-1]
-            target = next(targets, None)
-            if target is not None:
-                if target not in edges:
-                    continue
-                if target not in index:
-                    index[target] = low[target] = len(index)
-                    stack.append(target)
-                    on_stack.add(target)
-                    work.append((target, iter(sorted(edges[target]))))
-                elif target in on_stack:
-                    low[node] = min(low[node], index[target])
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[node])
-            if low[node] == index[node]:
-                component = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component.append(member)
-                    if member == node:
-                        break
-                if len(component) > 1 or node in edges[node]:
-                    found.append(sorted(component))
-    return found
-
-
 def recursive_functions(source: str) -> list[list[str]]:
     calls = _Calls()
     calls.collect(ast.parse(source))
-    return _cycles(calls.edges)
+    return cycles(calls.edges, self_loops=True)
 
 
 def test_no_function_recurses():
