@@ -7,18 +7,32 @@ import numpy as np
 
 from dtcli.cli.common import format_in_option, load_model, output_option, write_output
 from dtcli.cli.guard import Command
-from dtcli.cli.options import limit_options
+from dtcli.cli.options import format_option, limit_options
+
+FORMATS = ("csv", "json", "text")
 
 
 @click.command("predict", cls=Command)
 @click.argument("model", metavar="MODEL")
 @click.argument("data", metavar="DATA")
-@output_option("Write the rows with predictions to FILE (CSV) instead of standard output.")
-@click.option("-p", "--proba", is_flag=True, help="Add one probability column per class (proba_<class>).")
+@output_option("Write the predictions to FILE instead of standard output.")
+@click.option("-p", "--proba", is_flag=True, help="Add each class's probability (CSV: a proba_<class> column per class).")
+@format_option(
+    FORMATS,
+    "csv",
+    "csv: DATA's rows with the new columns; json: a 'dtree-predictions' document for scripts; "
+    "text: for people, a block per row explaining its prediction (implies --explain).",
+)
+@click.option(
+    "--explain",
+    is_flag=True,
+    help="Show the path each row took through the tree (every path, with its weight, when a missing "
+    "value sends it down several branches), or the rule that fired: a 'path' column in CSV, 'paths' in JSON.",
+)
 @format_in_option
 @limit_options
 @click.option("-q", "--quiet", is_flag=True, help="Do not report accuracy on standard error.")
-def command(model, data, output, proba, format_in, limits, quiet):
+def command(model, data, output, proba, fmt, explain, format_in, limits, quiet):
     """Predict the class of every row of DATA with MODEL (from 'dtree train -o',
     or a rule set from 'dtree rules -f json': the first rule that fires, else the default).
 
@@ -29,14 +43,14 @@ def command(model, data, output, proba, format_in, limits, quiet):
     warning. When DATA has the target column, the accuracy and the
     confusion matrix go to standard error.
 
+    --explain adds the path each row took, e.g. 'Outlook = Rain -> Wind = Weak -> Yes';
+    '-f text' explains each row for people, '-f json' gives the paths as data.
+
     Example: dtree predict weather.json sample_data/weather.csv -o predicted.csv
     """
-    from dtcli.induction.apply.evaluate import evaluate, evaluate_regression
-    from dtcli.induction.apply.predict import predict_proba
     from dtcli.io.encode import encode_for_schema, text_columns
     from dtcli.io.read import read_data
-    from dtcli.render.console import info, warn
-    from dtcli.render.metrics import evaluation_text, regression_text
+    from dtcli.render.console import warn
 
     tree = load_model(model, limits)
     raw = read_data(data, format_in, text_columns(tree.schema), limits)
@@ -45,32 +59,108 @@ def command(model, data, output, proba, format_in, limits, quiet):
         warn(f"{raw.source}: no data rows to predict")
     for name, count in encoded.unseen.items():
         warn(f"{raw.source}: column {name!r}: {count} value(s) never seen in training, treated as missing")
+    why = None
+    if explain or fmt == "text":
+        from dtcli.induction.apply.explain import explain as explained
+
+        why = explained(tree, encoded.table)
+        codes, probabilities = why.codes, why.proba
+    else:
+        codes, probabilities = _predict(tree, encoded.table)
+    regression = tree.schema.is_regression
+    predicted = probabilities[:, 0] if regression else codes
+    if fmt == "csv":
+        text = _output(raw, _columns(tree, predicted, probabilities, proba, why))
+    elif fmt == "json":
+        text = _json(tree, predicted, probabilities if proba else None, why)
+    else:
+        text = _text(tree, why)
+    write_output(output, text)
+    if encoded.has_target and not quiet:
+        _report(tree, encoded, predicted)
+
+
+def _predict(tree, table):
+    """(class codes, probabilities) of a tree or a rule set."""
     from dtcli.model.rules import RuleSet
 
     if isinstance(tree, RuleSet):
         from dtcli.induction.apply.rules import predict_rules
 
-        codes, probabilities = predict_rules(tree, encoded.table)
-    else:
-        probabilities = predict_proba(tree, encoded.table)
-        codes = probabilities.argmax(axis=1)
-    regression = tree.schema.is_regression
-    if regression:
-        predicted = probabilities[:, 0]
+        return predict_rules(tree, table)
+    from dtcli.induction.apply.predict import predict_proba
+
+    probabilities = predict_proba(tree, table)
+    return probabilities.argmax(axis=1), probabilities
+
+
+def _columns(tree, predicted, probabilities, proba: bool, why) -> dict:
+    """The CSV columns added to DATA's: prediction, proba_<class> with --proba, path with --explain."""
+    if tree.schema.is_regression:
         columns = {"prediction": [f"{v:.10g}" for v in predicted]}
     else:
-        predicted = codes
         columns = {"prediction": np.asarray(tree.classes, dtype=object)[predicted] if len(predicted) else []}
         if proba:
             for j, label in enumerate(tree.classes):
                 columns[f"proba_{label}"] = [f"{p:.6g}" for p in probabilities[:, j]]
-    write_output(output, _output(raw, columns))
-    if encoded.has_target and not quiet:
-        if regression:
-            info(regression_text(evaluate_regression(encoded.actual, predicted)).rstrip("\n"))
-        else:
-            result = evaluate(encoded.actual, predicted, encoded.labels, tree.classes)
-            info(evaluation_text(result).rstrip("\n"))
+    if why is not None:
+        from dtcli.render.paths import paths_cell
+
+        columns["path"] = [paths_cell(why.paths(i), tree.classes) for i in range(len(predicted))]
+    return columns
+
+
+def _json(tree, predicted, probabilities, why) -> str:
+    """The 'dtree-predictions' document (documented in dtree-predict(1))."""
+    from dtcli.model.rules import RuleSet
+    from dtcli.render.paths import path_record, predictions_json
+
+    regression = tree.schema.is_regression
+    model = {
+        "format": "dtree-rules" if isinstance(tree, RuleSet) else "dtree-model",
+        "algorithm": getattr(tree, "algorithm", None) or tree.parameters.get("algorithm"),
+        "training_data": dict(tree.training),
+    }
+    head = {
+        "format": "dtree-predictions",
+        "version": 1,
+        "model": model,
+        "target": tree.schema.target.name,
+        "task": "regression" if regression else "classification",
+        "classes": [] if regression else list(tree.classes),
+    }
+    labels = [float(v) for v in predicted] if regression else [tree.classes[c] for c in predicted.tolist()]
+    records = []
+    for i, label in enumerate(labels):
+        record = {"row": i + 1, "prediction": label}
+        if probabilities is not None and not regression:
+            record["probabilities"] = probabilities[i].tolist()
+        if why is not None:
+            record["paths"] = [path_record(p, tree.classes, regression) for p in why.paths(i)]
+        records.append(record)
+    return predictions_json(head, records)
+
+
+def _text(tree, why) -> str:
+    """A block per row for people (render.paths.row_block)."""
+    from dtcli.render.paths import row_block
+
+    regression = tree.schema.is_regression
+    n = len(why.proba)
+    return "".join(row_block(i + 1, why.paths(i), why.proba[i], tree.classes, regression) for i in range(n))
+
+
+def _report(tree, encoded, predicted) -> None:
+    """Accuracy and confusion matrix (or the regression errors) on standard error."""
+    from dtcli.induction.apply.evaluate import evaluate, evaluate_regression
+    from dtcli.render.console import info
+    from dtcli.render.metrics import evaluation_text, regression_text
+
+    if tree.schema.is_regression:
+        info(regression_text(evaluate_regression(encoded.actual, predicted)).rstrip("\n"))
+    else:
+        result = evaluate(encoded.actual, predicted, encoded.labels, tree.classes)
+        info(evaluation_text(result).rstrip("\n"))
 
 
 def _output(raw, columns: dict) -> str:
@@ -78,10 +168,14 @@ def _output(raw, columns: dict) -> str:
     import csv
     import io
 
-    lines = raw.echo_lines() if "prediction" not in raw.frame.columns else None
+    replaced = [name for name in ("prediction", "path") if name in columns and name in raw.frame.columns]
+    lines = raw.echo_lines() if not replaced else None
     if lines is not None and all(_plain(name, raw.sep) for name in columns):
         extra = [[str(v) for v in values] for values in columns.values()]
-        if all(_plain(v, raw.sep) for values in extra for v in set(values)):  # distinct values only
+        checked = extra
+        if "path" in columns:  # the last column; quoted where it must be (a path is seldom plain)
+            extra[-1], checked = [_quoted(v, raw.sep) for v in extra[-1]], extra[:-1]
+        if all(_plain(v, raw.sep) for values in checked for v in set(values)):  # distinct values only
             sep = raw.sep
             out = [lines[0] + "".join(sep + name for name in columns)]
             if len(extra) == 1:
@@ -91,11 +185,12 @@ def _output(raw, columns: dict) -> str:
                 out.extend([line + tail for line, tail in zip(lines[1:], tails)])
             return "\n".join(out) + "\n"
     frame = raw.frame.to_pandas()
-    if "prediction" in frame.columns:
+    if replaced:
         from dtcli.render.console import warn
 
-        warn(f"{raw.source}: the existing 'prediction' column is replaced")
-        frame = frame.drop(columns="prediction")
+        for name in replaced:
+            warn(f"{raw.source}: the existing {name!r} column is replaced")
+        frame = frame.drop(columns=replaced)
     for name, values in columns.items():
         frame[name] = values
     # The CSV writers quote a cell holding a line feed but not one holding a lone carriage return,
@@ -113,3 +208,8 @@ def _output(raw, columns: dict) -> str:
 def _plain(text: str, sep: str) -> bool:
     """True if ``text`` needs no CSV quoting."""
     return not any(c in text for c in (sep, '"', "\n", "\r"))
+
+
+def _quoted(text: str, sep: str) -> str:
+    """``text`` as a CSV cell: as it is when plain, else in double quotes (inner ones doubled)."""
+    return text if _plain(text, sep) else '"' + text.replace('"', '""') + '"'

@@ -1,0 +1,204 @@
+"""Why each row got its prediction, as data: the leaves (or the rule) it reached, their weights, and the steps.
+
+``explain(model, table)`` runs the descent of ``predict_proba`` (so the
+probabilities are the ones ``dtree predict`` gives) and keeps every leaf each
+row reached. A row whose tested values are all known reaches one leaf, with
+weight 1. A row whose value is missing at a split (or was never seen in
+training) goes down every branch with a positive share of the training cases,
+its weight multiplied by that share (C4.5's fractional cases, Quinlan 1993), so
+it may reach several leaves; a path's weight is the product of the shares of
+the branches taken for missing values. The row's class distribution is the
+weighted sum of the leaves' distributions, ``p = sum_k w_k * counts_k / |counts_k|``
+(an empty leaf: certainty in its label; a regression leaf: its mean).
+
+The steps of a path (the attribute tested, the branch taken, the row's value)
+are made when asked, one row at a time, walking up from the leaf with a loop:
+nothing recurses, and predicting without an explanation costs nothing more.
+For a rule set the explanation is the rule that fired (or the default rule),
+its conditions with the row's values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from dtcli.induction.apply.predict import descend, layout, leaf_distribution
+from dtcli.induction.apply.rules import predict_rules
+from dtcli.model.rules import RuleSet
+from dtcli.model.table import Table
+from dtcli.model.tree import NominalTest, Tree
+
+
+@dataclass(frozen=True)
+class Step:
+    """One test on a path: the branch taken, as dtree prints it (``Outlook = Rain``, ``Humidity > 75``,
+    ``Car in {Sports}``, a rule's ``22.5 < Age <= 45``), and the row's value (None: missing or never
+    seen). ``share`` is 1 for a known value; for a missing one, the branch's share of the training
+    cases, ``fraction`` = (the branch's cases, the cases of all branches) when it is a proper share."""
+
+    attribute: str
+    test: str  # "nominal", "numeric", "subset" (a rule's condition: "nominal" or "numeric")
+    branch: str
+    value: str | float | None
+    share: float = 1.0
+    fraction: tuple[float, float] | None = None
+
+
+@dataclass(frozen=True)
+class Path:
+    """A leaf a row reached, the steps that led there and the path's weight. ``distribution`` is what
+    the leaf adds to the row's class distribution per unit of weight; ``counts`` its training class
+    counts (regression: ``[cases]``, and ``value`` the leaf's mean). For a rule set, ``rule`` is the
+    rule's number (1-based), 0 for the default. ``mixed`` > 0: the path ends at a split of that many
+    leaves whose mixture a missing value took at once (the last step's branch says so)."""
+
+    steps: tuple[Step, ...]
+    label: int
+    value: float | None
+    counts: np.ndarray
+    weight: float
+    distribution: np.ndarray
+    rule: int | None = None
+    mixed: int = 0
+
+
+def explain(model, table: Table):
+    """The explanation of every row of ``table`` under ``model`` (a Tree or a RuleSet): an object
+    with ``proba`` (as ``predict_proba`` / ``predict_rules`` give it) and ``paths(i)`` for row ``i``."""
+    if isinstance(model, RuleSet):
+        return RuleExplanation(model, table)
+    return TreeExplanation(model, table)
+
+
+def row_value(table: Table, attribute: int, row: int):
+    """The value of ``row`` in column ``attribute``: its label, its number, or None when missing."""
+    value = table.columns[attribute][row]
+    if table.attributes[attribute].is_nominal:
+        return None if value < 0 else table.attributes[attribute].values[int(value)]
+    return None if np.isnan(value) else float(value)
+
+
+class TreeExplanation:
+    """The leaves each row of ``table`` reaches in ``tree``, by row, in tree order (branches left to
+    right), with their weights; ``paths(i)`` makes row ``i``'s paths."""
+
+    def __init__(self, tree: Tree, table: Table):
+        self.tree, self.table = tree, table
+        flat = self.flat = layout(tree, table)
+        reached: list = []
+        self.proba = descend(flat, np.arange(table.n_rows), reached)
+        self.codes = np.argmax(self.proba, axis=1)
+        rows = np.concatenate([r for r, _ in reached]) if reached else np.zeros(0, dtype=np.int64)
+        slots = np.concatenate([s for _, s in reached]) if reached else np.zeros(0, dtype=np.int64)
+        self._links()
+        order = np.lexsort((self.pre[slots], rows))
+        self.rows, self.slots = rows[order], slots[order]
+        self.weights = self._weights(self.rows, self.slots)
+        self.bounds = np.searchsorted(self.rows, np.arange(table.n_rows + 1))
+
+    def _links(self) -> None:
+        """Each slot's parent slot, branch number and share of a missing value (0: not taken), and
+        its preorder number (tree order of leaves)."""
+        flat, n = self.flat, len(self.flat.nodes)
+        self.parent = np.full(n, -1, dtype=np.int64)
+        self.branch = np.zeros(n, dtype=np.int64)
+        for slot, node in enumerate(flat.nodes):
+            if node.children:
+                first = int(flat.cstart[slot])
+                self.parent[first : first + len(node.children)] = slot
+                self.branch[first : first + len(node.children)] = np.arange(len(node.children))
+        self.share = np.zeros(n)
+        self.share[flat.fan_child] = flat.fan_share
+        self.pre = np.zeros(n, dtype=np.int64)
+        stack, number = [0], 0
+        while stack:
+            slot = stack.pop()
+            self.pre[slot], number = number, number + 1
+            k = len(flat.nodes[slot].children)
+            stack.extend(range(int(flat.cstart[slot]) + k - 1, int(flat.cstart[slot]) - 1, -1))
+
+    def _weights(self, rows: np.ndarray, slots: np.ndarray) -> np.ndarray:
+        """Each record's weight: the product, over the splits above its slot where the row's value is
+        missing, of the share of the branch taken; a level of the tree at a time, all records at once."""
+        weights = np.ones(len(rows))
+        at = np.flatnonzero(slots != 0)
+        child = slots[at]
+        while len(at):
+            parent = self.parent[child]
+            attrs = self.flat.attr[parent]
+            for a in np.unique(attrs).tolist():
+                here = np.flatnonzero(attrs == a)
+                values = self.flat.columns[a][rows[at[here]]]
+                missing = np.isnan(values) if values.dtype.kind == "f" else values < 0
+                weights[at[here[missing]]] *= self.share[child[here[missing]]]
+            up = parent != 0
+            at, child = at[up], parent[up]
+        return weights
+
+    def paths(self, i: int) -> list[Path]:
+        """Row ``i``'s paths, leaves in tree order."""
+        found = []
+        for k in range(self.bounds[i], self.bounds[i + 1]):
+            found.append(self._path(i, int(self.slots[k]), float(self.weights[k])))
+        return found
+
+    def _path(self, row: int, slot: int, weight: float) -> Path:
+        flat = self.flat
+        node = flat.nodes[slot]
+        steps = []
+        mixed = 0
+        if not node.is_leaf:  # a wide split of leaves, mixed at once for a missing value
+            mixed = int(flat.fanout[slot])
+            test = node.test
+            steps.append(Step(test.attribute.name, test.kind, f"{test.attribute.name}: any of {mixed} branches", None))
+        child = slot
+        while child != 0:  # up to the root: a loop, however deep the leaf
+            parent = int(self.parent[child])
+            steps.append(self._step(row, parent, child))
+            child = parent
+        steps.reverse()
+        distribution = flat.mixture[slot] if mixed else leaf_distribution(node)
+        label, value = node.label, node.value
+        if mixed:  # the mixture's class, or its mean
+            label, value = (0, float(distribution[0])) if value is not None else (int(np.argmax(distribution)), None)
+        return Path(tuple(steps), label, value, node.counts, weight, distribution, mixed=mixed)
+
+    def _step(self, row: int, parent: int, child: int) -> Step:
+        node = self.flat.nodes[parent]
+        test, b = node.test, int(self.branch[child])
+        value = row_value(self.table, int(self.flat.attr[parent]), row)
+        if isinstance(test, NominalTest):
+            branch = f"{test.attribute.name} = {test.attribute.values[b]}"
+        else:
+            branch = test.branch_labels()[b]
+        if value is not None:
+            return Step(test.attribute.name, test.kind, branch, value)
+        share = float(self.share[child])
+        total = float(sum(c.weight for c in node.children))
+        fraction = (node.children[b].weight, total) if share < 1.0 and total > 0 else None
+        return Step(test.attribute.name, test.kind, branch, None, share, fraction)
+
+
+class RuleExplanation:
+    """The rule each row of ``table`` fires (or the default), and the probabilities it gives."""
+
+    def __init__(self, ruleset: RuleSet, table: Table):
+        self.ruleset, self.table = ruleset, table
+        self.chosen = ruleset.first_match(table)
+        self.codes, self.proba = predict_rules(ruleset, table)
+        self.index = {a.name: j for j, a in enumerate(table.attributes)}
+
+    def paths(self, i: int) -> list[Path]:
+        k = int(self.chosen[i])
+        rules = self.ruleset.rules
+        if k == len(rules):
+            rs = self.ruleset
+            return [Path((), rs.default, None, rs.default_counts, 1.0, self.proba[i], rule=0)]
+        rule = rules[k]
+        steps = []
+        for c in rule.conditions:
+            kind = "nominal" if c.is_nominal else "numeric"
+            steps.append(Step(c.attribute, kind, c.text(), row_value(self.table, self.index[c.attribute], i)))
+        return [Path(tuple(steps), rule.label, None, rule.counts, 1.0, self.proba[i], rule=k + 1)]
