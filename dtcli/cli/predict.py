@@ -16,7 +16,7 @@ FORMATS = ("csv", "json", "text")
 @click.argument("model", metavar="MODEL")
 @click.argument("data", metavar="DATA")
 @output_option("Write the predictions to FILE instead of standard output.")
-@click.option("-p", "--proba", is_flag=True, help="Add each class's probability (CSV: a proba_<class> column per class).")
+@click.option("-p", "--proba", is_flag=True, help="Add the class probabilities (CSV: one proba_<class> column each).")
 @format_option(
     FORMATS,
     "csv",
