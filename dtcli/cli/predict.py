@@ -113,7 +113,7 @@ def _columns(tree, predicted, probabilities, proba: bool, why) -> dict:
 def _json(tree, predicted, probabilities, why) -> str:
     """The 'dtree-predictions' document (documented in dtree-predict(1))."""
     from dtcli.model.rules import RuleSet
-    from dtcli.render.paths import path_record, predictions_json
+    from dtcli.render.paths import predictions_json
 
     regression = tree.schema.is_regression
     model = {
@@ -130,15 +130,21 @@ def _json(tree, predicted, probabilities, why) -> str:
         "classes": [] if regression else list(tree.classes),
     }
     labels = [float(v) for v in predicted] if regression else [tree.classes[c] for c in predicted.tolist()]
-    records = []
+    return predictions_json(head, _records(tree, labels, probabilities, why))
+
+
+def _records(tree, labels, probabilities, why):
+    """The JSON record of each row, made one at a time (a record and its paths never all in memory)."""
+    from dtcli.render.paths import path_record
+
+    regression = tree.schema.is_regression
     for i, label in enumerate(labels):
         record = {"row": i + 1, "prediction": label}
         if probabilities is not None and not regression:
             record["probabilities"] = probabilities[i].tolist()
         if why is not None:
             record["paths"] = [path_record(p, tree.classes, regression) for p in why.paths(i)]
-        records.append(record)
-    return predictions_json(head, records)
+        yield record
 
 
 def _text(tree, why) -> str:

@@ -36,20 +36,19 @@ def value_text(value) -> str:
 
 def step_text(step, show=_same) -> str:
     """``Outlook = Rain``, ``Humidity = 90 > 75``, ``Outlook = ? (Sunny, 5/14)`` (names and values by ``show``)."""
-    name = step.attribute
-    rest = step.branch[len(name) :] if step.branch.startswith(name + " ") else None
+    rel = step.relation
     if step.value is None:
-        taken = show(step.branch) if rest is None else show(rest[1:]).removeprefix("= ")
+        taken = show(step.branch) if rel is None else show(rel).removeprefix("= ")
         if step.fraction is not None:
             taken += f", {number(step.fraction[0])}/{number(step.fraction[1])}"
         elif step.share < 1.0:
             taken += f", {step.share:.4g}"
-        return f"{show(name)} = ? ({taken})"
-    if step.test == "nominal" and rest == f" = {step.value}":
+        return f"{show(step.attribute)} = ? ({taken})"
+    if step.test == "nominal" and rel is not None and rel[2:] == step.value and rel[:2] == "= ":
         return show(step.branch)
-    if rest is None:  # a rule's interval: 22.5 < Age <= 45 (Age = 30)
-        return f"{show(step.branch)} ({show(name)} = {show(value_text(step.value))})"
-    return f"{show(name)} = {show(value_text(step.value))}{show(rest)}"
+    if rel is None:  # a rule's interval: 22.5 < Age <= 45 (Age = 30)
+        return f"{show(step.branch)} ({show(step.attribute)} = {show(value_text(step.value))})"
+    return f"{show(step.attribute)} = {show(value_text(step.value))} {show(rel)}"
 
 
 def leaf_text(path, classes, show=_same) -> str:

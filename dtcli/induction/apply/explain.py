@@ -31,22 +31,24 @@ from dtcli.model.table import Table
 from dtcli.model.tree import NominalTest, Tree
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Step:
     """One test on a path: the branch taken, as dtree prints it (``Outlook = Rain``, ``Humidity > 75``,
-    ``Car in {Sports}``, a rule's ``22.5 < Age <= 45``), and the row's value (None: missing or never
+    ``Car in {Sports}``, a rule's ``22.5 < Age <= 45``), ``relation`` the same without the attribute's
+    name (``= Rain``, ``> 75``; None for a rule's interval), and the row's value (None: missing or never
     seen). ``share`` is 1 for a known value; for a missing one, the branch's share of the training
     cases, ``fraction`` = (the branch's cases, the cases of all branches) when it is a proper share."""
 
     attribute: str
     test: str  # "nominal", "numeric", "subset" (a rule's condition: "nominal" or "numeric")
     branch: str
+    relation: str | None
     value: str | float | None
     share: float = 1.0
     fraction: tuple[float, float] | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Path:
     """A leaf a row reached, the steps that led there and the path's weight. ``distribution`` is what
     the leaf adds to the row's class distribution per unit of weight; ``counts`` its training class
@@ -93,6 +95,7 @@ class TreeExplanation:
         rows = np.concatenate([r for r, _ in reached]) if reached else np.zeros(0, dtype=np.int64)
         slots = np.concatenate([s for _, s in reached]) if reached else np.zeros(0, dtype=np.int64)
         self._links()
+        self._cache: dict = {}
         order = np.lexsort((self.pre[slots], rows))
         self.rows, self.slots = rows[order], slots[order]
         self.weights = self._weights(self.rows, self.slots)
@@ -152,7 +155,8 @@ class TreeExplanation:
         if not node.is_leaf:  # a wide split of leaves, mixed at once for a missing value
             mixed = int(flat.fanout[slot])
             test = node.test
-            steps.append(Step(test.attribute.name, test.kind, f"{test.attribute.name}: any of {mixed} branches", None))
+            what = f"any of {mixed} branches"
+            steps.append(Step(test.attribute.name, test.kind, f"{test.attribute.name}: {what}", what, None))
         child = slot
         while child != 0:  # up to the root: a loop, however deep the leaf
             parent = int(self.parent[child])
@@ -166,19 +170,41 @@ class TreeExplanation:
         return Path(tuple(steps), label, value, node.counts, weight, distribution, mixed=mixed)
 
     def _step(self, row: int, parent: int, child: int) -> Step:
-        node = self.flat.nodes[parent]
-        test, b = node.test, int(self.branch[child])
-        value = row_value(self.table, int(self.flat.attr[parent]), row)
-        if isinstance(test, NominalTest):
-            branch = f"{test.attribute.name} = {test.attribute.values[b]}"
-        else:
-            branch = test.branch_labels()[b]
-        if value is not None:
-            return Step(test.attribute.name, test.kind, branch, value)
+        known, missing, column, nominal = self._static(parent, child)
+        value = column[row]
+        if nominal:
+            if value < 0:
+                return missing
+            step = known.get(int(value))
+            if step is None:  # one Step a value, made when first met (a split may have a million values)
+                labels = self.table.attributes[int(self.flat.attr[parent])].values
+                step = known[int(value)] = Step(
+                    missing.attribute, missing.test, missing.branch, missing.relation, labels[int(value)]
+                )
+            return step
+        if value != value:  # NaN
+            return missing
+        return Step(known.attribute, known.test, known.branch, known.relation, float(value))
+
+    def _static(self, parent: int, child: int):
+        """What every row's step from ``parent`` to ``child`` shares, made once: the step of a known
+        value (nominal: by code), the step of a missing one, the column, whether it is nominal."""
+        cached = self._cache.get(child)
+        if cached is not None:
+            return cached
+        test, b = self.flat.nodes[parent].test, int(self.branch[child])
+        name = test.attribute.name
+        branch = f"{name} = {test.attribute.values[b]}" if isinstance(test, NominalTest) else test.branch_labels()[b]
+        relation = branch[len(name) + 1 :]
+        attribute = int(self.flat.attr[parent])
+        nominal = self.table.attributes[attribute].is_nominal
+        known = {} if nominal else Step(name, test.kind, branch, relation, None)
         share = float(self.share[child])
-        total = float(sum(c.weight for c in node.children))
-        fraction = (node.children[b].weight, total) if share < 1.0 and total > 0 else None
-        return Step(test.attribute.name, test.kind, branch, None, share, fraction)
+        total = float(sum(c.weight for c in self.flat.nodes[parent].children))
+        fraction = (self.flat.nodes[child].weight, total) if share < 1.0 and total > 0 else None
+        missing = Step(name, test.kind, branch, relation, None, share, fraction)
+        cached = self._cache[child] = (known, missing, self.table.columns[attribute], nominal)
+        return cached
 
 
 class RuleExplanation:
@@ -199,6 +225,7 @@ class RuleExplanation:
         rule = rules[k]
         steps = []
         for c in rule.conditions:
-            kind = "nominal" if c.is_nominal else "numeric"
-            steps.append(Step(c.attribute, kind, c.text(), row_value(self.table, self.index[c.attribute], i)))
+            kind, text = ("nominal" if c.is_nominal else "numeric"), c.text()
+            relation = text[len(c.attribute) + 1 :] if text.startswith(c.attribute + " ") else None
+            steps.append(Step(c.attribute, kind, text, relation, row_value(self.table, self.index[c.attribute], i)))
         return [Path(tuple(steps), rule.label, None, rule.counts, 1.0, self.proba[i], rule=k + 1)]
