@@ -73,3 +73,129 @@ def test_a_cell_with_a_lone_carriage_return_is_quoted_in_the_output(run, tmp_pat
     assert run("train", tmp_path / "cr.csv", "-q", "-o", tmp_path / "cr.json").exit_code == 0
     result = run("predict", tmp_path / "cr.json", tmp_path / "cr.csv", "-q")
     assert result.stdout == 'a,y,prediction\n"x\ry",p,p\nz,q,q\n"x\ry",p,p\nw,q,q\n'
+
+
+def test_csv_without_explain_is_the_input_with_the_prediction_appended(run, model):
+    plain = run("predict", model, SAMPLES / "weather.csv", "-q")
+    assert run("predict", model, SAMPLES / "weather.csv", "-q", "-f", "csv").stdout == plain.stdout
+    lines = (SAMPLES / "weather.csv").read_text().splitlines()
+    expected = [lines[0] + ",prediction"] + [line + "," + line.rsplit(",", 1)[1] for line in lines[1:]]
+    assert plain.stdout == "\n".join(expected) + "\n"  # the tree classifies its training days correctly
+
+
+@pytest.fixture
+def c45(run, tmp_path):
+    """C4.5 on weather-numeric (Outlook; sunny: Humidity <= 75; rainy: Windy) and four new days."""
+    path = tmp_path / "c45.json"
+    assert run("train", SAMPLES / "weather-numeric.csv", "-a", "c45", "-q", "-o", path).exit_code == 0
+    data = tmp_path / "new.csv"
+    data.write_text("Outlook,Temperature,Humidity,Windy\n?,70,90,true\nsunny,70,70,true\nrainy,65,80,false\n")
+    return path, data
+
+
+def test_explain_adds_a_quoted_path_column_and_keeps_the_rows_as_read(run, c45):
+    model, data = c45
+    result = run("predict", model, data, "--explain")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Outlook,Temperature,Humidity,Windy,prediction,path"
+    assert lines[2] == "sunny,70,70,true,yes,Outlook = sunny -> Humidity = 70 <= 75 -> yes"
+    assert lines[3] == "rainy,65,80,false,yes,Outlook = rainy -> Windy = false -> yes"
+    row = next(csv.reader(io.StringIO(lines[1])))
+    assert row[:5] == ["?", "70", "90", "true", "no"]
+    # Outlook missing: sunny 5, overcast 4, rainy 5 of the 14 training days
+    assert row[5] == (
+        "0.357143: Outlook = ? (sunny, 5/14) -> Humidity = 90 > 75 -> no"
+        " | 0.285714: Outlook = ? (overcast, 4/14) -> yes"
+        " | 0.357143: Outlook = ? (rainy, 5/14) -> Windy = true -> no"
+    )
+
+
+def test_json_document_with_paths_and_probabilities(run, c45):
+    import json
+
+    model, data = c45
+    result = run("predict", model, data, "-f", "json", "--explain", "--proba", "-q")
+    doc = json.loads(result.stdout)
+    assert doc["format"] == "dtree-predictions" and doc["version"] == 1
+    assert doc["model"]["format"] == "dtree-model" and doc["model"]["algorithm"] == "c45"
+    assert doc["model"]["training_data"]["rows"] == 14
+    assert doc["classes"] == ["no", "yes"] and doc["target"] == "Play" and doc["task"] == "classification"
+    first, second, _ = doc["predictions"]
+    assert [first["row"], first["prediction"]] == [1, "no"]
+    assert [p["weight"] for p in first["paths"]] == pytest.approx([5 / 14, 4 / 14, 5 / 14])
+    assert first["paths"][0]["steps"] == [
+        {"attribute": "Outlook", "test": "nominal", "branch": "Outlook = sunny", "value": None, "share": 5 / 14},
+        {"attribute": "Humidity", "test": "numeric", "branch": "Humidity > 75", "value": 90, "share": 1},
+    ]
+    assert [p["leaf"] for p in first["paths"]] == ["no", "yes", "no"]
+    assert [p["counts"] for p in first["paths"]] == [[3, 0], [0, 4], [2, 0]]
+    combined = [sum(p["weight"] * p["counts"][j] / sum(p["counts"]) for p in first["paths"]) for j in range(2)]
+    assert first["probabilities"] == pytest.approx(combined)
+    assert combined == pytest.approx([10 / 14, 4 / 14])
+    assert second["paths"] == [
+        {
+            "steps": [
+                {"attribute": "Outlook", "test": "nominal", "branch": "Outlook = sunny", "value": "sunny", "share": 1},
+                {"attribute": "Humidity", "test": "numeric", "branch": "Humidity <= 75", "value": 70, "share": 1},
+            ],
+            "leaf": "yes",
+            "weight": 1,
+            "counts": [0, 2],
+        }
+    ]
+    plain = json.loads(run("predict", model, data, "-f", "json", "-q").stdout)
+    assert plain["predictions"] == [
+        {"row": 1, "prediction": "no"},
+        {"row": 2, "prediction": "yes"},
+        {"row": 3, "prediction": "yes"},
+    ]
+
+
+def test_text_explains_each_row_and_the_weighted_sum(run, c45):
+    model, data = c45
+    result = run("predict", model, data, "-f", "text", "-q")
+    assert result.stdout.splitlines() == [
+        "Row 1: no (0.714)",
+        "  0.357  Outlook = ? (sunny, 5/14) -> Humidity = 90 > 75 -> no [0+, 3-]",
+        "  0.286  Outlook = ? (overcast, 4/14) -> yes [4+, 0-]",
+        "  0.357  Outlook = ? (rainy, 5/14) -> Windy = true -> no [0+, 2-]",
+        "  no  = 0.357 x 3/3 + 0.286 x 0/4 + 0.357 x 2/2 = 0.714",
+        "  yes = 0.357 x 0/3 + 0.286 x 4/4 + 0.357 x 0/2 = 0.286",
+        "Row 2: yes",
+        "  Outlook = sunny -> Humidity = 70 <= 75 -> yes [2+, 0-]",
+        "Row 3: yes",
+        "  Outlook = rainy -> Windy = false -> yes [3+, 0-]",
+    ]
+
+
+def test_a_rule_set_explains_the_rule_that_fired(run, model, tmp_path):
+    rules = tmp_path / "rules.json"
+    assert run("rules", model, "-f", "json", "-o", rules).exit_code == 0
+    data = tmp_path / "new.csv"
+    data.write_text("Outlook,Temperature,Humidity,Wind\nSunny,Hot,High,Weak\n?,Hot,High,Weak\n")
+    result = run("predict", rules, data, "--explain")
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert rows[0]["path"] == "R1: Outlook = Sunny and Humidity = High -> No"  # the first leaf of the tree
+    assert rows[1]["path"] == "default -> Yes"
+
+
+def test_explain_a_10000_level_chain(run, tmp_path):
+    import json
+
+    from trees import chain
+
+    from dtcli.model.serialize import dumps_model
+
+    (tmp_path / "chain.json").write_text(dumps_model(chain(10_000)))
+    (tmp_path / "x.csv").write_text("x\n10000\n")
+    result = run("predict", tmp_path / "chain.json", tmp_path / "x.csv", "-f", "json", "--explain")
+    (path,) = json.loads(result.stdout)["predictions"][0]["paths"]
+    assert len(path["steps"]) == 10_000 and path["leaf"] == "b"
+    assert path["steps"][-1] == {
+        "attribute": "x",
+        "test": "numeric",
+        "branch": "x > 9999.5",
+        "value": 10000,
+        "share": 1,
+    }
