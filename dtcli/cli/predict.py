@@ -74,7 +74,7 @@ def command(model, data, output, proba, fmt, explain, format_in, limits, quiet):
     elif fmt == "json":
         text = _json(tree, predicted, probabilities if proba else None, why)
     else:
-        text = _text(tree, why)
+        text = _text(tree, why, proba)
     write_output(output, text)
     if encoded.has_target and not quiet:
         _report(tree, encoded, predicted)
@@ -147,13 +147,14 @@ def _records(tree, labels, probabilities, why):
         yield record
 
 
-def _text(tree, why) -> str:
-    """A block per row for people (render.paths.row_block)."""
+def _text(tree, why, proba: bool) -> str:
+    """A block per row for people (render.paths.row_block); with --proba, every class's probability."""
     from dtcli.render.paths import row_block
 
-    regression = tree.schema.is_regression
-    n = len(why.proba)
-    return "".join(row_block(i + 1, why.paths(i), why.proba[i], tree.classes, regression) for i in range(n))
+    regression, classes = tree.schema.is_regression, tree.classes
+    return "".join(
+        row_block(i + 1, why.paths(i), why.proba[i], classes, regression, proba) for i in range(len(why.proba))
+    )
 
 
 def _report(tree, encoded, predicted) -> None:

@@ -75,15 +75,18 @@ def paths_cell(paths, classes) -> str:
     return " | ".join(f"{p.weight:.6g}: {path_text(p, classes)}" for p in paths)
 
 
-def row_block(number_: int, paths, proba: np.ndarray, classes, regression: bool) -> str:
-    """A row explained for people: its prediction, each path (weighted when several) with the leaf's
-    training counts, and for several paths the weighted sum that gives the prediction."""
+def row_block(number_: int, paths, proba: np.ndarray, classes, regression: bool, every: bool = False) -> str:
+    """A row explained for people: its prediction (its probability when several paths mix; with
+    ``every``, every class's), each path (weighted when several) with the leaf's training counts,
+    and for several paths the weighted sum that gives the prediction."""
     if regression:
         head = f"Row {number_}: {proba[0]:.10g}"
     else:
         best = int(np.argmax(proba))
         head = f"Row {number_}: {shown(classes[best])}"
-        if len(paths) > 1:
+        if every:
+            head += " (" + ", ".join(f"{shown(c)} {p:.3f}" for c, p in zip(classes, proba)) + ")"
+        elif len(paths) > 1:
             head += f" ({proba[best]:.3f})"
     lines = [head]
     several = len(paths) > 1
