@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dtcli.induction.apply.predict import descend, layout, leaf_distribution
+from dtcli.induction.apply.predict import descend, layout
 from dtcli.induction.apply.rules import predict_rules
 from dtcli.model.rules import RuleSet
 from dtcli.model.table import Table
@@ -112,6 +112,7 @@ class TreeExplanation:
                 first = int(flat.cstart[slot])
                 self.parent[first : first + len(node.children)] = slot
                 self.branch[first : first + len(node.children)] = np.arange(len(node.children))
+        self.up = self.parent.tolist()  # read a step at a time: a list is quicker to index
         self.share = np.zeros(n)
         self.share[flat.fan_child] = flat.fan_share
         self.pre = np.zeros(n, dtype=np.int64)
@@ -142,10 +143,8 @@ class TreeExplanation:
 
     def paths(self, i: int) -> list[Path]:
         """Row ``i``'s paths, leaves in tree order."""
-        found = []
-        for k in range(self.bounds[i], self.bounds[i + 1]):
-            found.append(self._path(i, int(self.slots[k]), float(self.weights[k])))
-        return found
+        start, end = int(self.bounds[i]), int(self.bounds[i + 1])
+        return [self._path(i, s, w) for s, w in zip(self.slots[start:end].tolist(), self.weights[start:end].tolist())]
 
     def _path(self, row: int, slot: int, weight: float) -> Path:
         flat = self.flat
@@ -157,13 +156,13 @@ class TreeExplanation:
             test = node.test
             what = f"any of {mixed} branches"
             steps.append(Step(test.attribute.name, test.kind, f"{test.attribute.name}: {what}", what, None))
-        child = slot
+        child, up = slot, self.up
         while child != 0:  # up to the root: a loop, however deep the leaf
-            parent = int(self.parent[child])
+            parent = up[child]
             steps.append(self._step(row, parent, child))
             child = parent
         steps.reverse()
-        distribution = flat.mixture[slot] if mixed else leaf_distribution(node)
+        distribution = flat.mixture[slot] if mixed else flat.dist[slot]  # leaf_distribution(node)
         label, value = node.label, node.value
         if mixed:  # the mixture's class, or its mean
             label, value = (0, float(distribution[0])) if value is not None else (int(np.argmax(distribution)), None)
