@@ -91,12 +91,16 @@ def row_block(number_: int, paths, proba: np.ndarray, classes, regression: bool,
     lines = [head]
     several = len(paths) > 1
     for p in paths:
-        counts = f"({number(p.counts[0])} cases)" if regression else class_counts(p.counts, classes)
+        counts = _cases(p.counts[0]) if regression else class_counts(p.counts, classes)
         lead = f"{p.weight:.3f}  " if several else ""
         lines.append(f"  {lead}{path_text(p, classes, shown)} {counts}")
     if several:
         lines.extend(_sums(paths, proba, classes, regression))
     return "\n".join(lines) + "\n"
+
+
+def _cases(n: float) -> str:
+    return f"({number(n)} case)" if n == 1 else f"({number(n)} cases)"
 
 
 def _share(path, j: int) -> str:
