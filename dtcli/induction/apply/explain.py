@@ -92,13 +92,12 @@ class TreeExplanation:
         reached: list = []
         self.proba = descend(flat, np.arange(table.n_rows), reached)
         self.codes = np.argmax(self.proba, axis=1)
-        rows = np.concatenate([r for r, _ in reached]) if reached else np.zeros(0, dtype=np.int64)
-        slots = np.concatenate([s for _, s in reached]) if reached else np.zeros(0, dtype=np.int64)
+        rows, slots, weights = (np.concatenate(part) for part in zip(*reached)) if reached else ([], [], [])
+        rows, slots = np.asarray(rows, dtype=np.int64), np.asarray(slots, dtype=np.int64)
         self._links()
         self._cache: dict = {}
         order = np.lexsort((self.pre[slots], rows))
-        self.rows, self.slots = rows[order], slots[order]
-        self.weights = self._weights(self.rows, self.slots)
+        self.rows, self.slots, self.weights = rows[order], slots[order], np.asarray(weights, dtype=float)[order]
         self.bounds = np.searchsorted(self.rows, np.arange(table.n_rows + 1))
 
     def _links(self) -> None:
@@ -122,24 +121,6 @@ class TreeExplanation:
             self.pre[slot], number = number, number + 1
             k = len(flat.nodes[slot].children)
             stack.extend(range(int(flat.cstart[slot]) + k - 1, int(flat.cstart[slot]) - 1, -1))
-
-    def _weights(self, rows: np.ndarray, slots: np.ndarray) -> np.ndarray:
-        """Each record's weight: the product, over the splits above its slot where the row's value is
-        missing, of the share of the branch taken; a level of the tree at a time, all records at once."""
-        weights = np.ones(len(rows))
-        at = np.flatnonzero(slots != 0)
-        child = slots[at]
-        while len(at):
-            parent = self.parent[child]
-            attrs = self.flat.attr[parent]
-            for a in np.unique(attrs).tolist():
-                here = np.flatnonzero(attrs == a)
-                values = self.flat.columns[a][rows[at[here]]]
-                missing = np.isnan(values) if values.dtype.kind == "f" else values < 0
-                weights[at[here[missing]]] *= self.share[child[here[missing]]]
-            up = parent != 0
-            at, child = at[up], parent[up]
-        return weights
 
     def paths(self, i: int) -> list[Path]:
         """Row ``i``'s paths, leaves in tree order."""

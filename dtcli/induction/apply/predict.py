@@ -39,8 +39,9 @@ def descend(flat: _Layout, rows: np.ndarray, leaves: list | None = None) -> np.n
     """The class distributions (``predict_proba``) of ``rows`` (row numbers of the layout's
     table), one row of the result each. Each row's sums depend on its own records only, so a
     subset of rows gets the numbers the whole table would. ``leaves``, when given, receives a
-    (rows, slots) pair of arrays a level: the leaves each row reaches (a row with a missing
-    value may reach several; at a wide split of leaves, the split itself, see ``_mixed``)."""
+    (rows, slots, weights) triple of arrays a level: the leaves each row reaches, with the record's
+    weight (a row with a missing value may reach several; at a wide split of leaves, the split
+    itself, see ``_mixed``)."""
     width = flat.dist.shape[1]
     table_rows = rows
     n_rows = len(rows)
@@ -51,7 +52,7 @@ def descend(flat: _Layout, rows: np.ndarray, leaves: list | None = None) -> np.n
     while len(rows):
         leaf = flat.leaf[slots]
         if leaves is not None:
-            leaves.append((table_rows[rows[leaf]], slots[leaf]))
+            leaves.append((table_rows[rows[leaf]], slots[leaf], weights[leaf]))
         if leaf.any():  # each row's records at leaves of this level summed first, then added
             ended, index = np.unique(rows[leaf], return_inverse=True)
             for c in range(width):
@@ -87,7 +88,7 @@ def _mixed(flat: _Layout, missing: np.ndarray, rows, slots, weights, proba, tabl
         return missing
     done = missing[mixed]
     if leaves is not None:
-        leaves.append((table_rows[rows[done]], slots[done]))
+        leaves.append((table_rows[rows[done]], slots[done], weights[done]))
     ended, index = np.unique(rows[done], return_inverse=True)
     for c in range(proba.shape[1]):
         proba[ended, c] += np.bincount(index, weights[done] * flat.mixture[slots[done], c], minlength=len(ended))

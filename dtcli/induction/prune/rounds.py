@@ -70,8 +70,8 @@ class Kept:
         proba = descend(self.flat, known, reached)
         self.now = np.zeros(table.n_rows, dtype=bool)
         self.now[known] = np.argmax(proba, axis=1) == table.y[known]
-        rec_rows = np.concatenate([r for r, _ in reached]) if reached else np.zeros(0, dtype=np.int64)
-        rec_slots = np.concatenate([s for _, s in reached]) if reached else np.zeros(0, dtype=np.int64)
+        rec_rows = np.concatenate([r for r, *_ in reached]) if reached else np.zeros(0, dtype=np.int64)
+        rec_slots = np.concatenate([s for _, s, _ in reached]) if reached else np.zeros(0, dtype=np.int64)
         self.several = np.bincount(rec_rows, minlength=table.n_rows) > 1  # rows that reached several leaves
         rec_pre = self.pre[rec_slots]
         by_pre = np.argsort(rec_pre, kind="stable")
