@@ -61,9 +61,9 @@ def command(model, data, output, proba, fmt, explain, format_in, limits, quiet):
         warn(f"{raw.source}: column {name!r}: {count} value(s) never seen in training, treated as missing")
     why = None
     if explain or fmt == "text":
-        from dtcli.induction.apply.explain import explain as explained
+        from dtcli.induction.apply.paths import row_paths
 
-        why = explained(tree, encoded.table)
+        why = row_paths(tree, encoded.table)
         codes, probabilities = why.codes, why.proba
     else:
         codes, probabilities = _predict(tree, encoded.table)

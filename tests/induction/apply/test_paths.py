@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from trees import chain, fit
 
-from dtcli.induction.apply.explain import explain
+from dtcli.induction.apply.paths import row_paths
 from dtcli.induction.apply.predict import predict_proba
 from dtcli.induction.apply.rules import extract
 from dtcli.io.encode import encode_for_schema
@@ -38,7 +38,7 @@ def encode(tmp_path, schema, text: str) -> Table:
 
 def test_every_playtennis_day_takes_the_path_of_mitchells_tree(weather):
     tree = fit(weather)[0]
-    why = explain(tree, weather)
+    why = row_paths(tree, weather)
     with open(SAMPLES / "weather.csv", newline="") as handle:
         days = list(csv.DictReader(handle))
     for i, day in enumerate(days):
@@ -65,7 +65,7 @@ def test_a_missing_value_sends_the_row_down_every_branch_by_the_training_shares(
     tree, rows = c45_missing
     assert tree.root.test.attribute.name == "Outlook"
     table = encode(tmp_path, tree.schema, "Outlook,Temperature,Humidity,Windy\n?,70,90,true\n")
-    why = explain(tree, table)
+    why = row_paths(tree, table)
     paths = why.paths(0)
     known = [r["Outlook"] for r in rows if r["Outlook"] != "?"]
     shares = {v: known.count(v) / len(known) for v in ("sunny", "overcast", "rainy")}  # 6/15, 4/15, 5/15
@@ -85,7 +85,7 @@ def test_a_missing_number_below_a_known_value(tmp_path, c45_missing):
     tree, rows = c45_missing
     threshold = tree.root.children[0].test.threshold
     table = encode(tmp_path, tree.schema, "Outlook,Temperature,Humidity,Windy\nsunny,70,?,false\n")
-    low, high = explain(tree, table).paths(0)
+    low, high = row_paths(tree, table).paths(0)
     # The training cases at Outlook = sunny with a known humidity: the sunny rows, plus the row
     # without an outlook, which C4.5 sent there with the weight of the sunny share (6 of 15 known).
     sunny = [float(r["Humidity"]) for r in rows if r["Outlook"] == "sunny" and r["Humidity"] != "?"]
@@ -102,7 +102,7 @@ def test_a_missing_number_below_a_known_value(tmp_path, c45_missing):
 def test_rule_sets_name_the_rule_that_fired_or_the_default(tmp_path, weather):
     rules = extract(fit(weather)[0])
     table = encode(tmp_path, rules.schema, "Outlook,Temperature,Humidity,Wind\nRain,Hot,High,Strong\n?,Hot,High,Weak\n")
-    why = explain(rules, table)
+    why = row_paths(rules, table)
     (fired,) = why.paths(0)
     texts = [r.conditions for r in rules.rules]
     assert fired.rule == 1 + [[c.text() for c in conds] for conds in texts].index(["Outlook = Rain", "Wind = Strong"])
@@ -115,7 +115,7 @@ def test_a_regression_path_ends_with_the_leaf_mean(tmp_path):
     (tmp_path / "r.csv").write_text("x,y\n1,10\n2,12\n3,30\n4,34\n")
     tree = fit(load(tmp_path / "r.csv", "y", task="regression"), "cart", min_leaf=2, min_split=2)[0]
     table = encode(tmp_path, tree.schema, "x\n1.5\n3.5\n")
-    low, high = explain(tree, table).paths(0)[0], explain(tree, table).paths(1)[0]
+    low, high = row_paths(tree, table).paths(0)[0], row_paths(tree, table).paths(1)[0]
     assert path_text(low, ()) == "x = 1.5 <= 2.5 -> 11" and low.value == 11.0
     assert path_text(high, ()) == "x = 3.5 > 2.5 -> 32"
 
@@ -124,7 +124,7 @@ def test_a_10000_level_chain_is_explained_without_recursion():
     tree = chain(10_000)
     x = tree.schema.attributes[0]
     table = Table(tree.schema, [np.array([10_000.0, 0.0])], np.zeros(2, dtype=np.int64), np.ones(2))
-    why = explain(tree, table)
+    why = row_paths(tree, table)
     (deep,) = why.paths(0)
     assert len(deep.steps) == 10_000 and deep.weight == 1.0
     assert all(s.branch == f"{x.name} > {d + 0.5:g}" for d, s in enumerate(deep.steps))
@@ -136,7 +136,7 @@ def test_a_10000_level_chain_is_explained_without_recursion():
 def test_a_missing_value_down_a_chain_halves_at_every_level():
     tree = chain(1000)  # every split: one case each side, so a missing x goes half and half
     table = Table(tree.schema, [np.array([np.nan])], np.zeros(1, dtype=np.int64), np.ones(1))
-    paths = explain(tree, table).paths(0)
+    paths = row_paths(tree, table).paths(0)
     assert len(paths) == 1001
     assert [p.weight for p in paths[:-1]] == [0.5 ** (d + 1) for d in range(1000)]
     assert paths[-1].weight == 0.5**1000 and sum(p.weight for p in paths) == pytest.approx(1.0)

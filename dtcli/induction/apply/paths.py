@@ -1,6 +1,6 @@
-"""Why each row got its prediction, as data: the leaves (or the rule) it reached, their weights, and the steps.
+"""Why each row got its prediction, as data: the leaves (or the rule) it reached, their weights, and the steps."""
 
-``explain(model, table)`` runs the descent of ``predict_proba`` (so the
+``row_paths(model, table)`` runs the descent of ``predict_proba`` (so the
 probabilities are the ones ``dtree predict`` gives) and keeps every leaf each
 row reached. A row whose tested values are all known reaches one leaf, with
 weight 1. A row whose value is missing at a split (or was never seen in
@@ -66,7 +66,7 @@ class Path:
     mixed: int = 0
 
 
-def explain(model, table: Table):
+def row_paths(model, table: Table):
     """The explanation of every row of ``table`` under ``model`` (a Tree or a RuleSet): an object
     with ``proba`` (as ``predict_proba`` / ``predict_rules`` give it) and ``paths(i)`` for row ``i``."""
     if isinstance(model, RuleSet):
