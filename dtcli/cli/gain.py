@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from dtcli.cli.common import cost_options, data_options, task_option
+from dtcli.cli.explain import explain_options
 from dtcli.cli.guard import Command
 from dtcli.cli.options import format_option
 from dtcli.errors import DataError, ParameterError
@@ -47,7 +48,8 @@ from dtcli.induction.params import THRESHOLDS
     "attribute's best binary split (default: classification)."
 )
 @format_option(("table", "json", "csv"), "table", "table for people; json or csv for scripts (full precision).")
-def command(source, conditions, criterion, thresholds, thresholds_all, costs, task, fmt):
+@explain_options
+def command(source, conditions, criterion, thresholds, thresholds_all, costs, task, fmt, explain):
     """Show how well each attribute splits DATA on the target.
 
     For every attribute: the class counts of each branch, the weighted
@@ -85,11 +87,16 @@ def command(source, conditions, criterion, thresholds, thresholds_all, costs, ta
         console.data(regression_output(*regression_report(subset), subset, [str(c) for c in parsed], fmt))
         return
     fixed = tuple(c.name for c in parsed if c.op == "=")
+    exclude = fixed + explain.left_out(table, fixed)
     place = Thresholds(table, thresholds).place
-    report = gain_report(
-        table, criterion, rows, exclude=fixed, place=place, all_cuts=thresholds_all, costs=costs.load(table)
-    )
+    attribute_costs = costs.load(table)
+    wanted = thresholds_all or explain.on
+    report = gain_report(table, criterion, rows, exclude=exclude, place=place, all_cuts=wanted, costs=attribute_costs)
     where = [str(c) for c in parsed]
+    if explain.on:
+        explain.check(fmt)
+        console.data(explain.write(table, rows, report, parsed, attribute_costs))
+        return
     if fmt == "json":
         console.data(render.to_json(report, where))
     elif fmt == "csv":
