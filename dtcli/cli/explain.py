@@ -42,19 +42,39 @@ class Explain:
             raise ParameterError(f"--explain writes a derivation, not {fmt}; leave out --format {fmt}")
 
     def write(self, table, rows, report, conditions, costs) -> str:
-        """The derivation as text, Markdown or LaTeX."""
+        """The derivation of a multiway report as text, Markdown or LaTeX."""
         from dtcli.induction.apply.explain import explain_gain
-        from dtcli.render.counts import signs
+
+        where, subscript = _named(conditions)
+        order = _order(report.classes)
+        return self.written(explain_gain(table, rows, report, self.digits, where, subscript, order, costs))
+
+    def write_binary(self, report, conditions) -> str:
+        """The derivation of CART's binary candidates."""
+        from dtcli.induction.apply.explain_binary import explain_binary
+
+        where, subscript = _named(conditions)
+        return self.written(explain_binary(report, self.digits, where, subscript, _order(report.classes)))
+
+    def written(self, derivation) -> str:
         from dtcli.render.explain import markdown_document, text_document
         from dtcli.render.explain_latex import latex_document
 
-        pair = signs(report.classes)
-        order = None if pair is None else pair + tuple(c for c in range(len(report.classes)) if c not in pair)
-        subscript = tuple(c.value for c in conditions if c.op == "=")
-        where = tuple(str(c) for c in conditions)
-        derivation = explain_gain(table, rows, report, self.digits, where, subscript, order, costs)
         write = {"text": text_document, "markdown": markdown_document, "latex": latex_document}[self.fmt]
         return write(derivation)
+
+
+def _named(conditions) -> tuple[tuple, tuple]:
+    """The --where conditions as text, and the values of the = ones (the set's subscript: S_Sunny)."""
+    return tuple(str(c) for c in conditions), tuple(c.value for c in conditions if c.op == "=")
+
+
+def _order(classes) -> tuple | None:
+    """Class indices in the order terms are written: Mitchell's positive class first."""
+    from dtcli.render.counts import signs
+
+    pair = signs(classes)
+    return None if pair is None else pair + tuple(c for c in range(len(classes)) if c not in pair)
 
 
 def _build(explain, explain_format, attributes, digits) -> Explain:

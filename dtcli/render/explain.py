@@ -15,6 +15,7 @@ from dtcli.render.counts import class_counts, number
 from dtcli.render.formula import fixed, text
 from dtcli.render.printable import shown
 
+
 def intro(derivation: Derivation) -> str:
     return (
         f"Every figure is computed exactly and rounded to {derivation.digits} decimals at the end only; "

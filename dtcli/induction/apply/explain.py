@@ -76,14 +76,14 @@ def explain_gain(
     name = SetName(tuple(subscript))
     title = report.target + (f" where {' and '.join(where)}" if where else "")
     out = Derivation(title, report.classes, order, digits)
-    out.sections.append(_whole_set(report, name, where, digits, order))
+    out.sections.append(whole_set(report, name, where, digits, order))
     for row in sorted(report.attributes, key=lambda r: r.index):
         out.sections.append(_attribute(table, rows, report, row, name, digits, order, costs))
     out.choice = choice_sentence(report, digits, costs)
     return out
 
 
-def _whole_set(report: GainReport, name: SetName, where, digits: int, order) -> Section:
+def whole_set(report: GainReport, name: SetName, where, digits: int, order) -> Section:
     rows = f"the {report.rows} rows" + (f" where {' and '.join(where)}" if where else "")
     return Section(
         "The set",
@@ -124,7 +124,7 @@ def _split(report: GainReport, row: AttributeReport, name: SetName, digits: int,
     parent = name
     if share is not None:
         parent = name.branch("known")
-        lines.append((0, _missing_sentence(row, known, total)))
+        lines.append((0, missing_sentence(row.name, row.missing, known, total)))
         lines += [(0, Counts(parent, known_counts)), (1, f.entropy_of(parent, known_counts, digits, order))]
         lines.append((1, f.gini_of(parent, known_counts, digits, order)))
     for value, branch in zip(row.values, counts):
@@ -154,15 +154,16 @@ def _split(report: GainReport, row: AttributeReport, name: SetName, digits: int,
     return lines
 
 
-def _missing_sentence(row: AttributeReport, known: float, total: float) -> str:
+def missing_sentence(name: str, missing: float, known: float, total: float) -> str:
+    """C4.5's known share F, said in words."""
     return (
-        f"{row.name} is missing on {_count(row.missing)} of {_count(total)}: as C4.5 does, the gain is computed "
-        f"on the {_count(known)} with a known value and multiplied by F = {_count(known)}/{_count(total)}, "
+        f"{name} is missing on {count_text(missing)} of {count_text(total)}: as C4.5 does, the gain is computed on "
+        f"the {count_text(known)} with a known value and multiplied by F = {count_text(known)}/{count_text(total)}, "
         "their share; split information counts the missing ones as one more branch"
     )
 
 
-def _count(value: float) -> str:
+def count_text(value: float) -> str:
     value = float(value)
     return str(int(value)) if value.is_integer() else f"{value:.6g}"
 
