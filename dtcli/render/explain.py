@@ -80,7 +80,7 @@ def text_document(derivation: Derivation) -> str:
     return "\n".join(out) + "\n"
 
 
-MARKDOWN_SPECIALS = set("\\`*_[]<>|#")
+MARKDOWN_SPECIALS = set("\\`*_[]<>|#~")
 
 
 def markdown_escape(value: str) -> str:
