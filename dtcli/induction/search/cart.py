@@ -103,7 +103,7 @@ def _numeric(table: Table, i: int, criterion: str, min_leaf: float, exact: bool 
     return float(scores[best]), test, np.vstack([cuts.left[best], cuts.right[best]]), key
 
 
-def _subsets(counts: np.ndarray, criterion: str, limit: int) -> tuple[np.ndarray, np.ndarray] | None:
+def subset_candidates(counts: np.ndarray, criterion: str, limit: int) -> tuple[np.ndarray, np.ndarray] | None:
     """(membership mask over the present values, scores) of the candidate subsets."""
     v = len(counts)
     if v < 2:
@@ -150,7 +150,7 @@ def _nominal(table: Table, i: int, criterion: str, min_leaf: float, limit: int):
     attribute = table.attributes[i]
     counts = nominal_branch_counts(table.columns[i], table.y, table.weights, len(attribute.values), len(table.classes))
     present = np.flatnonzero(counts.sum(axis=1) > 0)
-    found = _subsets(counts[present], criterion, limit)
+    found = subset_candidates(counts[present], criterion, limit)
     if found is None:
         return None
     masks, scores = found
