@@ -27,6 +27,7 @@ import numpy as np
 from dtcli.induction.criteria.constants import ENTROPY, GAIN_TOLERANCE, KERNEL_CODES
 from dtcli.induction.criteria.costs import cost_scores
 from dtcli.induction.grow.grower import Grower
+from dtcli.induction.search.missing import fill_missing
 from dtcli.model.table import Table
 from dtcli.model.tree import NumericTest
 
@@ -119,6 +120,7 @@ class Id3Level:
         start, end = np.searchsorted(recs.node, [node, node + 1])
         part = self.table.take(self.rows[recs.row[start:end]])
         part.weights = recs.w[start:end].astype(np.float64)
+        part = fill_missing(part, self.params.missing)  # (per-node policies: as the reference's node)
         available = [int(i) for i in np.flatnonzero(self.avail[node])]
         choice = self._grower.choose(part, rivals) if rivals else None
         if choice is None:
