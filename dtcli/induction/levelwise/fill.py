@@ -55,14 +55,14 @@ class NodeFill:
             values = self.original[i][recs.row]
             known = ~mask[recs.row]
             index = values if nominal else np.searchsorted(self.distinct[i], values)
-            n_index = len(self.distinct[i]) if not nominal else int(self.columns.n_values[i])
+            n_index = max(len(self.distinct[i]) if not nominal else int(self.columns.n_values[i]), 1)
             fill = self._fills(recs, known, index, n_index, n_nodes)
             column = self._column(i)
             holes = recs.row[~known]
             if nominal:
                 column[holes] = fill
             else:
-                column[holes] = np.where(fill >= 0, self.distinct[i][np.maximum(fill, 0)], np.nan)
+                column[holes] = np.append(self.distinct[i], np.nan)[fill]  # (-1: NaN, none known)
                 lists[i] = self._sorted(recs, column, self.distinct[i], n_nodes)
         return lists
 

@@ -85,9 +85,10 @@ class Id3Level:
         chosen = np.arange(len(best)), np.maximum(best, 0)
         gains = level.gains[chosen]
         improvement = level.ratios[chosen] if p.criterion == "gini" and p.costs is None else gains
-        bar = p.min_gain + GAIN_TOLERANCE
-        contested |= (best >= 0) & (np.abs(improvement - bar) <= MARGIN)
-        best[~(improvement > bar)] = -1
+        if p.zero_gain != "split":  # (split: every node with a candidate splits, as the reference's ``improves``)
+            bar = p.min_gain + GAIN_TOLERANCE
+            contested |= (best >= 0) & (np.abs(improvement - bar) <= MARGIN)
+            best[~(improvement > bar)] = -1
         thresholds = {}
         for node in np.flatnonzero(contested & level.front.active):
             choice = self._decide(level, int(node), self._rivals(level, used, int(node), int(best[node]), scores[node]))
