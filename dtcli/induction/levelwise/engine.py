@@ -134,7 +134,7 @@ class _Growth:
             self.binned = {}
             self.scorer = Id3Level(k, table, rows, params, self.columns, self.usable)
         else:
-            max_bins = None if self.fill else params.max_bins  # (filled: exact lists of the binned table)
+            max_bins = None if self.fill else params.max_bins  # (filled: ``train`` bins the table beforehand)
             self.binned = _binned(table, self.labelled, rows, self.numeric, max_bins)
             self.scorer = C45Level(k, table, params, self.columns, self.usable, self.binned)
         self.chi = None if params.chi2_alpha is None else ChiTests(params.chi2_alpha, self.n_classes, self.attributes)
