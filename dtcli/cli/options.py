@@ -174,8 +174,8 @@ stopping_options = option_group(
         "--zero-gain",
         type=click.Choice(ZERO_GAIN),
         help="ID3 only: at an impure node where no attribute gains anything, make a leaf (Weka's Id3) "
-        "or split on the first best attribute anyway (split: the seeds' ID3, which splits while "
-        "attributes remain; XOR becomes a 4-leaf tree). Not with --min-gain.  [default: leaf]",
+        "or split on the first best attribute anyway (split: ID3 as in Mitchell's Table 3.1, which "
+        "splits while attributes remain; XOR becomes a 4-leaf tree). Not with --min-gain.  [default: leaf]",
     ),
 )
 

@@ -148,7 +148,7 @@ class Grower:
             return choice.score >= p.min_gain - 1e-12
         if p.algorithm == "c45":
             return p.min_gain <= 0 or improvement > p.min_gain
-        if p.zero_gain == "split":  # the seeds' ID3: split an impure node whatever the gain
+        if p.zero_gain == "split":  # ID3 as in Mitchell Table 3.1: split an impure node whatever the gain
             return True
         return improvement > p.min_gain + GAIN_TOLERANCE
 

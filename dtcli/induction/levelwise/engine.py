@@ -17,7 +17,12 @@ per node:
   sorted once at the root and carried down by a stable partition (SLIQ,
   SPRINT), so one scan finds every node's best cut; with ``--max-bins``,
   per-node histograms over quantile bins replace the lists;
-- one more pass routes the records to the children.
+- one more pass routes the records to the children;
+- ``--missing majority``, ``class-majority``: each level first fills the
+  frontier's missing values in from their nodes' rows (``fill.NodeFill``),
+  in a copy of the columns, and re-sorts the numeric attributes that have
+  missing values; ``root-majority``, ``root-class-majority`` fill the table
+  once before growth.
 
 The loops are compiled with numba (``levelwise/kernels/loops.py`` and the
 modules it gathers) and run attribute by attribute in threads; ``C45Level``
@@ -45,10 +50,10 @@ from dtcli.induction.kernels.cache import use_cache_dir
 from dtcli.induction.levelwise.c45_level import C45Level
 from dtcli.induction.levelwise.chi import ChiTests, chi_square_leaves, in_growth_order
 from dtcli.induction.levelwise.data import Candidates, Columns, LevelTree, Placer, assemble, sorted_list
+from dtcli.induction.levelwise.fill import NodeFill
 from dtcli.induction.levelwise.id3_level import Id3Level
 from dtcli.induction.levelwise.kernels.state import Frontier, Records
 from dtcli.induction.search.bins import bin_codes
-from dtcli.induction.levelwise.fill import NodeFill
 from dtcli.induction.search.missing import NODE_FILL, filled_at_root
 from dtcli.model.table import Table
 

@@ -194,7 +194,8 @@ def test_the_per_node_fill_is_not_the_root_fill(policy):
 
 
 @pytest.mark.parametrize(
-    "options", [{"thresholds": "midpoint"}, {"criterion": "gain-ratio", "thresholds": "midpoint"}, {"thresholds": "data"}]
+    "options",
+    [{"thresholds": "midpoint"}, {"criterion": "gain-ratio", "thresholds": "midpoint"}, {"thresholds": "data"}],
 )
 @pytest.mark.parametrize("policy", ["majority", "class-majority"])
 def test_same_trees_with_numeric_attributes_filled_in_per_node(policy, options):
