@@ -28,6 +28,7 @@ from dtcli.induction.params import (
 from dtcli.induction.prune.collapse import collapse
 from dtcli.induction.prune.pessimistic import pessimistic_prune
 from dtcli.induction.search.bins import bin_table, snap
+from dtcli.induction.search.missing import NODE_FILL
 from dtcli.induction.search.regression import check_regression_target
 from dtcli.model.table import Table
 from dtcli.model.tree import Tree
@@ -123,7 +124,7 @@ def check_table(table: Table, params: GrowParams) -> None:
             raise DataError(
                 f"{table.source}: column {attribute.name!r} has {int(missing.sum())} missing "
                 f"value(s) (the first at {first}), and {name} is set to reject them: choose "
-                f"--missing fractional|majority|class-majority, fill them in, or leave the column "
+                f"--missing fractional|majority|class-majority|root-majority, fill them in, or leave the column "
                 f"out with --ignore {attribute.name}"
             )
 
@@ -188,7 +189,8 @@ def _grow_and_prune(
     }
     choice = backend.choose(table, params, engine)
     levelwise = choice == backend.LEVELWISE
-    binning = bool(params.max_bins) and not (levelwise and params.algorithm == "c45")  # the engine bins C4.5's
+    engine_bins = levelwise and params.algorithm == "c45" and params.missing not in NODE_FILL  # (filled per node:
+    binning = bool(params.max_bins) and not engine_bins  # the engine grows on the binned table, as the reference)
     data = bin_table(table, params.max_bins) if binning else table
     grown = backend.grow(data, params, choice, progress, growth_trace)
     flat = grown if levelwise else None

@@ -13,7 +13,10 @@ Each node holds its own rows as a Table whose weights may be fractional.
    labelled with this node's majority class. A row whose tested value is
    missing goes down every branch with its weight split in proportion to
    the known cases (``missing="fractional"``, C4.5); ``majority`` and
-   ``class-majority`` fill the value in at each node first (Mitchell §3.7.4).
+   ``class-majority`` fill the node's missing values in from the node's rows
+   (Mitchell §3.7.4), choose the split on the filled rows and send each row
+   down the branch of its filled value, its other values still missing
+   (``root-majority``, ``root-class-majority``: filled once before growth).
 4. Nodes are expanded first in, first out; with ``max_leaves``, the node
    whose split gains most (weight x gain) first, until the budget is spent.
 """
@@ -29,7 +32,7 @@ from dtcli.induction.criteria.chisquare import ChiStep, chi_square
 from dtcli.induction.params import GrowParams
 from dtcli.induction.search.c45 import Choice, Thresholds, c45_choose, placed
 from dtcli.induction.search.cart import cart_choose
-from dtcli.induction.search.missing import fill_missing, partition
+from dtcli.induction.search.missing import fill_missing, filled_at_root, partition
 from dtcli.induction.search.regression import node_stats, regression_choose
 from dtcli.induction.search.split import candidates, choose
 from dtcli.induction.search.ties import SklearnOrder
@@ -67,7 +70,7 @@ class Grower:
         if p.algorithm == "cart" and node.weight < 2 * (p.min_leaf or 1.0):
             return None
         if p.algorithm != "cart":
-            item.rows = rows = fill_missing(rows, p.missing)
+            item.filled = rows = fill_missing(rows, p.missing)  # (per-node policies; else rows itself)
         order = None
         if self.sklearn is not None:
             order, item.n_constant = self.sklearn.visit(rows, item.n_constant)
@@ -145,6 +148,8 @@ class Grower:
             return choice.score >= p.min_gain - 1e-12
         if p.algorithm == "c45":
             return p.min_gain <= 0 or improvement > p.min_gain
+        if p.zero_gain == "split":  # ID3 as in Mitchell Table 3.1: split an impure node whatever the gain
+            return True
         return improvement > p.min_gain + GAIN_TOLERANCE
 
 
@@ -158,6 +163,7 @@ class _Pending:
     depth: int
     n_constant: int = 0
     choice: Choice | None = None
+    filled: Table | None = None  # the rows with missing values filled in at this node (if any)
 
 
 def grow(table: Table, params: GrowParams, trace: list | None = None, progress=None) -> Node:
@@ -169,6 +175,7 @@ def grow(table: Table, params: GrowParams, trace: list | None = None, progress=N
     every 256 nodes. (``backend`` chooses between this and the compiled engines.)
     """
     grower = Grower(table, params)
+    table = filled_at_root(table, params.missing)  # root-majority, root-class-majority
     usable = [i for i, a in enumerate(table.attributes) if a.is_nominal or params.thresholds]
     root = _Pending(_node(table.take(table.labelled())), table.take(table.labelled()), usable, 0)
     best_first = params.max_leaves is not None
@@ -215,7 +222,7 @@ def _split(grower: Grower, item: _Pending, choice: Choice) -> list[_Pending]:
     remaining = [i for i in item.available if i != index] if isinstance(test, NominalTest) else item.available
     children = []
     heavier = grower.params.algorithm == "cart" and grower.params.missing != "fractional"
-    for part in partition(rows, index, test, heavier):
+    for part in partition(rows, index, test, heavier, item.filled):
         if part.weights.sum() <= 0:
             empty = Node(
                 np.zeros(len(node.counts)), node.label, value=node.value, impurity=None if node.value is None else 0.0
