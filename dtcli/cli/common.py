@@ -114,28 +114,57 @@ def output_option(help_text: str):
 
 
 def emit_tree(tree, output, fmt, quiet) -> None:
-    """Write the model to ``output`` (atomically) and print the tree as ``fmt`` asks."""
+    """Write the model to ``output`` (atomically) and print the tree as ``fmt`` asks (a printout,
+    the model, or a picture: dot, svg, mermaid)."""
     from dtcli.model.serialize import dump_model
-    from dtcli.render.console import console
-    from dtcli.render.tree import TEXT_DEPTH, ShownTree, text_tree
 
     if output:
         from dtcli.io.write import atomic
 
         with atomic(output) as handle:
             dump_model(tree, handle.write)
-    if quiet:
-        return
-    if fmt == "json":
+    if not quiet:
+        show_tree(tree, fmt, None, None, "dtree show MODEL")
+
+
+def heading(tree) -> str:
+    """The title of a tree's picture: ``C4.5 tree`` (the algorithm's name)."""
+    from dtcli.induction.algorithms import ALGORITHMS
+
+    known = ALGORITHMS.get(tree.algorithm)
+    return f"{known.title} tree" if known else "Decision tree"
+
+
+def show_tree(tree, fmt: str, output: str | None, max_depth: int | None, again: str) -> None:
+    """``tree`` in ``fmt`` (render.export.FORMATS) to the file ``output`` (atomically) or standard output,
+    the tree cut at ``max_depth`` levels; a picture cut or too large gets a note on stderr (``again``:
+    the command that draws it cut)."""
+    from dtcli.render.console import console, info
+    from dtcli.render.export import PICTURES, draw, printout
+
+    if fmt in PICTURES:
+        from dtcli.render.picture import note
+
+        text, shown = draw(tree, fmt, max_depth, heading(tree))
+        write_output(output, text)
+        line = note(tree, shown, max_depth, again)
+        if line:
+            info(f"Note: {line}")
+    elif output and output != "-":
+        write_output(output, printout(tree, fmt, max_depth))
+    elif fmt == "json":
+        from dtcli.model.serialize import dump_model
         from dtcli.render.console import writing_stdout
 
         with writing_stdout():
             dump_model(tree, console.write)
             console.stdout.flush()
     elif fmt == "text":
-        console.data(text_tree(tree, TEXT_DEPTH))
+        console.data(printout(tree, fmt, max_depth))
     else:
-        console.print(ShownTree(tree))
+        from dtcli.render.tree import ShownTree, rich_tree
+
+        console.print(ShownTree(tree) if max_depth is None else rich_tree(tree, max_depth))
 
 
 def write_output(output, text: str) -> None:
