@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import click
 
 from dtcli.cli.options import limit_list, limits, option_group
-from dtcli.errors import DataError, ModelFormatError
+from dtcli.errors import DataError, ModelFormatError, ParameterError
 from dtcli.induction.criteria.costs import MEASURES
 from dtcli.io.source import DEFAULT_LIMITS, DEFAULT_MAX_BYTES, DEFAULT_MAX_ROWS, Limits
 
@@ -107,6 +107,25 @@ def load_model(path: str, limits: Limits = DEFAULT_LIMITS, tree_only: bool = Fal
     if tree_only and not isinstance(model, Tree):
         raise ModelFormatError(f"{path}: is a rule set, not a tree; prune the tree it came from, then make rules again")
     return model
+
+
+def show_option(what: str):
+    """--show FORMAT (train, prune): print the tree in one of ``dtree show``'s formats instead."""
+    from dtcli.render.export import FORMATS
+
+    return click.option(
+        "--show",
+        type=click.Choice(FORMATS),
+        metavar="FORMAT",
+        help=f"Print {what} as 'dtree show -f FORMAT' does instead of the usual printout: "
+        f"{', '.join(FORMATS)} (the model file of -o stays JSON).",
+    )
+
+
+def quiet_or_show(quiet: bool, show: str | None) -> None:
+    """-q (print no tree) and --show (print it so) contradict each other: ParameterError."""
+    if quiet and show:
+        raise ParameterError(f"-q prints no tree and --show {show} prints one: give one of them")
 
 
 def output_option(help_text: str):

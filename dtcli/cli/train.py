@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import click
 
-from dtcli.cli.common import cost_complexity_pruning, cost_options, data_options, emit_tree, output_option, task_option
+from dtcli.cli.common import (
+    cost_complexity_pruning,
+    cost_options,
+    data_options,
+    emit_tree,
+    output_option,
+    quiet_or_show,
+    show_option,
+    task_option,
+)
 from dtcli.cli.guard import Command
 from dtcli.cli.options import (
     TREE_FORMATS,
@@ -79,8 +88,9 @@ pruning_options = option_group(
     "rich",
     "How to print the tree: rich (counts and scores), text (plain, J48 style), json (the model).",
 )
+@show_option("the tree")
 @click.option("-q", "--quiet", is_flag=True, help="Do not print the tree (use with -o).")
-def command(source, growth, task, missing, costs, stopping, pruning, trace, ccp, output, fmt, quiet):
+def command(source, growth, task, missing, costs, stopping, pruning, trace, ccp, output, fmt, show, quiet):
     """Learn a decision tree from DATA and print it.
 
     The tree shows, at every node, the training class counts ([9+, 5-] for
@@ -106,6 +116,7 @@ def command(source, growth, task, missing, costs, stopping, pruning, trace, ccp,
     from dtcli.render.progress import TrainingProgress
     from dtcli.render.tree import summary
 
+    quiet_or_show(quiet, show)
     task = task or ("auto" if growth.algorithm == "cart" else "classification")
     table = source.load(task)
     params = growth.params(missing=missing, costs=costs.load(table), seed=ccp.seed, **stopping)
@@ -122,6 +133,6 @@ def command(source, growth, task, missing, costs, stopping, pruning, trace, ccp,
         tree = cost_complexity_pruning(tree, table, ccp, growth.engine)
     for message in warnings:
         warn(message)
-    emit_tree(tree, output, fmt, quiet)
+    emit_tree(tree, output, show or fmt, quiet)
     title = ALGORITHMS[growth.algorithm].title
     info(f"{title} tree: {summary(tree)}" + (f"; model written to {output}" if output else ""))

@@ -2,16 +2,19 @@
 
 ``rich`` and ``text`` are the printouts ``dtree train`` makes (``render.tree``);
 written to a file, the rich form has no colour and the width of a pipe.
-``json`` is the model document itself.
+``json`` is the model document itself. Importing this module is cheap (the
+commands' option lists read ``FORMATS``); the writers load when used.
 """
 
 from __future__ import annotations
 
 import io
 import os
+from typing import TYPE_CHECKING
 
-from dtcli.model.tree import Tree
-from dtcli.render.picture import Picture, picture
+if TYPE_CHECKING:
+    from dtcli.model.tree import Tree
+    from dtcli.render.picture import Picture
 
 PICTURES = ("dot", "svg", "mermaid")
 FORMATS = ("rich", "text", "json", *PICTURES)
@@ -21,6 +24,7 @@ def draw(tree: Tree, fmt: str, max_depth: int | None = None, heading: str = "Dec
     """The picture of ``tree`` in ``fmt`` (one of PICTURES) and the boxes it shows."""
     from dtcli.render.dot import dot
     from dtcli.render.mermaid import mermaid
+    from dtcli.render.picture import picture
     from dtcli.render.svg import svg
 
     shown = picture(tree, max_depth, heading)
