@@ -41,6 +41,8 @@ def command(model, fmt, max_depth, limits, output):
 
     Example: dtree show weather.json -f svg -o weather.svg
     """
+    import shlex
+
     from dtcli.errors import ParameterError
     from dtcli.model.rules import RuleSet
 
@@ -51,4 +53,4 @@ def command(model, fmt, max_depth, limits, output):
     tree = load_model(model, limits)
     if isinstance(tree, RuleSet):
         raise ParameterError(f"{model}: is a rule set, not a tree; show it with: dtree rules {model} -f markdown")
-    show_tree(tree, fmt, output, max_depth, f"dtree show {model}")
+    show_tree(tree, fmt, output, max_depth, f"dtree show {shlex.quote(model)}")

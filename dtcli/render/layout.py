@@ -4,7 +4,7 @@ Every node gets a slot as wide as its box or the label of the branch into
 it, whichever is wider; a subtree's span is the wider of its own slot and
 its children's spans side by side (``gap`` apart). Spans never overlap, so
 neither do boxes nor branch labels; a parent sits midway between its first
-and last child, kept inside its span. Two passes over the preorder list
+and last child, kept inside its span (slot and all). Two passes over the preorder list
 (children after their parent), so no recursion and linear time at any depth.
 The text widths are estimates for a sans-serif font (no font metrics are
 available without a renderer), on the generous side.
@@ -37,9 +37,9 @@ def text_width(text: str, size: float, bold: bool = False) -> float:
     return em * size * (1.08 if bold else 1.0)
 
 
-def place(children: list[list[int]], slots: list[float], boxes: list[float], gap: float) -> tuple[list[float], float]:
+def place(children: list[list[int]], slots: list[float], gap: float) -> tuple[list[float], float]:
     """The x centre of each node (nodes numbered in preorder, ``children`` of each in order; ``slots``
-    the width each needs, ``boxes`` its box's width) and the total width."""
+    the width each needs for its box and the label over it) and the total width."""
     n = len(slots)
     span = list(slots)
     for i in range(n - 1, -1, -1):  # children come after their parent: reversed preorder is bottom up
@@ -59,7 +59,7 @@ def place(children: list[list[int]], slots: list[float], boxes: list[float], gap
         if not kids:
             centre[i] = left[i] + span[i] / 2
             continue
-        half = boxes[i] / 2
+        half = slots[i] / 2
         middle = (centre[kids[0]] + centre[kids[-1]]) / 2
         centre[i] = min(max(middle, left[i] + half), left[i] + span[i] - half)
     return centre, (span[0] if n else 0.0)

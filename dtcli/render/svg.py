@@ -117,7 +117,7 @@ def svg(shown: Picture) -> str:
     fill = fills(shown)
     widths = [_box_width(box.lines) for box in shown.boxes]
     slots = [max(w, text_width(box.branch, LABEL_FONT) + 8) for w, box in zip(widths, shown.boxes)]
-    centres, tree_width = place([box.children for box in shown.boxes], slots, widths, GAP)
+    centres, tree_width = place([box.children for box in shown.boxes], slots, GAP)
     entries = _legend(shown, fill)
     if shown.order:
         entries.append(("", f"Counts: {shown.order}"))
