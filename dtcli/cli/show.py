@@ -6,7 +6,7 @@ import click
 
 from dtcli.cli.common import load_model, output_option, show_tree
 from dtcli.cli.guard import Command
-from dtcli.cli.options import format_option, limit_list, limits, option_group
+from dtcli.cli.options import format_option, limit_options
 from dtcli.render.export import FORMATS
 
 
@@ -25,7 +25,7 @@ from dtcli.render.export import FORMATS
     help="Draw the top N levels only (the root is level 0): a split at depth N is drawn as a leaf "
     "marked as cut (dashed), with how much is below it.",
 )
-@option_group("limits", lambda max_bytes: limits(max_bytes, 0), limit_list()[0])
+@limit_options
 @output_option("Write to FILE (atomically) instead of standard output.")
 def command(model, fmt, max_depth, limits, output):
     """Show MODEL (a tree from 'dtree train -o' or 'dtree prune -o') as a picture or a printout.
