@@ -94,22 +94,6 @@ def readme_examples():
 
 def test_readme_examples_run_as_shown(tmp_path):
     shutil.copytree(ROOT / "sample_data", tmp_path / "sample_data")
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "dtcli",
-            "train",
-            str(ROOT / "tests/fixtures/weka/data/iris.arff"),
-            "-a",
-            "cart",
-            "-q",
-            "-o",
-            str(tmp_path / "iris.json"),
-        ],
-        check=True,
-        capture_output=True,
-    )
     env = dict(os.environ, COLUMNS="120", PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
     env.pop("NO_COLOR", None)
     examples = readme_examples()

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import click
 
 from dtcli.cli.options import limit_list, limits, option_group
-from dtcli.errors import DataError, ModelFormatError
+from dtcli.errors import DataError, ModelFormatError, ParameterError
 from dtcli.induction.criteria.costs import MEASURES
 from dtcli.io.source import DEFAULT_LIMITS, DEFAULT_MAX_BYTES, DEFAULT_MAX_ROWS, Limits
 
@@ -109,33 +109,81 @@ def load_model(path: str, limits: Limits = DEFAULT_LIMITS, tree_only: bool = Fal
     return model
 
 
+def show_option(what: str):
+    """--show FORMAT (train, prune): print the tree in one of ``dtree show``'s formats instead."""
+    from dtcli.render.export import FORMATS
+
+    return click.option(
+        "--show",
+        type=click.Choice(FORMATS),
+        metavar="FORMAT",
+        help=f"Print {what} as 'dtree show -f FORMAT' does instead of the usual printout: "
+        f"{', '.join(FORMATS)} (the model file of -o stays JSON).",
+    )
+
+
+def quiet_or_show(quiet: bool, show: str | None) -> None:
+    """-q (print no tree) and --show (print it so) contradict each other: ParameterError."""
+    if quiet and show:
+        raise ParameterError(f"-q prints no tree and --show {show} prints one: give one of them")
+
+
 def output_option(help_text: str):
     return click.option("-o", "--output", metavar="FILE", help=help_text)
 
 
 def emit_tree(tree, output, fmt, quiet) -> None:
-    """Write the model to ``output`` (atomically) and print the tree as ``fmt`` asks."""
+    """Write the model to ``output`` (atomically) and print the tree as ``fmt`` asks (a printout,
+    the model, or a picture: dot, svg, mermaid)."""
     from dtcli.model.serialize import dump_model
-    from dtcli.render.console import console
-    from dtcli.render.tree import TEXT_DEPTH, ShownTree, text_tree
 
     if output:
         from dtcli.io.write import atomic
 
         with atomic(output) as handle:
             dump_model(tree, handle.write)
-    if quiet:
-        return
-    if fmt == "json":
+    if not quiet:
+        show_tree(tree, fmt, None, None, "dtree show MODEL")
+
+
+def heading(tree) -> str:
+    """The title of a tree's picture: ``C4.5 tree`` (the algorithm's name)."""
+    from dtcli.induction.algorithms import ALGORITHMS
+
+    known = ALGORITHMS.get(tree.algorithm)
+    return f"{known.title} tree" if known else "Decision tree"
+
+
+def show_tree(tree, fmt: str, output: str | None, max_depth: int | None, again: str) -> None:
+    """``tree`` in ``fmt`` (render.export.FORMATS) to the file ``output`` (atomically) or standard output,
+    the tree cut at ``max_depth`` levels; a picture cut or too large gets a note on stderr (``again``:
+    the command that draws it cut)."""
+    from dtcli.render.console import console, info
+    from dtcli.render.export import PICTURES, draw, printout
+
+    if fmt in PICTURES:
+        from dtcli.render.picture import note
+
+        text, shown = draw(tree, fmt, max_depth, heading(tree))
+        write_output(output, text)
+        line = note(tree, shown, max_depth, again)
+        if line:
+            info(f"Note: {line}")
+    elif output and output != "-":
+        write_output(output, printout(tree, fmt, max_depth))
+    elif fmt == "json":
+        from dtcli.model.serialize import dump_model
         from dtcli.render.console import writing_stdout
 
         with writing_stdout():
             dump_model(tree, console.write)
             console.stdout.flush()
     elif fmt == "text":
-        console.data(text_tree(tree, TEXT_DEPTH))
+        console.data(printout(tree, fmt, max_depth))
     else:
-        console.print(ShownTree(tree))
+        from dtcli.render.tree import ShownTree, rich_tree
+
+        console.print(ShownTree(tree) if max_depth is None else rich_tree(tree, max_depth))
 
 
 def write_output(output, text: str) -> None:

@@ -10,6 +10,8 @@ from dtcli.cli.common import (
     data_options,
     emit_tree,
     output_option,
+    quiet_or_show,
+    show_option,
     task_option,
     warn_identifiers,
 )
@@ -87,10 +89,11 @@ pruning_options = option_group(
     "rich",
     "How to print the tree: rich (counts and scores), text (plain, J48 style), json (the model).",
 )
+@show_option("the tree")
 @click.option(
     "-q", "--quiet", is_flag=True, help="Do not print the tree (use with -o), nor warn of identifier-like columns."
 )
-def command(source, growth, task, missing, costs, stopping, pruning, trace, ccp, output, fmt, quiet):
+def command(source, growth, task, missing, costs, stopping, pruning, trace, ccp, output, fmt, show, quiet):
     """Learn a decision tree from DATA and print it.
 
     The tree shows, at every node, the training class counts ([9+, 5-] for
@@ -116,6 +119,7 @@ def command(source, growth, task, missing, costs, stopping, pruning, trace, ccp,
     from dtcli.render.progress import TrainingProgress
     from dtcli.render.tree import summary
 
+    quiet_or_show(quiet, show)
     task = task or ("auto" if growth.algorithm == "cart" else "classification")
     table = source.load(task)
     warn_identifiers(table, quiet)
@@ -133,6 +137,6 @@ def command(source, growth, task, missing, costs, stopping, pruning, trace, ccp,
         tree = cost_complexity_pruning(tree, table, ccp, growth.engine)
     for message in warnings:
         warn(message)
-    emit_tree(tree, output, fmt, quiet)
+    emit_tree(tree, output, show or fmt, quiet)
     title = ALGORITHMS[growth.algorithm].title
     info(f"{title} tree: {summary(tree)}" + (f"; model written to {output}" if output else ""))
