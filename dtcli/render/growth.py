@@ -17,10 +17,10 @@ import math
 from dtcli.model.tree import NominalTest
 from dtcli.render.counts import class_counts, number
 from dtcli.render.printable import shown
+from dtcli.render.tree import COST_NAMES
 
 PATH_SHOWN = 6
 DIGITS = 3
-COST_NAMES = {"ratio": "Gain/Cost", "tan-schlimmer": "Gain^2/Cost", "nunez": "(2^Gain-1)/(Cost+1)^w"}
 REASON_TEXT = {
     "pure": "pure (every case is of one class)",
     "no-attributes": "no attributes left",
@@ -38,7 +38,7 @@ REASON_TEXT = {
 
 
 def measure_name(parameters: dict, regression: bool = False) -> str:
-    """What a split's score is called: the cost measure with costs, else the criterion's name."""
+    """What a split's score is called in prose: the cost measure with costs, else the criterion's name."""
     costs = parameters.get("costs")
     if costs and parameters.get("algorithm") != "cart":
         return COST_NAMES.get(costs.get("measure"), "cost measure")
@@ -46,8 +46,15 @@ def measure_name(parameters: dict, regression: bool = False) -> str:
         return "MSE decrease"
     criterion = parameters.get("criterion", "gain")
     if parameters.get("algorithm") == "cart":
-        return {"gini": "Gini gain", "entropy": "Gain", "cart": "CART measure"}.get(criterion, criterion)
-    return {"gain": "Gain", "gain-ratio": "GainRatio", "gini": "Gini gain"}.get(criterion, criterion)
+        return {"gini": "Gini gain", "entropy": "gain", "cart": "CART measure"}.get(criterion, criterion)
+    return {"gain": "gain", "gain-ratio": "gain ratio", "gini": "Gini gain"}.get(criterion, criterion)
+
+
+def _label(measure: str) -> str:
+    """The measure as a function name: Gain(S, A), GainRatio(S, A), GiniGain(S, A), Gain/Cost(S, A)."""
+    if "/" in measure:
+        return measure
+    return "".join(word[:1].upper() + word[1:] for word in measure.split())
 
 
 class Growth:
@@ -161,27 +168,29 @@ def _test_text(test, show=shown) -> str:
 def _candidate_line(growth: Growth, name: str, c, average) -> str:
     test = _test_text(c.test)
     regression = growth.regression
+    if c.mdl is not None and c.gain is not None and c.gain <= 0:
+        mdl = _fmt(c.mdl)
+        return f"Gain({name}, {test}) = {_fmt(c.gain)} after the MDL correction {mdl}: no gain left, not a candidate"
     parts = []
-    if c.gain is not None and growth.measure != "Gain":
+    if c.gain is not None and growth.measure != "gain":
         parts.append(f"Gain({name}, {test}) = {_fmt(c.gain)}")
     if c.cost is not None:
-        parts.append(f"Cost = {number(c.cost)}")
-    label = growth.measure.replace(" ", "") if c.cost is None else growth.measure
-    parts.append(f"{label}({name}, {test}) = {_fmt(c.score, regression)}")
+        parts.append(f"Cost({test}) = {number(c.cost)}, {growth.measure} = {_fmt(c.score)}")
+    else:
+        parts.append(f"{_label(growth.measure)}({name}, {test}) = {_fmt(c.score, regression)}")
     text = ", ".join(parts)
     if c.mdl is not None:
         text += f" (the gain less the MDL correction {_fmt(c.mdl)})"
     if c.eligible is False:
-        text += (
-            f"  below the average gain {_fmt(average)}: not compared" if average is not None else "  not compared"
-        )
+        text += f"  below the average gain {_fmt(average)}: not compared" if average is not None else "  not compared"
     return text
 
 
 def _decision(growth: Growth, step) -> str:
     chosen = step.chosen
     if step.reason is None:
-        text = f"Split on {_test_text(chosen.test)}: the highest {growth.measure} ({_fmt(chosen.score, growth.regression)})"
+        score = _fmt(chosen.score, growth.regression)
+        text = f"Split on {_test_text(chosen.test)}: the highest {growth.measure} ({score})"
         if step.average is not None:
             text += f" among the attributes with at least the average gain ({_fmt(step.average)})"
         if step.ties:

@@ -276,7 +276,8 @@ def _c45(grower, rows) -> tuple[list[Scored], float | None]:
         found = c45_candidate(rows, i, index, w, m, thresholds, total)
         mdl = None
         if not attribute.is_nominal:
-            cut = c45_cut(cut_table(rows.columns[i], rows.y, w, len(rows.classes), total=total), len(rows.classes), m, False)
+            cuts = cut_table(rows.columns[i], rows.y, w, len(rows.classes), total=total)
+            cut = c45_cut(cuts, len(rows.classes), m, False)
             if cut is not None and thresholds.mdl:
                 mdl = math.log2(cut.n_candidates) / total
             if found is None and mdl is not None:  # the correction took every bit of gain
