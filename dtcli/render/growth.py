@@ -69,9 +69,15 @@ class Growth:
         self.regression = regression
         self.measure = measure_name(parameters, regression)
         self.tails = _tails(self.steps)
+        self.order = list(self._preorder())
+        self.number = {step.id: i + 1 for i, step in enumerate(self.order)}  # nodes numbered in preorder
 
     def preorder(self):
-        """The steps, each node before its branches, branches in order (no recursion)."""
+        """The steps, each node before its branches, branches in order."""
+        return self.order
+
+    def _preorder(self):
+        """The steps in preorder, made with an explicit stack."""
         children: dict = {}
         roots = []
         for step in self.steps.values():
@@ -117,20 +123,18 @@ class Growth:
 def growth_text(growth: Growth) -> str:
     """The narration, one block per node."""
     p = growth.parameters
-    order = "best first (--max-leaves)" if p.get("max_leaves") is not None else "depth first"
-    lines = [
-        f"Growth, node by node (each node, then its branches in order; nodes expanded {order}); "
-        f"splits scored by {growth.measure}:"
-    ]
+    order = "depth first; splits made best first, numbered" if p.get("max_leaves") is not None else "depth first"
+    lines = [f"Growth, node by node ({order}); splits scored by {growth.measure}:"]
     for step in growth.preorder():
         lines.extend(_node_lines(growth, step))
     return "\n".join(lines) + "\n"
 
 
 def _node_lines(growth: Growth, step) -> list[str]:
-    where = "the root" if step.parent is None else f"{_path_text(step, growth.tails)} (branch of node {step.parent})"
+    parent = None if step.parent is None else growth.number[step.parent]
+    where = "the root" if parent is None else f"{_path_text(step, growth.tails)} (branch of node {parent})"
     name = growth.subset_name(step)
-    lines = [f"Node {step.id}: {where}"]
+    lines = [f"Node {growth.number[step.id]}: {where}"]
     if step.reason == "empty":
         lines.append(f"  {name} = {{}}")
         lines.append(f"  Leaf {growth.label(step)}: {REASON_TEXT['empty']}")
@@ -237,8 +241,8 @@ def growth_records(growth: Growth) -> list[dict]:
 
 def _record(growth: Growth, step) -> dict:
     record = {
-        "id": step.id,
-        "parent": step.parent,
+        "id": growth.number[step.id],
+        "parent": None if step.parent is None else growth.number[step.parent],
         "depth": step.depth,
         "condition": step.condition,
         "path": (["..."] if step.depth > PATH_SHOWN else []) + list(growth.tails[step.id]),

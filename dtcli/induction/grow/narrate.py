@@ -65,7 +65,8 @@ class Scored:
 
 @dataclass
 class GrowStep:
-    """One node of the growth trace (ids count from 1 in the order the grower decides them)."""
+    """One node of the growth trace (ids count from 1 in the order the grower records them: the
+    order it decides the nodes in, an empty branch when its parent splits)."""
 
     id: int
     parent: int | None
