@@ -127,6 +127,8 @@ def growth_text(growth: Growth) -> str:
     lines = [f"Growth, node by node ({order}); splits scored by {growth.measure}:"]
     for step in growth.preorder():
         lines.extend(_node_lines(growth, step))
+    if p.get("collapse"):
+        lines.append("Then every subtree whose leaves make no fewer training errors than one leaf is collapsed (J48).")
     return "\n".join(lines) + "\n"
 
 

@@ -46,7 +46,9 @@ def train_trace_json(tree, ids=None) -> str:
     doc = json.loads(pruning)
     doc["method"] = method
     doc["algorithm"] = tree.algorithm
-    doc["growth"] = growth_records(Growth(growth, tree.classes, tree.parameters, ids, tree.schema.is_regression))
+    grown = Growth(growth, tree.classes, tree.parameters, ids, tree.schema.is_regression)
+    doc["measure"] = grown.measure
+    doc["growth"] = growth_records(grown)
     doc["chi_square"] = json.loads(records_json("chi", "steps", chi, CHI_FIELDS))["steps"]
     return json.dumps(doc, indent=2) + "\n"
 

@@ -160,6 +160,7 @@ def test_json_document(run, tmp_path):
     doc = _document(result.stderr)
     assert doc["format"] == "dtree-trace" and doc["version"] == 1
     assert doc["method"] == "none" and doc["steps"] == [] and doc["chi_square"] == []
+    assert doc["algorithm"] == "id3" and doc["measure"] == "gain"
     growth = doc["growth"]
     assert [g["id"] for g in growth] == list(range(1, 9))
     root, sunny = growth[0], growth[1]
@@ -228,3 +229,16 @@ def test_deep_chain_trace_is_linear(run, tmp_path):
     assert len(deep) == 2 * (n - 1 - 6)  # the nodes below depth 6, each with its last 6 conditions
     assert all(line.count("x <=") + line.count("x >") == 6 for line in deep)
     assert max(len(line) for line in result.stderr.splitlines()) < 200
+
+
+def test_json_chi_square_and_reduced_error(run):
+    result = run("train", WEATHER, "--ignore", "Day", "--chi2-alpha", "0.01", "--trace", "-f", "json", "-q")
+    doc = _document(result.stderr)
+    (root,) = doc["growth"]
+    assert root["leaf"]["reason"] == "not-significant" and root["leaf"]["chi_square"]["df"] == 2
+    assert [c["decision"] for c in doc["chi_square"]] == ["leaf"] and doc["chi_square"][0]["attribute"] == "Outlook"
+    text = run("train", WEATHER, "--ignore", "Day", "--chi2-alpha", "0.01", "--trace", "-q").stderr
+    assert "Leaf Yes: the split is not significant under chi-square (--chi2-alpha) (best: Outlook, gain 0.247; " in text
+    result = run("train", WEATHER, "--ignore", "Day", "--prune", "reduced-error", "--trace", "-f", "json", "-q")
+    doc = _document(result.stderr)
+    assert doc["method"] == "reduced-error" and doc["growth"][0]["n_rows"] < 14  # grown on the rows not held out
