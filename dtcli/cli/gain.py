@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from dtcli.cli.common import cost_options, data_options, task_option
+from dtcli.cli.common import cost_options, data_options, task_option, warn_identifiers
 from dtcli.cli.guard import Command
 from dtcli.cli.options import format_option
 from dtcli.errors import DataError, ParameterError
@@ -47,7 +47,8 @@ from dtcli.induction.params import THRESHOLDS
     "attribute's best binary split (default: classification)."
 )
 @format_option(("table", "json", "csv"), "table", "table for people; json or csv for scripts (full precision).")
-def command(source, conditions, criterion, thresholds, thresholds_all, costs, task, fmt):
+@click.option("-q", "--quiet", is_flag=True, help="Do not warn of identifier-like columns.")
+def command(source, conditions, criterion, thresholds, thresholds_all, costs, task, fmt, quiet):
     """Show how well each attribute splits DATA on the target.
 
     For every attribute: the class counts of each branch, the weighted
@@ -72,6 +73,7 @@ def command(source, conditions, criterion, thresholds, thresholds_all, costs, ta
     criterion = "gain" if criterion == "entropy" else criterion
     parsed = [parse_condition(c) for c in conditions]
     table = source.load(task or "classification")
+    warn_identifiers(table, quiet)
     if table.n_rows == 0:
         raise DataError(f"{table.source}: no data rows; the file has a header but no examples")
     rows = select(table, parsed)

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import click
 
-from dtcli.cli.common import cost_complexity_pruning, cost_options, data_options, emit_tree, output_option, task_option
+from dtcli.cli.common import (
+    cost_complexity_pruning,
+    cost_options,
+    data_options,
+    emit_tree,
+    output_option,
+    task_option,
+    warn_identifiers,
+)
 from dtcli.cli.guard import Command
 from dtcli.cli.options import (
     TREE_FORMATS,
@@ -98,7 +106,9 @@ pruning_options = option_group(
     "rich",
     "How to print the tree: rich (counts and scores), text (plain, J48 style), json (the model).",
 )
-@click.option("-q", "--quiet", is_flag=True, help="Do not print the tree (use with -o).")
+@click.option(
+    "-q", "--quiet", is_flag=True, help="Do not print the tree (use with -o), nor warn of identifier-like columns."
+)
 def command(
     source, growth, task, missing, costs, stopping, pruning, trace, trace_file, id_column, ccp, output, fmt, quiet
 ):
@@ -130,6 +140,7 @@ def command(
     task = task or ("auto" if growth.algorithm == "cart" else "classification")
     trace = trace or bool(trace_file)
     table, ids = source.load_with_ids(task, id_column)
+    warn_identifiers(table, quiet)
     params = growth.params(missing=missing, costs=costs.load(table), seed=ccp.seed, **stopping)
     progress = TrainingProgress(console.stderr, enabled=None if not quiet else False)
     try:
