@@ -166,3 +166,49 @@ def load_regression(tmp_path, text):
 def test_no_trace_no_records(weather):
     tree, _ = train(weather, grow_params("id3"), NO_PRUNING)
     assert not any(isinstance(s, GrowStep) for s in tree.trace)
+
+
+@pytest.mark.parametrize(
+    ("name", "target", "algorithm", "options"),
+    [
+        ("weather.csv", "PlayTennis", "id3", {"criterion": "gain-ratio"}),
+        ("weather-numeric.csv", "Play", "c45", {}),
+        ("weather-numeric.csv", "Play", "cart", {}),
+        ("contact-lenses.csv", None, "id3", {"max_leaves": 3}),
+        ("contact-lenses.csv", None, "c45", {"criterion": "gini"}),
+        ("restaurant.csv", None, "cart", {"criterion": "cart"}),
+        ("missing", "Play", "c45", {}),
+        ("missing", "Play", "id3", {"missing": "majority", "thresholds": "midpoint"}),
+    ],
+)
+def test_tracing_grows_the_same_tree(tmp_path, name, target, algorithm, options):
+    if name == "missing":  # Quinlan's golf data with holes: fractional cases and filled-in values
+        lines = (SAMPLES / "weather-numeric.csv").read_text().splitlines()
+        holes = [line if i % 4 != 2 else ",".join(["?"] + line.split(",")[1:]) for i, line in enumerate(lines)]
+        holes = [
+            line if i % 5 != 3 else ",".join(line.split(",")[:2] + ["?"] + line.split(",")[3:])
+            for i, line in enumerate(holes)
+        ]
+        (tmp_path / "m.csv").write_text("\n".join(holes) + "\n")
+        table = load(tmp_path / "m.csv", target)
+    else:
+        table = load(SAMPLES / name, target)
+    params = grow_params(algorithm, **options)
+    plain, _ = train(table, params, NO_PRUNING)
+    traced, _ = train(table, params, NO_PRUNING, narrate=True)
+    assert model_text(traced) == model_text(plain)
+    steps = [s for s in traced.trace if isinstance(s, GrowStep)]
+    if params.collapse:  # C4.5 collapses, after growth, subtrees that do not lower the training errors
+        assert len(steps) >= traced.root.n_nodes()
+    else:
+        assert len(steps) == traced.root.n_nodes()
+    assert all(s.reason in REASONS for s in steps if s.reason is not None)
+    assert all(s.chosen is not None for s in steps if s.reason is None)
+
+
+def model_text(tree) -> str:
+    from dtcli.model.serialize import dump_model
+
+    parts = []
+    dump_model(tree, parts.append)
+    return "".join(parts)
