@@ -40,6 +40,12 @@ class Source:
             self.data, self.target, self.ignore, self.nominal, self.format_in, task, limits=self.limits
         )
 
+    def load_with_ids(self, task: str, id_column: str | None):
+        """The training Table and the cells of ``id_column`` (None without one): ``read_training``."""
+        return read_training(
+            self.data, self.target, self.ignore, self.nominal, self.format_in, task, self.limits, id_column
+        )
+
 
 data_options = option_group(
     "source",
@@ -80,6 +86,14 @@ def split_names(values, columns) -> list[str]:
 
 def load_training_table(data, target, ignore, nominal, format_in, task="classification", limits=DEFAULT_LIMITS):
     """Read DATA and build the training Table; DataError on any problem."""
+    return read_training(data, target, ignore, nominal, format_in, task, limits)[0]
+
+
+def read_training(
+    data, target, ignore, nominal, format_in, task="classification", limits=DEFAULT_LIMITS, id_column=None
+):
+    """(the training Table, the cells of the ``id_column`` as text, or None without one): the
+    id column names rows in traces and is left out of the attributes, as --ignore leaves one out."""
     from dtcli.io.csv_reader import LAST_COLUMN
     from dtcli.io.encode import infer_table
     from dtcli.io.read import read_data
@@ -87,9 +101,37 @@ def load_training_table(data, target, ignore, nominal, format_in, task="classifi
     texts = [part.strip() for value in nominal for part in value.split(",")] + list(nominal)
     if task == "classification":
         texts.append(target if target is not None else LAST_COLUMN)
+    if id_column is not None:
+        texts.append(id_column)
     raw = read_data(data, format_in, texts, limits)
     columns = list(raw.frame.columns)
-    return infer_table(raw, target, split_names(ignore, columns), split_names(nominal, columns), task)
+    ignored = split_names(ignore, columns)
+    ids = None
+    if id_column is not None:
+        ids = _id_cells(raw, id_column, columns[-1] if target is None else target)
+        ignored.append(id_column)
+    return infer_table(raw, target, ignored, split_names(nominal, columns), task), ids
+
+
+def _id_cells(raw, name: str, target: str) -> list[str]:
+    """The cells of the --id column as written ("?" where empty)."""
+    if name not in raw.frame:
+        raise DataError(
+            f"{raw.source}: no column {name!r} (from --id); columns are: " + ", ".join(map(str, raw.frame.columns))
+        )
+    if name == target:
+        raise DataError(
+            f"{raw.source}: --id {name!r} is the target column; give a column that names the rows (such as Day)"
+        )
+    return [_cell_text(c) for c in raw.frame[name].tolist()]
+
+
+def _cell_text(cell) -> str:
+    if cell is None or cell != cell:
+        return "?"
+    if isinstance(cell, str):
+        return cell
+    return str(int(cell)) if abs(cell) < 2**53 and cell == int(cell) else repr(cell)
 
 
 def load_model(path: str, limits: Limits = DEFAULT_LIMITS, tree_only: bool = False):

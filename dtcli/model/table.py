@@ -90,7 +90,8 @@ class Table:
     codes (``MISSING`` where the class is unknown); ``weights`` one weight a
     row. ``source`` names where the data came from, for messages, and
     ``sha256`` fingerprints the bytes it was read from; ``lines`` holds the
-    file line of each row when known (for messages).
+    file line of each row when known (for messages); ``origin`` each row's index in the
+    table as read, when a trace asks which rows reach a node (``take`` carries both).
     """
 
     schema: Schema
@@ -100,6 +101,7 @@ class Table:
     source: str = "<data>"
     sha256: str = ""
     lines: np.ndarray | None = None
+    origin: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         if self.weights is None:
@@ -143,6 +145,7 @@ class Table:
             source=self.source,
             sha256=self.sha256,
             lines=None if self.lines is None else self.lines[rows],
+            origin=None if self.origin is None else self.origin[rows],
         )
 
     def saturated(self) -> Table:
@@ -151,7 +154,7 @@ class Table:
         if not any(np.isinf(self.columns[i]).any() for i in numeric):
             return self
         columns = [column if a.is_nominal else saturate(column) for a, column in zip(self.attributes, self.columns)]
-        return Table(self.schema, columns, self.y, self.weights, self.source, self.sha256, self.lines)
+        return Table(self.schema, columns, self.y, self.weights, self.source, self.sha256, self.lines, self.origin)
 
     def where(self, row: int) -> str:
         """Where row ``row`` (0-based) is in the file: ``line 12``, or ``row 11``."""

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from dtcli.induction.criteria.chisquare import ChiStep, chi_square
+from dtcli.induction.grow.narrate import GrowStep, Narrator
 from dtcli.induction.params import GrowParams
 from dtcli.induction.search.c45 import Choice, Thresholds, c45_choose, placed
 from dtcli.induction.search.cart import cart_choose
@@ -56,6 +57,7 @@ class Grower:
         self.n_all = table.n_rows
         self.sklearn = None
         self.trace: list[ChiStep] = []
+        self.narrator: Narrator | None = None  # set when growth is traced (grow/narrate.py)
         if params.algorithm == "cart" and params.ties == "sklearn":
             self.sklearn = SklearnOrder(len(table.attributes), params.seed)
 
@@ -64,11 +66,11 @@ class Grower:
         node, rows, p = item.node, item.rows, self.params
         if rows.is_regression:
             if self.stops_regression(node, item.available, item.depth):
-                return None
+                return self.leaf(item, "stop")
         elif self.stops(node.counts, item.available, item.depth):
-            return None
+            return self.leaf(item, "stop")
         if p.algorithm == "cart" and node.weight < 2 * (p.min_leaf or 1.0):
-            return None
+            return self.leaf(item, "min-leaf")
         if p.algorithm != "cart":
             item.filled = rows = fill_missing(rows, p.missing)  # (per-node policies; else rows itself)
         order = None
@@ -76,11 +78,18 @@ class Grower:
             order, item.n_constant = self.sklearn.visit(rows, item.n_constant)
         choice = self.choose(rows, item.available, order)
         if choice is None or not self.improves(choice):
-            return None
+            return self.leaf(item, "no-split" if choice is None else "min-gain", choice)
         if p.chi2_alpha is not None and not self.significant(rows, choice, item.depth):
-            return None
+            return self.leaf(item, "not-significant", choice)
         item.choice = choice
+        if self.narrator is not None:
+            self.narrator.split(item, choice)
         return choice
+
+    def leaf(self, item: _Pending, reason: str, choice: Choice | None = None) -> None:
+        """``item`` stays a leaf (the trace, if any, records why)."""
+        if self.narrator is not None:
+            self.narrator.leaf(item, reason, choice)
 
     def significant(self, rows: Table, choice: Choice, depth: int) -> bool:
         """Chi-square pre-pruning: is the split's association with the class significant?"""
@@ -164,18 +173,23 @@ class _Pending:
     n_constant: int = 0
     choice: Choice | None = None
     filled: Table | None = None  # the rows with missing values filled in at this node (if any)
+    step: GrowStep | None = None  # its record in a growth trace
+    via: tuple | None = None  # a traced node's (parent record id, branch, condition)
 
 
-def grow(table: Table, params: GrowParams, trace: list | None = None, progress=None) -> Node:
+def grow(table: Table, params: GrowParams, trace: list | None = None, progress=None, narrate: bool = False) -> Node:
     """Grow a tree over every row of ``table`` whose class is known.
 
     Nodes are expanded depth first, left branch first (the order in which
     scikit-learn's builder draws its random attribute order), or best first
     with ``max_leaves``. ``progress(depth, nodes, rows, seconds)`` is called
-    every 256 nodes. (``backend`` chooses between this and the compiled engines.)
+    every 256 nodes. (``backend`` chooses between this and the compiled engines.) With
+    ``narrate``, ``trace`` also receives a ``GrowStep`` for every node (``grow/narrate.py``).
     """
     grower = Grower(table, params)
     table = filled_at_root(table, params.missing)  # root-majority, root-class-majority
+    if narrate:
+        grower.narrator = Narrator(grower)
     usable = [i for i, a in enumerate(table.attributes) if a.is_nominal or params.thresholds]
     root = _Pending(_node(table.take(table.labelled())), table.take(table.labelled()), usable, 0)
     best_first = params.max_leaves is not None
@@ -193,7 +207,11 @@ def grow(table: Table, params: GrowParams, trace: list | None = None, progress=N
             continue
         children = _split(grower, item, choice)
         if best_first and leaves + len(children) - 1 > params.max_leaves:
+            if grower.narrator is not None:
+                grower.narrator.over_budget(item)
             continue
+        if grower.narrator is not None:
+            grower.narrator.children(item, choice, children)
         item.node.test, item.node.score = choice.test, choice.score
         item.node.children = [child.node for child in children]
         leaves += len(children) - 1
@@ -204,6 +222,7 @@ def grow(table: Table, params: GrowParams, trace: list | None = None, progress=N
             key = -child.node.weight * child.choice.gain if best_first else 0.0
             heapq.heappush(frontier, (key, order if best_first else -order, child))
     if trace is not None:
+        trace.extend(grower.narrator.steps if narrate else [])
         trace.extend(grower.trace)
     return root.node
 
