@@ -22,6 +22,7 @@ COMMANDS = {
     "predict": ("dtcli.cli.predict", "Apply a model to data: predictions, probabilities, accuracy."),
     "prune": ("dtcli.cli.prune", "Prune a model: cost-complexity, pessimistic or reduced-error."),
     "rules": ("dtcli.cli.rules", "Turn a tree into IF-THEN rules; post-prune them; export as Python or SQL."),
+    "show": ("dtcli.cli.show", "Draw a tree: SVG, Graphviz DOT or mermaid, or print it as train does."),
     "train": ("dtcli.cli.train", "Learn a decision tree from a CSV or ARFF file."),
 }
 

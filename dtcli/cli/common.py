@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import click
 
 from dtcli.cli.options import limit_list, limits, option_group
-from dtcli.errors import DataError, ModelFormatError
+from dtcli.errors import DataError, ModelFormatError, ParameterError
 from dtcli.induction.criteria.costs import MEASURES
 from dtcli.io.source import DEFAULT_LIMITS, DEFAULT_MAX_BYTES, DEFAULT_MAX_ROWS, Limits
 
@@ -38,6 +38,12 @@ class Source:
         """The training Table (DataError on any problem)."""
         return load_training_table(
             self.data, self.target, self.ignore, self.nominal, self.format_in, task, limits=self.limits
+        )
+
+    def load_with_ids(self, task: str, id_column: str | None):
+        """The training Table and the cells of ``id_column`` (None without one): ``read_training``."""
+        return read_training(
+            self.data, self.target, self.ignore, self.nominal, self.format_in, task, self.limits, id_column
         )
 
 
@@ -80,6 +86,14 @@ def split_names(values, columns) -> list[str]:
 
 def load_training_table(data, target, ignore, nominal, format_in, task="classification", limits=DEFAULT_LIMITS):
     """Read DATA and build the training Table; DataError on any problem."""
+    return read_training(data, target, ignore, nominal, format_in, task, limits)[0]
+
+
+def read_training(
+    data, target, ignore, nominal, format_in, task="classification", limits=DEFAULT_LIMITS, id_column=None
+):
+    """(the training Table, the cells of the ``id_column`` as text, or None without one): the
+    id column names rows in traces and is left out of the attributes, as --ignore leaves one out."""
     from dtcli.io.csv_reader import LAST_COLUMN
     from dtcli.io.encode import infer_table
     from dtcli.io.read import read_data
@@ -87,9 +101,37 @@ def load_training_table(data, target, ignore, nominal, format_in, task="classifi
     texts = [part.strip() for value in nominal for part in value.split(",")] + list(nominal)
     if task == "classification":
         texts.append(target if target is not None else LAST_COLUMN)
+    if id_column is not None:
+        texts.append(id_column)
     raw = read_data(data, format_in, texts, limits)
     columns = list(raw.frame.columns)
-    return infer_table(raw, target, split_names(ignore, columns), split_names(nominal, columns), task)
+    ignored = split_names(ignore, columns)
+    ids = None
+    if id_column is not None:
+        ids = _id_cells(raw, id_column, columns[-1] if target is None else target)
+        ignored.append(id_column)
+    return infer_table(raw, target, ignored, split_names(nominal, columns), task), ids
+
+
+def _id_cells(raw, name: str, target: str) -> list[str]:
+    """The cells of the --id column as written ("?" where empty)."""
+    if name not in raw.frame:
+        raise DataError(
+            f"{raw.source}: no column {name!r} (from --id); columns are: " + ", ".join(map(str, raw.frame.columns))
+        )
+    if name == target:
+        raise DataError(
+            f"{raw.source}: --id {name!r} is the target column; give a column that names the rows (such as Day)"
+        )
+    return [_cell_text(c) for c in raw.frame[name].tolist()]
+
+
+def _cell_text(cell) -> str:
+    if cell is None or cell != cell:
+        return "?"
+    if isinstance(cell, str):
+        return cell
+    return str(int(cell)) if abs(cell) < 2**53 and cell == int(cell) else repr(cell)
 
 
 def load_model(path: str, limits: Limits = DEFAULT_LIMITS, tree_only: bool = False):
@@ -109,33 +151,81 @@ def load_model(path: str, limits: Limits = DEFAULT_LIMITS, tree_only: bool = Fal
     return model
 
 
+def show_option(what: str):
+    """--show FORMAT (train, prune): print the tree in one of ``dtree show``'s formats instead."""
+    from dtcli.render.export import FORMATS
+
+    return click.option(
+        "--show",
+        type=click.Choice(FORMATS),
+        metavar="FORMAT",
+        help=f"Print {what} as 'dtree show -f FORMAT' does instead of the usual printout: "
+        f"{', '.join(FORMATS)} (the model file of -o stays JSON).",
+    )
+
+
+def quiet_or_show(quiet: bool, show: str | None) -> None:
+    """-q (print no tree) and --show (print it so) contradict each other: ParameterError."""
+    if quiet and show:
+        raise ParameterError(f"-q prints no tree and --show {show} prints one: give one of them")
+
+
 def output_option(help_text: str):
     return click.option("-o", "--output", metavar="FILE", help=help_text)
 
 
 def emit_tree(tree, output, fmt, quiet) -> None:
-    """Write the model to ``output`` (atomically) and print the tree as ``fmt`` asks."""
+    """Write the model to ``output`` (atomically) and print the tree as ``fmt`` asks (a printout,
+    the model, or a picture: dot, svg, mermaid)."""
     from dtcli.model.serialize import dump_model
-    from dtcli.render.console import console
-    from dtcli.render.tree import TEXT_DEPTH, ShownTree, text_tree
 
     if output:
         from dtcli.io.write import atomic
 
         with atomic(output) as handle:
             dump_model(tree, handle.write)
-    if quiet:
-        return
-    if fmt == "json":
+    if not quiet:
+        show_tree(tree, fmt, None, None, "dtree show MODEL")
+
+
+def heading(tree) -> str:
+    """The title of a tree's picture: ``C4.5 tree`` (the algorithm's name)."""
+    from dtcli.induction.algorithms import ALGORITHMS
+
+    known = ALGORITHMS.get(tree.algorithm)
+    return f"{known.title} tree" if known else "Decision tree"
+
+
+def show_tree(tree, fmt: str, output: str | None, max_depth: int | None, again: str) -> None:
+    """``tree`` in ``fmt`` (render.export.FORMATS) to the file ``output`` (atomically) or standard output,
+    the tree cut at ``max_depth`` levels; a picture cut or too large gets a note on stderr (``again``:
+    the command that draws it cut)."""
+    from dtcli.render.console import console, info
+    from dtcli.render.export import PICTURES, draw, printout
+
+    if fmt in PICTURES:
+        from dtcli.render.picture import note
+
+        text, shown = draw(tree, fmt, max_depth, heading(tree))
+        write_output(output, text)
+        line = note(tree, shown, max_depth, again)
+        if line:
+            info(f"Note: {line}")
+    elif output and output != "-":
+        write_output(output, printout(tree, fmt, max_depth))
+    elif fmt == "json":
+        from dtcli.model.serialize import dump_model
         from dtcli.render.console import writing_stdout
 
         with writing_stdout():
             dump_model(tree, console.write)
             console.stdout.flush()
     elif fmt == "text":
-        console.data(text_tree(tree, TEXT_DEPTH))
+        console.data(printout(tree, fmt, max_depth))
     else:
-        console.print(ShownTree(tree))
+        from dtcli.render.tree import ShownTree, rich_tree
+
+        console.print(ShownTree(tree) if max_depth is None else rich_tree(tree, max_depth))
 
 
 def write_output(output, text: str) -> None:
@@ -213,3 +303,20 @@ def load_costs(path, measure, nunez_w, table):
     from dtcli.io.costs import read_costs
 
     return AttributeCosts(read_costs(path, [a.name for a in table.attributes]), measure, nunez_w)
+
+
+def warn_identifiers(table, quiet: bool) -> None:
+    """One warning line per identifier-like nominal column of ``table`` (unless ``quiet``)."""
+    if quiet:
+        return
+    from dtcli.model.table import identifier_columns
+    from dtcli.render.console import warn
+    from dtcli.render.printable import shown
+
+    for name, distinct, known in identifier_columns(table):
+        option = f"--ignore {shown(name)}" if name.isidentifier() else f"--ignore '{shown(name)}'"
+        warn(
+            f"{table.source}: column {shown(name)} has {distinct} different values in {known} rows, as an "
+            f"identifier has; information gain favours such many-valued attributes (Mitchell 3.7.3, the Date "
+            f"example): leave it out with {option}"
+        )

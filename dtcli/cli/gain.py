@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from dtcli.cli.common import cost_options, data_options, task_option
+from dtcli.cli.common import cost_options, data_options, task_option, warn_identifiers
+from dtcli.cli.explain import explain_options
 from dtcli.cli.guard import Command
 from dtcli.cli.options import format_option
 from dtcli.errors import DataError, ParameterError
@@ -23,12 +24,24 @@ from dtcli.induction.params import THRESHOLDS
     help="Only rows where COND holds, e.g. Outlook=Sunny (also !=, <, <=, >, >=). Repeat for a conjunction.",
 )
 @click.option(
+    "-a",
+    "--algorithm",
+    type=click.Choice(["id3", "cart"]),
+    help="id3: one branch per value, scored by gain (the default); cart: binary splits (as --splits binary), "
+    "scored by Gini.",
+)
+@click.option(
+    "--splits",
+    type=click.Choice(["multiway", "binary"]),
+    help="multiway: one branch per nominal value (default); binary: every split CART considers, "
+    "A in {values} and A <= t.",
+)
+@click.option(
     "-c",
     "--criterion",
-    type=click.Choice(sorted(c for c in CRITERIA if c != "cart")),  # cart's measure needs binary splits
-    default="gain",
-    show_default=True,
-    help="Which score sorts the table and picks the split (entropy is gain).",
+    type=click.Choice(sorted(CRITERIA)),
+    help="Which score sorts the table and picks the split: default gain (gini with binary splits); entropy is "
+    "gain; cart (Zaki's measure) needs binary splits, gain-ratio multiway ones.",
 )
 @click.option(
     "--thresholds",
@@ -47,7 +60,11 @@ from dtcli.induction.params import THRESHOLDS
     "attribute's best binary split (default: classification)."
 )
 @format_option(("table", "json", "csv"), "table", "table for people; json or csv for scripts (full precision).")
-def command(source, conditions, criterion, thresholds, thresholds_all, costs, task, fmt):
+@explain_options
+@click.option("-q", "--quiet", is_flag=True, help="Do not warn of identifier-like columns.")
+def command(
+    source, conditions, algorithm, splits, criterion, thresholds, thresholds_all, costs, task, fmt, explain, quiet
+):
     """Show how well each attribute splits DATA on the target.
 
     For every attribute: the class counts of each branch, the weighted
@@ -69,9 +86,11 @@ def command(source, conditions, criterion, thresholds, thresholds_all, costs, ta
     from dtcli.render import gain as render
     from dtcli.render.console import console
 
-    criterion = "gain" if criterion == "entropy" else criterion
+    binary = algorithm == "cart" if splits is None else splits == "binary"
+    criterion = check_criterion(criterion, binary, costs)
     parsed = [parse_condition(c) for c in conditions]
     table = source.load(task or "classification")
+    warn_identifiers(table, quiet)
     if table.n_rows == 0:
         raise DataError(f"{table.source}: no data rows; the file has a header but no examples")
     rows = select(table, parsed)
@@ -85,11 +104,21 @@ def command(source, conditions, criterion, thresholds, thresholds_all, costs, ta
         console.data(regression_output(*regression_report(subset), subset, [str(c) for c in parsed], fmt))
         return
     fixed = tuple(c.name for c in parsed if c.op == "=")
+    exclude = fixed + explain.left_out(table, fixed)
     place = Thresholds(table, thresholds).place
-    report = gain_report(
-        table, criterion, rows, exclude=fixed, place=place, all_cuts=thresholds_all, costs=costs.load(table)
-    )
     where = [str(c) for c in parsed]
+    if binary:
+        from dtcli.induction.apply.binary import binary_report
+
+        report = binary_report(table, criterion, rows, exclude=exclude, place=place)
+        return binary_output(report, explain, fmt, parsed, where)
+    attribute_costs = costs.load(table)
+    wanted = thresholds_all or explain.on
+    report = gain_report(table, criterion, rows, exclude=exclude, place=place, all_cuts=wanted, costs=attribute_costs)
+    if explain.on:
+        explain.check(fmt)
+        console.data(explain.write(table, rows, report, parsed, attribute_costs))
+        return
     if fmt == "json":
         console.data(render.to_json(report, where))
     elif fmt == "csv":
@@ -101,3 +130,37 @@ def command(source, conditions, criterion, thresholds, thresholds_all, costs, ta
         for cuts in render.cut_tables(report):
             console.print()
             console.print(cuts)
+
+
+def check_criterion(criterion: str | None, binary: bool, costs) -> str:
+    """The criterion to use: gain (multiway) or gini (binary) by default; entropy is gain."""
+    if criterion is None:
+        return "gini" if binary else "gain"
+    if criterion == "cart" and not binary:
+        raise ParameterError(
+            "--criterion cart (Zaki's CART measure) scores binary splits: add -a cart or --splits binary"
+        )
+    if criterion == "gain-ratio" and binary:
+        raise ParameterError(
+            "--criterion gain-ratio scores multiway splits; with binary splits use gini, entropy or cart"
+        )
+    if binary and costs.path:
+        raise ParameterError("--costs weighs multiway splits (Mitchell 3.7.5); leave it out with binary splits")
+    return "gain" if criterion == "entropy" else criterion
+
+
+def binary_output(report, explain, fmt: str, parsed, where: list[str]) -> None:
+    """The binary candidates as a table, JSON, CSV or a derivation."""
+    from dtcli.render import gain_binary
+    from dtcli.render.console import console
+
+    if explain.on:
+        explain.check(fmt)
+        console.data(explain.write_binary(report, parsed))
+    elif fmt == "json":
+        console.data(gain_binary.to_json(report, where))
+    elif fmt == "csv":
+        console.data(gain_binary.to_csv(report))
+    else:
+        for part in gain_binary.text(report, where):
+            console.print(part)

@@ -8,7 +8,7 @@ from dtcli.errors import ParameterError
 
 # Parameters that name files the command reads, and files it writes.
 INPUTS = ("model", "data", "validation", "test_data", "costs")
-OUTPUTS = ("output", "plot")
+OUTPUTS = ("output", "plot", "trace_file")
 
 
 class Command(click.Command):

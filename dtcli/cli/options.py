@@ -24,7 +24,7 @@ from dtcli.induction.algorithms import ALGORITHMS, grow_params
 from dtcli.induction.backend import ENGINES
 from dtcli.induction.criteria.bounds import BOUNDS
 from dtcli.induction.criteria.impurity import CRITERIA
-from dtcli.induction.params import THRESHOLDS, TIES, CostComplexity, PruneParams
+from dtcli.induction.params import THRESHOLDS, TIES, ZERO_GAIN, CostComplexity, PruneParams
 from dtcli.induction.search.missing import POLICIES
 from dtcli.io.source import DEFAULT_MAX_BYTES, DEFAULT_MAX_ROWS, Limits
 
@@ -170,15 +170,24 @@ stopping_options = option_group(
         metavar="P",
         help="Make a leaf once the majority class reaches fraction P of a node (e.g. 0.9).  [default: 1]",
     ),
+    click.option(
+        "--zero-gain",
+        type=click.Choice(ZERO_GAIN),
+        help="ID3 only: at an impure node where no attribute gains anything, make a leaf (Weka's Id3) "
+        "or split on the first best attribute anyway (split: ID3 as in Mitchell's Table 3.1, which "
+        "splits while attributes remain; XOR becomes a 4-leaf tree). Not with --min-gain.  [default: leaf]",
+    ),
 )
 
 missing_option = click.option(
     "--missing",
     type=click.Choice(POLICIES),
     help="Missing values: fractional (C4.5's default: cases go down every branch with "
-    "proportional weight), majority / class-majority (fill in the most common value at "
-    "the node, overall or within the case's class; Mitchell 3.7.4), reject (ID3's default). "
-    "cart: majority (its default) sends the case down the heavier branch; no class-majority.",
+    "proportional weight), majority / class-majority (at each node, fill in the most common "
+    "value among that node's cases, overall or of the case's class; Mitchell 3.7.4), "
+    "root-majority / root-class-majority (fill in once from the whole table, as Weka's "
+    "ReplaceMissingValues filter, but the mode for numbers too), reject (ID3's default). "
+    "cart: majority (its default) sends the case down the heavier branch; no other fill-in.",
 )
 
 

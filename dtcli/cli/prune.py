@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import click
 
-from dtcli.cli.common import cost_complexity_pruning, emit_tree, format_in_option, load_model, output_option
+from dtcli.cli.common import (
+    cost_complexity_pruning,
+    emit_tree,
+    format_in_option,
+    load_model,
+    output_option,
+    quiet_or_show,
+    show_option,
+)
 from dtcli.cli.guard import Command
 from dtcli.cli.options import (
     TREE_FORMATS,
@@ -57,6 +65,7 @@ from dtcli.induction.prune import MODEL_PRUNERS
 @limit_options
 @output_option("Write the pruned model (JSON) to FILE.")
 @format_option(TREE_FORMATS, "rich", "How to print the pruned tree (--path/--curve: text or json table).")
+@show_option("the pruned tree")
 @click.option("-q", "--quiet", is_flag=True, help="Do not print the tree (use with -o).")
 def command(
     model,
@@ -75,6 +84,7 @@ def command(
     limits,
     output,
     fmt,
+    show,
     quiet,
 ):
     """Prune MODEL (from 'dtree train -o') and print the pruned tree.
@@ -91,6 +101,7 @@ def command(
     """
     from dtcli.errors import ParameterError
 
+    quiet_or_show(quiet, show)
     tree = load_model(model, limits, tree_only=True)
     reading = (format_in, limits)
     if method == "cost-complexity":
@@ -127,7 +138,7 @@ def command(
             return
     if curve:
         raise ParameterError("--curve is drawn for --method reduced-error")
-    emit_tree(pruned, output, fmt, quiet)
+    emit_tree(pruned, output, show or fmt, quiet)
     from dtcli.render.console import info
 
     info(

@@ -28,8 +28,8 @@ from dtcli.render.rules import FORMATS as RULE_FORMATS
 @format_option(
     RULE_FORMATS,
     "text",
-    "text for people; json (a rule set 'dtree predict' can apply); csv; markdown; python "
-    "(a function predict(row)); sql (a CASE WHEN expression).",
+    "text for people; json (a rule set 'dtree predict' can apply); csv; markdown (a table); latex "
+    "(an enumerate of IF ... THEN items for notes); python (a function predict(row)); sql (a CASE WHEN expression).",
 )
 @format_in_option
 @limit_options

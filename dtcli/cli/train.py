@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import click
 
-from dtcli.cli.common import cost_complexity_pruning, cost_options, data_options, emit_tree, output_option, task_option
+from dtcli.cli.common import (
+    cost_complexity_pruning,
+    cost_options,
+    data_options,
+    emit_tree,
+    output_option,
+    quiet_or_show,
+    show_option,
+    task_option,
+    warn_identifiers,
+)
 from dtcli.cli.guard import Command
 from dtcli.cli.options import (
     TREE_FORMATS,
@@ -66,7 +76,26 @@ pruning_options = option_group(
 )
 @stopping_options
 @pruning_options
-@click.option("--trace", is_flag=True, help="Print each pruning decision and the numbers compared (stderr).")
+@click.option(
+    "--trace",
+    is_flag=True,
+    help="Narrate the induction node by node (the rows at each node, class counts, impurity, every "
+    "candidate's score, the split chosen and why, or why it stays a leaf), then each pruning "
+    "decision, on stderr (JSON with -f json). The tree is then grown by the per-node reference "
+    "grower, whatever --engine says (the same tree, grown more slowly).",
+)
+@click.option(
+    "--trace-file",
+    metavar="FILE",
+    help="Write the trace to FILE instead of stderr (implies --trace; JSON with -f json).",
+)
+@click.option(
+    "--id",
+    "id_column",
+    metavar="COL",
+    help="Name the rows in the trace by this column's values (e.g. Day: S_Sunny = {D1, D2, ...}) "
+    "instead of row numbers; the column is left out of the attributes, as with --ignore.",
+)
 @cost_complexity_options(
     "Cost-complexity pruning at A: prune every weakest link with g(t) <= A (scikit-learn's ccp_alpha).",
     "Cost-complexity pruning at the alpha K-fold cross-validation picks; the table of "
@@ -79,8 +108,13 @@ pruning_options = option_group(
     "rich",
     "How to print the tree: rich (counts and scores), text (plain, J48 style), json (the model).",
 )
-@click.option("-q", "--quiet", is_flag=True, help="Do not print the tree (use with -o).")
-def command(source, growth, task, missing, costs, stopping, pruning, trace, ccp, output, fmt, quiet):
+@show_option("the tree")
+@click.option(
+    "-q", "--quiet", is_flag=True, help="Do not print the tree (use with -o), nor warn of identifier-like columns."
+)
+def command(
+    source, growth, task, missing, costs, stopping, pruning, trace, trace_file, id_column, ccp, output, fmt, show, quiet
+):
     """Learn a decision tree from DATA and print it.
 
     The tree shows, at every node, the training class counts ([9+, 5-] for
@@ -106,22 +140,39 @@ def command(source, growth, task, missing, costs, stopping, pruning, trace, ccp,
     from dtcli.render.progress import TrainingProgress
     from dtcli.render.tree import summary
 
+    quiet_or_show(quiet, show)
     task = task or ("auto" if growth.algorithm == "cart" else "classification")
-    table = source.load(task)
+    trace = trace or bool(trace_file)
+    table, ids = source.load_with_ids(task, id_column)
+    warn_identifiers(table, quiet)
     params = growth.params(missing=missing, costs=costs.load(table), seed=ccp.seed, **stopping)
     progress = TrainingProgress(console.stderr, enabled=None if not quiet else False)
     try:
-        tree, warnings = train(table, params, replace(pruning, seed=ccp.seed), growth.engine, progress, trace)
+        pruning = replace(pruning, seed=ccp.seed)
+        tree, warnings = train(table, params, pruning, growth.engine, progress, trace, narrate=trace)
     finally:
         progress.close()
     if trace:
-        from dtcli.render.trace import trace_text
-
-        info(trace_text(tree.trace).rstrip("\n"))
+        _write_trace(tree, ids, fmt, trace_file)
     if ccp.wanted:
         tree = cost_complexity_pruning(tree, table, ccp, growth.engine)
     for message in warnings:
         warn(message)
-    emit_tree(tree, output, fmt, quiet)
+    emit_tree(tree, output, show or fmt, quiet)
     title = ALGORITHMS[growth.algorithm].title
     info(f"{title} tree: {summary(tree)}" + (f"; model written to {output}" if output else ""))
+
+
+def _write_trace(tree, ids, fmt, path) -> None:
+    """The trace as text, or the dtree-trace JSON document with -f json, on stderr or into ``path``."""
+    from dtcli.render.console import info
+    from dtcli.render.trace import train_trace_json, train_trace_text
+
+    text = train_trace_json(tree, ids) if fmt == "json" else train_trace_text(tree, ids)
+    if not path:
+        info(text.rstrip("\n"))
+        return
+    from dtcli.io.write import atomic
+
+    with atomic(path) as handle:
+        handle.write(text)

@@ -28,6 +28,7 @@ from dtcli.induction.params import (
 from dtcli.induction.prune.collapse import collapse
 from dtcli.induction.prune.pessimistic import pessimistic_prune
 from dtcli.induction.search.bins import bin_table, snap
+from dtcli.induction.search.missing import NODE_FILL
 from dtcli.induction.search.regression import check_regression_target
 from dtcli.model.table import Table
 from dtcli.model.tree import Tree
@@ -123,7 +124,7 @@ def check_table(table: Table, params: GrowParams) -> None:
             raise DataError(
                 f"{table.source}: column {attribute.name!r} has {int(missing.sum())} missing "
                 f"value(s) (the first at {first}), and {name} is set to reject them: choose "
-                f"--missing fractional|majority|class-majority, fill them in, or leave the column "
+                f"--missing fractional|majority|class-majority|root-majority, fill them in, or leave the column "
                 f"out with --ignore {attribute.name}"
             )
 
@@ -138,6 +139,7 @@ def train(
     engine: str = "auto",
     progress=None,
     record: bool = True,
+    narrate: bool = False,
 ) -> tuple[Tree, list[str]]:
     """Train a tree; returns it with any warnings (as text, for the caller to show).
 
@@ -151,17 +153,28 @@ def train(
     the request ``backend`` chooses the grower by; large tables grow level by
     level (``progress(level, nodes, records, seconds)`` is called once per
     level) and stay arrays until pruned, so that only the final tree becomes Nodes.
+    ``narrate`` puts a ``GrowStep`` for every node first in ``tree.trace`` (``grow/narrate.py``;
+    the per-node grower grows the tree then, and rows are named by their index in ``table``).
     """
     check_engine(engine)
     table = table.saturated()
+    if narrate:
+        table = replace(table, origin=np.arange(table.n_rows))
     method = prune.method or ALGORITHMS[grow.algorithm].prune
     if method == "reduced-error":
-        return _train_reduced_error(table, grow, prune, engine, progress)
-    return _grow_and_prune(table, grow, prune, method, engine, progress, record)
+        return _train_reduced_error(table, grow, prune, engine, progress, narrate)
+    return _grow_and_prune(table, grow, prune, method, engine, progress, record, narrate)
 
 
 def _grow_and_prune(
-    table: Table, params: GrowParams, prune: PruneParams, method: str, engine: str, progress, record: bool
+    table: Table,
+    params: GrowParams,
+    prune: PruneParams,
+    method: str,
+    engine: str,
+    progress,
+    record: bool,
+    narrate: bool = False,
 ) -> tuple[Tree, list[str]]:
     """``train`` for every pruning ``method`` but reduced-error."""
     check_grow(params)
@@ -186,11 +199,12 @@ def _grow_and_prune(
         "rows": int(table.labelled().sum()),
         "sha256": table.sha256,
     }
-    choice = backend.choose(table, params, engine)
+    choice = backend.choose(table, params, engine, narrate)
     levelwise = choice == backend.LEVELWISE
-    binning = bool(params.max_bins) and not (levelwise and params.algorithm == "c45")  # the engine bins C4.5's
+    engine_bins = levelwise and params.algorithm == "c45" and params.missing not in NODE_FILL  # (filled per node:
+    binning = bool(params.max_bins) and not engine_bins  # the engine grows on the binned table, as the reference)
     data = bin_table(table, params.max_bins) if binning else table
-    grown = backend.grow(data, params, choice, progress, growth_trace)
+    grown = backend.grow(data, params, choice, progress, growth_trace, narrate)
     flat = grown if levelwise else None
     if flat is not None:
         if params.collapse:
@@ -233,7 +247,7 @@ def regrow(tree: Tree, table: Table, engine: str = "auto"):
 
 
 def _train_reduced_error(
-    table: Table, params: GrowParams, prune: PruneParams, engine: str, progress
+    table: Table, params: GrowParams, prune: PruneParams, engine: str, progress, narrate: bool = False
 ) -> tuple[Tree, list[str]]:
     from dtcli.induction.prune.reduced_error import reduced_error_prune, stratified_holdout
 
@@ -242,9 +256,9 @@ def _train_reduced_error(
     if len(held) == 0 or len(rows) == 0:
         raise ParameterError(f"--holdout {prune.holdout:g} leaves no rows on one side; use more data or another share")
     tree, warnings = _grow_and_prune(
-        table.take(rows), params, replace(prune, method="none"), "none", engine, progress, True
+        table.take(rows), params, replace(prune, method="none"), "none", engine, progress, True, narrate
     )
     pruned, steps = reduced_error_prune(tree, table.take(held))
     pruned.parameters["pruning"].update(holdout=prune.holdout, seed=prune.seed)
-    pruned.trace = steps
+    pruned.trace = tree.trace + steps  # growth (narration, chi-square tests), then pruning
     return pruned, warnings

@@ -8,7 +8,8 @@ level-wise engine, ``levelwise/engine.py``: C4.5 and ID3 classification),
 reference is fast enough and starts without importing numba, which matters
 to scripts that call dtree thousands of times on small files), ``reference``
 or ``compiled`` (an engine whatever the size, when it supports the
-parameters). An engine runs only where numba can be used; ``unavailable``
+parameters); a traced growth (``narrate``: every node's candidates and decision
+recorded) is always the reference's. An engine runs only where numba can be used; ``unavailable``
 says when a ``compiled`` request could not be met. Pessimistic pruning runs
 compiled by the same rule (``compiled_pruning``).
 Every choice gives the same tree.
@@ -39,12 +40,13 @@ def available() -> bool:
     return kernels() is not None
 
 
-def choose(table, params, engine: str = "auto") -> str:
-    """Which grower grows a tree on ``table`` with ``params`` for the request ``engine``."""
+def choose(table, params, engine: str = "auto", narrate: bool = False) -> str:
+    """Which grower grows a tree on ``table`` with ``params`` for the request ``engine``
+    (the reference whenever the growth is narrated: it decides node by node, and grows the same tree)."""
     from dtcli.induction.cart.engine import use_cart_engine
     from dtcli.induction.levelwise.engine import use_engine
 
-    if not _wanted(table, engine):
+    if narrate or not _wanted(table, engine):
         return REFERENCE
     if use_engine(table, params):
         return LEVELWISE if available() else REFERENCE
@@ -60,8 +62,9 @@ def unavailable(engine: str) -> str | None:
     return None
 
 
-def grow(table, params, choice: str, progress=None, trace: list | None = None):
-    """Grow with the grower ``choice``: a FlatTree from the level-wise engine, else the root Node."""
+def grow(table, params, choice: str, progress=None, trace: list | None = None, narrate: bool = False):
+    """Grow with the grower ``choice``: a FlatTree from the level-wise engine, else the root Node
+    (``narrate``: the reference records every node in ``trace``)."""
     if choice == LEVELWISE:
         from dtcli.induction.levelwise.engine import grow_levelwise
 
@@ -72,7 +75,7 @@ def grow(table, params, choice: str, progress=None, trace: list | None = None):
         return grow_cart(table, params, trace, progress).to_nodes()
     from dtcli.induction.grow.grower import grow as grow_reference
 
-    return grow_reference(table, params, trace, progress)
+    return grow_reference(table, params, trace, progress, narrate)
 
 
 def grow_nodes(table, params, engine: str = "auto", progress=None, trace: list | None = None):

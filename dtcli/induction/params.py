@@ -22,10 +22,11 @@ from dtcli.errors import ParameterError
 from dtcli.induction.criteria.bounds import BOUNDS
 from dtcli.induction.criteria.costs import AttributeCosts
 from dtcli.induction.criteria.impurity import CRITERIA
-from dtcli.induction.search.missing import POLICIES
+from dtcli.induction.search.missing import POLICIES, ROOT_FILL
 
 THRESHOLDS = ("data", "midpoint")
 TIES = ("sklearn", "column")
+ZERO_GAIN = ("leaf", "split")
 SEED_MAX = 2**32 - 1
 LARGEST_COUNT = 2**31 - 1  # --max-depth, --max-leaves, --max-bins: more is the same as no limit
 
@@ -50,6 +51,7 @@ class GrowParams:
     seed: int = 0
     chi2_alpha: float | None = None
     max_bins: int | None = None
+    zero_gain: str = "leaf"
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -111,16 +113,31 @@ def check_grow(params: GrowParams) -> None:
     check_seed(params.seed)
     if params.missing not in POLICIES:
         raise ParameterError(f"--missing must be one of {', '.join(POLICIES)}")
-    if params.algorithm == "cart" and params.missing == "class-majority":
+    if params.algorithm == "cart" and (params.missing == "class-majority" or params.missing in ROOT_FILL):
         raise ParameterError(
-            "--missing class-majority fills values in for id3 and c45; cart sends a case with a "
+            f"--missing {params.missing} fills values in for id3 and c45; cart sends a case with a "
             "missing value down the heavier branch (--missing majority, its default) or down both "
             "(--missing fractional)"
         )
+    _check_zero_gain(params)
     if params.algorithm == "cart" and params.costs is not None:
         raise ParameterError(
             "--costs weighs information gain (Mitchell 3.7.5) for id3 and c45; cart chooses its "
             "splits by impurity decrease: leave --costs out or use --algorithm c45"
+        )
+
+
+def _check_zero_gain(params: GrowParams) -> None:
+    if params.zero_gain not in ZERO_GAIN:
+        raise ParameterError(f"--zero-gain must be one of {', '.join(ZERO_GAIN)}")
+    if params.zero_gain == "split" and params.algorithm != "id3":
+        raise ParameterError(
+            f"--zero-gain split applies to --algorithm id3 only ({params.algorithm} has its own rule "
+            "for splits that gain nothing): leave it out or use --algorithm id3"
+        )
+    if params.zero_gain == "split" and params.min_gain > 0:
+        raise ParameterError(
+            "--zero-gain split makes every split, whatever it gains, so --min-gain would be ignored: give one of them"
         )
 
 

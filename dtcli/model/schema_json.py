@@ -70,6 +70,7 @@ PARAMETERS = {  # the recorded growth parameters a model's "parameters" may hold
     "algorithm": (_TEXT, False),
     "criterion": (_TEXT, False),
     "missing": (_TEXT, False),
+    "zero_gain": (_TEXT, False),
     "ties": (_TEXT, False),
     "thresholds": (_TEXT, True),
     "min_split": (_NUMBER, False),

@@ -188,9 +188,22 @@ def tree_from_dict(data: object, source: str = "<model>"):
         schema=schema,
         root=root,
         algorithm=reader.get(data, "algorithm", str, ""),
-        parameters=reader.parameters(data),
+        parameters=upgraded(reader.parameters(data)),
         training=reader.get(data, "training_data", dict, ""),
     )
+
+
+def upgraded(parameters: dict) -> dict:
+    """A model's parameters as this dtree names them. Files written before dtree recorded
+    ``zero_gain`` grew ``--missing majority`` and ``class-majority`` trees of
+    ID3 and C4.5 by filling the whole table once: those policies are now called
+    ``root-majority`` and ``root-class-majority`` (regrowing gives the same tree; predictions
+    are unchanged either way). CART's ``majority`` never filled values in and stays."""
+    if "zero_gain" in parameters or parameters.get("algorithm") == "cart":
+        return parameters
+    if parameters.get("missing") in ("majority", "class-majority"):
+        return {**parameters, "missing": "root-" + parameters["missing"]}
+    return parameters
 
 
 class _TreeReader(FieldReader):

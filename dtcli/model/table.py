@@ -90,7 +90,8 @@ class Table:
     codes (``MISSING`` where the class is unknown); ``weights`` one weight a
     row. ``source`` names where the data came from, for messages, and
     ``sha256`` fingerprints the bytes it was read from; ``lines`` holds the
-    file line of each row when known (for messages).
+    file line of each row when known (for messages); ``origin`` each row's index in the
+    table as read, when a trace asks which rows reach a node (``take`` carries both).
     """
 
     schema: Schema
@@ -100,6 +101,7 @@ class Table:
     source: str = "<data>"
     sha256: str = ""
     lines: np.ndarray | None = None
+    origin: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         if self.weights is None:
@@ -143,6 +145,7 @@ class Table:
             source=self.source,
             sha256=self.sha256,
             lines=None if self.lines is None else self.lines[rows],
+            origin=None if self.origin is None else self.origin[rows],
         )
 
     def saturated(self) -> Table:
@@ -151,7 +154,7 @@ class Table:
         if not any(np.isinf(self.columns[i]).any() for i in numeric):
             return self
         columns = [column if a.is_nominal else saturate(column) for a, column in zip(self.attributes, self.columns)]
-        return Table(self.schema, columns, self.y, self.weights, self.source, self.sha256, self.lines)
+        return Table(self.schema, columns, self.y, self.weights, self.source, self.sha256, self.lines, self.origin)
 
     def where(self, row: int) -> str:
         """Where row ``row`` (0-based) is in the file: ``line 12``, or ``row 11``."""
@@ -166,3 +169,24 @@ class Table:
             return np.array([self.weights[self.labelled()].sum()], dtype=np.float64)
         known = self.y != MISSING
         return np.bincount(self.y[known], weights=self.weights[known], minlength=len(self.classes)).astype(np.float64)
+
+
+IDENTIFIER_SHARE = 0.9  # a nominal column with a different value on at least this share of its rows looks like an ID
+IDENTIFIER_MIN_ROWS = 6  # below this many rows with a value, every column looks like one
+
+
+def identifier_columns(table: Table) -> list[tuple[str, int, int]]:
+    """The nominal attributes with a distinct value on (nearly) every row, as an identifier has:
+    ``(name, distinct values, rows with a value)`` for each, in column order (Mitchell §3.7.3:
+    gain favours such attributes, the "Date" example). One bincount per column that can qualify."""
+    found = []
+    for attribute, column in zip(table.attributes, table.columns):
+        if not attribute.is_nominal or len(attribute.values) < IDENTIFIER_MIN_ROWS:
+            continue
+        known = column[column != MISSING]
+        if len(known) < IDENTIFIER_MIN_ROWS or len(attribute.values) < IDENTIFIER_SHARE * len(known):
+            continue
+        distinct = int(np.count_nonzero(np.bincount(known, minlength=len(attribute.values))))
+        if distinct >= IDENTIFIER_SHARE * len(known):
+            found.append((attribute.name, distinct, len(known)))
+    return found

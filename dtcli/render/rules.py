@@ -1,4 +1,9 @@
-"""Rule sets for people and programs: text, JSON, CSV, Markdown, Python and SQL.
+"""Rule sets for people and programs: text, JSON, CSV, Markdown, LaTeX, Python and SQL.
+
+Markdown is a table (names and values with Markdown's punctuation
+backslash-escaped, so a value can neither format nor break the table);
+LaTeX a fragment (``enumerate`` of ``IF ... THEN ...`` items, comparisons
+in math mode, LaTeX's special characters escaped) to ``\\input`` into notes.
 
 The Python and SQL forms are generated code. Every attribute name and value
 in them is written as a literal produced by the language's own quoting
@@ -12,13 +17,14 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 
 from dtcli.errors import ParameterError
 from dtcli.model.rules import RuleSet, dumps_rules
 from dtcli.render.counts import class_counts
 from dtcli.render.printable import shown
 
-FORMATS = ("text", "json", "csv", "markdown", "python", "sql")
+FORMATS = ("text", "json", "csv", "markdown", "latex", "python", "sql")
 
 
 def _conditions(rule, show=str) -> str:
@@ -41,13 +47,15 @@ def text(ruleset: RuleSet) -> str:
     return "\n".join(lines) + "\n"
 
 
-def table_rows(ruleset: RuleSet):
+def table_rows(ruleset: RuleSet, show=str):
+    """(rule, conditions, class, cases, accuracy, estimate) of each rule and the default; names
+    and values written by ``show``."""
     classes = ruleset.classes
     for k, rule in enumerate(ruleset.rules, start=1):
         yield (
             f"R{k}",
-            _conditions(rule),
-            classes[rule.label],
+            _conditions(rule, show),
+            show(classes[rule.label]),
             f"{rule.cases:g}",
             _accuracy(rule),
             "" if rule.estimate is None else f"{rule.estimate:.6g}",
@@ -55,7 +63,7 @@ def table_rows(ruleset: RuleSet):
     yield (
         f"R{len(ruleset.rules) + 1}",
         "(default)",
-        classes[ruleset.default],
+        show(classes[ruleset.default]),
         f"{ruleset.default_counts.sum():g}",
         "",
         "",
@@ -70,12 +78,19 @@ def to_csv(ruleset: RuleSet) -> str:
     return out.getvalue()
 
 
-def markdown(ruleset: RuleSet) -> str:
-    def cell(value: str) -> str:
-        return value.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ").replace("\r", " ")
+_MARKDOWN = re.compile(r"([\\`*_\[\]<>|~&])")
 
+
+def markdown_text(value: str) -> str:
+    """A name or value for a Markdown table cell: control characters shown escaped, then every
+    character that could be read as markup inside a table cell backslash-escaped (CommonMark allows
+    it for any ASCII punctuation), so the cell shows the value as it is."""
+    return _MARKDOWN.sub(r"\\\1", shown(value))
+
+
+def markdown(ruleset: RuleSet) -> str:
     lines = ["| rule | conditions | class | cases | accuracy | estimate |", "|---|---|---|---|---|---|"]
-    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in table_rows(ruleset)]
+    lines += ["| " + " | ".join(row) + " |" for row in table_rows(ruleset, markdown_text)]
     return "\n".join(lines) + "\n"
 
 
@@ -169,6 +184,7 @@ def sql(ruleset: RuleSet) -> str:
 
 
 def render(ruleset: RuleSet, fmt: str) -> str:
-    return {"text": text, "json": dumps_rules, "csv": to_csv, "markdown": markdown, "python": python, "sql": sql}[fmt](
-        ruleset
-    )
+    from dtcli.render.latex import latex
+
+    writers = {"text": text, "json": dumps_rules, "csv": to_csv, "markdown": markdown, "latex": latex}
+    return {**writers, "python": python, "sql": sql}[fmt](ruleset)

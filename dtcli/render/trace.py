@@ -1,19 +1,64 @@
-"""Pruning traces: every node considered, the numbers compared, the decision."""
+"""Traces: growth node by node (``render/growth.py``), chi-square checks, and every pruning decision.
+
+``train --trace`` writes ``train_trace_text``, or with ``-f json`` the ``dtree-trace``
+document ``train_trace_json``: ``{"format": "dtree-trace", "version": 1, "method": the
+pruning method, "steps": [the pruning steps, fields as in prune --trace], "growth": [one
+record per node], "chi_square": [the chi-square checks]}``.
+"""
 
 from __future__ import annotations
+
+import json
 
 from dtcli.render.printable import shown
 from dtcli.render.records import records_json
 
 
-def trace_text(steps) -> str:
-    """Every recorded decision, grouped by kind: chi-square checks, then pruning steps."""
+def _kinds(steps):
     from dtcli.induction.criteria.chisquare import ChiStep
+    from dtcli.induction.grow.narrate import GrowStep
     from dtcli.induction.prune.reduced_error import Step as ReducedStep
 
+    growth = [s for s in steps if isinstance(s, GrowStep)]
     chi = [s for s in steps if isinstance(s, ChiStep)]
     reduced = [s for s in steps if isinstance(s, ReducedStep)]
-    rest = [s for s in steps if not isinstance(s, (ChiStep, ReducedStep))]
+    rest = [s for s in steps if not isinstance(s, (GrowStep, ChiStep, ReducedStep))]
+    return growth, chi, reduced, rest
+
+
+def train_trace_text(tree, ids=None) -> str:
+    """The growth narration (when recorded), then ``trace_text`` of the other steps."""
+    from dtcli.render.growth import Growth, growth_text
+
+    growth, _, _, _ = _kinds(tree.trace)
+    text = growth_text(Growth(growth, tree.classes, tree.parameters, ids, tree.schema.is_regression)) if growth else ""
+    return text + trace_text(tree.trace)
+
+
+def train_trace_json(tree, ids=None) -> str:
+    """The ``dtree-trace`` document of a training: pruning steps as ``prune --trace -f json``
+    writes them (``method``, ``steps``), then ``growth`` and ``chi_square``."""
+    from dtcli.render.growth import Growth, growth_records
+
+    growth, chi, reduced, rest = _kinds(tree.trace)
+    method = tree.parameters.get("pruning", {}).get("method", "none")
+    pruning = reduced_json(reduced) if method == "reduced-error" else pessimistic_json(rest)
+    doc = json.loads(pruning)
+    doc["method"] = method
+    doc["algorithm"] = tree.algorithm
+    grown = Growth(growth, tree.classes, tree.parameters, ids, tree.schema.is_regression)
+    doc["measure"] = grown.measure
+    doc["growth"] = growth_records(grown)
+    doc["chi_square"] = json.loads(records_json("chi", "steps", chi, CHI_FIELDS))["steps"]
+    return json.dumps(doc, indent=2) + "\n"
+
+
+CHI_FIELDS = ("depth", "cases", "attribute", "statistic", "df", "p_value", "decision:action")
+
+
+def trace_text(steps) -> str:
+    """Every recorded decision but growth steps, grouped by kind: chi-square checks, then pruning steps."""
+    _, chi, reduced, rest = _kinds(steps)
     parts = []
     if chi:
         parts.append(chi_text(chi))

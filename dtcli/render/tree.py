@@ -33,6 +33,16 @@ CRITERION_NAMES = {
     "entropy": "gain",
     "cart": "CART measure",
 }
+COST_NAMES = {"ratio": "Gain/Cost", "tan-schlimmer": "Gain^2/Cost", "nunez": "(2^Gain-1)/(Cost+1)^w"}
+
+
+def score_name(parameters: dict) -> str:
+    """What a split's score is: the cost measure with --costs (Mitchell 3.7.5), else the criterion."""
+    costs = parameters.get("costs")
+    if costs and parameters.get("algorithm") != "cart":
+        return COST_NAMES.get(costs.get("measure"), "cost measure")
+    criterion = parameters.get("criterion", "gain")
+    return CRITERION_NAMES.get(criterion, criterion)
 
 
 def _leaf_suffix(node: Node, classes) -> str:
@@ -76,21 +86,17 @@ def _not_shown(node: Node, short: bool = False) -> str:
     return text if short else f"{text}, not shown (the model file has them)"
 
 
-def _describe(node: Node, classes, criterion: str) -> str:
+def _describe(node: Node, classes, name: str) -> str:
     if node.value is not None:
         counts = f"[n {number(node.weight)}, mean {node.value:.4g}, MSE {node.impurity:.4g}]"
-        criterion = "MSE decrease"
+        name = "MSE decrease"
     else:
         counts = class_counts(node.counts, classes)
     if node.is_leaf:
         return f"{counts} → {node.value:.6g}" if node.value is not None else f"{counts} → {shown(classes[node.label])}"
     score = ""
     if node.score is not None:
-        score = (
-            f" ({CRITERION_NAMES.get(criterion, criterion)} {node.score:.4g})"
-            if node.value is not None
-            else f" ({CRITERION_NAMES.get(criterion, criterion)} {node.score:.3f})"
-        )
+        score = f" ({name} {node.score:.4g})" if node.value is not None else f" ({name} {node.score:.3f})"
     return f"{counts} · split on {shown(node.test.attribute.name)}{score}"
 
 
@@ -98,8 +104,8 @@ def rich_tree(tree: Tree, max_depth: int | None = None) -> RichTree:
     """A rich Tree: the root names the target, each branch its condition and counts; with
     ``max_depth``, a split at that depth gets one child saying what is below it."""
     classes = tree.classes
-    criterion = tree.parameters.get("criterion", "gain")
-    top = RichTree(f"{shown(tree.schema.target.name)} {_describe(tree.root, classes, criterion)}")
+    name = score_name(tree.parameters)
+    top = RichTree(f"{shown(tree.schema.target.name)} {_describe(tree.root, classes, name)}")
     stack = [(tree.root, top, 0)]
     while stack:
         node, parent, depth = stack.pop()
@@ -109,7 +115,7 @@ def rich_tree(tree: Tree, max_depth: int | None = None) -> RichTree:
             parent.add(_not_shown(node, short=True))
             continue
         for label, child in zip(node.test.branch_labels(shown), node.children):
-            stack.append((child, parent.add(f"{label} {_describe(child, classes, criterion)}"), depth + 1))
+            stack.append((child, parent.add(f"{label} {_describe(child, classes, name)}"), depth + 1))
     return top
 
 

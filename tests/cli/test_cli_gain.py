@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 
 import pytest
 
@@ -120,4 +121,63 @@ def test_entropy_criterion_is_information_gain(run):
     gain = run(*WEATHER, "--criterion", "gain", "-f", "json")
     assert entropy.exit_code == 0 and entropy.stdout == gain.stdout
     assert json.loads(entropy.stdout)["chosen"] == "Outlook"
-    assert run(*WEATHER, "--criterion", "cart").exit_code == 2  # binary splits only: not offered here
+    cart = run(*WEATHER, "--criterion", "cart")  # Zaki's measure scores binary splits only
+    assert cart.exit_code == 1 and "add -a cart or --splits binary" in cart.stderr
+
+
+def H(*counts):
+    n = sum(counts)
+    return -sum(c / n * math.log2(c / n) for c in counts if c)
+
+
+def test_explain_writes_mitchells_arithmetic(run):
+    result = run(*WEATHER, "--explain")
+    assert result.exit_code == 0 and result.stderr == ""
+    lines = [line.strip() for line in result.stdout.splitlines()]
+    assert "Entropy(S) = -(9/14) log2(9/14) - (5/14) log2(5/14) = 0.940" in lines
+    assert "Gain(S, Wind) = 0.940 - (8/14)(0.811) - (6/14)(1.000) = 0.048" in lines
+    assert any("give 0.151" in line for line in lines)  # Mitchell's Humidity, rounded first
+    sunny = run(*WEATHER, "--explain", "-w", "Outlook=Sunny", "--attribute", "Wind", "--digits", "4")
+    wind = H(2, 3) - 3 / 5 * H(1, 2) - 2 / 5 * H(1, 1)
+    assert f"Gain(S_Sunny, Wind) = 0.9710 - (3/5)(0.9183) - (2/5)(1.0000) = {wind:.4f}" in sunny.stdout
+    assert "Humidity" not in sunny.stdout
+
+
+@pytest.mark.parametrize("fmt, mark", [("markdown", "### Outlook"), ("latex", r"\begin{align*}")])
+def test_explain_formats(run, fmt, mark):
+    result = run(*WEATHER, "--explain", "--explain-format", fmt)
+    assert result.exit_code == 0 and mark in result.stdout
+
+
+RISK = ("gain", SAMPLES / "risk.csv", "--target", "Risk", "--ignore", "Point")
+
+
+def test_cart_candidates_on_the_risk_table(run):
+    doc = json.loads(run(*RISK, "-a", "cart", "-c", "cart", "-f", "json").stdout)
+    assert doc["splits"] == "binary" and doc["chosen_split"] == "Car in {Sports}" and doc["criterion"] == "cart"
+    found = {c["split"]: c for c in doc["candidates"]}
+    assert list(found) == ["Age <= 22.5", "Age <= 35", "Car in {Sports}", "Car in {Vintage}", "Car in {SUV}"]
+    assert found["Car in {Sports}"]["gain"] == pytest.approx(H(4, 2) - 3 / 6 * H(2, 1))  # 0.459, not Zaki's 0.721
+    assert found["Car in {Sports}"]["cart"] == pytest.approx(2 * 3 / 6 * 3 / 6 * (abs(2 / 3 - 0) + abs(1 / 3 - 1)))
+    assert found["Age <= 22.5"]["counts"] == [[0.0, 2.0], [2.0, 2.0]]
+    table = run(*RISK, "--splits", "binary")
+    assert "* chosen by Gini gain: Car in {Sports}" in table.stdout
+    rows = list(csv.DictReader(io.StringIO(run(*RISK, "-a", "cart", "-f", "csv").stdout)))
+    assert rows[2]["split"] == "Car in {Sports}" and rows[2]["chosen"] == "yes"
+    explained = run(*RISK, "-a", "cart", "-c", "cart", "--explain", "--attribute", "Car").stdout
+    assert "CART(S_L, S_R) = 2 (3/6)(3/6)(|2/3 - 0/3| + |1/3 - 3/3|) = 0.667" in explained
+    assert "Chosen: Car in {Sports}, the highest CART measure (0.667)." in explained
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("--explain", "--digits", "13"), "--digits 13: give a number of decimals from 0 to 12"),
+        (("--attribute", "Nope"), "--attribute Nope:"),
+        (("--explain", "-f", "json"), "--explain writes a derivation, not json"),
+        (("-a", "cart", "-c", "gain-ratio"), "--criterion gain-ratio scores multiway splits"),
+    ],
+)
+def test_explain_option_errors(run, args, message):
+    result = run(*WEATHER, *args)
+    assert result.exit_code == 1 and message in result.stderr and result.stdout == ""

@@ -15,9 +15,9 @@ def requests(monkeypatch):
     seen = []
     choose = backend.choose
 
-    def spy(table, params, engine="auto"):
+    def spy(table, params, engine="auto", narrate=False):
         seen.append(engine)
-        return choose(table, params, engine)
+        return choose(table, params, engine, narrate)
 
     monkeypatch.setattr(backend, "choose", spy)
     return seen

@@ -114,3 +114,36 @@ def test_validation_names_the_problem(text, message):
         loads_model(text, "m.json")
     assert str(info.value).startswith("m.json: ")
     assert message in str(info.value)
+
+
+def test_models_from_before_the_per_node_fill_keep_their_meaning():
+    """A file without ``zero_gain`` was written when ``--missing majority`` filled the whole table
+    once (ID3, C4.5): it loads as ``root-majority``, so regrowing it gives its own tree again, and
+    it predicts as before (every fill-in policy sends a missing value down the heaviest branch).
+    CART's ``majority`` (the heavier branch) and new files keep their names."""
+    from dtcli.induction.algorithms import regrow
+    from dtcli.model.table import NOMINAL, Attribute, Schema, Table
+
+    codes = {  # tests/induction/grow/test_missing_fill.py's table worked by hand
+        "A": [0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2],
+        "B": [0, 0, 1, 1, 0, -1, 0, 1, 0, 0, 0, 0],
+        "C": [0, 1, 0, 1, 0, 1, 1, 0, 0, 1, 0, 1],
+    }
+    schema = Schema(tuple(Attribute(n, NOMINAL, ("u", "v", "w")) for n in codes), Attribute("y", NOMINAL, ("x", "z")))
+    y = np.array([0, 0, 1, 1, 0, 1, 0, 1, 1, 1, 1, 1], dtype=np.int32)
+    table = Table(schema, [np.array(c, dtype=np.int32) for c in codes.values()], y)
+    for policy in ("majority", "class-majority"):
+        grown, _ = fit(table, missing=f"root-{policy}")
+        doc = json.loads(dumps_model(grown))
+        del doc["parameters"]["zero_gain"]
+        doc["parameters"]["missing"] = policy
+        old = loads_model(json.dumps(doc))
+        assert old.parameters["missing"] == f"root-{policy}"
+        assert shape(regrow(old, table), old.classes) == shape(grown.root, grown.classes)
+        assert np.array_equal(predict_proba(old, table), predict_proba(grown, table))
+        new, _ = fit(table, missing=policy)
+        assert shape(new.root, new.classes) != shape(grown.root, grown.classes)
+        assert loads_model(dumps_model(new)).parameters["missing"] == policy
+    cart = json.loads(dumps_model(fit(table, "cart")[0]))
+    del cart["parameters"]["zero_gain"]
+    assert loads_model(json.dumps(cart)).parameters["missing"] == "majority"

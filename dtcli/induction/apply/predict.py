@@ -5,6 +5,10 @@ attribute tested at the level (not per node). A row whose
 tested value is missing (or was never seen in training) goes down every
 branch with a weight proportional to the training cases in that branch, and
 the class distributions it reaches are summed (C4.5's method, Quinlan 1993).
+A tree grown with a fill-in policy (``--missing majority`` and the others in
+``missing.FILL``, and CART's ``majority``) sends it down the heaviest branch
+instead: the one most training cases took (for a nominal test, the node's
+most common training value), as growth sent the filled-in cases.
 A leaf contributes its training class distribution; an empty leaf (no
 training cases) contributes certainty in its label.
 """
@@ -13,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from dtcli.induction.search.missing import FILL
 from dtcli.model.table import Table
 from dtcli.model.tree import Node, SubsetTest, Tree
 
@@ -31,7 +36,7 @@ def predict_proba(tree: Tree, table: Table) -> np.ndarray:
 def layout(tree: Tree, table: Table) -> _Layout:
     """``tree`` as the arrays ``descend`` walks, for the rows of ``table``."""
     width = 1 if tree.schema.is_regression else len(tree.classes)
-    fractional = tree.parameters.get("missing", "fractional") not in ("majority", "class-majority")
+    fractional = tree.parameters.get("missing", "fractional") not in FILL  # filled: the heaviest branch
     return _Layout(tree.root, table, width, fractional)
 
 

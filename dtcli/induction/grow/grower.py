@@ -13,7 +13,10 @@ Each node holds its own rows as a Table whose weights may be fractional.
    labelled with this node's majority class. A row whose tested value is
    missing goes down every branch with its weight split in proportion to
    the known cases (``missing="fractional"``, C4.5); ``majority`` and
-   ``class-majority`` fill the value in at each node first (Mitchell §3.7.4).
+   ``class-majority`` fill the node's missing values in from the node's rows
+   (Mitchell §3.7.4), choose the split on the filled rows and send each row
+   down the branch of its filled value, its other values still missing
+   (``root-majority``, ``root-class-majority``: filled once before growth).
 4. Nodes are expanded first in, first out; with ``max_leaves``, the node
    whose split gains most (weight x gain) first, until the budget is spent.
 """
@@ -26,10 +29,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from dtcli.induction.criteria.chisquare import ChiStep, chi_square
+from dtcli.induction.grow.narrate import GrowStep, Narrator
 from dtcli.induction.params import GrowParams
 from dtcli.induction.search.c45 import Choice, Thresholds, c45_choose, placed
 from dtcli.induction.search.cart import cart_choose
-from dtcli.induction.search.missing import fill_missing, partition
+from dtcli.induction.search.missing import fill_missing, filled_at_root, partition
 from dtcli.induction.search.regression import node_stats, regression_choose
 from dtcli.induction.search.split import candidates, choose
 from dtcli.induction.search.ties import SklearnOrder
@@ -53,6 +57,7 @@ class Grower:
         self.n_all = table.n_rows
         self.sklearn = None
         self.trace: list[ChiStep] = []
+        self.narrator: Narrator | None = None  # set when growth is traced (grow/narrate.py)
         if params.algorithm == "cart" and params.ties == "sklearn":
             self.sklearn = SklearnOrder(len(table.attributes), params.seed)
 
@@ -61,23 +66,30 @@ class Grower:
         node, rows, p = item.node, item.rows, self.params
         if rows.is_regression:
             if self.stops_regression(node, item.available, item.depth):
-                return None
+                return self.leaf(item, "stop")
         elif self.stops(node.counts, item.available, item.depth):
-            return None
+            return self.leaf(item, "stop")
         if p.algorithm == "cart" and node.weight < 2 * (p.min_leaf or 1.0):
-            return None
+            return self.leaf(item, "min-leaf")
         if p.algorithm != "cart":
-            item.rows = rows = fill_missing(rows, p.missing)
+            item.filled = rows = fill_missing(rows, p.missing)  # (per-node policies; else rows itself)
         order = None
         if self.sklearn is not None:
             order, item.n_constant = self.sklearn.visit(rows, item.n_constant)
         choice = self.choose(rows, item.available, order)
         if choice is None or not self.improves(choice):
-            return None
+            return self.leaf(item, "no-split" if choice is None else "min-gain", choice)
         if p.chi2_alpha is not None and not self.significant(rows, choice, item.depth):
-            return None
+            return self.leaf(item, "not-significant", choice)
         item.choice = choice
+        if self.narrator is not None:
+            self.narrator.split(item, choice)
         return choice
+
+    def leaf(self, item: _Pending, reason: str, choice: Choice | None = None) -> None:
+        """``item`` stays a leaf (the trace, if any, records why)."""
+        if self.narrator is not None:
+            self.narrator.leaf(item, reason, choice)
 
     def significant(self, rows: Table, choice: Choice, depth: int) -> bool:
         """Chi-square pre-pruning: is the split's association with the class significant?"""
@@ -145,6 +157,8 @@ class Grower:
             return choice.score >= p.min_gain - 1e-12
         if p.algorithm == "c45":
             return p.min_gain <= 0 or improvement > p.min_gain
+        if p.zero_gain == "split":  # ID3 as in Mitchell Table 3.1: split an impure node whatever the gain
+            return True
         return improvement > p.min_gain + GAIN_TOLERANCE
 
 
@@ -158,17 +172,24 @@ class _Pending:
     depth: int
     n_constant: int = 0
     choice: Choice | None = None
+    filled: Table | None = None  # the rows with missing values filled in at this node (if any)
+    step: GrowStep | None = None  # its record in a growth trace
+    via: tuple | None = None  # a traced node's (parent record id, branch, condition)
 
 
-def grow(table: Table, params: GrowParams, trace: list | None = None, progress=None) -> Node:
+def grow(table: Table, params: GrowParams, trace: list | None = None, progress=None, narrate: bool = False) -> Node:
     """Grow a tree over every row of ``table`` whose class is known.
 
     Nodes are expanded depth first, left branch first (the order in which
     scikit-learn's builder draws its random attribute order), or best first
     with ``max_leaves``. ``progress(depth, nodes, rows, seconds)`` is called
-    every 256 nodes. (``backend`` chooses between this and the compiled engines.)
+    every 256 nodes. (``backend`` chooses between this and the compiled engines.) With
+    ``narrate``, ``trace`` also receives a ``GrowStep`` for every node (``grow/narrate.py``).
     """
     grower = Grower(table, params)
+    table = filled_at_root(table, params.missing)  # root-majority, root-class-majority
+    if narrate:
+        grower.narrator = Narrator(grower)
     usable = [i for i, a in enumerate(table.attributes) if a.is_nominal or params.thresholds]
     root = _Pending(_node(table.take(table.labelled())), table.take(table.labelled()), usable, 0)
     best_first = params.max_leaves is not None
@@ -186,7 +207,11 @@ def grow(table: Table, params: GrowParams, trace: list | None = None, progress=N
             continue
         children = _split(grower, item, choice)
         if best_first and leaves + len(children) - 1 > params.max_leaves:
+            if grower.narrator is not None:
+                grower.narrator.over_budget(item)
             continue
+        if grower.narrator is not None:
+            grower.narrator.children(item, choice, children)
         item.node.test, item.node.score = choice.test, choice.score
         item.node.children = [child.node for child in children]
         leaves += len(children) - 1
@@ -197,6 +222,7 @@ def grow(table: Table, params: GrowParams, trace: list | None = None, progress=N
             key = -child.node.weight * child.choice.gain if best_first else 0.0
             heapq.heappush(frontier, (key, order if best_first else -order, child))
     if trace is not None:
+        trace.extend(grower.narrator.steps if narrate else [])
         trace.extend(grower.trace)
     return root.node
 
@@ -215,7 +241,7 @@ def _split(grower: Grower, item: _Pending, choice: Choice) -> list[_Pending]:
     remaining = [i for i in item.available if i != index] if isinstance(test, NominalTest) else item.available
     children = []
     heavier = grower.params.algorithm == "cart" and grower.params.missing != "fractional"
-    for part in partition(rows, index, test, heavier):
+    for part in partition(rows, index, test, heavier, item.filled):
         if part.weights.sum() <= 0:
             empty = Node(
                 np.zeros(len(node.counts)), node.label, value=node.value, impurity=None if node.value is None else 0.0

@@ -17,7 +17,12 @@ per node:
   sorted once at the root and carried down by a stable partition (SLIQ,
   SPRINT), so one scan finds every node's best cut; with ``--max-bins``,
   per-node histograms over quantile bins replace the lists;
-- one more pass routes the records to the children.
+- one more pass routes the records to the children;
+- ``--missing majority``, ``class-majority``: each level first fills the
+  frontier's missing values in from their nodes' rows (``fill.NodeFill``),
+  in a copy of the columns, and re-sorts the numeric attributes that have
+  missing values; ``root-majority``, ``root-class-majority`` fill the table
+  once before growth.
 
 The loops are compiled with numba (``levelwise/kernels/loops.py`` and the
 modules it gathers) and run attribute by attribute in threads; ``C45Level``
@@ -45,10 +50,11 @@ from dtcli.induction.kernels.cache import use_cache_dir
 from dtcli.induction.levelwise.c45_level import C45Level
 from dtcli.induction.levelwise.chi import ChiTests, chi_square_leaves, in_growth_order
 from dtcli.induction.levelwise.data import Candidates, Columns, LevelTree, Placer, assemble, sorted_list
+from dtcli.induction.levelwise.fill import NodeFill
 from dtcli.induction.levelwise.id3_level import Id3Level
 from dtcli.induction.levelwise.kernels.state import Frontier, Records
 from dtcli.induction.search.bins import bin_codes
-from dtcli.induction.search.missing import filled_at_root
+from dtcli.induction.search.missing import NODE_FILL, filled_at_root
 from dtcli.model.table import Table
 
 _kernels = None
@@ -91,7 +97,7 @@ def grow_levelwise(table: Table, params, progress=None, trace: list | None = Non
     ``progress(level, frontier, records, seconds)``, when given, is called once per level. With
     chi-square pre-pruning, ``trace`` receives the tests (``ChiStep``) in the per-node order.
     """
-    growth = _Growth(kernels(), filled_at_root(table, params.missing), params, progress)
+    growth = _Growth(kernels(), table, params, progress)
     pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 1)
     try:
         growth.sort(pool)
@@ -106,16 +112,22 @@ class _Growth:
     """One tree's growth, level after level: the records at the frontier, the numeric
     attributes' sorted lists (``orders``) and the levels grown so far."""
 
-    def __init__(self, k, table: Table, params, progress):
+    def __init__(self, k, original: Table, params, progress):
+        table = filled_at_root(original, params.missing)  # root-majority, root-class-majority
         self.k, self.table, self.params, self.progress = k, table, params, progress
         self.labelled = table.labelled()
         rows = np.flatnonzero(self.labelled)
         self.n_classes = len(table.classes)
         self.attributes = table.attributes
-        self.columns = Columns.of(table)
+        self.fill = None
+        if params.missing in NODE_FILL:  # filled level by level, in a copy of the columns
+            self.columns = Columns(table.take(np.arange(table.n_rows)), rows)
+            self.fill = NodeFill(self.columns, params.missing, self.n_classes)
+        else:
+            self.columns = Columns.of(table)
         self.usable = [i for i, a in enumerate(self.attributes) if a.is_nominal or params.thresholds]
         self.numeric = [i for i in self.usable if not self.attributes[i].is_nominal]
-        self.placer = Placer(table, params.thresholds or "midpoint")
+        self.placer = Placer(original, params.thresholds or "midpoint")  # (placed as the reference does)
         self.recs = Records(  # records: 4-byte row, node and class, 8-byte weight
             np.arange(len(rows), dtype=np.int32),
             table.y[rows].astype(np.int32),
@@ -127,7 +139,8 @@ class _Growth:
             self.binned = {}
             self.scorer = Id3Level(k, table, rows, params, self.columns, self.usable)
         else:
-            self.binned = _binned(table, self.labelled, rows, self.numeric, params.max_bins)
+            max_bins = None if self.fill else params.max_bins  # (filled: ``train`` bins the table beforehand)
+            self.binned = _binned(table, self.labelled, rows, self.numeric, max_bins)
             self.scorer = C45Level(k, table, params, self.columns, self.usable, self.binned)
         self.chi = None if params.chi2_alpha is None else ChiTests(params.chi2_alpha, self.n_classes, self.attributes)
         self.levels = []  # per level: counts, labels, attr, thr, nb, child start (within the next level), score
@@ -137,7 +150,8 @@ class _Growth:
 
     def sort(self, pool) -> None:
         """The sorted lists of the numeric attributes not binned (sorted in parallel)."""
-        exact = [i for i in self.numeric if i not in self.binned]
+        refilled = self.fill.numeric if self.fill else []
+        exact = [i for i in self.numeric if i not in self.binned and i not in refilled]
         made = pool.map(partial(sorted_list, self.columns, self.table, self.labelled, self.recs.y, self.recs.w), exact)
         for i, (order, distinct) in zip(exact, made):
             self.orders[i] = order
@@ -146,6 +160,10 @@ class _Growth:
     def level(self, pool) -> bool:
         """Grow the frontier by one level; False when no node splits (the tree is grown)."""
         k, n_nodes = self.k, len(self.parent_labels)
+        if self.fill is not None:
+            for i, filled in self.fill.refill(self.recs, n_nodes).items():
+                self.orders[i] = filled
+                self.placer.distinct[i] = self.fill.distinct[i]
         counts = k.class_counts(self.recs, n_nodes, self.n_classes)
         totals = counts.sum(axis=1)
         tops = counts.max(axis=1)
@@ -204,8 +222,9 @@ class _Growth:
         n_children = int(level.nb.sum())
         self.recs, dest, dups = k.spread(self.recs, branch, shares, level.cstart, n_children)
         del branch, sizes, shares
-        carried = pool.map(partial(_carry, k, self.orders, dest, dups, self.recs, n_children), list(self.orders))
-        for i, carried_list in zip(list(self.orders), carried):
+        carry = [i for i in self.orders if self.fill is None or i not in self.fill.distinct]  # (others: refilled)
+        carried = pool.map(partial(_carry, k, self.orders, dest, dups, self.recs, n_children), carry)
+        for i, carried_list in zip(carry, carried):
             self.orders[i] = carried_list  # the old list goes as soon as its successor is made
         del dest, dups, carried
         self.parent_labels = np.repeat(level.labels, level.nb)

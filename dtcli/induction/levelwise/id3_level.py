@@ -27,6 +27,7 @@ import numpy as np
 from dtcli.induction.criteria.constants import ENTROPY, GAIN_TOLERANCE, KERNEL_CODES
 from dtcli.induction.criteria.costs import cost_scores
 from dtcli.induction.grow.grower import Grower
+from dtcli.induction.search.missing import fill_missing
 from dtcli.model.table import Table
 from dtcli.model.tree import NumericTest
 
@@ -84,9 +85,10 @@ class Id3Level:
         chosen = np.arange(len(best)), np.maximum(best, 0)
         gains = level.gains[chosen]
         improvement = level.ratios[chosen] if p.criterion == "gini" and p.costs is None else gains
-        bar = p.min_gain + GAIN_TOLERANCE
-        contested |= (best >= 0) & (np.abs(improvement - bar) <= MARGIN)
-        best[~(improvement > bar)] = -1
+        if p.zero_gain != "split":  # (split: every node with a candidate splits, as the reference's ``improves``)
+            bar = p.min_gain + GAIN_TOLERANCE
+            contested |= (best >= 0) & (np.abs(improvement - bar) <= MARGIN)
+            best[~(improvement > bar)] = -1
         thresholds = {}
         for node in np.flatnonzero(contested & level.front.active):
             choice = self._decide(level, int(node), self._rivals(level, used, int(node), int(best[node]), scores[node]))
@@ -119,6 +121,7 @@ class Id3Level:
         start, end = np.searchsorted(recs.node, [node, node + 1])
         part = self.table.take(self.rows[recs.row[start:end]])
         part.weights = recs.w[start:end].astype(np.float64)
+        part = fill_missing(part, self.params.missing)  # (per-node policies: as the reference's node)
         available = [int(i) for i in np.flatnonzero(self.avail[node])]
         choice = self._grower.choose(part, rivals) if rivals else None
         if choice is None:

@@ -55,7 +55,7 @@ def bin_table(table: Table, max_bins: int) -> Table:
         codes, tops = bin_codes(columns[i], labelled, max_bins)
         if len(tops):
             columns[i] = np.where(codes >= 0, tops[np.maximum(codes, 0)], np.nan)
-    return Table(table.schema, columns, table.y, table.weights, table.source, table.sha256, table.lines)
+    return Table(table.schema, columns, table.y, table.weights, table.source, table.sha256, table.lines, table.origin)
 
 
 def snap(root: Node, binned: Table) -> Node:

@@ -103,7 +103,7 @@ def _numeric(table: Table, i: int, criterion: str, min_leaf: float, exact: bool 
     return float(scores[best]), test, np.vstack([cuts.left[best], cuts.right[best]]), key
 
 
-def _subsets(counts: np.ndarray, criterion: str, limit: int) -> tuple[np.ndarray, np.ndarray] | None:
+def subset_candidates(counts: np.ndarray, criterion: str, limit: int) -> tuple[np.ndarray, np.ndarray] | None:
     """(membership mask over the present values, scores) of the candidate subsets."""
     v = len(counts)
     if v < 2:
@@ -150,7 +150,7 @@ def _nominal(table: Table, i: int, criterion: str, min_leaf: float, limit: int):
     attribute = table.attributes[i]
     counts = nominal_branch_counts(table.columns[i], table.y, table.weights, len(attribute.values), len(table.classes))
     present = np.flatnonzero(counts.sum(axis=1) > 0)
-    found = _subsets(counts[present], criterion, limit)
+    found = subset_candidates(counts[present], criterion, limit)
     if found is None:
         return None
     masks, scores = found
@@ -211,3 +211,24 @@ def cart_choose(
             gain = float(entropy(counts.sum(axis=0)) - (counts.sum(axis=1) @ entropy(counts)) / counts.sum())
             best, best_key = Choice(test, score, gain * share), key
     return best
+
+
+def cart_candidates(
+    table: Table, criterion: str, min_leaf: float, subset_limit: int = SUBSET_LIMIT
+) -> list[tuple[int, float, object]]:
+    """Each attribute's best binary split at a node, in column order, as ``cart_choose`` scores them
+    without scikit-learn's order: (attribute index, score scaled by the known share, test). For traces."""
+    total = float(table.weights.sum())
+    found = []
+    for i, attribute in enumerate(table.attributes):
+        if attribute.is_nominal:
+            split = _nominal(table, i, criterion, min_leaf, subset_limit)
+        else:
+            split = _numeric(table, i, criterion, min_leaf)
+        if split is None:
+            continue
+        score, test, counts, _ = split
+        if table.missing_mask(i).any():
+            score *= counts.sum() / total if total > 0 else 0.0
+        found.append((i, float(score), test))
+    return found

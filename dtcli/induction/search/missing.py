@@ -7,9 +7,23 @@ known weight get none of it.
 
 ``fill_missing`` implements Mitchell §3.7.4 for the ``majority`` and
 ``class-majority`` policies of ID3 and C4.5 (CART's ``majority`` instead
-sends the case down the heavier branch of the chosen split): at each node, a missing value becomes the most
-common value among the node's rows (of the same class, for
-``class-majority``), ties to the first value in order (the smallest number).
+sends the case down the heavier branch of the chosen split). At each node,
+each attribute's missing values among the node's rows become the value
+with the most weight among the node's rows that know it (``class-majority``:
+among those of the same class; a class with no such row takes the node's
+overall value); ties go to the first value in declared order (the smallest
+number). The node's split is chosen on these filled rows and each row goes
+down the branch of its filled value, but the child receives the row as it
+was: its other missing values are filled again from the child's rows. An
+attribute with no known value among the node's rows stays missing there
+and is no candidate (no two branches hold cases).
+
+``filled_at_root`` is the older whole-table fill (``root-majority``,
+``root-class-majority``): the rule above applied once to all labelled rows
+before growth, so the children inherit the filled values. Numeric
+attributes are filled with their most common value too (Weka's
+ReplaceMissingValues filter, which fills whole tables the same way, uses the
+mean for numeric attributes).
 """
 
 from __future__ import annotations
@@ -19,16 +33,22 @@ import numpy as np
 from dtcli.induction.criteria.constants import gr
 from dtcli.model.table import MISSING, Table
 
-POLICIES = ("reject", "fractional", "majority", "class-majority")
+POLICIES = ("reject", "fractional", "majority", "class-majority", "root-majority", "root-class-majority")
+NODE_FILL = ("majority", "class-majority")  # filled at every node (ID3 and C4.5; CART's majority is not a fill)
+ROOT_FILL = {"root-majority": "majority", "root-class-majority": "class-majority"}  # filled once, before growth
+FILL = (*NODE_FILL, *ROOT_FILL)  # every policy that fills values in (prediction: the heaviest branch)
 
 
-def partition(rows: Table, index: int, test, heavier: bool = False) -> list[Table]:
+def partition(rows: Table, index: int, test, heavier: bool = False, filled: Table | None = None) -> list[Table]:
     """One Table per branch of ``test`` (on column ``index``).
 
     Missing values are spread fractionally, or (``heavier``, CART's
     ``majority``) all sent down the branch with the most known weight.
+    ``filled`` (the node's rows as ``fill_missing`` filled them): each row goes
+    down the branch of its filled value, and the branches get the rows of
+    ``rows`` (their other missing values kept).
     """
-    branch = test.route(rows.columns[index])
+    branch = test.route((rows if filled is None else filled).columns[index])
     missing = branch == MISSING
     known_sizes = np.bincount(branch[~missing], weights=rows.weights[~missing], minlength=test.n_branches)
     total = known_sizes.sum()
@@ -57,8 +77,9 @@ def spread(rows: Table, branch: np.ndarray, shares: np.ndarray, n_branches: int)
 
 
 def fill_missing(rows: Table, policy: str) -> Table:
-    """``rows`` with missing attribute values filled in (majority policies), else unchanged."""
-    if policy not in ("majority", "class-majority"):
+    """``rows`` (a node's rows) with missing attribute values filled in from these rows (the
+    per-node policies ``majority``, ``class-majority``), else unchanged."""
+    if policy not in NODE_FILL:
         return rows
     columns = list(rows.columns)
     changed = False
@@ -97,14 +118,13 @@ def unfillable(table: Table) -> bool:
 
 
 def filled_at_root(table: Table, policy: str) -> Table:
-    """``table`` with its labelled rows' missing values filled in by ``policy`` (``majority``,
-    ``class-majority``) as the per-node grower fills them at the root (``fill_missing``
-    over the labelled rows); the children inherit the filled values, so no node below has any
-    to fill. Other policies: ``table`` itself."""
-    if policy not in ("majority", "class-majority"):
+    """``table`` with its labelled rows' missing values filled in once, before growth, for
+    ``root-majority`` and ``root-class-majority`` (``fill_missing`` over all labelled rows);
+    the children inherit the filled values. Other policies: ``table`` itself."""
+    if policy not in ROOT_FILL:
         return table
     labelled = np.flatnonzero(table.labelled())
-    root = fill_missing(table.take(labelled), policy)
+    root = fill_missing(table.take(labelled), ROOT_FILL[policy])
     filled = table.take(np.arange(table.n_rows))
     for i, column in enumerate(root.columns):
         filled.columns[i][labelled] = column

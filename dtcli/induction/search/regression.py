@@ -151,6 +151,19 @@ def regression_choose(rows: Table, min_leaf: float, order: list[int] | None = No
     return best
 
 
+def regression_candidates(rows: Table, min_leaf: float) -> list[tuple[int, float, object]]:
+    """Each attribute's best binary split, in column order: (attribute index, MSE decrease scaled
+    by the known share, test). Attributes that cannot split the rows are left out."""
+    total = float(rows.weights.sum())
+    found = []
+    for i, attribute in enumerate(rows.attributes):
+        split = _nominal(rows, i, min_leaf) if attribute.is_nominal else _numeric(rows, i, min_leaf)
+        if split is not None:
+            score, test, known, _ = split
+            found.append((i, score * (known / total if total > 0 else 0.0), test))
+    return found
+
+
 def regression_report(rows: Table) -> tuple[tuple[float, float, float], list[tuple[str, object, float]]]:
     """Node stats and, per attribute, its best binary split and MSE decrease, best first.
 

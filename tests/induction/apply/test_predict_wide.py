@@ -12,6 +12,7 @@ from __future__ import annotations
 import tracemalloc
 
 import numpy as np
+import pytest
 
 from dtcli.induction.apply.predict import predict_proba
 from dtcli.model.table import MISSING, NOMINAL, Attribute, Schema, Table
@@ -51,9 +52,10 @@ def test_a_split_of_200000_values_predicts_in_little_memory():
     assert np.array_equal(proba[6:12], proba[:6])
 
 
-def test_majority_missing_policy_follows_the_heaviest_branch():
+@pytest.mark.parametrize("policy", ["majority", "class-majority", "root-majority", "root-class-majority"])
+def test_majority_missing_policy_follows_the_heaviest_branch(policy):
     tree, schema = wide_tree()
-    tree.parameters["missing"] = "majority"
+    tree.parameters["missing"] = policy
     table = Table(schema, [np.array([MISSING], dtype=np.int32)], np.zeros(1, dtype=np.int32))
     # the first branch with the most cases (3) is v2, of class a
     assert predict_proba(tree, table).tolist() == [[1.0, 0.0]]

@@ -112,6 +112,37 @@ def test_zero_gain_makes_a_leaf():
     assert tree.root.is_leaf
 
 
+@pytest.mark.parametrize("copies", [1, 2])
+def test_zero_gain_split_grows_xor(copies):
+    """The seeds' ID3 (Mitchell Table 3.1) splits an impure node while attributes remain, whatever
+    the gain: X gains E(2,2) - 2/4 E(1,1) - 2/4 E(1,1) = 0, as Y does; X comes first in column
+    order, then Y splits each half into pure leaves (gain 1 bit)."""
+    xor = {"X": ["t", "t", "f", "f"] * copies, "Y": ["t", "f", "t", "f"] * copies}
+    tree, _ = fit(make_table(xor, ["no", "yes", "yes", "no"] * copies), zero_gain="split")
+    assert shape(tree.root, tree.classes) == (
+        "X",
+        {"t": ("Y", {"t": "no", "f": "yes"}), "f": ("Y", {"t": "yes", "f": "no"})},
+    )
+    assert tree.root.score == 0.0
+    assert [child.score for child in tree.root.children] == [1.0, 1.0]
+    assert [leaf.weight for child in tree.root.children for leaf in child.children] == [copies] * 4
+    assert tree.parameters["zero_gain"] == "split"
+
+
+def test_zero_gain_split_still_needs_two_branches_with_cases():
+    """An attribute with one value at the node separates nothing: it is no candidate, split or not."""
+    table = make_table({"X": ["t", "t", "t", "t"]}, ["no", "yes", "yes", "no"])
+    assert fit(table, zero_gain="split")[0].root.is_leaf
+
+
+def test_zero_gain_split_is_for_id3_alone(weather):
+    for algorithm, options in (("c45", {}), ("cart", {}), ("id3", {"min_gain": 0.1})):
+        with pytest.raises(ParameterError, match="--zero-gain split"):
+            fit(weather, algorithm, zero_gain="split", **options)
+    with pytest.raises(ParameterError, match="--zero-gain must be one of leaf, split"):
+        fit(weather, zero_gain="always")
+
+
 def test_stopping_rules(weather):
     assert fit(weather, max_depth=0)[0].root.is_leaf
     assert fit(weather, max_depth=1)[0].root.depth() == 1

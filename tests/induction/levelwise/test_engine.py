@@ -133,6 +133,11 @@ def test_trees_identical_with_many_missing_values():
         {},
         {"missing": "majority"},
         {"missing": "class-majority"},
+        {"missing": "majority", "prune": "none", "criterion": "gain"},
+        {"missing": "class-majority", "max_leaves": 12},
+        {"missing": "majority", "max_bins": 16},
+        {"missing": "root-majority"},
+        {"missing": "root-class-majority", "prune": "none"},
         {"chi2_alpha": 0.01},
         {"criterion": "gini", "prune": "none"},
     ):
@@ -204,9 +209,22 @@ def _variant(seed: int, kind: str):
     return Table(schema, [columns[i] for i in keep], table.y)
 
 
+def test_per_node_and_root_fill_differ_on_the_table_with_many_missing_values():
+    """(So that the test above really exercises the engine's per-node fill.)"""
+    table = generated(2500, 11)
+    rng = np.random.default_rng(3)
+    for i, column in enumerate(table.columns):
+        column[rng.random(len(column)) < 0.25] = -1 if table.attributes[i].is_nominal else np.nan
+    for policy in ("majority", "class-majority"):
+        per_node, _ = grow_both(table, missing=policy, prune="none")
+        at_root, _ = grow_both(table, missing=f"root-{policy}", prune="none")
+        assert not same(per_node.value["root"], at_root.value["root"])
+
+
 @pytest.mark.parametrize("kind", ["unlabelled", "nominal only", "numeric only", "empty columns"])
 def test_trees_identical_on_awkward_tables(kind):
-    for options in ({"prune": "none"}, {}, {"missing": "majority"}, {"missing": "class-majority"}):
+    options_list = ({"prune": "none"}, {}, {"missing": "majority"}, {"missing": "class-majority"})
+    for options in (*options_list, {"missing": "root-majority"}, {"missing": "root-class-majority"}):
         reference, compiled = grow_both(_variant(4, kind), **options)
         assert reference == compiled
 

@@ -174,12 +174,65 @@ def test_contested_flags_near_ties_and_the_average_gain_rule():
     assert flags.tolist() == [True, False]
 
 
-@pytest.mark.parametrize("policy", ["majority", "class-majority"])
+@pytest.mark.parametrize("policy", ["majority", "class-majority", "root-majority", "root-class-majority"])
 def test_same_trees_with_missing_values_filled_in(policy):
-    """The per-node grower fills missing values in at the root; the engine fills the table first."""
+    """majority, class-majority: both fill each node's missing values from the node's rows (the
+    engine level by level); root-*: the whole table once, before growth."""
     for seed in (1, 2):
         reference, compiled = both(nominal_table(3000, seed, missing=0.2), missing=policy)
         assert same(reference, compiled)
+
+
+@pytest.mark.parametrize("policy", ["majority", "class-majority"])
+def test_the_per_node_fill_is_not_the_root_fill(policy):
+    """The tables above give other trees filled at each node than filled once (so the engine's
+    per-node fill is really exercised), and the root fill is the engine's too."""
+    table = nominal_table(3000, 1, missing=0.2)
+    per_node, _ = both(table, missing=policy)
+    at_root, _ = both(table, missing=f"root-{policy}")
+    assert not same(per_node["root"], at_root["root"])
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"thresholds": "midpoint"}, {"criterion": "gain-ratio", "thresholds": "midpoint"}, {"thresholds": "data"}],
+)
+@pytest.mark.parametrize("policy", ["majority", "class-majority"])
+def test_same_trees_with_numeric_attributes_filled_in_per_node(policy, options):
+    """Numeric attributes with missing values (``generated``: three of four columns): each level
+    fills and re-sorts them from the frontier nodes' rows."""
+    from trees import generated
+
+    reference, compiled = both(generated(3000, 4), missing=policy, **options)
+    assert same(reference, compiled)
+
+
+def xor_table(copies: int) -> Table:
+    a = np.array([0, 0, 1, 1] * copies, dtype=np.int32)
+    b = np.array([0, 1, 0, 1] * copies, dtype=np.int32)
+    attributes = (Attribute("A", NOMINAL, ("f", "t")), Attribute("B", NOMINAL, ("f", "t")))
+    return Table(Schema(attributes, Attribute("y", NOMINAL, ("no", "yes"))), [a, b], (a ^ b).astype(np.int32))
+
+
+@pytest.mark.parametrize("copies", [1, 2, 1000])
+def test_zero_gain_split_grows_xor_in_the_engine(copies):
+    """XOR (and XOR with every row repeated): no attribute gains anything at the root; with
+    --zero-gain split both growers make Mitchell's ID3 tree, A then B, four pure leaves."""
+    reference, compiled = both(xor_table(copies), zero_gain="split")
+    assert same(reference, compiled)
+    assert compiled["root"]["test"]["attribute"] == "A"
+    leaves = [leaf["node"] for child in compiled["root"]["branches"] for leaf in child["node"]["branches"]]
+    assert [leaf["counts"] for leaf in leaves] == [[copies, 0], [0, copies], [0, copies], [copies, 0]]
+    _, leaf = both(xor_table(copies))
+    assert leaf["root"]["kind"] == "leaf"
+
+
+@pytest.mark.parametrize("options", [{}, {"missing": "majority"}, {"max_depth": 3}, {"max_leaves": 9}])
+def test_same_trees_with_zero_gain_split(options):
+    table = nominal_table(3000, 6, missing=0.1 if options.get("missing") else 0.0)
+    table.y = (table.columns[0] + table.columns[2]) % 2  # an XOR-like target, and noise-free
+    reference, compiled = both(table, zero_gain="split", **options)
+    assert same(reference, compiled)
 
 
 def test_filled_trees_go_through_the_engine_even_when_a_column_has_no_value():

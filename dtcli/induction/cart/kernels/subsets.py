@@ -1,6 +1,6 @@
 """CART's search for the best subset of a nominal attribute's values, compiled (numba).
 
-The scalar twin of ``search/cart.py``'s ``_nominal``, ``_subsets`` and ``_greedy``, written with
+The scalar twin of ``search/cart.py``'s ``_nominal``, ``subset_candidates`` and ``_greedy``, written with
 the same operations in the same order; for whole-number counts an exhaustive search in Gray code
 order that scores exactly only the subsets that can win (``_exhaustive``).
 """

@@ -1,0 +1,117 @@
+"""``dtree gain``'s --explain options: the worked computation, its format, attributes and digits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import click
+
+from dtcli.cli.options import option_group
+from dtcli.errors import ParameterError
+
+EXPLAIN_FORMATS = ("text", "markdown", "latex")
+MAX_DIGITS = 12
+
+
+@dataclass(frozen=True)
+class Explain:
+    """--explain, --explain-format, --attribute and --digits."""
+
+    on: bool
+    fmt: str
+    attributes: tuple
+    digits: int
+
+    def left_out(self, table, fixed: tuple) -> tuple:
+        """The attributes --attribute leaves out (none without it); an unknown name is an error."""
+        if not self.attributes:
+            return ()
+        names = [a.name for a in table.attributes]
+        for name in self.attributes:
+            if name not in names:
+                raise ParameterError(
+                    f"--attribute {name}: {table.source} has no attribute of that name "
+                    f"(the attributes are {', '.join(names)})"
+                )
+            if name in fixed:
+                raise ParameterError(f"--attribute {name}: fixed by --where {name}=..., so not scored at this node")
+        return tuple(n for n in names if n not in self.attributes)
+
+    def check(self, fmt: str) -> None:
+        if fmt != "table":
+            raise ParameterError(f"--explain writes a derivation, not {fmt}; leave out --format {fmt}")
+
+    def write(self, table, rows, report, conditions, costs) -> str:
+        """The derivation of a multiway report as text, Markdown or LaTeX."""
+        from dtcli.induction.apply.explain import explain_gain
+
+        where, subscript = _named(conditions)
+        order = _order(report.classes)
+        return self.written(explain_gain(table, rows, report, self.digits, where, subscript, order, costs))
+
+    def write_binary(self, report, conditions) -> str:
+        """The derivation of CART's binary candidates."""
+        from dtcli.induction.apply.explain_binary import explain_binary
+
+        where, subscript = _named(conditions)
+        return self.written(explain_binary(report, self.digits, where, subscript, _order(report.classes)))
+
+    def written(self, derivation) -> str:
+        from dtcli.render.explain import markdown_document, text_document
+        from dtcli.render.explain_latex import latex_document
+
+        write = {"text": text_document, "markdown": markdown_document, "latex": latex_document}[self.fmt]
+        return write(derivation)
+
+
+def _named(conditions) -> tuple[tuple, tuple]:
+    """The --where conditions as text, and the values of the = ones (the set's subscript: S_Sunny)."""
+    return tuple(str(c) for c in conditions), tuple(c.value for c in conditions if c.op == "=")
+
+
+def _order(classes) -> tuple | None:
+    """Class indices in the order terms are written: Mitchell's positive class first."""
+    from dtcli.render.counts import signs
+
+    pair = signs(classes)
+    return None if pair is None else pair + tuple(c for c in range(len(classes)) if c not in pair)
+
+
+def _build(explain, explain_format, attributes, digits) -> Explain:
+    if not 0 <= digits <= MAX_DIGITS:
+        raise ParameterError(f"--digits {digits}: give a number of decimals from 0 to {MAX_DIGITS}")
+    return Explain(explain, explain_format, tuple(attributes), digits)
+
+
+explain_options = option_group(
+    "explain",
+    _build,
+    click.option(
+        "--explain",
+        is_flag=True,
+        help="Print the worked computation instead of the table: counts, entropies, gains, split "
+        "information, gain ratio and Gini written out as the textbooks lay them out.",
+    ),
+    click.option(
+        "--explain-format",
+        type=click.Choice(EXPLAIN_FORMATS),
+        default="text",
+        show_default=True,
+        help="With --explain: plain text, Markdown, or a LaTeX fragment (amsmath align*).",
+    ),
+    click.option(
+        "--attribute",
+        "attributes",
+        metavar="A",
+        multiple=True,
+        help="Only these attributes (repeatable).",
+    ),
+    click.option(
+        "--digits",
+        type=int,
+        default=3,
+        show_default=True,
+        metavar="N",
+        help="With --explain: decimals shown (figures are rounded at the end only).",
+    ),
+)

@@ -1,0 +1,56 @@
+"""``dtree show``: a saved tree as a picture (DOT, SVG, mermaid) or as train prints it."""
+
+from __future__ import annotations
+
+import click
+
+from dtcli.cli.common import load_model, output_option, show_tree
+from dtcli.cli.guard import Command
+from dtcli.cli.options import format_option, limit_options
+from dtcli.render.export import FORMATS
+
+
+@click.command("show", cls=Command)
+@click.argument("model", metavar="MODEL")
+@format_option(
+    FORMATS,
+    "rich",
+    "rich or text: as 'dtree train' prints it; json: the model; dot: Graphviz source; svg: a picture "
+    "(no Graphviz needed); mermaid: a flowchart for Markdown.",
+)
+@click.option(
+    "--max-depth",
+    type=int,
+    metavar="N",
+    help="Draw the top N levels only (the root is level 0): a split at depth N is drawn as a leaf "
+    "marked as cut (dashed), with how much is below it.",
+)
+@limit_options
+@output_option("Write to FILE (atomically) instead of standard output.")
+def command(model, fmt, max_depth, limits, output):
+    """Show MODEL (a tree from 'dtree train -o' or 'dtree prune -o') as a picture or a printout.
+
+    Every node shows the tested attribute or the predicted class, the
+    training class counts and the split's score; every edge the branch
+    condition (= Sunny, <= 75, > 75, in {a, b}). In the pictures leaves are
+    filled with their class's colour (a regression tree's with a scale of
+    the mean). svg is drawn by dtree itself, readable up to a few hundred
+    nodes: for larger trees a note on standard error suggests --max-depth.
+    Render dot with Graphviz (dot -Tpng tree.dot -o tree.png); paste mermaid
+    into a ```mermaid block of a Markdown file.
+
+    Example: dtree show weather.json -f svg -o weather.svg
+    """
+    import shlex
+
+    from dtcli.errors import ParameterError
+    from dtcli.model.rules import RuleSet
+
+    if max_depth is not None and max_depth < 0:
+        raise ParameterError("--max-depth must be 0 or more (0 draws the root only)")
+    if max_depth is not None and fmt == "json":
+        raise ParameterError("--max-depth cuts pictures and printouts; -f json writes the whole model")
+    tree = load_model(model, limits)
+    if isinstance(tree, RuleSet):
+        raise ParameterError(f"{model}: is a rule set, not a tree; show it with: dtree rules {model} -f markdown")
+    show_tree(tree, fmt, output, max_depth, f"dtree show {shlex.quote(model)}")

@@ -1,0 +1,54 @@
+"""A tree in each format of ``dtree show`` as one text: the pictures (DOT, SVG, mermaid) and the printouts.
+
+``rich`` and ``text`` are the printouts ``dtree train`` makes (``render.tree``);
+written to a file, the rich form has no colour and the width of a pipe.
+``json`` is the model document itself. Importing this module is cheap (the
+commands' option lists read ``FORMATS``); the writers load when used.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from dtcli.model.tree import Tree
+    from dtcli.render.picture import Picture
+
+PICTURES = ("dot", "svg", "mermaid")
+FORMATS = ("rich", "text", "json", *PICTURES)
+
+
+def draw(tree: Tree, fmt: str, max_depth: int | None = None, heading: str = "Decision tree") -> tuple[str, Picture]:
+    """The picture of ``tree`` in ``fmt`` (one of PICTURES) and the boxes it shows."""
+    from dtcli.render.dot import dot
+    from dtcli.render.mermaid import mermaid
+    from dtcli.render.picture import picture
+    from dtcli.render.svg import svg
+
+    shown = picture(tree, max_depth, heading)
+    return {"dot": dot, "svg": svg, "mermaid": mermaid}[fmt](shown), shown
+
+
+def printout(tree: Tree, fmt: str, max_depth: int | None = None) -> str:
+    """The ``text``, ``rich`` (no colour) or ``json`` form of ``tree`` as written to a file."""
+    from dtcli.render.tree import TEXT_DEPTH, rich_tree, text_tree
+
+    if fmt == "json":
+        from dtcli.model.serialize import dumps_model
+
+        return dumps_model(tree)
+    if fmt == "text":
+        return text_tree(tree, TEXT_DEPTH if max_depth is None else max_depth)
+    from rich.console import Console
+
+    from dtcli.render.console import PIPE_WIDTH
+    from dtcli.render.tree import ShownTree
+
+    buffer = io.StringIO()
+    width = int(os.environ.get("COLUMNS") or PIPE_WIDTH)
+    console = Console(file=buffer, width=width, no_color=True, color_system=None, markup=False, highlight=False,
+                      emoji=False, soft_wrap=False)  # fmt: skip
+    console.print(ShownTree(tree) if max_depth is None else rich_tree(tree, max_depth))
+    return buffer.getvalue()

@@ -1,0 +1,115 @@
+"""``dtree gain -a cart`` output: CART's binary candidates as a table, JSON or CSV.
+
+The JSON form is the ``dtree-gain`` document (version 1) with
+``"splits": "binary"``, ``candidates`` in place of ``attributes`` and
+``chosen_split``; documented in dtree-gain(1).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from rich.table import Table as RichTable
+
+from dtcli.induction.apply.binary import BinaryReport
+from dtcli.render.counts import class_counts
+from dtcli.render.gain import GAIN_FORMAT, GAIN_VERSION, heading
+from dtcli.render.printable import shown
+
+TITLES = {"gain": "information gain", "gini": "Gini gain", "cart": "CART measure"}
+
+
+def _fixed(value: float) -> str:
+    return f"{value:.3f}"
+
+
+def rich_table(report: BinaryReport) -> RichTable:
+    table = RichTable(show_edge=False, pad_edge=False)
+    for title in ("Attribute", "Split", "Left", "Right", "Gain", "Gini gain", "CART"):
+        table.add_column(title, justify="left" if title in ("Attribute", "Split", "Left", "Right") else "right")
+    for k, row in enumerate(report.candidates):
+        mark = "* " if k == report.chosen else "  "
+        missing = f" (? {row.missing:g} missing)" if row.missing > 0 else ""
+        table.add_row(
+            mark + shown(row.attribute),
+            shown(row.label()) + missing,
+            class_counts(row.counts[0], report.classes),
+            class_counts(row.counts[1], report.classes),
+            _fixed(row.gain),
+            _fixed(row.gini_gain),
+            _fixed(row.cart),
+        )
+    return table
+
+
+def footer(report: BinaryReport) -> str:
+    title = TITLES[report.criterion]
+    lines = []
+    if report.chosen is not None:
+        lines.append(f"* chosen by {title}: {shown(report.candidates[report.chosen].label())}")
+    else:
+        lines.append(f"no binary split improves {title} here: a tree would make this a leaf")
+    for name, reason in report.skipped:
+        lines.append(f"skipped {shown(name)}: {shown(reason)}")
+    return "\n".join(lines)
+
+
+def to_json(report: BinaryReport, where: list[str]) -> str:
+    chosen = report.candidates[report.chosen] if report.chosen is not None else None
+    candidates = []
+    for row in report.candidates:
+        entry = {"name": row.attribute, "kind": row.kind, "split": row.label()}
+        if row.values is not None:
+            entry["values"] = list(row.values)
+        else:
+            entry["threshold"] = row.threshold
+        entry.update(
+            counts=[[float(x) for x in side] for side in row.counts],
+            missing=row.missing,
+            gain=row.gain,
+            gini_gain=row.gini_gain,
+            cart=row.cart,
+        )
+        candidates.append(entry)
+    doc = {
+        "format": GAIN_FORMAT,
+        "version": GAIN_VERSION,
+        "splits": "binary",
+        "target": report.target,
+        "classes": list(report.classes),
+        "class_counts": [float(x) for x in report.counts],
+        "rows": report.rows,
+        "where": where,
+        "entropy": report.entropy,
+        "gini": report.gini,
+        "criterion": report.criterion,
+        "chosen": chosen.attribute if chosen else None,
+        "chosen_split": chosen.label() if chosen else None,
+        "candidates": candidates,
+        "skipped": [{"name": n, "reason": r} for n, r in report.skipped],
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+CSV_COLUMNS = ("attribute", "split", "left", "right", "missing", "gain", "gini_gain", "cart", "chosen")
+
+
+def to_csv(report: BinaryReport) -> str:
+    """One row per candidate; the sides' counts read ``2/1`` (in class order)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for k, row in enumerate(report.candidates):
+        sides = ["/".join(f"{x:g}" for x in side) for side in row.counts]
+        writer.writerow(
+            [row.attribute, row.label(), *sides, f"{row.missing:g}", repr(row.gain), repr(row.gini_gain)]
+            + [repr(row.cart), "yes" if k == report.chosen else ""]
+        )
+    return out.getvalue()
+
+
+def text(report: BinaryReport, where: list[str]) -> list:
+    """The heading, the table and the footer, for the console."""
+    return [heading(report, where), rich_table(report), footer(report)]

@@ -1,0 +1,78 @@
+"""The warning for identifier-like columns (issue 16): one stderr line naming the column and the fix;
+standard output unchanged; -q silences it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from helpers import SAMPLES, load
+
+WEATHER = SAMPLES / "weather.csv"
+
+
+def warnings(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if line.startswith("Warning:")]
+
+
+@pytest.mark.parametrize("command", ["gain", "train"])
+def test_day_is_named_with_the_fix(run, command):
+    result = run(command, WEATHER, "--target", "PlayTennis")
+    assert result.exit_code == 0
+    (line,) = warnings(result.stderr)
+    assert "column Day" in line and "14 different values in 14 rows" in line
+    assert line.endswith("leave it out with --ignore Day") and "Date" in line and "3.7.3" in line
+    assert "Warning" not in result.stdout
+
+
+def test_stdout_is_unchanged_and_quiet_silences_it(run):
+    loud = run("gain", WEATHER, "--target", "PlayTennis", "-f", "csv")
+    quiet = run("gain", WEATHER, "--target", "PlayTennis", "-f", "csv", "-q")
+    assert loud.stdout == quiet.stdout and quiet.stderr == "" and warnings(loud.stderr)
+    trained = run("train", WEATHER, "--target", "PlayTennis", "-q")
+    assert trained.exit_code == 0 and not warnings(trained.stderr) and trained.stdout == ""
+
+
+def test_no_warning_once_ignored(run):
+    for command in ("gain", "train"):
+        result = run(command, WEATHER, "--target", "PlayTennis", "--ignore", "Day")
+        assert not warnings(result.stderr)
+
+
+def write(path, header, rows):
+    path.write_text(header + "\n" + "\n".join(rows) + "\n")
+    return path
+
+
+def test_nearly_every_row_counts_and_numbers_do_not(run, tmp_path):
+    # 20 rows: Code repeats once (19 distinct of 20 = 95%), Group has 2 values, Serial is numeric
+    rows = [f"c{min(i, 18)},g{i % 2},{i},{'yes' if i % 3 else 'no'}" for i in range(20)]
+    path = write(tmp_path / "t.csv", "Code,Group,Serial,Class", rows)
+    result = run("gain", path)
+    (line,) = warnings(result.stderr)
+    assert "column Code has 19 different values in 20 rows" in line and "--ignore Code" in line
+
+
+def test_half_distinct_and_tiny_tables_are_quiet(run, tmp_path):
+    half = write(tmp_path / "half.csv", "Code,Class", [f"c{i // 2},{'yes' if i % 3 else 'no'}" for i in range(20)])
+    tiny = write(tmp_path / "tiny.csv", "Code,Class", ["a,yes", "b,no", "c,yes", "d,no", "e,yes"])
+    for path in (half, tiny):
+        assert not warnings(run("gain", path).stderr)
+
+
+def test_missing_values_are_not_rows_with_a_value(tmp_path):
+    from dtcli.model.table import identifier_columns
+
+    # 10 distinct values in 10 known rows, 10 more rows missing: still every known row differs
+    rows = [f"v{i},yes" if i < 10 else "?,no" for i in range(20)]
+    table = load(write(tmp_path / "m.csv", "Code,Class", rows))
+    assert identifier_columns(table) == [("Code", 10, 10)]
+    codes = table.columns[0]
+    assert np.count_nonzero(codes >= 0) == 10
+
+
+def test_a_name_with_spaces_gets_a_quoted_fix(run, tmp_path):
+    rows = [f"id {i},{'yes' if i % 2 else 'no'}" for i in range(8)]
+    path = write(tmp_path / "s.csv", "Row id,Class", rows)
+    (line,) = warnings(run("gain", path).stderr)
+    assert line.endswith("leave it out with --ignore 'Row id'")
