@@ -1,4 +1,4 @@
-"""Why each row got its prediction, as data: the leaves (or the rule) it reached, their weights, and the steps."""
+"""Why each row got its prediction, as data: the leaves (or the rule) it reached, their weights, and the steps.
 
 ``row_paths(model, table)`` runs the descent of ``predict_proba`` (so the
 probabilities are the ones ``dtree predict`` gives) and keeps every leaf each
