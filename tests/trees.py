@@ -62,6 +62,21 @@ def case_table(case):
     return Table(Schema(attributes, Attribute("y", NOMINAL, classes)), columns, np.array(labels, dtype=np.int32))
 
 
+def named_table(columns: dict[str, list[str | None]], target: list[str]):
+    """A Table of nominal columns given by their cells (None: missing), values and classes in order of
+    first appearance, the target named ``class``."""
+    from dtcli.model.table import NOMINAL, Attribute, Schema, Table
+
+    attributes, data = [], []
+    for name, cells in columns.items():
+        values = tuple(dict.fromkeys(c for c in cells if c is not None))
+        attributes.append(Attribute(name, NOMINAL, values))
+        data.append(np.array([values.index(c) if c is not None else -1 for c in cells], dtype=np.int32))
+    classes = tuple(dict.fromkeys(target))
+    schema = Schema(tuple(attributes), Attribute("class", NOMINAL, classes))
+    return Table(schema, data, np.array([classes.index(c) for c in target], dtype=np.int32))
+
+
 def grown_both(table, algorithm: str, **options):
     """The trees ``algorithm`` grows on ``table`` with the reference and with the compiled engine,
     which must print the same and trace the same decisions (pruning steps, chi-square tests, in order)."""

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
-from trees import case_table, fit, nominal_tables, shape
+from trees import case_table, fit, named_table, nominal_tables, shape
 
 from dtcli.errors import DataError, ParameterError
 from dtcli.induction.apply.predict import predict
@@ -45,19 +44,8 @@ def test_tree_predicts_its_training_data(weather):
     assert (predict(tree, weather) == weather.y).all()
 
 
-def make_table(columns: dict[str, list[str]], target: list[str]) -> Table:
-    attributes, data = [], []
-    for name, cells in columns.items():
-        values = tuple(dict.fromkeys(c for c in cells if c is not None))
-        attributes.append(Attribute(name, NOMINAL, values))
-        data.append(np.array([values.index(c) if c is not None else -1 for c in cells], dtype=np.int32))
-    classes = tuple(dict.fromkeys(target))
-    schema = Schema(tuple(attributes), Attribute("class", NOMINAL, classes))
-    return Table(schema, data, np.array([classes.index(c) for c in target], dtype=np.int32))
-
-
 def test_empty_branch_gets_parents_majority():
-    table = make_table({"A": ["a", "a", "b", "b", "b"]}, ["x", "x", "y", "y", "x"])
+    table = named_table({"A": ["a", "a", "b", "b", "b"]}, ["x", "x", "y", "y", "x"])
     # declare a third value that no row has
     attr = Attribute("A", NOMINAL, ("a", "b", "c"))
     table = Table(Schema((attr,), table.schema.target), table.columns, table.y)
@@ -69,14 +57,14 @@ def test_empty_branch_gets_parents_majority():
 
 def test_majority_leaf_when_attributes_run_out():
     # identical attribute values, different classes: ID3 runs out of attributes
-    table = make_table({"A": ["a", "a", "a", "b"]}, ["y", "x", "y", "x"])
+    table = named_table({"A": ["a", "a", "a", "b"]}, ["y", "x", "y", "x"])
     tree, _ = fit(table)
     assert shape(tree.root, tree.classes) == ("A", {"a": "y", "b": "x"})
     assert list(tree.root.children[0].counts) == [2, 1]  # classes in order of appearance: y, x
 
 
 def test_majority_tie_goes_to_first_class():
-    table = make_table({"A": ["a", "a", "b"]}, ["p", "q", "q"])
+    table = named_table({"A": ["a", "a", "b"]}, ["p", "q", "q"])
     tree, _ = fit(table)
     assert tree.classes[tree.root.children[0].label] == "p"
 
@@ -97,17 +85,17 @@ def test_attribute_used_once_per_path():
 
 def test_ties_go_to_the_first_column():
     # B and A split identically; A comes first
-    table = make_table({"A": ["a", "a", "b", "b"], "B": ["c", "c", "d", "d"]}, ["x", "x", "y", "y"])
+    table = named_table({"A": ["a", "a", "b", "b"], "B": ["c", "c", "d", "d"]}, ["x", "x", "y", "y"])
     tree, _ = fit(table)
     assert tree.root.test.attribute.name == "A"
-    swapped = make_table({"B": ["c", "c", "d", "d"], "A": ["a", "a", "b", "b"]}, ["x", "x", "y", "y"])
+    swapped = named_table({"B": ["c", "c", "d", "d"], "A": ["a", "a", "b", "b"]}, ["x", "x", "y", "y"])
     tree, _ = fit(swapped)
     assert tree.root.test.attribute.name == "B"
 
 
 def test_zero_gain_makes_a_leaf():
     # XOR: no single attribute gains anything, so (like Weka's Id3) no split is made
-    table = make_table({"X": ["t", "t", "f", "f"], "Y": ["t", "f", "t", "f"]}, ["no", "yes", "yes", "no"])
+    table = named_table({"X": ["t", "t", "f", "f"], "Y": ["t", "f", "t", "f"]}, ["no", "yes", "yes", "no"])
     tree, _ = fit(table)
     assert tree.root.is_leaf
 
@@ -118,7 +106,7 @@ def test_zero_gain_split_grows_xor(copies):
     the gain: X gains E(2,2) - 2/4 E(1,1) - 2/4 E(1,1) = 0, as Y does; X comes first in column
     order, then Y splits each half into pure leaves (gain 1 bit)."""
     xor = {"X": ["t", "t", "f", "f"] * copies, "Y": ["t", "f", "t", "f"] * copies}
-    tree, _ = fit(make_table(xor, ["no", "yes", "yes", "no"] * copies), zero_gain="split")
+    tree, _ = fit(named_table(xor, ["no", "yes", "yes", "no"] * copies), zero_gain="split")
     assert shape(tree.root, tree.classes) == (
         "X",
         {"t": ("Y", {"t": "no", "f": "yes"}), "f": ("Y", {"t": "yes", "f": "no"})},
@@ -131,7 +119,7 @@ def test_zero_gain_split_grows_xor(copies):
 
 def test_zero_gain_split_still_needs_two_branches_with_cases():
     """An attribute with one value at the node separates nothing: it is no candidate, split or not."""
-    table = make_table({"X": ["t", "t", "t", "t"]}, ["no", "yes", "yes", "no"])
+    table = named_table({"X": ["t", "t", "t", "t"]}, ["no", "yes", "yes", "no"])
     assert fit(table, zero_gain="split")[0].root.is_leaf
 
 
@@ -177,7 +165,7 @@ def test_gain_ratio_uses_quinlans_average_gain_rule():
     a = ["p"] * 5 + ["q"] * 7
     y = ["x"] + ["y"] * 4 + ["x"] * 5 + ["y"] * 2
     c = ["s"] + ["r"] + ["s"] * 10
-    table = make_table({"A": a, "C": c}, y)
+    table = named_table({"A": a, "C": c}, y)
     from dtcli.induction.criteria.impurity import gain_ratio, information_gain
     from dtcli.induction.search.split import nominal_branch_counts
 
@@ -190,7 +178,7 @@ def test_gain_ratio_uses_quinlans_average_gain_rule():
 def test_refuses_numeric_and_missing():
     with pytest.raises(DataError, match="--nominal Temperature"):
         fit(load(SAMPLES / "weather-numeric.csv"))
-    table = make_table({"A": ["a", None, "b"]}, ["x", "y", "y"])
+    table = named_table({"A": ["a", None, "b"]}, ["x", "y", "y"])
     with pytest.raises(DataError, match="missing"):
         fit(table)
 

@@ -10,21 +10,9 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from trees import case_table, fit, nominal_tables, shape
+from trees import case_table, fit, named_table, nominal_tables, shape
 
 from dtcli.induction.criteria.impurity import information_gain
-from dtcli.model.table import NOMINAL, Attribute, Schema, Table
-
-
-def make_table(columns: dict[str, list[str | None]], target: list[str]) -> Table:
-    attributes, data = [], []
-    for name, cells in columns.items():
-        values = tuple(dict.fromkeys(c for c in cells if c is not None))
-        attributes.append(Attribute(name, NOMINAL, values))
-        data.append(np.array([values.index(c) if c is not None else -1 for c in cells], dtype=np.int32))
-    classes = tuple(dict.fromkeys(target))
-    schema = Schema(tuple(attributes), Attribute("class", NOMINAL, classes))
-    return Table(schema, data, np.array([classes.index(c) for c in target], dtype=np.int32))
 
 
 def entropy(*counts: int) -> float:
@@ -37,7 +25,7 @@ def entropy(*counts: int) -> float:
 #  2 a1 b1 c2 yes    6 a2 ?  c2 no    10 a3 b1 c2 no
 #  3 a2 b2 c1 no     7 a2 b1 c2 yes   11 a3 b1 c1 no
 #  4 a2 b2 c2 no     8 a2 b2 c1 no    12 a3 b1 c2 no
-HAND = make_table(
+HAND = named_table(
     {
         "A": ["a1", "a1", "a2", "a2", "a2", "a2", "a2", "a2", "a3", "a3", "a3", "a3"],
         "B": ["b1", "b1", "b2", "b2", "b1", None, "b1", "b2", "b1", "b1", "b1", "b1"],
@@ -105,7 +93,7 @@ def test_a_row_keeps_its_other_missing_values_for_the_child():
     Gain(B) = E(5,3) - 5/8 E(4,1) - 3/8 E(1,2) = 0.159). In A = a (rows 1-4) B is known on
     rows 1 2 4 (p, q, q): row 3's B is filled again from these rows, q, and B splits a into
     pure leaves; filled once at the root it stays p, and the p leaf holds rows 1 and 3 [1 x, 1 y]."""
-    table = make_table(
+    table = named_table(
         {"A": ["a", "a", "a", "a", "b", "b", "b", "b"], "B": ["p", "q", None, "q", "p", "p", "p", "q"]},
         ["x", "y", "y", "y", "x", "x", "x", "x"],
     )
