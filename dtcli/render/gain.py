@@ -146,22 +146,27 @@ def to_json(report: GainReport, where: list[str]) -> str:
         if row.cost is not None:
             entry["cost"], entry["cost_score"] = row.cost, row.cost_score
         rows.append(entry)
-    doc = {
-        "format": GAIN_FORMAT,
-        "version": GAIN_VERSION,
-        "target": report.target,
-        "classes": list(report.classes),
-        "class_counts": [float(x) for x in report.counts],
-        "rows": report.rows,
-        "where": where,
-        "entropy": report.entropy,
-        "gini": report.gini,
-        "criterion": report.criterion,
-        "chosen": report.chosen,
-        "ties": report.ties,
-        "attributes": rows,
-        "skipped": [{"name": n, "reason": r} for n, r in report.skipped],
-    }
+    return gain_document(report, where, report.chosen, {"ties": report.ties, "attributes": rows})
+
+
+def gain_document(report, where: list[str], chosen, body: dict, splits: str | None = None) -> str:
+    """The ``dtree-gain`` JSON document: the node's figures, ``body`` (the scored splits), the skipped."""
+    doc = {"format": GAIN_FORMAT, "version": GAIN_VERSION}
+    if splits:
+        doc["splits"] = splits
+    doc.update(
+        target=report.target,
+        classes=list(report.classes),
+        class_counts=[float(x) for x in report.counts],
+        rows=report.rows,
+        where=where,
+        entropy=report.entropy,
+        gini=report.gini,
+        criterion=report.criterion,
+        chosen=chosen,
+    )
+    doc.update(body)
+    doc["skipped"] = [{"name": n, "reason": r} for n, r in report.skipped]
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 
 from rich.table import Table as RichTable
 
 from dtcli.induction.apply.binary import BinaryReport
 from dtcli.render.counts import class_counts
-from dtcli.render.gain import GAIN_FORMAT, GAIN_VERSION, heading
+from dtcli.render.gain import gain_document, heading
 from dtcli.render.printable import shown
 
 TITLES = {"gain": "information gain", "gini": "Gini gain", "cart": "CART measure"}
@@ -73,24 +72,8 @@ def to_json(report: BinaryReport, where: list[str]) -> str:
             cart=row.cart,
         )
         candidates.append(entry)
-    doc = {
-        "format": GAIN_FORMAT,
-        "version": GAIN_VERSION,
-        "splits": "binary",
-        "target": report.target,
-        "classes": list(report.classes),
-        "class_counts": [float(x) for x in report.counts],
-        "rows": report.rows,
-        "where": where,
-        "entropy": report.entropy,
-        "gini": report.gini,
-        "criterion": report.criterion,
-        "chosen": chosen.attribute if chosen else None,
-        "chosen_split": chosen.label() if chosen else None,
-        "candidates": candidates,
-        "skipped": [{"name": n, "reason": r} for n, r in report.skipped],
-    }
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    body = {"chosen_split": chosen.label() if chosen else None, "candidates": candidates}
+    return gain_document(report, where, chosen.attribute if chosen else None, body, splits="binary")
 
 
 CSV_COLUMNS = ("attribute", "split", "left", "right", "missing", "gain", "gini_gain", "cart", "chosen")
