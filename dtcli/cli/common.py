@@ -175,17 +175,18 @@ def output_option(help_text: str):
 
 
 def emit_tree(tree, output, fmt, quiet) -> None:
-    """Write the model to ``output`` (atomically) and print the tree as ``fmt`` asks (a printout,
-    the model, or a picture: dot, svg, mermaid)."""
+    """Print the tree as ``fmt`` asks (a printout, the model, or a picture: dot, svg, mermaid), then
+    write the model to ``output`` (atomically) as the run's last output: a stop signal during the
+    printout leaves the previous model, and none after the model is in place undoes the run."""
     from dtcli.model.serialize import dump_model
 
+    if not quiet:
+        show_tree(tree, fmt, None, None, "dtree show MODEL")
     if output:
         from dtcli.io.write import atomic
 
-        with atomic(output) as handle:
+        with atomic(output, last=True) as handle:
             dump_model(tree, handle.write)
-    if not quiet:
-        show_tree(tree, fmt, None, None, "dtree show MODEL")
 
 
 def heading(tree) -> str:
@@ -229,14 +230,15 @@ def show_tree(tree, fmt: str, output: str | None, max_depth: int | None, again: 
 
 
 def write_output(output, text: str) -> None:
-    """``text`` to the file ``output`` (atomically), or to standard output without one (or with ``-``)."""
+    """``text`` to the file ``output`` (atomically, as the run's last output), or to standard output
+    without one (or with ``-``)."""
     from dtcli.io.write import write_text
     from dtcli.render.console import console
 
     if not output or output == "-":
         console.data(text)
     else:
-        write_text(output, text)
+        write_text(output, text, last=True)
 
 
 def cost_complexity_pruning(tree, table, ccp, engine: str = "auto"):

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import signal
 
+from dtcli.io import write
+
 # The signals a run stops on, and the word for each in the one line it prints.
 STOPS = {signal.SIGINT: "Interrupted", signal.SIGTERM: "Interrupted (SIGTERM)", signal.SIGHUP: "Interrupted (SIGHUP)"}
 
@@ -23,13 +25,15 @@ class Interrupt(BaseException):
 
 
 def _raise(signum, frame) -> None:
-    raise Interrupt(signum)
+    if write.stop_arrived(signum):  # not while an output is being put in place, nor once it is
+        raise Interrupt(signum)
 
 
 def install() -> None:
     """Make every stop signal raise Interrupt. SIGINT and SIGTERM always do (a shell script starts
     its background jobs with SIGINT ignored, yet ``kill -INT`` should stop them); an ignored SIGHUP
     stays ignored (``nohup``)."""
+    write.listen()
     for signum in STOPS:
         if signum != signal.SIGHUP or signal.getsignal(signum) is not signal.SIG_IGN:
             signal.signal(signum, _raise)

@@ -14,24 +14,23 @@ import os
 import signal
 import stat
 import tempfile
-import threading
 from pathlib import Path
 
 from dtcli.errors import DataError
 
 
-def write_text(path: str, text: str, stdout=None) -> None:
+def write_text(path: str, text: str, stdout=None, *, last: bool = False) -> None:
     """Write ``text`` to ``path`` atomically, or to ``stdout`` (the console's stream) when ``path`` is ``-``."""
     if path == "-":
         stdout.write(text)
         stdout.flush()
         return
-    write_bytes(path, text.encode("utf-8"))
+    write_bytes(path, text.encode("utf-8"), last=last)
 
 
-def write_bytes(path: str, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically (temporary file, then rename)."""
-    with atomic(path, "wb") as handle:
+def write_bytes(path: str, data: bytes, *, last: bool = False) -> None:
+    """Write ``data`` to ``path`` atomically (temporary file, then rename); ``last`` as for :func:`atomic`."""
+    with atomic(path, "wb", last=last) as handle:
         handle.write(data)
 
 
@@ -60,9 +59,11 @@ def refuse_inputs(path: str, flag: str, inputs: dict[str, str]) -> None:
 
 
 @contextlib.contextmanager
-def atomic(path: str, mode: str = "w"):
+def atomic(path: str, mode: str = "w", *, last: bool = False):
     """A handle on a temporary file beside ``path`` that becomes ``path`` when the block ends
     without an error (and is removed when it does not, a stop signal included). Text is UTF-8.
+    With ``last`` (the run's last output), the run has finished once the file is in place: stop
+    signals are ignored from then on, so a run never reports a stop after replacing the file.
     The file gets the mode of the file it replaces, or the usual one for a new file (0666 less the
     umask). A symbolic link is followed (the file it points to is replaced, the link stays); a
     device, named pipe or socket is written directly, never replaced."""
@@ -72,6 +73,8 @@ def atomic(path: str, mode: str = "w"):
     if kind == "special":
         with _direct(path, mode) as handle:
             yield handle
+        if last:
+            _stop_listening()
         return
     target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
     directory = target.parent if str(target.parent) else Path(".")
@@ -84,8 +87,11 @@ def atomic(path: str, mode: str = "w"):
         os.fchmod(fd, _mode_for(target))
         with os.fdopen(fd, mode, **_text(mode)) as handle:
             yield handle
-        os.replace(temp, target)
-        temp = None
+        with _signals_held():
+            os.replace(temp, target)
+            temp = None
+            if last:
+                _stop_listening()
     except BaseException as exc:
         if temp is not None:
             with _signals_held():
@@ -128,18 +134,46 @@ def _text(mode: str) -> dict:
     return {} if "b" in mode else {"encoding": "utf-8", "newline": ""}
 
 
+# Stop signals held back while a temporary file comes into being, is renamed or goes: how deep
+# the holds are nested, the signal that arrived meanwhile, and whether the run has finished.
+_HOLD = {"depth": 0, "pending": None, "finished": False}
+
+
+def listen() -> None:
+    """A run starts: no stop held back, not finished."""
+    _HOLD.update(depth=0, pending=None, finished=False)
+
+
+def stop_arrived(signum: int) -> bool:
+    """Called by the stop-signal handler: True when the stop should happen now; False when it is
+    held back (it happens when the hold ends) or the run has already finished (it is dropped).
+    Holding in Python, not with a signal mask, works whichever thread the signal is delivered to
+    (numpy's and numba's worker threads do not block it)."""
+    if _HOLD["finished"]:
+        return False
+    if _HOLD["depth"]:
+        _HOLD["pending"] = signum
+        return False
+    return True
+
+
 @contextlib.contextmanager
 def _signals_held():
-    """Hold stop signals back while a temporary file comes into being or goes: a signal then
-    arrives where the caller can clean up (the handler runs when the block ends)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+    """Hold stop signals back for the block: one that arrives meanwhile is raised again when the
+    block ends, where the caller can clean up (or dropped, if the run finished in the block)."""
+    _HOLD["depth"] += 1
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        _HOLD["depth"] -= 1
+        pending, _HOLD["pending"] = _HOLD["pending"], None
+        if pending is not None and not _HOLD["depth"] and not _HOLD["finished"]:
+            signal.raise_signal(pending)
+
+
+def _stop_listening() -> None:
+    """The run has finished: stop signals from now on (and one held back) are dropped."""
+    _HOLD["finished"] = True
 
 
 def _mode_for(target: Path) -> int:

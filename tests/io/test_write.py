@@ -108,3 +108,48 @@ def test_a_real_signal_during_the_write_unwinds_it(tmp_path):
     assert caught.value.status == 143
     assert target.read_text() == "old\n"
     assert leftovers(tmp_path) == []
+
+
+@pytest.fixture
+def stop_handlers():
+    """The CLI's stop handlers for the test, the previous ones afterwards."""
+    previous = {signum: signal.getsignal(signum) for signum in signals.STOPS}
+    signals.install()
+    yield
+    for signum, handler in previous.items():
+        signal.signal(signum, handler)
+
+
+def signal_during_replace(monkeypatch):
+    """Make the rename that puts the file in place also send SIGTERM to this process."""
+    real = os.replace
+
+    def replace(src, dst):
+        os.kill(os.getpid(), signal.SIGTERM)
+        real(src, dst)
+
+    monkeypatch.setattr(os, "replace", replace)
+
+
+def test_a_signal_while_the_last_output_is_put_in_place_is_ignored(tmp_path, monkeypatch, stop_handlers):
+    target = tmp_path / "out.json"
+    target.write_text("old\n")
+    signal_during_replace(monkeypatch)
+    with atomic(str(target), last=True) as handle:
+        handle.write("new\n")
+    for _ in range(1000):  # a handler would have run by now
+        pass
+    assert target.read_text() == "new\n"
+    assert leftovers(tmp_path) == []
+    os.kill(os.getpid(), signal.SIGTERM)  # the run has finished: no stop from here on
+    for _ in range(1000):
+        pass
+
+
+def test_a_signal_while_an_earlier_output_is_put_in_place_stops_after_it(tmp_path, monkeypatch, stop_handlers):
+    target = tmp_path / "trace.txt"
+    signal_during_replace(monkeypatch)
+    with pytest.raises(signals.Interrupt), atomic(str(target)) as handle:
+        handle.write("trace\n")
+    assert target.read_text() == "trace\n"  # complete, never half
+    assert leftovers(tmp_path) == []
