@@ -1,4 +1,7 @@
-"""The command class of every subcommand: it refuses an output file that is also one of the command's inputs."""
+"""The command class of every subcommand: before any work, it refuses an output no file can go to.
+
+That is an output naming one of the command's inputs, a directory, or a file in a missing directory.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ class Command(click.Command):
     """A click Command that checks, before running, that no output names an input file."""
 
     def invoke(self, ctx: click.Context):
-        from dtcli.io.write import refuse_inputs
+        from dtcli.io.write import check_output, refuse_inputs
 
         names = {param.name: _flag(param) for param in self.params}
         for name in (*INPUTS, *OUTPUTS):
@@ -24,8 +27,9 @@ class Command(click.Command):
                                      f"{'input' if name in INPUTS else 'output'}")  # fmt: skip
         inputs = {names[name]: ctx.params[name] for name in INPUTS if ctx.params.get(name)}
         for name in OUTPUTS:
-            if ctx.params.get(name):
+            if ctx.params.get(name) and ctx.params[name] != "-":
                 refuse_inputs(ctx.params[name], names[name], inputs)
+                check_output(ctx.params[name])
         return super().invoke(ctx)
 
 

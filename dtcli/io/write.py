@@ -67,19 +67,15 @@ def atomic(path: str, mode: str = "w", *, last: bool = False):
     The file gets the mode of the file it replaces, or the usual one for a new file (0666 less the
     umask). A symbolic link is followed (the file it points to is replaced, the link stays); a
     device, named pipe or socket is written directly, never replaced."""
-    kind = _kind(path)
-    if kind == "directory":
-        raise DataError(f"{path}: is a directory; give a file name")
+    kind = check_output(path)
     if kind == "special":
         with _direct(path, mode) as handle:
             yield handle
         if last:
             _stop_listening()
         return
-    target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
+    target = _target(path)
     directory = target.parent if str(target.parent) else Path(".")
-    if not directory.is_dir():
-        raise DataError(f"{path}: cannot write: directory {str(directory)!r} does not exist")
     temp = None
     try:
         with _signals_held():
@@ -99,6 +95,24 @@ def atomic(path: str, mode: str = "w", *, last: bool = False):
         if isinstance(exc, OSError):
             raise DataError(f"{path}: cannot write: {exc.strerror or exc}") from None
         raise
+
+
+def check_output(path: str) -> str:
+    """Refuse an output path no file can be written to (a directory, or in a directory that does
+    not exist) before any work is done; else what it is: new, file or special."""
+    kind = _kind(path)
+    if kind == "directory":
+        raise DataError(f"{path}: is a directory; give a file name")
+    if kind != "special":
+        directory = _target(path).parent
+        if not (directory if str(directory) else Path(".")).is_dir():
+            raise DataError(f"{path}: cannot write: directory {str(directory)!r} does not exist")
+    return kind
+
+
+def _target(path: str) -> Path:
+    """The file a write to ``path`` replaces (the one a symbolic link points to)."""
+    return Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
 
 
 def _kind(path: str) -> str:
