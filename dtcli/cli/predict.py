@@ -159,7 +159,7 @@ def _text(tree, why, proba: bool) -> str:
 
 def _report(tree, encoded, predicted) -> None:
     """Accuracy and confusion matrix (or the regression errors) on standard error."""
-    from dtcli.induction.apply.evaluate import evaluate, evaluate_regression
+    from dtcli.induction.evaluate.metrics import evaluate, evaluate_regression
     from dtcli.render.console import info
     from dtcli.render.metrics import evaluation_text, regression_text
 

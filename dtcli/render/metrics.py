@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dtcli.induction.apply.evaluate import Evaluation
+from dtcli.induction.evaluate.metrics import Evaluation
 from dtcli.render.printable import shown
 
 

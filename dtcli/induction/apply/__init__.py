@@ -1,1 +1,1 @@
-"""Using a grown tree: predictions, evaluation, rules, and the gain report behind a split choice."""
+"""Using a grown tree: predictions, paths, rules, and the gain report behind a split choice."""

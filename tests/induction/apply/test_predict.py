@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from trees import fit
 
-from dtcli.induction.apply.evaluate import evaluate
+from dtcli.induction.evaluate.metrics import evaluate
 from dtcli.induction.apply.predict import predict, predict_proba
 from dtcli.io.encode import encode_for_schema
 from dtcli.io.read import read_data
