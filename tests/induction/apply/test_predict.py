@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from trees import fit
 
-from dtcli.induction.evaluate.metrics import evaluate
 from dtcli.induction.apply.predict import predict, predict_proba
+from dtcli.induction.evaluate.metrics import evaluate
 from dtcli.io.encode import encode_for_schema
 from dtcli.io.read import read_data
 from helpers import load
