@@ -29,6 +29,11 @@ def set_no_color(value: bool) -> None:
     _settings["no_color"] = bool(value)
 
 
+def colour_allowed() -> bool:
+    """False when ``--no-color`` was given or ``NO_COLOR`` is set."""
+    return not (_settings["no_color"] or "NO_COLOR" in os.environ)
+
+
 def make_console(stderr: bool = False, file=None) -> Console:
     """A rich Console on standard output (or error), made for one use; with ``file``, a Console
     that writes there but renders as it would for that stream (colour, width)."""
@@ -46,7 +51,7 @@ def make_console(stderr: bool = False, file=None) -> Console:
         highlight=False,
         emoji=False,
         width=width,
-        no_color=_settings["no_color"] or "NO_COLOR" in os.environ,
+        no_color=not colour_allowed(),
         soft_wrap=False,
     )
 

@@ -1,42 +1,175 @@
-"""Progress of a long training run, on standard error.
+"""Progress on standard error: a rich bar on a terminal, plain lines under TERM=dumb, else nothing.
 
-One line, rewritten in place after every level of the level-wise engine:
-the level, how many nodes it holds and how many rows (with C4.5's
-fractional copies) are being processed. Shown only when standard error is
-a terminal and only once training has run for more than a second, so that
-scripts, pipes and quick runs never see it; cleared when training ends.
+Where it shows (``mode``):
+
+- standard error is a terminal and ``TERM`` is not ``dumb``: a rich bar (label, bar, done/total,
+  elapsed time, a detail such as the current level), drawn only once the work has run for more
+  than ``DELAY`` seconds, redrawn at most ten times a second when the work reports, and erased
+  when the work ends (also when it ends by an error or Ctrl-C);
+- standard error is a terminal and ``TERM=dumb`` (Emacs' shell, some CI consoles): a plain line
+  such as ``cross-validation: 3/10, 12.5 s`` at most every ``DUMB_EVERY`` seconds (no cursor
+  movement; these lines stay);
+- standard error is not a terminal (a pipe, a file), or ``-q``: nothing.
+
+Nothing ever goes to standard output. The bar is redrawn only when the work reports (no thread),
+so nothing can draw it again after a stop signal has unwound the run.
+
+The API for long work (``steps``)::
+
+    with steps("cross-validation", total=10, quiet=quiet) as bar:
+        for fold in folds:
+            ...
+            bar.advance()        # or bar.update(completed=k, detail="fold 3")
 """
 
 from __future__ import annotations
 
-import shutil
+import contextlib
+import os
 import sys
 import time
+from collections.abc import Iterator
 
-DELAY = 1.0  # seconds of training before the line appears
+DELAY = 1.0  # seconds of work before anything is shown (DTREE_PROGRESS_DELAY overrides it)
+DUMB_EVERY = 5.0  # seconds between two plain lines under TERM=dumb
+REDRAW_EVERY = 0.1  # seconds between two redraws of the bar
+
+
+def default_delay() -> float:
+    """``DELAY``, or the seconds ``DTREE_PROGRESS_DELAY`` gives (0 shows progress at once)."""
+    try:
+        value = float(os.environ.get("DTREE_PROGRESS_DELAY", DELAY))
+    except ValueError:
+        return DELAY
+    return value if value >= 0 else DELAY
+
+
+def mode(stream) -> str:
+    """``"bar"``, ``"lines"`` or ``"off"``: what progress ``stream`` gets (see the module's doc)."""
+    try:
+        terminal = stream.isatty()
+    except (AttributeError, ValueError, OSError):
+        terminal = False
+    if not terminal:
+        return "off"
+    return "lines" if os.environ.get("TERM", "").lower() in ("dumb", "unknown") else "bar"
+
+
+class Steps:
+    """One piece of long work: ``advance`` and ``update`` report, ``close`` erases what was shown."""
+
+    def __init__(
+        self, label: str, total: int | None, stream=None, *, how: str | None = None, delay: float | None = None
+    ):
+        self.label, self.total, self.completed, self.detail = label, total, 0, ""
+        self.stream = stream if stream is not None else sys.stderr
+        self.how = how if how is not None else mode(self.stream)
+        self.delay = default_delay() if delay is None else delay
+        self.started = time.perf_counter()
+        self.last = float("-inf")  # when the bar was last drawn (or the last plain line written)
+        self.bar = None  # the rich Progress, once shown
+
+    def advance(self, n: int = 1) -> None:
+        """``n`` more steps are done."""
+        self.completed += n
+        self._report()
+
+    def update(self, *, completed: int | None = None, total: int | None = None, detail: str | None = None) -> None:
+        """Set how much is done, the total (``None``: not known) or the detail text."""
+        if completed is not None:
+            self.completed = completed
+        if total is not None:
+            self.total = total
+        if detail is not None:
+            self.detail = detail
+        self._report()
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
+
+    def text(self) -> str:
+        """The plain line: ``label: done/total, detail, 12.5 s``."""
+        parts = [f"{self.completed:,}/{self.total:,}" if self.total else ""]
+        parts += [self.detail, f"{self.elapsed():.1f} s"]
+        return f"{self.label}: " + ", ".join(part for part in parts if part)
+
+    def _report(self) -> None:
+        if self.how == "off" or self.elapsed() < self.delay:
+            return
+        now = time.perf_counter()
+        if self.how == "lines":
+            if now - self.last >= DUMB_EVERY:
+                self.last = now
+                with contextlib.suppress(OSError, ValueError):
+                    self.stream.write(self.text() + "\n")
+                    self.stream.flush()
+            return
+        if now - self.last >= REDRAW_EVERY:
+            self.last = now
+            self._draw()
+
+    def _draw(self) -> None:
+        if self.bar is None:
+            self.bar = _rich_bar(self.stream, counted=self.total is not None)
+            self.task = self.bar.add_task(self.label, total=self.total, completed=self.completed, detail=self.detail)
+            self.bar.start()
+        self.bar.update(self.task, completed=self.completed, total=self.total, detail=self.detail)
+        self.bar.refresh()
+
+    def close(self) -> None:
+        """Erase the bar (if one was shown). Plain lines stay."""
+        bar, self.bar = self.bar, None
+        if bar is not None:
+            with contextlib.suppress(OSError, ValueError):
+                bar.stop()
+
+
+def _rich_bar(stream, counted: bool):
+    """A transient rich Progress drawing on ``stream`` (a terminal); messages written to standard
+    error meanwhile print above it."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from dtcli.render.console import colour_allowed
+
+    terminal = Console(
+        file=stream, force_terminal=True, markup=False, highlight=False, emoji=False, no_color=not colour_allowed()
+    )
+    columns = [
+        TextColumn("{task.description}", markup=False),
+        BarColumn(),
+        *([MofNCompleteColumn()] if counted else []),
+    ]
+    columns += [TimeElapsedColumn(), TextColumn("{task.fields[detail]}", markup=False)]
+    return Progress(
+        *columns, console=terminal, auto_refresh=False, transient=True, redirect_stdout=False, redirect_stderr=True
+    )
+
+
+@contextlib.contextmanager
+def steps(
+    label: str, total: int | None = None, *, quiet: bool = False, stream=None, delay: float | None = None
+) -> Iterator[Steps]:
+    """Progress of ``total`` steps (``None``: not known) on standard error, as ``mode`` decides;
+    nothing with ``quiet``. The bar is erased when the block ends, however it ends."""
+    work = Steps(label, total, stream, how="off" if quiet else None, delay=delay)
+    try:
+        yield work
+    finally:
+        work.close()
 
 
 class TrainingProgress:
-    def __init__(self, stream=None, enabled: bool | None = None, delay: float = DELAY):
-        self.stream = stream if stream is not None else sys.stderr
-        self.enabled = self.stream.isatty() if enabled is None else enabled
-        self.delay = delay
-        self.started = time.perf_counter()
-        self.shown = False
+    """The training engines' callback, ``progress(level, nodes, rows, seconds)``, shown as steps
+    of unknown total with the level, the nodes and the rows as its detail."""
+
+    def __init__(self, stream=None, enabled: bool | None = None, delay: float | None = None):
+        how = "off" if enabled is False else None
+        self.work = Steps("training", None, stream, how=how, delay=delay)
 
     def __call__(self, level: int, nodes: int, rows: int, seconds: float) -> None:
-        elapsed = time.perf_counter() - self.started
-        if not self.enabled or elapsed < self.delay:
-            return
-        line = f"training: level {level}, {nodes:,} node(s), {rows:,} rows, {elapsed:.1f} s"
-        width = shutil.get_terminal_size((80, 24)).columns - 1
-        self.stream.write("\r" + line[:width] + "\x1b[K")
-        self.stream.flush()
-        self.shown = True
+        self.work.update(completed=level, detail=f"level {level}, {nodes:,} node(s), {rows:,} rows")
 
     def close(self) -> None:
-        """Erase the line (if one was shown)."""
-        if self.shown:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
-            self.shown = False
+        """Erase the bar (if one was shown)."""
+        self.work.close()

@@ -1,10 +1,13 @@
-"""The training progress line: on a terminal only, after a delay, erased at the end."""
+"""Progress on stderr: a bar on a terminal, plain lines under TERM=dumb, nothing on a pipe; erased at the end."""
 
 from __future__ import annotations
 
 import io
+import sys
 
-from dtcli.render.progress import TrainingProgress
+import pytest
+
+from dtcli.render.progress import TrainingProgress, mode, steps
 
 
 class Terminal(io.StringIO):
@@ -12,26 +15,90 @@ class Terminal(io.StringIO):
         return True
 
 
-def test_progress_line_is_written_in_place_and_erased():
+ERASE = "\r\x1b[1A\x1b[2K"  # what rich writes last when it takes a one-line bar away
+
+
+@pytest.fixture
+def colour_term(monkeypatch):
+    monkeypatch.setenv("TERM", "xterm-256color")
+
+
+def test_where_progress_shows(monkeypatch):
+    monkeypatch.setenv("TERM", "xterm")
+    assert mode(Terminal()) == "bar"
+    assert mode(io.StringIO()) == "off"
+    assert mode(object()) == "off"  # no isatty at all
+    for term in ("dumb", "DUMB", "unknown"):
+        monkeypatch.setenv("TERM", term)
+        assert mode(Terminal()) == "lines"
+        assert mode(io.StringIO()) == "off"
+
+
+def test_bar_shows_steps_and_is_erased(colour_term):
+    stream = Terminal()
+    with steps("cross-validation", 10, stream=stream, delay=0.0) as work:
+        work.advance()
+        work.last = float("-inf")  # as if a tenth of a second had passed
+        work.advance(2)
+        assert "3/10" in stream.getvalue() and "cross-validation" in stream.getvalue()
+    assert stream.getvalue().endswith(ERASE)
+
+
+def test_bar_is_erased_when_the_work_is_interrupted(colour_term):
+    stream = Terminal()
+    with pytest.raises(KeyboardInterrupt), steps("predicting", 5, stream=stream, delay=0.0) as work:
+        work.advance()
+        raise KeyboardInterrupt
+    assert stream.getvalue().endswith(ERASE)
+
+
+def test_messages_while_the_bar_shows_go_above_it(colour_term, monkeypatch):
+    stream = Terminal()
+    monkeypatch.setattr(sys, "stderr", stream)
+    with steps("training", None, delay=0.0) as work:
+        work.update(detail="level 1")
+        sys.stderr.write("Warning: something\n")
+        sys.stderr.flush()
+    assert sys.stderr is stream  # the redirection is undone
+    assert "Warning: something" in stream.getvalue() and stream.getvalue().endswith(ERASE)
+
+
+def test_nothing_before_the_delay_nor_quiet_nor_off_a_terminal(colour_term):
+    quick = Terminal()
+    with steps("training", 3, stream=quick, delay=60.0) as work:
+        work.advance()
+    silenced = Terminal()
+    with steps("training", 3, stream=silenced, delay=0.0, quiet=True) as work:
+        work.advance()
+    pipe = io.StringIO()
+    with steps("training", 3, stream=pipe, delay=0.0) as work:
+        work.advance()
+    assert quick.getvalue() == silenced.getvalue() == pipe.getvalue() == ""
+
+
+def test_dumb_terminal_gets_plain_lines_now_and_then(monkeypatch):
+    monkeypatch.setenv("TERM", "dumb")
+    stream = Terminal()
+    with steps("cross-validation", 10, stream=stream, delay=0.0) as work:
+        for _ in range(10):
+            work.advance()  # within DUMB_EVERY seconds of the first: one line only
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("cross-validation: 1/10, ")
+    assert "\x1b" not in stream.getvalue() and "\r" not in stream.getvalue()
+
+
+def test_training_progress_shows_the_level(colour_term):
     stream = Terminal()
     progress = TrainingProgress(stream, delay=0.0)
     progress(3, 1234, 1_000_000, 0.5)
-    progress(4, 5678, 999_000, 0.9)
-    assert stream.getvalue().count("\r") == 2
-    assert "level 4, 5,678 node(s), 999,000 rows" in stream.getvalue()
+    assert "level 3, 1,234 node(s), 1,000,000 rows" in stream.getvalue()
     progress.close()
-    assert stream.getvalue().endswith("\r\x1b[K")
-
-
-def test_no_progress_before_the_delay_or_off_a_terminal():
-    quick = Terminal()
-    TrainingProgress(quick, delay=60.0)(1, 2, 3, 0.1)
-    assert quick.getvalue() == ""
-    pipe = io.StringIO()
-    progress = TrainingProgress(pipe, delay=0.0)
-    progress(1, 2, 3, 0.1)
+    assert stream.getvalue().endswith(ERASE)
+    off = Terminal()
+    progress = TrainingProgress(off, enabled=False, delay=0.0)
+    progress(3, 1234, 1_000_000, 0.5)
     progress.close()
-    assert pipe.getvalue() == ""
+    assert off.getvalue() == ""
 
 
 def test_engine_reports_each_level():
