@@ -31,7 +31,7 @@ FORMATS = ("csv", "json", "text")
 )
 @format_in_option
 @limit_options
-@click.option("-q", "--quiet", is_flag=True, help="Do not report accuracy on standard error.")
+@click.option("-q", "--quiet", is_flag=True, help="Do not report accuracy nor show progress on standard error.")
 def command(model, data, output, proba, fmt, explain, format_in, limits, quiet):
     """Predict the class of every row of DATA with MODEL (from 'dtree train -o',
     or a rule set from 'dtree rules -f json': the first rule that fires, else the default).
@@ -66,7 +66,7 @@ def command(model, data, output, proba, fmt, explain, format_in, limits, quiet):
         why = row_paths(tree, encoded.table)
         codes, probabilities = why.codes, why.proba
     else:
-        codes, probabilities = _predict(tree, encoded.table)
+        codes, probabilities = _predict(tree, encoded.table, quiet)
     regression = tree.schema.is_regression
     predicted = probabilities[:, 0] if regression else codes
     if fmt == "csv":
@@ -80,17 +80,20 @@ def command(model, data, output, proba, fmt, explain, format_in, limits, quiet):
         _report(tree, encoded, predicted)
 
 
-def _predict(tree, table):
-    """(class codes, probabilities) of a tree or a rule set."""
+def _predict(tree, table, quiet: bool):
+    """(class codes, probabilities) of a tree or a rule set, in chunks of rows, with a progress bar
+    on a terminal (render.progress) unless ``quiet``."""
     from dtcli.model.rules import RuleSet
+    from dtcli.render.progress import steps
 
-    if isinstance(tree, RuleSet):
-        from dtcli.induction.apply.rules import predict_rules
+    with steps("predicting", table.n_rows, quiet=quiet) as work:
+        if isinstance(tree, RuleSet):
+            from dtcli.induction.apply.rules import predict_rules
 
-        return predict_rules(tree, table)
-    from dtcli.induction.apply.predict import predict_proba
+            return predict_rules(tree, table, done=work.advance)
+        from dtcli.induction.apply.predict import predict_proba
 
-    probabilities = predict_proba(tree, table)
+        probabilities = predict_proba(tree, table, done=work.advance)
     return probabilities.argmax(axis=1), probabilities
 
 

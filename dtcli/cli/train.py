@@ -110,7 +110,10 @@ pruning_options = option_group(
 )
 @show_option("the tree")
 @click.option(
-    "-q", "--quiet", is_flag=True, help="Do not print the tree (use with -o), nor warn of identifier-like columns."
+    "-q",
+    "--quiet",
+    is_flag=True,
+    help="Do not print the tree (use with -o), nor warn of identifier-like columns, nor show progress.",
 )
 def command(
     source, growth, task, missing, costs, stopping, pruning, trace, trace_file, id_column, ccp, output, fmt, show, quiet

@@ -21,16 +21,28 @@ from dtcli.induction.search.missing import FILL
 from dtcli.model.table import Table
 from dtcli.model.tree import Node, SubsetTest, Tree
 
+CHUNK = 100_000  # rows that descend together when ``predict_proba`` is asked to report progress
 
-def predict_proba(tree: Tree, table: Table) -> np.ndarray:
+
+def predict_proba(tree: Tree, table: Table, done=None, chunk: int = CHUNK) -> np.ndarray:
     """An (rows, classes) matrix of class probabilities; each row sums to 1.
 
     For a regression tree: a (rows, 1) matrix of predicted values. The rows
     descend level by level: at each level, one array operation per
     attribute tested there routes every row at once; a row with a missing
     value becomes one record per branch, its weight times the branch's share.
+    With ``done``, the rows descend ``chunk`` at a time and ``done(n)`` is called after each
+    chunk of ``n`` rows; a row's numbers depend on that row only, so they are the same.
     """
-    return descend(layout(tree, table), np.arange(table.n_rows))
+    flat = layout(tree, table)
+    if done is None:
+        return descend(flat, np.arange(table.n_rows))
+    proba = np.empty((table.n_rows, flat.dist.shape[1]), dtype=np.float64)
+    for start in range(0, table.n_rows, max(1, chunk)):
+        rows = np.arange(start, min(start + max(1, chunk), table.n_rows))
+        proba[rows] = descend(flat, rows)
+        done(len(rows))
+    return proba
 
 
 def layout(tree: Tree, table: Table) -> _Layout:

@@ -177,13 +177,21 @@ def prune_rules(ruleset: RuleSet, table: Table, cf: float = 0.25, bound: str = "
     return result, drops
 
 
-def predict_rules(ruleset: RuleSet, table: Table) -> tuple[np.ndarray, np.ndarray]:
+def predict_rules(ruleset: RuleSet, table: Table, done=None, chunk: int = 100_000) -> tuple[np.ndarray, np.ndarray]:
     """(class codes, probabilities): each row takes the first rule that fires, else the default.
 
     Probabilities are the firing rule's training distribution (certainty in
-    its class if it covered no training case).
+    its class if it covered no training case). With ``done``, the rows are matched ``chunk`` at
+    a time and ``done(n)`` is called after each chunk of ``n`` rows (the same result).
     """
-    chosen = ruleset.first_match(table)
+    if done is None:
+        chosen = ruleset.first_match(table)
+    else:
+        parts = []
+        for start in range(0, table.n_rows, max(1, chunk)):
+            parts.append(ruleset.first_match(table.take(slice(start, start + max(1, chunk)))))
+            done(len(parts[-1]))
+        chosen = np.concatenate(parts) if parts else ruleset.first_match(table)
     k = len(ruleset.classes)
     table_of = np.zeros((len(ruleset.rules) + 1, k))
     for i, rule in enumerate(ruleset.rules + [Rule((), ruleset.default, ruleset.default_counts)]):
