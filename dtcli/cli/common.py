@@ -221,7 +221,7 @@ def show_tree(tree, fmt: str, output: str | None, max_depth: int | None, again: 
         with writing_stdout():
             dump_model(tree, console.write)
             console.stdout.flush()
-    elif fmt == "text":
+    elif fmt == "text" or not console.stdout.isatty():  # piped: the rich form unwrapped (render.export)
         console.data(printout(tree, fmt, max_depth))
     else:
         from dtcli.render.tree import ShownTree, rich_tree

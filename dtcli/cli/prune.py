@@ -64,7 +64,11 @@ from dtcli.induction.prune import MODEL_PRUNERS
 @format_in_option
 @limit_options
 @output_option("Write the pruned model (JSON) to FILE.")
-@format_option(TREE_FORMATS, "rich", "How to print the pruned tree (--path/--curve: text or json table).")
+@format_option(
+    TREE_FORMATS,
+    "rich",
+    "How to print the pruned tree (--path/--curve: text or json table). Piped, the rich tree never wraps a line.",
+)
 @show_option("the pruned tree")
 @click.option("-q", "--quiet", is_flag=True, help="Do not print the tree (use with -o).")
 def command(

@@ -16,7 +16,8 @@ from dtcli.render.export import FORMATS
     FORMATS,
     "rich",
     "rich or text: as 'dtree train' prints it; json: the model; dot: Graphviz source; svg: a picture "
-    "(no Graphviz needed); mermaid: a flowchart for Markdown.",
+    "(no Graphviz needed); mermaid: a flowchart for Markdown. Piped or with -o, the rich tree never wraps a "
+    "node's line.",
 )
 @click.option(
     "--max-depth",

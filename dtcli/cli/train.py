@@ -106,7 +106,8 @@ pruning_options = option_group(
 @format_option(
     TREE_FORMATS,
     "rich",
-    "How to print the tree: rich (counts and scores), text (plain, J48 style), json (the model).",
+    "How to print the tree: rich (counts and scores), text (plain, J48 style), json (the model). "
+    "Piped, the rich tree never wraps a node's line (it may be longer than COLUMNS).",
 )
 @show_option("the tree")
 @click.option(

@@ -1,7 +1,8 @@
 """A tree in each format of ``dtree show`` as one text: the pictures (DOT, SVG, mermaid) and the printouts.
 
 ``rich`` and ``text`` are the printouts ``dtree train`` makes (``render.tree``);
-written to a file, the rich form has no colour and the width of a pipe.
+written to a file or a pipe, the rich form has no colour, the depth a pipe's width
+allows, and no wrapped line (a long line is as long as its node needs).
 ``json`` is the model document itself. Importing this module is cheap (the
 commands' option lists read ``FORMATS``); the writers load when used.
 """
@@ -44,11 +45,13 @@ def printout(tree: Tree, fmt: str, max_depth: int | None = None) -> str:
     from rich.console import Console
 
     from dtcli.render.console import PIPE_WIDTH
-    from dtcli.render.tree import ShownTree
+    from dtcli.render.tree import rich_depth, widest_line
 
-    buffer = io.StringIO()
     width = int(os.environ.get("COLUMNS") or PIPE_WIDTH)
+    drawn = rich_tree(tree, rich_depth(width) if max_depth is None else max_depth)
+    width = max(width, widest_line(drawn) + 1)  # never wrap a node's line: as wide as the widest
+    buffer = io.StringIO()
     console = Console(file=buffer, width=width, no_color=True, color_system=None, markup=False, highlight=False,
                       emoji=False, soft_wrap=False)  # fmt: skip
-    console.print(ShownTree(tree) if max_depth is None else rich_tree(tree, max_depth))
+    console.print(drawn)
     return buffer.getvalue()

@@ -13,6 +13,9 @@ escaped). Deep trees: both forms are made with explicit stacks; the command
 line shows the text form down to ``TEXT_DEPTH`` levels and the rich form as
 deep as the console leaves room for a label (``RICH_ROOM`` cells), and says
 how many levels and nodes below are not shown (the model file has them all).
+Off a terminal (a pipe, a file) the rich form is as deep as ``COLUMNS`` (else
+120) cells allow, but a line is never wrapped: it is as long as its node needs
+(``render.export.printout``), so every node stays on one line for grep and diff.
 """
 
 from __future__ import annotations
@@ -119,6 +122,25 @@ def rich_tree(tree: Tree, max_depth: int | None = None) -> RichTree:
     return top
 
 
+def rich_depth(width: int) -> int:
+    """How many levels of the rich form a console ``width`` cells wide shows (each indents by 4,
+    ``RICH_ROOM`` cells left for a label)."""
+    return max(1, (width - RICH_ROOM) // 4 - 1)
+
+
+def widest_line(top: RichTree) -> int:
+    """The cells of the longest line of ``top`` as rich draws it unwrapped: 4 cells of guide a
+    level, then the label."""
+    from rich.cells import cell_len
+
+    widest, stack = 0, [(top, 0)]
+    while stack:
+        node, depth = stack.pop()
+        widest = max(widest, 4 * depth + cell_len(str(node.label)))
+        stack.extend((child, depth + 1) for child in node.children)
+    return widest
+
+
 class ShownTree:
     """The rich tree of ``tree`` as deep as the console it is printed on leaves ``RICH_ROOM``
     cells for a label, the summary of what is deeper included (each level indents by 4)."""
@@ -127,7 +149,7 @@ class ShownTree:
         self.tree = tree
 
     def __rich_console__(self, console, options):
-        yield rich_tree(self.tree, max(1, (options.max_width - RICH_ROOM) // 4 - 1))
+        yield rich_tree(self.tree, rich_depth(options.max_width))
 
 
 def summary(tree: Tree) -> str:
