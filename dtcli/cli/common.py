@@ -29,6 +29,7 @@ class Source:
     format_in: str | None
     max_bytes: int = DEFAULT_MAX_BYTES
     max_rows: int = DEFAULT_MAX_ROWS
+    strict: bool = False
 
     @property
     def limits(self) -> Limits:
@@ -37,13 +38,13 @@ class Source:
     def load(self, task: str = "classification"):
         """The training Table (DataError on any problem)."""
         return load_training_table(
-            self.data, self.target, self.ignore, self.nominal, self.format_in, task, limits=self.limits
+            self.data, self.target, self.ignore, self.nominal, self.format_in, task, self.limits, self.strict
         )
 
     def load_with_ids(self, task: str, id_column: str | None):
         """The training Table and the cells of ``id_column`` (None without one): ``read_training``."""
         return read_training(
-            self.data, self.target, self.ignore, self.nominal, self.format_in, task, self.limits, id_column
+            self.data, self.target, self.ignore, self.nominal, self.format_in, task, self.limits, id_column, self.strict
         )
 
 
@@ -66,6 +67,12 @@ data_options = option_group(
     ),
     format_in_option,
     *limit_list(),
+    click.option(
+        "--strict",
+        is_flag=True,
+        help="Refuse a CSV column of numbers with stray text (e.g. one 'n/a' among thousands of numbers) "
+        "instead of reading it as nominal with a warning.",
+    ),
 )
 
 
@@ -84,16 +91,19 @@ def split_names(values, columns) -> list[str]:
     return names
 
 
-def load_training_table(data, target, ignore, nominal, format_in, task="classification", limits=DEFAULT_LIMITS):
+def load_training_table(
+    data, target, ignore, nominal, format_in, task="classification", limits=DEFAULT_LIMITS, strict=False
+):
     """Read DATA and build the training Table; DataError on any problem."""
-    return read_training(data, target, ignore, nominal, format_in, task, limits)[0]
+    return read_training(data, target, ignore, nominal, format_in, task, limits, strict=strict)[0]
 
 
 def read_training(
-    data, target, ignore, nominal, format_in, task="classification", limits=DEFAULT_LIMITS, id_column=None
+    data, target, ignore, nominal, format_in, task="classification", limits=DEFAULT_LIMITS, id_column=None, strict=False
 ):
     """(the training Table, the cells of the ``id_column`` as text, or None without one): the
-    id column names rows in traces and is left out of the attributes, as --ignore leaves one out."""
+    id column names rows in traces and is left out of the attributes, as --ignore leaves one out.
+    A column of numbers with stray text is a warning (io.encode.stray_text), an error with ``strict``."""
     from dtcli.io.csv_reader import LAST_COLUMN
     from dtcli.io.encode import infer_table
     from dtcli.io.read import read_data
@@ -110,7 +120,14 @@ def read_training(
     if id_column is not None:
         ids = _id_cells(raw, id_column, columns[-1] if target is None else target)
         ignored.append(id_column)
-    return infer_table(raw, target, ignored, split_names(nominal, columns), task), ids
+    notes: list[str] = []
+    table = infer_table(raw, target, ignored, split_names(nominal, columns), task, strict, notes)
+    if notes:
+        from dtcli.render.console import warn
+
+        for note in notes:
+            warn(note)
+    return table, ids
 
 
 def _id_cells(raw, name: str, target: str) -> list[str]:

@@ -3,7 +3,11 @@
 ``infer_table`` decides each column's kind for training: ARFF declarations
 win; otherwise a column whose every non-missing cell is a number is numeric,
 and any other column nominal, with its values in order of first appearance
-(surrounding spaces ignored). ``encode_for_schema`` encodes new data against
+(surrounding spaces ignored). A nominal column that is numbers with stray
+text (``stray_text``: at least ``STRAY_SHARE`` of its non-missing cells are
+numbers, none written with a leading zero as codes are) is reported, never
+silently: a warning message (the caller prints it), or with ``strict`` a
+DataError, naming the column, the first offending line and its cell. ``encode_for_schema`` encodes new data against
 a trained model's schema. Missing cells: empty, ``?``, and ``NA``/``NaN``
 in numeric columns (and in numeric codes read as nominal). A numeric
 attribute's ``inf`` and ``-inf`` (numbers beyond the 64-bit range read as
@@ -15,6 +19,8 @@ numbers do), and a regression target keeps them (training refuses it).
 
 from __future__ import annotations
 
+import re
+import shlex
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,6 +30,8 @@ from dtcli.io.columns import NumberColumn, TextColumn, parse_number
 from dtcli.io.read import RawData
 from dtcli.model.table import MISSING, NOMINAL, NUMERIC, Attribute, Schema, Table, saturate
 
+STRAY_SHARE = 0.9  # numbers at least this share of a nominal column's cells: numbers with stray text
+CODE = re.compile(r"[+-]?0[0-9]")  # a number written with a leading zero (007): the column holds codes
 MISSING_ANY = ("", "?")
 MISSING_NUMERIC = ("NA", "NaN", "nan", "NAN", "N/A")
 
@@ -92,12 +100,16 @@ def _check_names(raw: RawData, names: list[str], option: str) -> None:
             )
 
 
-def infer_table(raw: RawData, target: str | None, ignore=(), nominal=(), task: str = "classification") -> Table:
+def infer_table(
+    raw: RawData, target: str | None, ignore=(), nominal=(), task: str = "classification", strict=False, notes=None
+) -> Table:
     """The training Table: target (default: last column), kinds inferred or declared.
 
     ``task``: ``classification`` (the target's values are classes),
     ``regression`` (the target must be numeric) or ``auto`` (regression
     exactly when the target column is numeric and not named by --nominal).
+    A column of numbers with stray text (``stray_text``) is a DataError with
+    ``strict``, else read as nominal with a message appended to ``notes``.
     """
     columns = list(raw.frame.columns)
     target = columns[-1] if target is None else target
@@ -111,9 +123,13 @@ def infer_table(raw: RawData, target: str | None, ignore=(), nominal=(), task: s
         if name in ignore or name == target:
             continue
         attribute, values = _infer_column(raw, name, force_nominal=name in nominal)
+        if name not in nominal:
+            _check_stray(raw, name, attribute, strict, notes)
         attributes.append(attribute)
         data.append(values if attribute.is_nominal else saturate(values))
     target_attr, y = _infer_column(raw, target, force_nominal=task == "classification" or target in nominal)
+    if task != "classification" and target not in nominal:
+        _check_stray(raw, target, target_attr, strict, notes)
     if task == "regression" and target_attr.kind != NUMERIC:
         raise DataError(f"{raw.source}: --task regression needs a numeric target, and {target!r} is not numeric")
     schema = Schema(tuple(attributes), target_attr)
@@ -134,6 +150,43 @@ def _infer_column(raw: RawData, name: str, force_nominal: bool) -> tuple[Attribu
         return Attribute(name, NOMINAL, labels), codes
     codes, labels = _nominal_codes(column)
     return Attribute(name, NOMINAL, labels), codes
+
+
+def _check_stray(raw: RawData, name: str, attribute: Attribute, strict: bool, notes) -> None:
+    """Report a column read as nominal that holds numbers with stray text (``stray_text``)."""
+    if attribute.kind != NOMINAL or name in raw.declared:
+        return
+    found = stray_text(raw.frame[name])
+    if found is None:
+        return
+    row, cell = found
+    cell = cell if len(cell) <= 40 else cell[:37] + "..."
+    head = f"{raw.source}: column {name!r} is numeric but {_where(raw, row)} has {cell!r}"
+    option = f"--nominal {shlex.quote(name)}"
+    if strict:
+        raise DataError(f"{head}; refused by --strict (fix the cell or write ? for a missing value, or use {option} "
+                        "to read the column as nominal)")  # fmt: skip
+    if notes is not None:
+        notes.append(f"{head}; it is read as nominal (fix the cell or write ? for a missing value; {option} "
+                     "reads it as nominal without this warning; --strict refuses it)")  # fmt: skip
+
+
+def stray_text(column) -> tuple[int, str] | None:
+    """(row, cell) of the first cell that is not a number in a column of numbers with stray text:
+    one whose non-missing cells are at least ``STRAY_SHARE`` numbers, and not all numbers, none of
+    them written with a leading zero (``007``: codes, a nominal column); else None."""
+    if isinstance(column, NumberColumn):
+        return None
+    values, bad = _parse_numbers(column)
+    strays = int(bad.sum())
+    numbers = int((~bad & ~np.isnan(values)).sum())
+    if not strays or numbers < STRAY_SHARE * (numbers + strays):
+        return None
+    _, uniques = column.factorize()
+    if any(CODE.match(str(cell).strip()) and parse_number(str(cell)) is not None for cell in uniques):
+        return None
+    row = int(np.flatnonzero(bad)[0])
+    return row, str(column.cell(row)).strip()
 
 
 def _where(raw: RawData, row: int) -> str:
