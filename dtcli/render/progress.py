@@ -12,7 +12,9 @@ Where it shows (``mode``):
 - standard error is not a terminal (a pipe, a file), or ``-q``: nothing.
 
 Nothing ever goes to standard output. The bar is redrawn only when the work reports (no thread),
-so nothing can draw it again after a stop signal has unwound the run.
+so nothing can draw it again after a stop signal has unwound the run. One bar at a time: work
+started while a bar shows (a fold's training inside cross-validation) shows nothing, and neither
+does a worker process of ``multiprocessing``.
 
 The API for long work (``steps``)::
 
@@ -50,13 +52,22 @@ def mode(stream) -> str:
         terminal = stream.isatty()
     except (AttributeError, ValueError, OSError):
         terminal = False
-    if not terminal:
+    if not terminal or _in_worker():
         return "off"
     return "lines" if os.environ.get("TERM", "").lower() in ("dumb", "unknown") else "bar"
 
 
+def _in_worker() -> bool:
+    """True in a worker process of ``multiprocessing`` (cross-validation folds): only the main
+    process draws progress (a process that never imported multiprocessing is no worker)."""
+    processes = sys.modules.get("multiprocessing")
+    return processes is not None and processes.parent_process() is not None
+
+
 class Steps:
     """One piece of long work: ``advance`` and ``update`` report, ``close`` erases what was shown."""
+
+    drawing: Steps | None = None  # the one bar on the terminal; work started inside it shows none
 
     def __init__(
         self, label: str, total: int | None, stream=None, *, how: str | None = None, delay: float | None = None
@@ -109,7 +120,11 @@ class Steps:
             self._draw()
 
     def _draw(self) -> None:
+        if Steps.drawing not in (None, self):  # work inside work (a fold's training): the outer bar only
+            self.how = "off"
+            return
         if self.bar is None:
+            Steps.drawing = self
             self.bar = _rich_bar(self.stream, counted=self.total is not None)
             self.task = self.bar.add_task(self.label, total=self.total, completed=self.completed, detail=self.detail)
             self.bar.start()
@@ -119,6 +134,8 @@ class Steps:
     def close(self) -> None:
         """Erase the bar (if one was shown). Plain lines stay."""
         bar, self.bar = self.bar, None
+        if Steps.drawing is self:
+            Steps.drawing = None
         if bar is not None:
             with contextlib.suppress(OSError, ValueError):
                 bar.stop()

@@ -63,6 +63,34 @@ def test_messages_while_the_bar_shows_go_above_it(colour_term, monkeypatch):
     assert "Warning: something" in stream.getvalue() and stream.getvalue().endswith(ERASE)
 
 
+def test_work_inside_work_shows_only_the_outer_bar(colour_term):
+    stream = Terminal()
+    with steps("cross-validation", 3, stream=stream, delay=0.0) as folds:
+        folds.advance()
+        inner = TrainingProgress(stream, delay=0.0)
+        drawn = stream.getvalue()
+        inner(2, 10, 100, 0.1)
+        inner.close()
+        assert stream.getvalue() == drawn  # the fold's training drew nothing
+        folds.last = float("-inf")
+        folds.advance()
+        assert "2/3" in stream.getvalue()
+    assert stream.getvalue().endswith(ERASE)
+    after = Terminal()
+    with steps("predicting", 1, stream=after, delay=0.0) as work:  # once the outer bar is gone, a new one shows
+        work.advance()
+    assert "predicting" in after.getvalue()
+
+
+def test_worker_processes_show_nothing(colour_term):
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    with context.Pool(1) as pool:
+        assert pool.apply(mode, (Terminal(),)) == "off"
+    assert mode(Terminal()) == "bar"
+
+
 def test_nothing_before_the_delay_nor_quiet_nor_off_a_terminal(colour_term):
     quick = Terminal()
     with steps("training", 3, stream=quick, delay=60.0) as work:
