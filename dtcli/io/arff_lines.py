@@ -31,6 +31,7 @@ class ArffLines:
     def __init__(self, text: str, source: str, max_rows: int = 0):
         self.text, self.source, self.max_rows = text, source, max_rows
         self.current = 0
+        self.row = ""  # the text of the line ``current``
         self.attribute_lines: list[int] = []
         self.data_lines = array("q")
         self.in_data = False
@@ -52,7 +53,7 @@ class ArffLines:
             end = LINE_END.search(text, found.start())
             stop, position = (end.start(), end.end()) if end else (len(text), len(text))
             self.current = line
-            row = text[start:stop]
+            row = self.row = text[start:stop]
             self._note(row.strip(), line)
             yield row
             line += 1

@@ -45,6 +45,7 @@ def parse_arff(text: str, source: str, max_rows: int = 0) -> tuple[Columns, dict
     lines = ArffLines(text, source, max_rows)
     if lines.empty():
         raise DataError(f"{source}: file is empty; an ARFF file needs @relation, @attribute and @data sections")
+    declared, names = {}, []
     try:
         parsed = arff.load(lines, return_type=arff.DENSE_GEN)
         declared, names = _declared(parsed["attributes"], source, lines.attribute_lines)
@@ -52,7 +53,10 @@ def parse_arff(text: str, source: str, max_rows: int = 0) -> tuple[Columns, dict
     except DtreeError:
         raise
     except arff.ArffException as exc:
-        raise _invalid(source, lines.current, _HINTS.get(type(exc).__name__) or _message(_text(exc))) from None
+        hint = _HINTS.get(type(exc).__name__) or _message(_text(exc))
+        if type(exc).__name__ == "BadNumericalValue":
+            hint = _bad_number(lines.row, names, declared) or hint
+        raise _invalid(source, lines.current, hint) from None
     except (MemoryError, RecursionError):
         raise
     except Exception as exc:  # liac-arff failing inside on a malformed line: name the line
@@ -149,6 +153,22 @@ def _given_up(row, numeric, names, where: str) -> DataError:
                 f"{where}: invalid ARFF: {cell!r} is not a number (attribute {names[j]!r}); write ? for a missing value"
             )
     return DataError(f"{where}: invalid ARFF: a value of an integer attribute is not a number; write ? if missing")
+
+
+def _bad_number(row: str, names: list[str], declared: dict) -> str | None:
+    """What is wrong in a dense data row without quotes whose numeric cell is no number: the cell
+    and its attribute (None for any other row: the general hint then)."""
+    if any(c in row for c in "'\"{%"):
+        return None
+    cells = [cell.strip() for cell in row.split(",")]
+    if len(cells) != len(names):
+        return None
+    for name, cell in zip(names, cells):
+        if declared.get(name) is not None and declared[name].kind == NUMERIC and cell != ARFF_MISSING:
+            if not _number_not_nan(cell):
+                shown = cell if len(cell) <= 40 else cell[:37] + "..."
+                return f"{shown!r} is not a number (attribute {name!r}); write ? for a missing value"
+    return None
 
 
 def _number_not_nan(cell: str) -> bool:

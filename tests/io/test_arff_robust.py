@@ -57,7 +57,7 @@ def arff(tmp_path, text: str, name: str = "t.arff"):
         (HEAD + "@data\n{5 x}\n", r"line 4: invalid ARFF: Bad @DATA instance format"),
         (
             HEAD + "@attribute n numeric\n@data\nx,abc\n",
-            r"line 5: invalid ARFF: a value of a numeric attribute is not a",
+            r"line 5: invalid ARFF: 'abc' is not a number \(attribute 'n'\); write \? for a missing value",
         ),
         (
             "@relation r\n@attribute a {x}\n@attribute a {y}\n@data\n",

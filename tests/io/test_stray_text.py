@@ -134,5 +134,12 @@ def test_arff_declares_its_types(tmp_path):
     """ARFF is not affected: a numeric attribute's cell that is no number is already an error naming the line."""
     path = tmp_path / "bad.arff"
     path.write_text("@relation r\n@attribute income numeric\n@attribute y {a,b}\n@data\n1,a\n2,b\nn/a,a\n")
-    with pytest.raises(DataError, match=r"bad\.arff, line 7: .*numeric attribute is not a number"):
+    with pytest.raises(DataError) as bad:
         read_data(str(path))
+    assert str(bad.value).endswith(
+        "bad.arff, line 7: invalid ARFF: 'n/a' is not a number (attribute 'income'); write ? for a missing value"
+    )
+    quoted = tmp_path / "quoted.arff"  # a row the reader does not take apart itself: the general message
+    quoted.write_text("@relation r\n@attribute s string\n@attribute income numeric\n@data\n'a,b',1\n'c',x\n")
+    with pytest.raises(DataError, match=r"quoted\.arff, line 6: invalid ARFF: a value of a numeric attribute is not"):
+        read_data(str(quoted))
