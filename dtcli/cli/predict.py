@@ -123,7 +123,7 @@ def _json(tree, predicted, probabilities, why) -> str:
     }
     head = {
         "format": "dtree-predictions",
-        "version": 1,
+        "schema_version": 1,
         "model": model,
         "target": tree.schema.target.name,
         "task": "regression" if regression else "classification",

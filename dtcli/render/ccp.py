@@ -16,7 +16,7 @@ def cp_table(rows, chosen=None) -> str:
 
 
 def cp_json(rows, chosen=None) -> str:
-    """``{"format": "dtree-cp", "version": 1, "rows": [...], "chosen": index or null}``."""
+    """``{"format": "dtree-cp", "schema_version": 1, "rows": [...], "chosen": index or null}``."""
     return records_json(
         "dtree-cp", "rows", rows, FIELDS, after={"chosen": None if chosen is None else rows.index(chosen)}
     )

@@ -1,7 +1,7 @@
 """Traces: growth node by node (``render/growth.py``), chi-square checks, and every pruning decision.
 
 ``train --trace`` writes ``train_trace_text``, or with ``-f json`` the ``dtree-trace``
-document ``train_trace_json``: ``{"format": "dtree-trace", "version": 1, "method": the
+document ``train_trace_json``: ``{"format": "dtree-trace", "schema_version": 1, "method": the
 pruning method, "steps": [the pruning steps, fields as in prune --trace], "growth": [one
 record per node], "chi_square": [the chi-square checks]}``.
 """
@@ -96,7 +96,7 @@ def pessimistic_text(steps) -> str:
 
 
 def pessimistic_json(steps) -> str:
-    """``{"format": "dtree-trace", "version": 1, "method": "pessimistic", "steps": [...]}``."""
+    """``{"format": "dtree-trace", "schema_version": 1, "method": "pessimistic", "steps": [...]}``."""
     fields = ("node:path", "cases", "leaf", "subtree:tree", "branch", "decision:action")
     return records_json("dtree-trace", "steps", steps, fields, before={"method": "pessimistic"})
 
@@ -115,6 +115,6 @@ def reduced_text(steps) -> str:
 
 
 def reduced_json(steps) -> str:
-    """``{"format": "dtree-trace", "version": 1, "method": "reduced-error", "steps": [...]}``."""
+    """``{"format": "dtree-trace", "schema_version": 1, "method": "reduced-error", "steps": [...]}``."""
     fields = ("node:path", "cases", "before", "after", "nodes", "leaves")
     return records_json("dtree-trace", "steps", steps, fields, before={"method": "reduced-error"})
