@@ -164,10 +164,21 @@ def show_option(what: str):
     )
 
 
-def quiet_or_show(quiet: bool, show: str | None) -> None:
-    """-q (print no tree) and --show (print it so) contradict each other: ParameterError."""
+def quiet_or_show(quiet: bool, show: str | None, output: str | None = None) -> None:
+    """-q (print no tree) and --show (print it so) contradict each other, as do --show and -o -
+    (the model on standard output): ParameterError."""
     if quiet and show:
         raise ParameterError(f"-q prints no tree and --show {show} prints one: give one of them")
+    if show and output == "-":
+        raise ParameterError(f"-o - writes the model to standard output, where --show {show} would print the tree: "
+                             "give -o FILE, or leave out --show")  # fmt: skip
+
+
+def written_to(output: str | None) -> str:
+    """The summary line's tail naming where the model went (empty without -o)."""
+    if not output:
+        return ""
+    return "; model written to standard output" if output == "-" else f"; model written to {output}"
 
 
 def output_option(help_text: str):
@@ -177,9 +188,13 @@ def output_option(help_text: str):
 def emit_tree(tree, output, fmt, quiet) -> None:
     """Print the tree as ``fmt`` asks (a printout, the model, or a picture: dot, svg, mermaid), then
     write the model to ``output`` (atomically) as the run's last output: a stop signal during the
-    printout leaves the previous model, and none after the model is in place undoes the run."""
+    printout leaves the previous model, and none after the model is in place undoes the run.
+    ``output`` ``-`` writes the model to standard output instead of the printout."""
     from dtcli.model.serialize import dump_model
 
+    if output == "-":  # the model is standard output's data: no printout beside it
+        show_tree(tree, "json", None, None, "dtree show MODEL")
+        return
     if not quiet:
         show_tree(tree, fmt, None, None, "dtree show MODEL")
     if output:

@@ -12,6 +12,7 @@ from dtcli.cli.common import (
     output_option,
     quiet_or_show,
     show_option,
+    written_to,
 )
 from dtcli.cli.guard import Command
 from dtcli.cli.options import (
@@ -101,7 +102,10 @@ def command(
     """
     from dtcli.errors import ParameterError
 
-    quiet_or_show(quiet, show)
+    quiet_or_show(quiet, show, output)
+    if output == "-" and (curve or show_path):
+        raise ParameterError(f"-o - writes the model to standard output, where --{'curve' if curve else 'path'} "
+                             "prints its table: give -o FILE")  # fmt: skip
     tree = load_model(model, limits, tree_only=True)
     reading = (format_in, limits)
     if method == "cost-complexity":
@@ -141,10 +145,7 @@ def command(
     emit_tree(pruned, output, show or fmt, quiet)
     from dtcli.render.console import info
 
-    info(
-        f"pruned from {tree.root.n_leaves()} to {pruned.root.n_leaves()} leaves"
-        + (f"; model written to {output}" if output else "")
-    )
+    info(f"pruned from {tree.root.n_leaves()} to {pruned.root.n_leaves()} leaves" + written_to(output))
 
 
 def _cost_complexity(tree, data, ccp, engine, show_path, reading, fmt):

@@ -14,6 +14,7 @@ from dtcli.cli.common import (
     show_option,
     task_option,
     warn_identifiers,
+    written_to,
 )
 from dtcli.cli.guard import Command
 from dtcli.cli.options import (
@@ -140,7 +141,7 @@ def command(
     from dtcli.render.progress import TrainingProgress
     from dtcli.render.tree import summary
 
-    quiet_or_show(quiet, show)
+    quiet_or_show(quiet, show, output)
     task = task or ("auto" if growth.algorithm == "cart" else "classification")
     trace = trace or bool(trace_file)
     table, ids = source.load_with_ids(task, id_column)
@@ -160,7 +161,7 @@ def command(
         warn(message)
     emit_tree(tree, output, show or fmt, quiet)
     title = ALGORITHMS[growth.algorithm].title
-    info(f"{title} tree: {summary(tree)}" + (f"; model written to {output}" if output else ""))
+    info(f"{title} tree: {summary(tree)}" + written_to(output))
 
 
 def _write_trace(tree, ids, fmt, path) -> None:
