@@ -256,23 +256,39 @@ def write_output(output, text: str) -> None:
         write_text(output, text, last=True)
 
 
-def cost_complexity_pruning(tree, table, ccp, engine: str = "auto"):
-    """Prune by cost complexity (checking the options); the CV table goes to stderr."""
+def cost_complexity_pruning(tree, table, ccp, engine: str = "auto", fmt: str = "text"):
+    """Prune by cost complexity (checking the options); the CV table goes to stderr (``report_cv``)."""
+    pruned, rows, chosen = cost_complexity_result(tree, table, ccp, engine)
+    if ccp.folds:
+        report_cv(ccp, rows, chosen, fmt)
+    return pruned
+
+
+def cost_complexity_result(tree, table, ccp, engine: str = "auto"):
+    """(pruned tree, cp table rows, the row chosen by cross-validation or None), options checked."""
     from dtcli.induction.params import check_cost_complexity
     from dtcli.induction.prune.ccp_select import cost_complexity
-    from dtcli.render.ccp import cp_table
-    from dtcli.render.console import info
 
     check_cost_complexity(ccp, int(table.labelled().sum()) if table is not None else None)
-    pruned, rows, chosen = cost_complexity(tree, table, ccp, engine)
-    if ccp.folds:
-        info(
-            f"Cost-complexity pruning, {ccp.folds}-fold cross-validation (seed {ccp.seed})"
-            + (", 1-SE rule" if ccp.one_se else "")
-            + ":"
-        )
-        info(cp_table(rows, chosen).rstrip("\n"))
-    return pruned
+    return cost_complexity(tree, table, ccp, engine)
+
+
+def report_cv(ccp, rows, chosen, fmt: str) -> None:
+    """The cross-validation table on stderr: text, or with -f json the dtree-cp document."""
+    from dtcli.render.ccp import cp_json, cp_settings, cp_table
+    from dtcli.render.console import info
+
+    if fmt == "json":
+        from dtcli.cli.documents import write_document
+
+        write_document(cp_json(rows, chosen, cp_settings(ccp, chosen.alpha)))
+        return
+    info(
+        f"Cost-complexity pruning, {ccp.folds}-fold cross-validation (seed {ccp.seed})"
+        + (", 1-SE rule" if ccp.one_se else "")
+        + ":"
+    )
+    info(cp_table(rows, chosen).rstrip("\n"))
 
 
 @dataclass(frozen=True)

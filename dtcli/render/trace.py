@@ -35,9 +35,10 @@ def train_trace_text(tree, ids=None) -> str:
     return text + trace_text(tree.trace)
 
 
-def train_trace_json(tree, ids=None) -> str:
+def train_trace_json(tree, ids=None, cost_complexity=None) -> str:
     """The ``dtree-trace`` document of a training: pruning steps as ``prune --trace -f json``
-    writes them (``method``, ``steps``), then ``growth`` and ``chi_square``."""
+    writes them (``method``, ``steps``), then ``growth`` and ``chi_square``; after --ccp-alpha or
+    --cv-folds, ``cost_complexity``: the dtree-cp document's fields but ``format``, ``schema_version``."""
     from dtcli.render.growth import Growth, growth_records
 
     growth, chi, reduced, rest = _kinds(tree.trace)
@@ -50,6 +51,8 @@ def train_trace_json(tree, ids=None) -> str:
     doc["measure"] = grown.measure
     doc["growth"] = growth_records(grown)
     doc["chi_square"] = json.loads(records_json("chi", "steps", chi, CHI_FIELDS))["steps"]
+    if cost_complexity is not None:
+        doc["cost_complexity"] = cost_complexity
     return json.dumps(doc, indent=2) + "\n"
 
 
