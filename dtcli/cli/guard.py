@@ -11,7 +11,7 @@ from dtcli.errors import ParameterError
 
 # Parameters that name files the command reads, and files it writes.
 INPUTS = ("model", "data", "validation", "test_data", "costs")
-OUTPUTS = ("output", "plot", "trace_file")
+OUTPUTS = ("output", "plot", "trace_file", "metrics_json")
 
 
 class Command(click.Command):
