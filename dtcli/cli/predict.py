@@ -85,8 +85,9 @@ def command(model, data, output, proba, fmt, explain, metrics_json, format_in, l
     if metrics_json and not encoded.has_target:
         from dtcli.errors import DataError
 
-        raise DataError(f"{raw.source}: no column {tree.schema.target.name!r}, so there is nothing to evaluate "
-                        "for --metrics-json; give data with the target column, or leave out --metrics-json")  # fmt: skip
+        target = tree.schema.target.name
+        raise DataError(f"{raw.source}: no column {target!r}, so --metrics-json has nothing to evaluate; give data "
+                        "with the target column, or leave out --metrics-json")  # fmt: skip
     write_output(output, text)
     if encoded.has_target:
         _report(tree, encoded, predicted, quiet, metrics_json)
