@@ -104,7 +104,7 @@ class _Pairing:
         """A node as plain data: its kind, test, counts by class name (or weight and mean), label."""
         out: dict = {"kind": "leaf" if node.is_leaf else "split"}
         if node.test is not None:
-            out["test"] = test_view(node.test)
+            out["test"] = split_view(node.test)
         if self.regression[side]:
             out.update(weight=float(node.weight), value=float(node.value or 0.0))
         else:
@@ -113,7 +113,7 @@ class _Pairing:
         return out
 
 
-def test_view(test) -> dict:
+def split_view(test) -> dict:
     """A test as the model file writes it: kind, attribute, and a threshold or the subset's values."""
     out = {"kind": test.kind, "attribute": test.attribute.name}
     if isinstance(test, NumericTest):

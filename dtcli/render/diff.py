@@ -66,7 +66,7 @@ def _view_text(view: dict, kind: str) -> str:
         head = f"IF {conditions} THEN {shown(view['class'])}" if conditions else f"{shown(view['class'])} (default)"
         return f"{head} {_counts_text(view['counts'])}"
     if view["kind"] == "split":
-        head = f"split on {test_text(view['test'])}"
+        head = f"split on {split_text(view['test'])}"
     else:
         head = "leaf" + (f" -> {shown(view['label'])}" if "label" in view else "")
     if "counts" in view:
@@ -74,7 +74,7 @@ def _view_text(view: dict, kind: str) -> str:
     return f"{head} [weight {_number(view['weight'])}, mean {_number(view['value'])}]"
 
 
-def test_text(test: dict) -> str:
+def split_text(test: dict) -> str:
     """``Outlook`` (one branch per value), ``Humidity <= 75``, ``Car in {Sports}``."""
     name = shown(test["attribute"])
     if test["kind"] == "numeric":
