@@ -121,7 +121,7 @@ def _agreement_line(agreement: dict) -> str:
 
 def diff_json(comparison: Comparison, names: tuple[str, str], formats: tuple[str, str], tolerance: Tolerance,
               agreement=None) -> str:  # fmt: skip
-    """The ``dtree-diff`` document, keys sorted, two-space indent, final newline."""
+    """The ``dtree-diff`` document (``format`` and ``schema_version`` first), two-space indent, final newline."""
     differences = [_difference_json(d) for d in comparison.differences]
     s = comparison.summary
     doc = {
@@ -149,7 +149,7 @@ def diff_json(comparison: Comparison, names: tuple[str, str], formats: tuple[str
         "differences_limit": SHOWN,
         "agreement": agreement,
     }
-    return json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
 def _difference_json(difference: Difference) -> dict:

@@ -176,6 +176,7 @@ def test_json_document_keys(run, golf, tmp_path):
     done = run("diff", golf, golf, "-f", "json")
     assert done.exit_code == 0
     doc = json.loads(done.stdout)
+    assert list(doc)[:2] == ["format", "schema_version"]
     assert sorted(doc) == sorted([
         "format", "schema_version", "equivalent", "kind", "a", "b", "tolerance", "problems", "notes", "summary",
         "first_difference", "differences", "differences_found", "differences_limit", "agreement",
