@@ -10,7 +10,10 @@ A tree grown with a fill-in policy (``--missing majority`` and the others in
 instead: the one most training cases took (for a nominal test, the node's
 most common training value), as growth sent the filled-in cases.
 A leaf contributes its training class distribution; an empty leaf (no
-training cases) contributes certainty in its label.
+training cases, or less than ``EMPTY`` of weight) contributes its parent's, as
+J48 does (ClassifierTree.getProbs: an empty son answers with the split's class
+distribution), so the probabilities equal J48's row for row; an empty root
+contributes certainty in its label.
 """
 
 from __future__ import annotations
@@ -110,11 +113,12 @@ class _Layout:
     attribute of a million values costs its branches, not a row of a million shares a node)."""
 
     def __init__(self, root: Node, table: Table, width: int, fractional: bool):
-        nodes, starts = [root], []
+        nodes, starts, parents = [root], [], [None]
         i = 0
         while i < len(nodes):
             starts.append(len(nodes))
             nodes.extend(nodes[i].children)
+            parents.extend([nodes[i]] * len(nodes[i].children))
             i += 1
         self.nodes = nodes  # by slot
         index = {a.name: j for j, a in enumerate(table.attributes)}
@@ -124,9 +128,9 @@ class _Layout:
         self.cstart = np.array(starts, dtype=np.int64)
         self.attr = np.array([-1 if node.is_leaf else index[node.test.attribute.name] for node in nodes])
         self.thr = np.array([getattr(node.test, "threshold", 0.0) if not node.is_leaf else 0.0 for node in nodes])
-        self.dist = np.array([leaf_distribution(node) if node.is_leaf else np.zeros(width) for node in nodes]).reshape(
-            n, width
-        )
+        self.dist = np.array(
+            [leaf_distribution(node, up) if node.is_leaf else np.zeros(width) for node, up in zip(nodes, parents)]
+        ).reshape(n, width)
         self.subset = np.zeros(n, dtype=bool)
         self.subsets = {}
         self._fan(nodes, fractional)
@@ -207,13 +211,19 @@ def predict_values(tree: Tree, table: Table) -> np.ndarray:
     return predict_proba(tree, table)[:, 0]
 
 
-def leaf_distribution(node: Node) -> np.ndarray:
-    """What a leaf predicts: its class shares (a one-hot label when it has no cases), or its mean."""
+EMPTY = 1e-6  # a leaf of no more training weight than this is empty (Weka's Utils.eq tolerance)
+
+
+def leaf_distribution(node: Node, parent: Node | None = None) -> np.ndarray:
+    """What a leaf predicts: its class shares, or its mean. An empty leaf: its parent's class
+    shares (J48's rule), or a one-hot label when there is no parent or it is empty too."""
     if node.value is not None:
         return np.array([node.value])
     total = node.counts.sum()
-    if total > 0:
+    if total > EMPTY:
         return node.counts / total
+    if parent is not None and parent.counts.sum() > EMPTY:
+        return parent.counts / parent.counts.sum()
     one_hot = np.zeros_like(node.counts)
     one_hot[node.label] = 1.0
     return one_hot

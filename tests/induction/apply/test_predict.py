@@ -54,13 +54,15 @@ def test_unseen_value_is_missing_and_counted(tmp_path, tree):
     assert proba[1] == pytest.approx([0, 1])
 
 
-def test_empty_leaf_predicts_its_label(tmp_path):
+def test_empty_leaf_predicts_its_parents_distribution(tmp_path):
+    # J48 -U on this file prints 'A = c: p (0.0)' and, for a test row A = c, the
+    # distribution *0.6,0.4 (-p 0 -distribution): an empty son answers with its parent's.
     arff = tmp_path / "t.arff"
     arff.write_text("@relation t\n@attribute A {a, b, c}\n@attribute y {p, q}\n@data\na,p\na,p\nb,q\nb,q\nb,p\n")
     tree = fit(load(arff))[0]
     assert tree.root.children[2].weight == 0  # A = c: no cases, labelled p (root majority)
     encoded = encode(tmp_path, tree, "A\nc\n")
-    assert predict_proba(tree, encoded.table)[0] == pytest.approx([1, 0])
+    assert predict_proba(tree, encoded.table)[0] == pytest.approx([3 / 5, 2 / 5])
 
 
 def test_evaluation_counts_unseen_labels(tmp_path, tree):
