@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from dtcli.induction.apply.weka_order import EMPTY, in_weka_order
 from dtcli.induction.search.missing import FILL
 from dtcli.model.table import Table
 from dtcli.model.tree import Node, SubsetTest, Tree
@@ -40,7 +41,10 @@ def layout(tree: Tree, table: Table) -> _Layout:
     """``tree`` as the arrays ``descend`` walks, for the rows of ``table``."""
     width = 1 if tree.schema.is_regression else len(tree.classes)
     fractional = tree.parameters.get("missing", "fractional") not in FILL  # filled: the heaviest branch
-    return _Layout(tree.root, table, width, fractional)
+    flat = _Layout(tree.root, table, width, fractional)
+    # a classification tree sending missing values down every branch: such rows are summed as J48 sums them
+    flat.weka = fractional and not tree.schema.is_regression and flat.mixture is None
+    return flat
 
 
 def descend(flat: _Layout, rows: np.ndarray, leaves: list | None = None) -> np.ndarray:
@@ -57,6 +61,7 @@ def descend(flat: _Layout, rows: np.ndarray, leaves: list | None = None) -> np.n
     rows = np.arange(n_rows)  # positions in ``table_rows``
     slots = np.zeros(n_rows, dtype=np.int64)
     weights = np.ones(n_rows)
+    split = []  # positions of rows that met a missing value: summed again in J48's order
     while len(rows):
         leaf = flat.leaf[slots]
         if leaves is not None:
@@ -71,6 +76,8 @@ def descend(flat: _Layout, rows: np.ndarray, leaves: list | None = None) -> np.n
         branch = flat.route(table_rows[rows], slots)
         known = branch >= 0
         missing = np.flatnonzero(~known)
+        if len(missing) and flat.weka:
+            split.append(rows[missing])
         next_rows, next_weights = [rows[known]], [weights[known]]
         next_slots = [flat.cstart[slots[known]] + branch[known]]
         if len(missing) and flat.mixture is not None:
@@ -84,6 +91,9 @@ def descend(flat: _Layout, rows: np.ndarray, leaves: list | None = None) -> np.n
             next_slots.append(flat.fan_child[first])
             next_weights.append(weights[picked] * flat.fan_share[first])
         rows, slots, weights = np.concatenate(next_rows), np.concatenate(next_slots), np.concatenate(next_weights)
+    if split:
+        again = np.unique(np.concatenate(split))
+        proba[again] = in_weka_order(flat, table_rows[again])
     return proba
 
 
@@ -209,9 +219,6 @@ def predict_values(tree: Tree, table: Table) -> np.ndarray:
     """Regression: the mean of the leaf each row reaches (weighted over leaves when
     a missing value sends it down several branches)."""
     return predict_proba(tree, table)[:, 0]
-
-
-EMPTY = 1e-6  # a leaf of no more training weight than this is empty (Weka's Utils.eq tolerance)
 
 
 def leaf_distribution(node: Node, parent: Node | None = None) -> np.ndarray:
