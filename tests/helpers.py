@@ -55,3 +55,16 @@ def arff_halves(text: str) -> tuple[str, str]:
             head.append(line)
             in_data = line.strip().lower().startswith("@data")
     return "\n".join(head + rows[0::2]) + "\n", "\n".join(head + rows[1::2]) + "\n"
+
+
+def unknown_classes(text: str, every: int = 5) -> str:
+    """An ARFF file with the class (the last value) of every ``every``-th data row made missing ('?')."""
+    out, seen, in_data = [], 0, False
+    for line in text.splitlines():
+        if in_data and line.strip() and not line.strip().startswith("%"):
+            seen += 1
+            if seen % every == 0:
+                line = line.rsplit(",", 1)[0] + ",?"
+        out.append(line)
+        in_data = in_data or line.strip().lower().startswith("@data")
+    return "\n".join(out) + "\n"

@@ -74,6 +74,8 @@ def test_missing_class_rows_are_ignored_and_unseen_labels_are_an_extra_class():
     prior = np.array([2, 2, 1]) / 5
     errors = [np.abs(prior - np.eye(3)[i]).sum() / 3 for i in range(3)]
     assert r.relative_absolute_error == pytest.approx(r.mean_absolute_error / (sum(errors) / 3))
+    # ROC of a: the row of missing class counts as a negative (Weka 3.6): 1.0 against 0, 1.0 (tie), 0.5
+    assert r.per_class[0].roc_area == pytest.approx(2.5 / 3)
     # kappa on the square matrix (z's column all zeros)
     assert r.kappa == pytest.approx(kappa(np.array([[1, 0, 0], [0, 1, 0], [1, 0, 0]])))
 
