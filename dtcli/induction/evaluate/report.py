@@ -117,7 +117,8 @@ def report(parts: list[Predictions]) -> ClassificationReport | RegressionReport:
         classified = proba.max(axis=1, initial=0.0) > 0
         counts["unclassified"] += float((~classified).sum())
         predicted = _predicted(part, labels)[known]
-        np.add.at(matrix, (actual[classified], predicted[classified]), 1.0)
+        flat = actual[classified] * width + predicted[classified]
+        matrix += np.bincount(flat, minlength=width * width).reshape(width, width)
         _add_errors(sums, proba[classified], actual[classified], prior, width)
         counts["scored"] += float(classified.sum())
         counts["priors"] = counts["priors"] and prior is not None

@@ -142,3 +142,21 @@ def test_roc_area_is_the_share_of_ordered_pairs_ties_half():
 def test_kappa_of_textbook_table():
     # 35 of 50 agree (0.7); rows 25, 25, columns 30, 20: chance (25*30 + 25*20) / 2500 = 0.5 -> kappa 0.4
     assert kappa(np.array([[20, 5], [10, 15]])) == pytest.approx(0.4)
+
+
+def test_regression_by_hand():
+    # actual 1, 2, 4, nan; predicted 2, 2, 3, 5; training mean 2 (Weka's numeric prior)
+    part = Predictions(np.array([1.0, 2.0, 4.0, np.nan]), np.array([2.0, 2.0, 3.0, 5.0]), None, (), (), np.array([2.0]))
+    r = report([part])
+    assert (r.total, r.ignored, r.unclassified) == (3, 1, 0)
+    assert r.mean_absolute_error == pytest.approx(2 / 3)  # errors 1, 0, 1
+    assert r.root_mean_squared_error == pytest.approx(math.sqrt(2 / 3))
+    # the mean 2 errs by 1, 0, 2: mean 1, squares 5/3
+    assert r.relative_absolute_error == pytest.approx((2 / 3) / 1)
+    assert r.root_relative_squared_error == pytest.approx(math.sqrt(2 / 3) / math.sqrt(5 / 3))
+    # R^2 = 1 - SSE/SST with SST about the test mean 7/3: (16 + 1 + 25) / 9 = 42/9
+    assert r.r2 == pytest.approx(1 - 2 / (42 / 9))
+    # correlation of (1, 2, 4) with (2, 2, 3): covariance 5/3, variances 14/3 and 2/3
+    assert r.correlation == pytest.approx((5 / 3) / math.sqrt(14 / 3 * 2 / 3))
+    unknown = report([Predictions(np.array([1.0, 3.0]), np.array([2.0, 2.0]), None, (), (), np.zeros(0))])
+    assert unknown.relative_absolute_error is None and unknown.mean_absolute_error == 1.0
