@@ -6,6 +6,7 @@ import click
 
 from dtcli.cli.common import (
     cost_complexity_pruning,
+    cost_complexity_result,
     cost_options,
     data_options,
     emit_tree,
@@ -14,7 +15,9 @@ from dtcli.cli.common import (
     show_option,
     task_option,
     warn_identifiers,
+    written_to,
 )
+from dtcli.cli.documents import hold, write_document
 from dtcli.cli.guard import Command
 from dtcli.cli.options import (
     TREE_FORMATS,
@@ -140,9 +143,10 @@ def command(
     from dtcli.render.progress import TrainingProgress
     from dtcli.render.tree import summary
 
-    quiet_or_show(quiet, show)
+    quiet_or_show(quiet, show, output)
     task = task or ("auto" if growth.algorithm == "cart" else "classification")
     trace = trace or bool(trace_file)
+    hold(fmt == "json" and ((trace and not trace_file) or bool(ccp.folds)))
     table, ids = source.load_with_ids(task, id_column)
     warn_identifiers(table, quiet)
     params = growth.params(missing=missing, costs=costs.load(table), seed=ccp.seed, **stopping)
@@ -152,23 +156,50 @@ def command(
         tree, warnings = train(table, params, pruning, growth.engine, progress, trace, narrate=trace)
     finally:
         progress.close()
-    if trace:
-        _write_trace(tree, ids, fmt, trace_file)
-    if ccp.wanted:
-        tree = cost_complexity_pruning(tree, table, ccp, growth.engine)
     for message in warnings:
         warn(message)
+    tree = _prune_and_trace(tree, table, ccp, growth.engine, (fmt, trace and ids, trace and trace_file))
     emit_tree(tree, output, show or fmt, quiet)
     title = ALGORITHMS[growth.algorithm].title
-    info(f"{title} tree: {summary(tree)}" + (f"; model written to {output}" if output else ""))
+    info(f"{title} tree: {summary(tree)}" + written_to(output))
+
+
+def _prune_and_trace(grown, table, ccp, engine, tracing):
+    """The tree after --ccp-alpha/--cv-folds, and the trace written. ``tracing``: (-f, the --id cells or
+    False without --trace, --trace-file). With -f json the trace is one dtree-trace document, the
+    cost-complexity table in it; without a trace on standard error the CV table goes there as dtree-cp."""
+    fmt, ids, path = tracing
+    tracing = ids is not False
+    if tracing and fmt != "json":
+        _write_trace(grown, ids, fmt, path)
+    if not ccp.wanted:
+        cv = None
+        tree = grown
+    elif fmt != "json":
+        return cost_complexity_pruning(grown, table, ccp, engine)
+    else:
+        import json
+
+        from dtcli.render.ccp import cp_json, cp_settings
+
+        tree, rows, chosen = cost_complexity_result(grown, table, ccp, engine)
+        cv = cp_json(rows, chosen, cp_settings(ccp, tree.parameters["pruning"]["alpha"]))
+        if ccp.folds and (path or not tracing):
+            write_document(cv)
+        cv = {k: v for k, v in json.loads(cv).items() if k not in ("format", "schema_version")}
+    if tracing and fmt == "json":
+        from dtcli.render.trace import train_trace_json
+
+        write_document(train_trace_json(grown, ids, cv), path or None)
+    return tree
 
 
 def _write_trace(tree, ids, fmt, path) -> None:
-    """The trace as text, or the dtree-trace JSON document with -f json, on stderr or into ``path``."""
+    """The trace as text on stderr or into ``path``."""
     from dtcli.render.console import info
-    from dtcli.render.trace import train_trace_json, train_trace_text
+    from dtcli.render.trace import train_trace_text
 
-    text = train_trace_json(tree, ids) if fmt == "json" else train_trace_text(tree, ids)
+    text = train_trace_text(tree, ids)
     if not path:
         info(text.rstrip("\n"))
         return

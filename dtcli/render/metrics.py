@@ -1,4 +1,4 @@
-"""Accuracy and confusion matrix as plain text (for stderr)."""
+"""Accuracy, kappa and the confusion matrix as plain text (for stderr; the whole report: render/evaluation.py)."""
 
 from __future__ import annotations
 
