@@ -1,15 +1,17 @@
-"""Accuracy and confusion matrix as plain text (for stderr) and as the dtree-evaluation JSON document."""
+"""Accuracy, kappa and the confusion matrix as plain text (for stderr; the whole report: render/evaluation.py)."""
 
 from __future__ import annotations
 
-import json
+import numpy as np
 
 from dtcli.induction.evaluate.metrics import Evaluation
+from dtcli.induction.evaluate.report import kappa
 from dtcli.render.printable import shown
 
 
 def evaluation_text(evaluation: Evaluation) -> str:
-    """``Accuracy: 13/14 = 0.929`` and the confusion matrix, rows actual, columns predicted."""
+    """``Accuracy: 13/14 = 0.929``, Cohen's kappa (as Weka prints it, 4 decimals) and the confusion
+    matrix, rows actual, columns predicted ('dtree evaluate' gives the whole report)."""
     lines = []
     if evaluation.total == 0:
         return "Accuracy: no rows with a known class to compare with\n"
@@ -17,6 +19,9 @@ def evaluation_text(evaluation: Evaluation) -> str:
         f"Accuracy: {evaluation.correct}/{evaluation.total} = {evaluation.accuracy:.3f}"
         f" ({evaluation.total - evaluation.correct} errors)"
     )
+    square = np.zeros((len(evaluation.labels), len(evaluation.labels)))
+    square[:, : len(evaluation.classes)] = evaluation.matrix
+    lines.append(f"Kappa statistic: {_kappa_text(kappa(square))}")
     if evaluation.unlabelled:
         lines.append(f"({evaluation.unlabelled} row(s) without a class value not counted)")
     lines.append("Confusion matrix (rows: actual, columns: predicted):")
@@ -31,39 +36,14 @@ def evaluation_text(evaluation: Evaluation) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _kappa_text(value: float | None) -> str:
+    from dtcli.render.evaluation import weka_number
+
+    return weka_number(value, 12, 4).strip()
+
+
 def regression_text(evaluation) -> str:
     """``RMSE 12.3, MAE 8.1, R^2 0.912 (209 rows)``."""
     if evaluation.n == 0:
         return "Errors: no rows with a known target value to compare with\n"
     return f"RMSE {evaluation.rmse:.6g}, MAE {evaluation.mae:.6g}, R^2 {evaluation.r2:.4f} ({evaluation.n} rows)\n"
-
-
-def _number(value: float):
-    """A float for JSON: null when not a number (no rows to judge)."""
-    return None if value != value else value
-
-
-def evaluation_json(evaluation: Evaluation) -> str:
-    """The ``dtree-evaluation`` document of a classification (keys in dtree-formats(5)): the
-    confusion matrix's rows are the actual ``labels``, its columns the predicted ``classes``."""
-    doc = {
-        "format": "dtree-evaluation",
-        "schema_version": 1,
-        "task": "classification",
-        "classes": list(evaluation.classes),
-        "labels": list(evaluation.labels),
-        "rows": evaluation.total,
-        "correct": evaluation.correct,
-        "accuracy": _number(evaluation.accuracy),
-        "error_rate": _number(1 - evaluation.accuracy),
-        "unlabelled": evaluation.unlabelled,
-        "confusion_matrix": [[int(x) for x in row] for row in evaluation.matrix],
-    }
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
-
-
-def regression_json(evaluation) -> str:
-    """The ``dtree-evaluation`` document of a regression: rows, RMSE, MAE, R^2 (null when undefined)."""
-    doc = {"format": "dtree-evaluation", "schema_version": 1, "task": "regression", "rows": evaluation.n}
-    doc.update(rmse=_number(evaluation.rmse), mae=_number(evaluation.mae), r2=_number(evaluation.r2))
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
