@@ -13,7 +13,7 @@ from __future__ import annotations
 import csv
 import io
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from dtcli.errors import DtreeError
@@ -120,6 +120,9 @@ def test_any_written_text_reads_as_the_csv_module_reads_it(tmp_path, monkeypatch
     path.write_bytes(data)
     records = [r for r in csv.reader(io.StringIO(data.decode(), newline=""), skipinitialspace=True) if r]
     width = len(records[0])
+    # A one-column line of spaces (left by a CR the csv module did not quote) is a blank line to dtree
+    # and a row with an empty cell to csv: ambiguous, not compared.
+    assume(width > 1 or all(r[0] for r in records[1:]))
     try:
         results = through_both_parsers(monkeypatch, lambda: read_data(str(path), text_columns=records[0]))
     except DtreeError:
