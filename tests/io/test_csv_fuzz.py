@@ -129,6 +129,8 @@ def test_any_written_text_reads_as_the_csv_module_reads_it(tmp_path, monkeypatch
         wrong = [r for r in records[1:] if len(r) > width or len(r) < width and any(c.strip(" \t") for c in r)]
         assert wrong, "refused a regular table"
         return
-    reference = expected([r for r in records[1:] if len(r) == width])
+    # A short record of blank cells (a line end the csv module left unquoted) is a row of missing values.
+    kept = [r if len(r) == width else [""] * width for r in records[1:] if len(r) <= width]
+    reference = expected(kept)
     for raw in results:
         assert as_read(raw) == reference
