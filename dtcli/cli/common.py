@@ -245,19 +245,28 @@ def cost_complexity_pruning(tree, table, ccp, engine: str = "auto"):
     """Prune by cost complexity (checking the options); the CV table goes to stderr."""
     from dtcli.induction.params import check_cost_complexity
     from dtcli.induction.prune.ccp_select import cost_complexity
-    from dtcli.render.ccp import cp_table
-    from dtcli.render.console import info
 
     check_cost_complexity(ccp, int(table.labelled().sum()) if table is not None else None)
     pruned, rows, chosen = cost_complexity(tree, table, ccp, engine)
     if ccp.folds:
+        cp_table_printer(ccp)(rows, chosen)
+    return pruned
+
+
+def cp_table_printer(ccp):
+    """A function printing cost-complexity's CV table ``(rows, chosen)`` on stderr, headed by how it was made."""
+    from dtcli.render.ccp import cp_table
+    from dtcli.render.console import info
+
+    def show(rows, chosen) -> None:
         info(
             f"Cost-complexity pruning, {ccp.folds}-fold cross-validation (seed {ccp.seed})"
             + (", 1-SE rule" if ccp.one_se else "")
             + ":"
         )
         info(cp_table(rows, chosen).rstrip("\n"))
-    return pruned
+
+    return show
 
 
 @dataclass(frozen=True)

@@ -4,78 +4,16 @@ from __future__ import annotations
 
 import click
 
-from dtcli.cli.common import (
-    cost_complexity_pruning,
-    cost_options,
-    data_options,
-    emit_tree,
-    output_option,
-    quiet_or_show,
-    show_option,
-    task_option,
-    warn_identifiers,
-)
+from dtcli.cli.common import data_options, emit_tree, output_option, quiet_or_show, show_option, warn_identifiers
 from dtcli.cli.guard import Command
-from dtcli.cli.options import (
-    TREE_FORMATS,
-    cost_complexity_options,
-    format_option,
-    growth_options,
-    missing_option,
-    option_group,
-    pessimistic_list,
-    pessimistic_params,
-    stopping_options,
-)
-from dtcli.induction.algorithms import ALGORITHMS, PRUNING
-
-
-def _pruning(prune_method, holdout, no_prune, **pessimistic):
-    return pessimistic_params(method="none" if no_prune else prune_method, holdout=holdout, **pessimistic)
-
-
-pruning_options = option_group(
-    "pruning",
-    _pruning,
-    click.option(
-        "--prune",
-        "prune_method",
-        type=click.Choice(PRUNING),
-        help="Pruning after growth (default: pessimistic for c45, as J48; none otherwise). "
-        "pessimistic is C4.5's error-based pruning with subtree raising; reduced-error "
-        "holds out --holdout of the rows (stratified, --seed) and prunes on them (Mitchell).",
-    ),
-    click.option(
-        "--holdout",
-        type=float,
-        default=1 / 3,
-        show_default="0.33",
-        metavar="F",
-        help="With --prune reduced-error: the share of rows kept for validation.",
-    ),
-    click.option("--no-prune", is_flag=True, help="Do not prune (the same as --prune none; J48 -U)."),
-    *pessimistic_list(
-        "Confidence factor of pessimistic pruning (smaller prunes more).",
-        "The upper error bound: Weka J48's (exact normal quantile) or Quinlan's C4.5 R8 table.",
-        "Pessimistic pruning without subtree raising (J48 -S).",
-    ),
-)
+from dtcli.cli.options import TREE_FORMATS, format_option
+from dtcli.cli.training import training_options
+from dtcli.induction.algorithms import ALGORITHMS
 
 
 @click.command("train", cls=Command)
 @data_options
-@growth_options
-@task_option(
-    "What to predict. Default: regression when the target column is numeric and the "
-    "algorithm is cart (the mean at each leaf, squared-error splits), else classification."
-)
-@missing_option
-@cost_options(
-    "Attribute costs, CSV lines 'attribute,cost' (others cost 1): splits are chosen by "
-    "a cost measure of their gain instead of the criterion (Mitchell 3.7.5)."
-)
-@stopping_options
-@pruning_options
+@training_options
 @click.option(
     "--trace",
     is_flag=True,
@@ -96,12 +34,6 @@ pruning_options = option_group(
     help="Name the rows in the trace by this column's values (e.g. Day: S_Sunny = {D1, D2, ...}) "
     "instead of row numbers; the column is left out of the attributes, as with --ignore.",
 )
-@cost_complexity_options(
-    "Cost-complexity pruning at A: prune every weakest link with g(t) <= A (scikit-learn's ccp_alpha).",
-    "Cost-complexity pruning at the alpha K-fold cross-validation picks; the table of "
-    "alpha, leaves, training and CV error goes to standard error.",
-    "Seed for the cross-validation folds and for CART's scikit-learn tie order.",
-)
 @output_option("Write the model (JSON) to FILE.")
 @format_option(
     TREE_FORMATS,
@@ -112,9 +44,7 @@ pruning_options = option_group(
 @click.option(
     "-q", "--quiet", is_flag=True, help="Do not print the tree (use with -o), nor warn of identifier-like columns."
 )
-def command(
-    source, growth, task, missing, costs, stopping, pruning, trace, trace_file, id_column, ccp, output, fmt, show, quiet
-):
+def command(source, training, trace, trace_file, id_column, output, fmt, show, quiet):
     """Learn a decision tree from DATA and print it.
 
     The tree shows, at every node, the training class counts ([9+, 5-] for
@@ -133,33 +63,30 @@ def command(
 
     Example: dtree train sample_data/weather.csv --ignore Day -o weather.json
     """
-    from dataclasses import replace
-
-    from dtcli.induction.algorithms import train
+    from dtcli.cli.common import cp_table_printer
     from dtcli.render.console import console, info, warn
     from dtcli.render.progress import TrainingProgress
     from dtcli.render.tree import summary
 
     quiet_or_show(quiet, show)
-    task = task or ("auto" if growth.algorithm == "cart" else "classification")
     trace = trace or bool(trace_file)
-    table, ids = source.load_with_ids(task, id_column)
+    table, ids = source.load_with_ids(training.target_task, id_column)
     warn_identifiers(table, quiet)
-    params = growth.params(missing=missing, costs=costs.load(table), seed=ccp.seed, **stopping)
     progress = TrainingProgress(console.stderr, enabled=None if not quiet else False)
+
+    def grown(tree) -> None:  # before cost-complexity pruning: the trace is the grown tree's
+        progress.close()
+        if trace:
+            _write_trace(tree, ids, fmt, trace_file)
+
     try:
-        pruning = replace(pruning, seed=ccp.seed)
-        tree, warnings = train(table, params, pruning, growth.engine, progress, trace, narrate=trace)
+        tree, warnings = training.fit(table, progress, trace, grown, cp_table_printer(training.ccp))
     finally:
         progress.close()
-    if trace:
-        _write_trace(tree, ids, fmt, trace_file)
-    if ccp.wanted:
-        tree = cost_complexity_pruning(tree, table, ccp, growth.engine)
     for message in warnings:
         warn(message)
     emit_tree(tree, output, show or fmt, quiet)
-    title = ALGORITHMS[growth.algorithm].title
+    title = ALGORITHMS[training.growth.algorithm].title
     info(f"{title} tree: {summary(tree)}" + (f"; model written to {output}" if output else ""))
 
 
