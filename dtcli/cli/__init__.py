@@ -18,6 +18,7 @@ from dtcli import __version__
 from dtcli.errors import DtreeError
 
 COMMANDS = {
+    "evaluate": ("dtcli.cli.evaluate", "Judge a model on a test file: accuracy, kappa, per-class metrics, ROC area."),
     "gain": ("dtcli.cli.gain", "Show entropy, information gain, gain ratio and Gini for each attribute."),
     "predict": ("dtcli.cli.predict", "Apply a model to data: predictions, probabilities, accuracy."),
     "prune": ("dtcli.cli.prune", "Prune a model: cost-complexity, pessimistic or reduced-error."),
