@@ -10,7 +10,7 @@ import click
 from dtcli.errors import ParameterError
 
 # Parameters that name files the command reads, and files it writes.
-INPUTS = ("model", "data", "validation", "test_data", "costs")
+INPUTS = ("model", "data", "second", "validation", "test_data", "costs")
 OUTPUTS = ("output", "plot", "trace_file")
 
 

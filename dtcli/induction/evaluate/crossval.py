@@ -78,13 +78,12 @@ def prior_of(table: Table) -> np.ndarray:
 def judge(tree: Tree, test: Table, prior: np.ndarray, labels: tuple[str, ...] | None = None, actual=None):
     """The Predictions of ``tree`` for the rows of ``test`` (``actual``: their true codes into ``labels``,
     by default ``test.y`` and the tree's classes)."""
-    from dtcli.induction.apply.predict import predict_proba
+    from dtcli.induction.evaluate.predictions import model_outputs
 
-    proba = predict_proba(tree, test)
+    predicted, proba = model_outputs(tree, test)
     truth = test.y if actual is None else actual
     if tree.schema.is_regression:
-        return Predictions(np.asarray(truth, dtype=np.float64), proba[:, 0], None, (), (), prior)
-    predicted = np.argmax(proba, axis=1) if len(proba) else np.zeros(0, np.int64)
+        return Predictions(np.asarray(truth, dtype=np.float64), predicted, None, (), (), prior)
     classes = tuple(tree.classes)
     return Predictions(np.asarray(truth), predicted, proba, labels or classes, classes, prior)
 
