@@ -196,6 +196,7 @@ def _quiet_child(parent: int) -> None:
     os.dup2(null, 1)
     os.dup2(null, 2)
     os.close(null)
+    sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115 (for the worker's life)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
