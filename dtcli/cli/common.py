@@ -174,14 +174,17 @@ def output_option(help_text: str):
     return click.option("-o", "--output", metavar="FILE", help=help_text)
 
 
-def emit_tree(tree, output, fmt, quiet) -> None:
-    """Print the tree as ``fmt`` asks (a printout, the model, or a picture: dot, svg, mermaid), then
-    write the model to ``output`` (atomically) as the run's last output: a stop signal during the
-    printout leaves the previous model, and none after the model is in place undoes the run."""
+def emit_tree(tree, output, fmt, quiet, after=None) -> None:
+    """Print the tree as ``fmt`` asks (a printout, the model, or a picture: dot, svg, mermaid), call
+    ``after()`` (more output after the tree), then write the model to ``output`` (atomically) as the
+    run's last output: a stop signal during the printout leaves the previous model, and none after the
+    model is in place undoes the run."""
     from dtcli.model.serialize import dump_model
 
     if not quiet:
         show_tree(tree, fmt, None, None, "dtree show MODEL")
+    if after is not None:
+        after()
     if output:
         from dtcli.io.write import atomic
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from dtcli.cli.common import data_options, emit_tree, output_option, quiet_or_show, show_option, warn_identifiers
+from dtcli.cli.crossval import scheme_options
 from dtcli.cli.guard import Command
 from dtcli.cli.options import TREE_FORMATS, format_option
 from dtcli.cli.training import training_options
@@ -34,6 +35,11 @@ from dtcli.induction.algorithms import ALGORITHMS
     help="Name the rows in the trace by this column's values (e.g. Day: S_Sunny = {D1, D2, ...}) "
     "instead of row numbers; the column is left out of the attributes, as with --ignore.",
 )
+@scheme_options(
+    "After the tree, judge these training options by stratified K-fold cross-validation of DATA, as J48's "
+    "-x K does (folds drawn with --seed; not --cv-folds, which picks cost-complexity's alpha).",
+    "train",
+)
 @output_option("Write the model (JSON) to FILE.")
 @format_option(
     TREE_FORMATS,
@@ -44,7 +50,7 @@ from dtcli.induction.algorithms import ALGORITHMS
 @click.option(
     "-q", "--quiet", is_flag=True, help="Do not print the tree (use with -o), nor warn of identifier-like columns."
 )
-def command(source, training, trace, trace_file, id_column, output, fmt, show, quiet):
+def command(source, training, trace, trace_file, id_column, scheme, output, fmt, show, quiet):
     """Learn a decision tree from DATA and print it.
 
     The tree shows, at every node, the training class counts ([9+, 5-] for
@@ -64,11 +70,13 @@ def command(source, training, trace, trace_file, id_column, output, fmt, show, q
     Example: dtree train sample_data/weather.csv --ignore Day -o weather.json
     """
     from dtcli.cli.common import cp_table_printer
+    from dtcli.cli.crossval import training_line
     from dtcli.render.console import console, info, warn
     from dtcli.render.progress import TrainingProgress
     from dtcli.render.tree import summary
 
     quiet_or_show(quiet, show)
+    scheme.check()
     trace = trace or bool(trace_file)
     table, ids = source.load_with_ids(training.target_task, id_column)
     warn_identifiers(table, quiet)
@@ -85,9 +93,17 @@ def command(source, training, trace, trace_file, id_column, output, fmt, show, q
         progress.close()
     for message in warnings:
         warn(message)
-    emit_tree(tree, output, show or fmt, quiet)
+    report = _evaluation(scheme, source, training, table) if scheme.given else None
+    emit_tree(
+        tree,
+        output,
+        show or fmt,
+        quiet,
+        None if report is None else lambda: _print_evaluation(report, fmt, show, quiet, output),
+    )
     title = ALGORITHMS[training.growth.algorithm].title
     info(f"{title} tree: {summary(tree)}" + (f"; model written to {output}" if output else ""))
+    info(training_line(tree, table))
 
 
 def _write_trace(tree, ids, fmt, path) -> None:
@@ -103,3 +119,26 @@ def _write_trace(tree, ids, fmt, path) -> None:
 
     with atomic(path) as handle:
         handle.write(text)
+
+
+def _evaluation(scheme, source, training, table) -> str:
+    """The report of --cv, --split or --test (Weka's text blocks), computed before anything is printed."""
+    from dtcli.cli.crossval import judge
+    from dtcli.render.console import warn
+    from dtcli.render.evaluation import evaluation_output
+
+    parts, about, warnings = judge(scheme, source, training, table)
+    for message in warnings:
+        warn(message)
+    return evaluation_output(parts, "text", about)
+
+
+def _print_evaluation(report: str, fmt: str, show: str | None, quiet: bool, output: str | None) -> None:
+    """After a printed tree (rich or text), or alone with -q, on standard output; on standard error
+    when standard output carries the model's JSON (-f json, --show json, -o -) or a picture (--show)."""
+    from dtcli.render.console import console, info
+
+    if output == "-" or (not quiet and (show or fmt == "json")):
+        info(report.rstrip("\n"))
+    else:
+        console.data(("" if quiet else "\n") + report)
