@@ -1,5 +1,8 @@
-"""``dtree evaluate``: judge a saved model on a test file, or a way of training by cross-validation,
-a percentage split or a test file, with Weka's metrics."""
+"""``dtree evaluate``: judge a saved model on test data, or a way of training by cross-validation, split or test file.
+
+Both forms report Weka's metrics (``render.evaluation``); the training form takes
+exactly train's learning options (``cli.training``) and ``cli.crossval``'s schemes.
+"""
 
 from __future__ import annotations
 
