@@ -127,7 +127,8 @@ def _judge_model(model, data, source, fmt, output) -> None:
     encoded = encode_for_schema(raw, tree.schema)
     if not encoded.has_target:
         raise DataError(
-            f"{raw.source}: has no column {tree.schema.target.name!r} (the model's target) to judge against"
+            f"{raw.source}: has no column {tree.schema.target.name!r} (the model's target) to judge against; "
+            "add the true classes, or use 'dtree predict' to predict them"
         )
     for name, count in encoded.unseen.items():
         warn(f"{raw.source}: column {name!r}: {count} value(s) never seen in training, treated as missing")

@@ -40,8 +40,9 @@ def command(model, data, output, proba, fmt, explain, format_in, limits, quiet):
     --proba one 'proba_<class>' column per class) as CSV. A value the model
     never saw in training is treated as missing (the row goes down every
     branch, weighted by the training cases, as in C4.5) and counted in a
-    warning. When DATA has the target column, the accuracy and the
-    confusion matrix go to standard error.
+    warning. When DATA has the target column, the accuracy, Cohen's kappa
+    and the confusion matrix go to standard error ('dtree evaluate' gives
+    the whole report).
 
     --explain adds the path each row took, e.g. 'Outlook = Rain -> Wind = Weak -> Yes';
     '-f text' explains each row for people, '-f json' gives the paths as data.

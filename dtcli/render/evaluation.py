@@ -129,8 +129,8 @@ def summary_text(result) -> str:
     if result.unclassified:
         row("UnClassified Instances", result.unclassified, _pct(result.unclassified / result.total), True)
     row("Total Number of Instances", result.total)
-    if result.ignored:
-        row("Ignored Class Unknown Instances", result.ignored)
+    if result.ignored:  # Weka's label for it is followed by twelve spaces, not padded to the column
+        lines.append(("Ignored Class Unknown Instances" + " " * 12 + weka_number(result.ignored, 12, 4)).rstrip())
     return "\n".join(lines) + "\n"
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import math
 
 from dtcli.induction.evaluate.report import FIELDS, ClassificationReport, RegressionReport
@@ -72,19 +73,15 @@ def number(value, count: bool = False):
     return int(value) if count and value.is_integer() else value
 
 
-def plain(value):
-    """``about`` values made JSON-safe (numpy numbers, tuples, non-finite floats)."""
-    if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    if isinstance(value, (str, bool)) or value is None:
-        return value
-    if hasattr(value, "item"):  # a numpy scalar
-        value = value.item()
-    if isinstance(value, float):
-        return number(value)
-    return value if isinstance(value, int) else str(value)
+def plain(about: dict) -> dict:
+    """``about`` made JSON-safe: numpy numbers as numbers, tuples as lists, NaN and infinities
+    as null, anything else as its text (through the json module, which walks the nesting)."""
+    text = json.dumps(about, default=_scalar, ensure_ascii=False)
+    return json.loads(text, parse_constant=lambda name: None)
+
+
+def _scalar(value):
+    return value.item() if hasattr(value, "item") else str(value)
 
 
 def json_document(result: ClassificationReport | RegressionReport, about: dict) -> dict:

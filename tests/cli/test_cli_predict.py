@@ -59,6 +59,7 @@ def test_errors_and_unseen_labels_in_confusion_matrix(run, model, tmp_path):
     result = run("predict", model, data)
     assert result.stderr.splitlines() == [
         "Accuracy: 0/2 = 0.000 (2 errors)",
+        "Kappa statistic: -0.3333",  # po 0, chance (0*1 + 1*1 + 1*0) / 4: (0 - 1/4) / (3/4)
         "(1 row(s) without a class value not counted)",
         "Confusion matrix (rows: actual, columns: predicted):",
         "         No Yes",

@@ -12,7 +12,9 @@ together, as Weka's Evaluation does (Weka 3.6, ``weka.classifiers.Evaluation``):
   the rows. The relative errors compare them with the same errors of the
   training prior of each part: class counts plus one each, as Weka's setPriors.
 - Kappa, TP/FP rates, precision, recall and F-measure come from the pooled
-  matrix; ROC areas from the pooled probabilities (see ``roc``); weighted
+  matrix; ROC areas from the pooled probabilities (see ``roc``; a row whose
+  class is missing counts there as a negative of every class, as Weka 3.6's
+  ThresholdCurve counts it, though it is left out of everything else); weighted
   averages weight each class by its support and count an undefined value as 0,
   as Weka and scikit-learn do; macro averages are plain means over the classes
   that occur (actual or predicted), undefined values as 0 (ROC: defined ones only).
@@ -108,14 +110,15 @@ def report(parts: list[Predictions]) -> ClassificationReport | RegressionReport:
     for part in parts:
         actual, proba, prior = _aligned(part, labels)
         counts["ignored"] += float((actual < 0).sum())
+        pooled_scores.append(proba)  # rows of missing class too: Weka 3.6's ROC counts them as negatives
+        pooled_actual.append(actual)
         known = actual >= 0
         actual, proba = actual[known], proba[known]
-        pooled_scores.append(proba)
-        pooled_actual.append(actual)
         classified = proba.max(axis=1, initial=0.0) > 0
         counts["unclassified"] += float((~classified).sum())
         predicted = _predicted(part, labels)[known]
-        np.add.at(matrix, (actual[classified], predicted[classified]), 1.0)
+        flat = actual[classified] * width + predicted[classified]
+        matrix += np.bincount(flat, minlength=width * width).reshape(width, width)
         _add_errors(sums, proba[classified], actual[classified], prior, width)
         counts["scored"] += float(classified.sum())
         counts["priors"] = counts["priors"] and prior is not None

@@ -4,8 +4,9 @@ Weka sorts the predictions by the class's probability and adds a curve point
 at each distinct probability (rows of equal probability make one step, so a
 tie counts half a pair); the trapezoid area under those points, divided by
 positives x negatives, equals the Mann-Whitney statistic with ties counted
-one half. Rows whose class is missing are left out. No positive or no
-negative row: the area is undefined (Weka's NaN, printed '?').
+one half. No positive or no negative row: the area is undefined (Weka's
+NaN, printed '?'). (Weka 3.6 passes the rows whose class is missing too, as
+negatives of every class; ``report`` does the same.)
 """
 
 from __future__ import annotations
