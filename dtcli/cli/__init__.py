@@ -67,8 +67,9 @@ class LazyGroup(click.Group):
 
 def _fail(ctx: click.Context, message: str) -> None:
     """The one error line (every line break in the message becomes a space) and exit status 1."""
-    from dtcli.render.console import error
+    from dtcli.render.console import error, release_messages
 
+    release_messages()
     error(" ".join(message.splitlines()))
     ctx.exit(1)
 

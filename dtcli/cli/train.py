@@ -4,10 +4,21 @@ from __future__ import annotations
 
 import click
 
-from dtcli.cli.common import data_options, emit_tree, output_option, quiet_or_show, show_option, warn_identifiers
+from dtcli.cli.common import (
+    cost_complexity_pruning,
+    cost_complexity_result,
+    data_options,
+    emit_tree,
+    output_option,
+    quiet_or_show,
+    show_option,
+    warn_identifiers,
+    written_to,
+)
 from dtcli.cli.crossval import scheme_options
+from dtcli.cli.documents import hold, write_document
 from dtcli.cli.guard import Command
-from dtcli.cli.options import TREE_FORMATS, format_option
+from dtcli.cli.options import TREE_FORMATS, format_option, metrics_json_option
 from dtcli.cli.training import training_options
 from dtcli.induction.algorithms import ALGORITHMS
 
@@ -40,6 +51,7 @@ from dtcli.induction.algorithms import ALGORITHMS
     "-x K does (folds drawn with --seed; not --cv-folds, which picks cost-complexity's alpha).",
     "train",
 )
+@metrics_json_option
 @output_option("Write the model (JSON) to FILE.")
 @format_option(
     TREE_FORMATS,
@@ -50,7 +62,7 @@ from dtcli.induction.algorithms import ALGORITHMS
 @click.option(
     "-q", "--quiet", is_flag=True, help="Do not print the tree (use with -o), nor warn of identifier-like columns."
 )
-def command(source, training, trace, trace_file, id_column, scheme, output, fmt, show, quiet):
+def command(source, training, trace, trace_file, id_column, scheme, metrics_json, output, fmt, show, quiet):
     """Learn a decision tree from DATA and print it.
 
     The tree shows, at every node, the training class counts ([9+, 5-] for
@@ -69,49 +81,71 @@ def command(source, training, trace, trace_file, id_column, scheme, output, fmt,
 
     Example: dtree train sample_data/weather.csv --ignore Day -o weather.json
     """
-    from dtcli.cli.common import cp_table_printer
     from dtcli.cli.crossval import training_line
     from dtcli.render.console import console, info, warn
     from dtcli.render.progress import TrainingProgress
     from dtcli.render.tree import summary
 
-    quiet_or_show(quiet, show)
-    scheme.check()
+    quiet_or_show(quiet, show, output)
+    _check_evaluation(scheme, metrics_json, quiet, output)
+    ccp = training.ccp
     trace = trace or bool(trace_file)
+    hold(fmt == "json" and ((trace and not trace_file) or bool(ccp.folds)))
     table, ids = source.load_with_ids(training.target_task, id_column)
     warn_identifiers(table, quiet)
+    learner = training.learner(table)
     progress = TrainingProgress(console.stderr, enabled=None if not quiet else False)
-
-    def grown(tree) -> None:  # before cost-complexity pruning: the trace is the grown tree's
-        progress.close()
-        if trace:
-            _write_trace(tree, ids, fmt, trace_file)
-
     try:
-        tree, warnings = training.fit(table, progress, trace, grown, cp_table_printer(training.ccp))
+        tree, warnings = learner.grow(table, progress, trace)
     finally:
         progress.close()
     for message in warnings:
         warn(message)
-    report = _evaluation(scheme, source, training, table) if scheme.given else None
-    emit_tree(
-        tree,
-        output,
-        show or fmt,
-        quiet,
-        None if report is None else lambda: _print_evaluation(report, fmt, show, quiet, output),
-    )
+    tree = _prune_and_trace(tree, table, ccp, learner.engine, (fmt, trace and ids, trace and trace_file))
+    report = _evaluation(scheme, source, training, table, metrics_json) if scheme.given else None
+    after = None if report is None else lambda: _print_evaluation(report, fmt, show, quiet, output)
+    emit_tree(tree, output, show or fmt, quiet, after)
     title = ALGORITHMS[training.growth.algorithm].title
-    info(f"{title} tree: {summary(tree)}" + (f"; model written to {output}" if output else ""))
+    info(f"{title} tree: {summary(tree)}" + written_to(output))
     info(training_line(tree, table))
 
 
-def _write_trace(tree, ids, fmt, path) -> None:
-    """The trace as text, or the dtree-trace JSON document with -f json, on stderr or into ``path``."""
-    from dtcli.render.console import info
-    from dtcli.render.trace import train_trace_json, train_trace_text
+def _prune_and_trace(grown, table, ccp, engine, tracing):
+    """The tree after --ccp-alpha/--cv-folds, and the trace written. ``tracing``: (-f, the --id cells or
+    False without --trace, --trace-file). With -f json the trace is one dtree-trace document, the
+    cost-complexity table in it; without a trace on standard error the CV table goes there as dtree-cp."""
+    fmt, ids, path = tracing
+    tracing = ids is not False
+    if tracing and fmt != "json":
+        _write_trace(grown, ids, fmt, path)
+    if not ccp.wanted:
+        cv = None
+        tree = grown
+    elif fmt != "json":
+        return cost_complexity_pruning(grown, table, ccp, engine)
+    else:
+        import json
 
-    text = train_trace_json(tree, ids) if fmt == "json" else train_trace_text(tree, ids)
+        from dtcli.render.ccp import cp_json, cp_settings
+
+        tree, rows, chosen = cost_complexity_result(grown, table, ccp, engine)
+        cv = cp_json(rows, chosen, cp_settings(ccp, tree.parameters["pruning"]["alpha"]))
+        if ccp.folds and (path or not tracing):
+            write_document(cv)
+        cv = {k: v for k, v in json.loads(cv).items() if k not in ("format", "schema_version")}
+    if tracing and fmt == "json":
+        from dtcli.render.trace import train_trace_json
+
+        write_document(train_trace_json(grown, ids, cv), path or None)
+    return tree
+
+
+def _write_trace(tree, ids, fmt, path) -> None:
+    """The trace as text on stderr or into ``path``."""
+    from dtcli.render.console import info
+    from dtcli.render.trace import train_trace_text
+
+    text = train_trace_text(tree, ids)
     if not path:
         info(text.rstrip("\n"))
         return
@@ -121,8 +155,24 @@ def _write_trace(tree, ids, fmt, path) -> None:
         handle.write(text)
 
 
-def _evaluation(scheme, source, training, table) -> str:
-    """The report of --cv, --split or --test (Weka's text blocks), computed before anything is printed."""
+def _check_evaluation(scheme, metrics_json, quiet: bool, output) -> None:
+    """--cv, --split and --test: one at most; --metrics-json needs one, and - only when standard output is free."""
+    from dtcli.errors import ParameterError
+
+    scheme.check()
+    if metrics_json and not scheme.given:
+        raise ParameterError("--metrics-json writes the evaluation of --cv, --split or --test: give one of them")
+    if metrics_json == "-" and (not quiet or output == "-"):
+        raise ParameterError(
+            "--metrics-json -: standard output carries the tree (or the model); give -q and -o FILE, "
+            "or write the evaluation to a file"
+        )
+
+
+def _evaluation(scheme, source, training, table, metrics_json) -> str:
+    """The report of --cv, --split or --test (Weka's text blocks), computed before anything is printed;
+    its dtree-evaluation document goes to ``metrics_json`` (- for standard output)."""
+    from dtcli.cli.common import write_output
     from dtcli.cli.crossval import judge
     from dtcli.render.console import warn
     from dtcli.render.evaluation import evaluation_output
@@ -130,14 +180,19 @@ def _evaluation(scheme, source, training, table) -> str:
     parts, about, warnings = judge(scheme, source, training, table)
     for message in warnings:
         warn(message)
-    return evaluation_output(parts, "text", about)
+    if metrics_json:
+        write_output(metrics_json, evaluation_output(parts, "json", about))
+    return "" if metrics_json == "-" else evaluation_output(parts, "text", about)
 
 
 def _print_evaluation(report: str, fmt: str, show: str | None, quiet: bool, output: str | None) -> None:
     """After a printed tree (rich or text), or alone with -q, on standard output; on standard error
-    when standard output carries the model's JSON (-f json, --show json, -o -) or a picture (--show)."""
+    when standard output carries the model's JSON (-f json, --show json, -o -) or a picture (--show),
+    as a summary line is (left out when standard error carries a JSON document)."""
     from dtcli.render.console import console, info
 
+    if not report:
+        return
     if output == "-" or (not quiet and (show or fmt == "json")):
         info(report.rstrip("\n"))
     else:

@@ -59,9 +59,9 @@ class Training:
         )
         return Learner(params, replace(self.pruning, seed=self.ccp.seed), self.ccp, self.growth.engine)
 
-    def fit(self, table, progress=None, narrate: bool = False, grown=None, cp_table=None):
+    def fit(self, table):
         """(tree, warnings), as ``dtree train`` learns them from ``table`` (``Learner.fit``)."""
-        return self.learner(table).fit(table, progress, narrate, grown, cp_table)
+        return self.learner(table).fit(table)
 
 
 def _pruning(prune_method, holdout, no_prune, **pessimistic):

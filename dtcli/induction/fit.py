@@ -18,30 +18,25 @@ from dtcli.model.tree import Tree
 class Learner:
     """The growth parameters, the pruning after growth, cost-complexity pruning and the engine asked for."""
 
-    grow: GrowParams
+    grow_params: GrowParams
     prune: PruneParams = DEFAULT_PRUNING
     ccp: CostComplexity = CostComplexity()
     engine: str = "auto"
 
-    def fit(self, table: Table, progress=None, narrate: bool = False, grown=None, cp_table=None):
-        """(tree, warnings): the tree ``train`` grows and prunes on ``table``, then pruned by cost
-        complexity when asked. ``grown(tree)`` sees the tree before cost-complexity pruning (a trace
-        is written from it); ``cp_table(rows, chosen)`` receives the table of alphas cross-validation
-        chose from. ``progress`` and ``narrate`` are ``algorithms.train``'s."""
+    def grow(self, table: Table, progress=None, narrate: bool = False):
+        """(tree, warnings): the tree grown and pruned after growth, before cost complexity
+        (``algorithms.train``; ``progress`` and ``narrate`` are its)."""
         from dtcli.induction.algorithms import train
 
-        tree, warnings = train(table, self.grow, self.prune, self.engine, progress, narrate, narrate=narrate)
-        if grown is not None:
-            grown(tree)
+        return train(table, self.grow_params, self.prune, self.engine, progress, narrate, narrate=narrate)
+
+    def fit(self, table: Table) -> tuple[Tree, list[str]]:
+        """(tree, warnings): the tree ``dtree train`` makes of ``table``: grown, pruned, then pruned by
+        cost complexity when asked (at its alpha, or at the alpha its cross-validation picks)."""
+        tree, warnings = self.grow(table)
         if self.ccp.wanted:
-            tree = self._cost_complexity(tree, table, cp_table)
+            from dtcli.induction.prune.ccp_select import cost_complexity
+
+            check_cost_complexity(self.ccp, int(table.labelled().sum()))
+            tree = cost_complexity(tree, table, self.ccp, self.engine)[0]
         return tree, warnings
-
-    def _cost_complexity(self, tree: Tree, table: Table, cp_table) -> Tree:
-        from dtcli.induction.prune.ccp_select import cost_complexity
-
-        check_cost_complexity(self.ccp, int(table.labelled().sum()))
-        pruned, rows, chosen = cost_complexity(tree, table, self.ccp, self.engine)
-        if self.ccp.folds and cp_table is not None:
-            cp_table(rows, chosen)
-        return pruned

@@ -118,7 +118,7 @@ def test_json_document_with_paths_and_probabilities(run, c45):
     model, data = c45
     result = run("predict", model, data, "-f", "json", "--explain", "--proba", "-q")
     doc = json.loads(result.stdout)
-    assert doc["format"] == "dtree-predictions" and doc["version"] == 1
+    assert doc["format"] == "dtree-predictions" and doc["schema_version"] == 1
     assert doc["model"]["format"] == "dtree-model" and doc["model"]["algorithm"] == "c45"
     assert doc["model"]["training_data"]["rows"] == 14
     assert doc["classes"] == ["no", "yes"] and doc["target"] == "Play" and doc["task"] == "classification"
