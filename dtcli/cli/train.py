@@ -106,8 +106,8 @@ def command(source, training, trace, trace_file, id_column, scheme, metrics_json
     after = None if report is None else lambda: _print_evaluation(report, fmt, show, quiet, output)
     emit_tree(tree, output, show or fmt, quiet, after)
     title = ALGORITHMS[training.growth.algorithm].title
-    info(f"{title} tree: {summary(tree)}" + written_to(output))
     info(training_line(tree, table))
+    info(f"{title} tree: {summary(tree)}" + written_to(output))
 
 
 def _prune_and_trace(grown, table, ccp, engine, tracing):

@@ -24,7 +24,7 @@ def test_plain_text_is_mitchells_tree(run):
     assert result.exit_code == 0
     assert result.stdout == MITCHELL_TEXT
     # ID3 stops only at pure nodes, and Mitchell's 14 days hold no contradiction: every day is right
-    assert result.stderr == "ID3 tree: 5 leaves, 8 nodes, depth 2\nTraining set: 14 of 14 correct (100.0%)\n"
+    assert result.stderr == "Training set: 14 of 14 correct (100.0%)\nID3 tree: 5 leaves, 8 nodes, depth 2\n"
 
 
 def test_arff_and_default_target(run):
@@ -127,7 +127,7 @@ def test_c45_reproduces_quinlans_golf_tree(run):
         "|   Windy = true: no (2.0)\n"
     )
     # Quinlan's golf tree (C4.5, Figure 1-3) classifies all 14 training cases correctly
-    assert result.stderr == "C4.5 tree: 5 leaves, 8 nodes, depth 2\nTraining set: 14 of 14 correct (100.0%)\n"
+    assert result.stderr == "Training set: 14 of 14 correct (100.0%)\nC4.5 tree: 5 leaves, 8 nodes, depth 2\n"
 
 
 def test_c45_prunes_by_default_and_traces(run, tmp_path):
