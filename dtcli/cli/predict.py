@@ -42,9 +42,9 @@ def command(model, data, output, proba, fmt, explain, metrics_json, format_in, l
     never saw in training is treated as missing (the row goes down every
     branch, weighted by the training cases, as in C4.5) and counted in a
     warning. When DATA has the target column, the accuracy, Cohen's kappa
-    and the confusion matrix go to standard error (whatever -f says; -q leaves
-    them out; 'dtree evaluate' gives the whole report), and with
-    --metrics-json FILE into a 'dtree-evaluation' JSON document.
+    and the confusion matrix go to standard error (whatever -f says; -q
+    leaves them out), and with --metrics-json FILE the whole report, as
+    'dtree evaluate -f json' writes it, into a 'dtree-evaluation' document.
 
     --explain adds the path each row took, e.g. 'Outlook = Rain -> Wind = Weak -> Yes';
     '-f text' explains each row for people, '-f json' gives the paths as data.
@@ -91,7 +91,8 @@ def command(model, data, output, proba, fmt, explain, metrics_json, format_in, l
                         "with the target column, or leave out --metrics-json")  # fmt: skip
     write_output(output, text)
     if encoded.has_target:
-        _report(tree, encoded, predicted, quiet, metrics_json)
+        about = {"model": model, "data": raw.source, "method": "test-set"}
+        _report(tree, encoded, predicted, probabilities, quiet, metrics_json, about)
 
 
 def _predict(tree, table):
@@ -171,23 +172,31 @@ def _text(tree, why, proba: bool) -> str:
     )
 
 
-def _report(tree, encoded, predicted, quiet: bool, metrics_json: str | None) -> None:
-    """Accuracy and confusion matrix (or the regression errors) on standard error unless ``quiet``,
-    and as the dtree-evaluation document to ``metrics_json`` (``-``: standard output)."""
+def _report(tree, encoded, predicted, probabilities, quiet: bool, metrics_json: str | None, about: dict) -> None:
+    """Accuracy, kappa and confusion matrix (or the regression errors) on standard error unless
+    ``quiet``, and the whole report as 'dtree evaluate -f json' writes it to ``metrics_json``
+    (``-``: standard output)."""
     from dtcli.induction.evaluate.metrics import evaluate, evaluate_regression
     from dtcli.render.console import info
-    from dtcli.render.metrics import evaluation_json, evaluation_text, regression_json, regression_text
+    from dtcli.render.metrics import evaluation_text, regression_text
 
     if tree.schema.is_regression:
-        result = evaluate_regression(encoded.actual, predicted)
-        text, doc = regression_text(result), regression_json(result)
+        text = regression_text(evaluate_regression(encoded.actual, predicted))
     else:
-        result = evaluate(encoded.actual, predicted, encoded.labels, tree.classes)
-        text, doc = evaluation_text(result), evaluation_json(result)
+        text = evaluation_text(evaluate(encoded.actual, predicted, encoded.labels, tree.classes))
     if not quiet:
         info(text.rstrip("\n"))
     if metrics_json:
-        write_output(metrics_json, doc)
+        from dtcli.induction.evaluate.predictions import Predictions, training_prior
+        from dtcli.render.evaluation import evaluation_output
+
+        if tree.schema.is_regression:
+            part = Predictions(encoded.actual, predicted, None, (), (), training_prior(tree))
+        else:
+            part = Predictions(
+                encoded.actual, predicted, probabilities, encoded.labels, tree.classes, training_prior(tree)
+            )
+        write_output(metrics_json, evaluation_output([part], "json", about))
 
 
 def _output(raw, columns: dict) -> str:

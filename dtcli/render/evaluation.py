@@ -67,7 +67,7 @@ def header_text(about: dict) -> str:
 
 def _g(value) -> str:
     if isinstance(value, float):
-        return f"{value:.4g}"
+        return f"{value:.4g}" if math.isfinite(value) else "?"
     return shown(str(value))
 
 

@@ -1,8 +1,6 @@
-"""Accuracy and confusion matrix as plain text (for stderr) and as the dtree-evaluation JSON document."""
+"""Accuracy, kappa and the confusion matrix as plain text (for stderr; the whole report: render/evaluation.py)."""
 
 from __future__ import annotations
-
-import json
 
 import numpy as np
 
@@ -49,34 +47,3 @@ def regression_text(evaluation) -> str:
     if evaluation.n == 0:
         return "Errors: no rows with a known target value to compare with\n"
     return f"RMSE {evaluation.rmse:.6g}, MAE {evaluation.mae:.6g}, R^2 {evaluation.r2:.4f} ({evaluation.n} rows)\n"
-
-
-def _number(value: float):
-    """A float for JSON: null when not a number (no rows to judge)."""
-    return None if value != value else value
-
-
-def evaluation_json(evaluation: Evaluation) -> str:
-    """The ``dtree-evaluation`` document of a classification (keys in dtree-formats(5)): the
-    confusion matrix's rows are the actual ``labels``, its columns the predicted ``classes``."""
-    doc = {
-        "format": "dtree-evaluation",
-        "schema_version": 1,
-        "task": "classification",
-        "classes": list(evaluation.classes),
-        "labels": list(evaluation.labels),
-        "rows": evaluation.total,
-        "correct": evaluation.correct,
-        "accuracy": _number(evaluation.accuracy),
-        "error_rate": _number(1 - evaluation.accuracy),
-        "unlabelled": evaluation.unlabelled,
-        "confusion_matrix": [[int(x) for x in row] for row in evaluation.matrix],
-    }
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
-
-
-def regression_json(evaluation) -> str:
-    """The ``dtree-evaluation`` document of a regression: rows, RMSE, MAE, R^2 (null when undefined)."""
-    doc = {"format": "dtree-evaluation", "schema_version": 1, "task": "regression", "rows": evaluation.n}
-    doc.update(rmse=_number(evaluation.rmse), mae=_number(evaluation.mae), r2=_number(evaluation.r2))
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"

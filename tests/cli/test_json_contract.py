@@ -82,6 +82,8 @@ def runs(models):
         (["predict", m["id3"], WEATHER, "-f", "json", "--proba", "--explain", "-q"], "stdout"),
         (["predict", m["rules"], NUMERIC, "-f", "json", "-q"], "stdout"),
         (["predict", m["id3"], WEATHER, "-q", "--metrics-json", "-", "-o", "{tmp}/p.csv"], "stdout"),
+        (["evaluate", m["c45"], NUMERIC, "-f", "json"], "stdout"),
+        (["evaluate", m["rules"], NUMERIC, "-f", "json", "-o", "-"], "stdout"),
         (["gain", WEATHER, "--ignore", "Day", "-f", "json"], "stdout"),
         (["gain", NUMERIC, "-f", "json", "--thresholds-all", "--costs", "{tmp}/costs.csv"], "stdout"),
         (["gain", NUMERIC, "-a", "cart", "-f", "json"], "stdout"),
@@ -141,8 +143,18 @@ def test_the_model_and_evaluation_keys_of_a_regression(run, tmp_path):
     metrics = tmp_path / "m.json"
     assert run("predict", model, IRIS, "-q", "--metrics-json", metrics).exit_code == 0
     evaluation = json.loads(metrics.read_text())
-    assert set(evaluation) == {"format", "schema_version", "task", "rows", "rmse", "mae", "r2"}
-    assert set(evaluation) <= DOCUMENTED["dtree-evaluation"] and evaluation["rows"] == 150
+    assert set(evaluation) == {"format", "schema_version", "about", "task", "summary"}
+    assert key_paths(evaluation, DOCUMENTED["dtree-evaluation"]) == {
+        "format",
+        "schema_version",
+        "about",
+        "task",
+        "summary",
+        *(f"summary.{k}" for k in ("total", "unclassified", "ignored", "correlation", "mean_absolute_error")),
+        *(f"summary.{k}" for k in ("root_mean_squared_error", "relative_absolute_error", "r2", "parts")),
+        "summary.root_relative_squared_error",
+    }
+    assert evaluation["summary"]["total"] == 150
 
 
 def test_frozen_models_keep_loading(run):
@@ -220,8 +232,11 @@ def test_predict_metrics_json(run, models, tmp_path):
     assert json.loads(result.stdout)["format"] == "dtree-predictions"
     assert result.stderr.startswith("Accuracy: 14/14")  # the summary stays on standard error, as text
     doc = json.loads(out.read_text())
-    assert doc["classes"] == ["No", "Yes"] and doc["confusion_matrix"] == [[5, 0], [0, 9]]
-    assert doc["accuracy"] == 1.0 and doc["error_rate"] == 0.0 and doc["rows"] == 14
+    assert doc["format"] == "dtree-evaluation" and doc["about"]["method"] == "test-set"
+    assert doc["confusion_matrix"] == {"actual": ["No", "Yes"], "predicted": ["No", "Yes"], "counts": [[5, 0], [0, 9]]}
+    summary = doc["summary"]
+    assert summary["accuracy"] == 1.0 and summary["error_rate"] == 0.0 and summary["total"] == 14
+    assert summary["kappa"] == 1.0 and [c["roc_area"] for c in doc["classes"]] == [1.0, 1.0]
     both = run("predict", models["id3"], WEATHER, "--metrics-json", "-")
     assert both.exit_code == 1 and "-o FILE" in both.stderr
     no_target = tmp_path / "x.csv"
