@@ -37,10 +37,10 @@ class Fold:
     def accuracy(self) -> float:
         """Share of test rows (with a known class) predicted right; nan for regression or no rows."""
         p = self.predictions
-        known = p.actual >= 0 if not p.regression else np.zeros(0, bool)
-        if p.regression or not known.any():
+        if p.regression:
             return float("nan")
-        return float((p.actual[known] == p.predicted[known]).mean())
+        known = p.actual >= 0
+        return float((p.actual[known] == p.predicted[known]).mean()) if known.any() else float("nan")
 
 
 @dataclass(frozen=True)
