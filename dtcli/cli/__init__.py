@@ -19,7 +19,7 @@ from dtcli.errors import DtreeError
 
 COMMANDS = {
     "diff": ("dtcli.cli.diff", "Compare two trees or rule sets node by node; exit status as diff(1)."),
-    "evaluate": ("dtcli.cli.evaluate", "Judge a model on a test file: accuracy, kappa, per-class metrics, ROC area."),
+    "evaluate": ("dtcli.cli.evaluate", "Judge a model on test data, or training by cross-validation: accuracy, kappa."),
     "gain": ("dtcli.cli.gain", "Show entropy, information gain, gain ratio and Gini for each attribute."),
     "predict": ("dtcli.cli.predict", "Apply a model to data: predictions, probabilities, accuracy."),
     "prune": ("dtcli.cli.prune", "Prune a model: cost-complexity, pessimistic or reduced-error."),

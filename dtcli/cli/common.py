@@ -185,18 +185,23 @@ def output_option(help_text: str):
     return click.option("-o", "--output", metavar="FILE", help=help_text)
 
 
-def emit_tree(tree, output, fmt, quiet) -> None:
-    """Print the tree as ``fmt`` asks (a printout, the model, or a picture: dot, svg, mermaid), then
-    write the model to ``output`` (atomically) as the run's last output: a stop signal during the
-    printout leaves the previous model, and none after the model is in place undoes the run.
-    ``output`` ``-`` writes the model to standard output instead of the printout."""
+def emit_tree(tree, output, fmt, quiet, after=None) -> None:
+    """Print the tree as ``fmt`` asks (a printout, the model, or a picture: dot, svg, mermaid), call
+    ``after()`` (more output after the tree), then write the model to ``output`` (atomically) as the
+    run's last output: a stop signal during the printout leaves the previous model, and none after the
+    model is in place undoes the run. ``output`` ``-`` writes the model to standard output instead of
+    the printout."""
     from dtcli.model.serialize import dump_model
 
     if output == "-":  # the model is standard output's data: no printout beside it
         show_tree(tree, "json", None, None, "dtree show MODEL")
+        if after is not None:
+            after()
         return
     if not quiet:
         show_tree(tree, fmt, None, None, "dtree show MODEL")
+    if after is not None:
+        after()
     if output:
         from dtcli.io.write import atomic
 

@@ -10,7 +10,7 @@ import click
 from dtcli.errors import ParameterError
 
 # Parameters that name files the command reads, and files it writes.
-INPUTS = ("model", "other", "data", "validation", "test_data", "costs")  # other: diff's B
+INPUTS = ("model", "other", "data", "second", "validation", "test_data", "costs")  # other: diff's B; second: evaluate's
 OUTPUTS = ("output", "plot", "trace_file", "metrics_json")
 
 
