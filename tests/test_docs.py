@@ -62,19 +62,29 @@ def test_man_page_options_are_the_commands_options(name):
     assert not extra, f"dtree-{name}.1 documents options {name} lacks: {extra}"
 
 
-def test_readme_lists_every_man_page_and_the_package_installs_them():
-    for page in MAN.glob("*.1"):
+PAGES = sorted(p.name for section in ("1", "5") for p in MAN.glob(f"*.{section}"))
+
+
+@pytest.mark.parametrize("section", ["1", "5"])
+def test_readme_lists_every_man_page_and_the_package_installs_them(section):
+    pages = list(MAN.glob(f"*.{section}"))
+    assert pages, f"no man pages of section {section}"
+    for page in pages:
         assert f"man/{page.name}" in README, f"README does not list {page.name}"
     tomllib = pytest.importorskip("tomllib")
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    installed = project["tool"]["setuptools"]["data-files"]["share/man/man1"]
-    assert sorted(str(p.relative_to(ROOT)) for p in MAN.glob("*.1")) == sorted(
+    installed = project["tool"]["setuptools"]["data-files"][f"share/man/man{section}"]
+    assert sorted(str(p.relative_to(ROOT)) for p in pages) == sorted(
         str(p.relative_to(ROOT)) for pattern in installed for p in ROOT.glob(pattern)
     )
 
 
+def test_the_overview_names_the_formats_page():
+    assert r"dtree\-formats (5)" in (MAN / "dtree.1").read_text()
+
+
 @pytest.mark.skipif(shutil.which("groff") is None, reason="groff is not installed")
-@pytest.mark.parametrize("page", sorted(p.name for p in MAN.glob("*.1")))
+@pytest.mark.parametrize("page", PAGES)
 def test_man_page_renders_without_warnings(page):
     out = subprocess.run(["groff", "-man", "-ww", "-z", str(MAN / page)], capture_output=True, text=True)
     assert out.returncode == 0 and out.stderr == ""

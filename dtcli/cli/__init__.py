@@ -18,6 +18,8 @@ from dtcli import __version__
 from dtcli.errors import DtreeError
 
 COMMANDS = {
+    "diff": ("dtcli.cli.diff", "Compare two trees or rule sets node by node; exit status as diff(1)."),
+    "evaluate": ("dtcli.cli.evaluate", "Judge a model on test data, or training by cross-validation: accuracy, kappa."),
     "gain": ("dtcli.cli.gain", "Show entropy, information gain, gain ratio and Gini for each attribute."),
     "predict": ("dtcli.cli.predict", "Apply a model to data: predictions, probabilities, accuracy."),
     "prune": ("dtcli.cli.prune", "Prune a model: cost-complexity, pessimistic or reduced-error."),
@@ -25,6 +27,8 @@ COMMANDS = {
     "show": ("dtcli.cli.show", "Draw a tree: SVG, Graphviz DOT or mermaid, or print it as train does."),
     "train": ("dtcli.cli.train", "Learn a decision tree from a CSV or ARFF file."),
 }
+# A command whose errors exit with another status than 1: diff's 1 means "different", as diff(1)'s.
+TROUBLE_STATUS = {"diff": 2}
 
 
 class LazyGroup(click.Group):
@@ -62,11 +66,13 @@ class LazyGroup(click.Group):
 
 
 def _fail(ctx: click.Context, message: str) -> None:
-    """The one error line (every line break in the message becomes a space) and exit status 1."""
-    from dtcli.render.console import error
+    """The one error line (every line break in the message becomes a space) and exit status 1
+    (2 for ``dtree diff``, whose 1 means "different")."""
+    from dtcli.render.console import error, release_messages
 
+    release_messages()
     error(" ".join(message.splitlines()))
-    ctx.exit(1)
+    ctx.exit(TROUBLE_STATUS.get(ctx.invoked_subcommand, 1))
 
 
 def _no_color(ctx: click.Context, param: click.Parameter, value: bool) -> None:
@@ -94,6 +100,7 @@ def cli() -> None:
     output; messages to standard error. Exit status: 0 success, 1 a problem
     with the data, model or options (or a failed write), 2 a command-line
     usage error, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM).
+    'dtree diff' exits as diff(1) does: 0 equivalent, 1 different, 2 trouble.
 
     Examples:
 

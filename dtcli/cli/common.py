@@ -181,24 +181,44 @@ def show_option(what: str):
     )
 
 
-def quiet_or_show(quiet: bool, show: str | None) -> None:
-    """-q (print no tree) and --show (print it so) contradict each other: ParameterError."""
+def quiet_or_show(quiet: bool, show: str | None, output: str | None = None) -> None:
+    """-q (print no tree) and --show (print it so) contradict each other, as do --show and -o -
+    (the model on standard output): ParameterError."""
     if quiet and show:
         raise ParameterError(f"-q prints no tree and --show {show} prints one: give one of them")
+    if show and output == "-":
+        raise ParameterError(f"-o - writes the model to standard output, where --show {show} would print the tree: "
+                             "give -o FILE, or leave out --show")  # fmt: skip
+
+
+def written_to(output: str | None) -> str:
+    """The summary line's tail naming where the model went (empty without -o)."""
+    if not output:
+        return ""
+    return "; model written to standard output" if output == "-" else f"; model written to {output}"
 
 
 def output_option(help_text: str):
     return click.option("-o", "--output", metavar="FILE", help=help_text)
 
 
-def emit_tree(tree, output, fmt, quiet) -> None:
-    """Print the tree as ``fmt`` asks (a printout, the model, or a picture: dot, svg, mermaid), then
-    write the model to ``output`` (atomically) as the run's last output: a stop signal during the
-    printout leaves the previous model, and none after the model is in place undoes the run."""
+def emit_tree(tree, output, fmt, quiet, after=None) -> None:
+    """Print the tree as ``fmt`` asks (a printout, the model, or a picture: dot, svg, mermaid), call
+    ``after()`` (more output after the tree), then write the model to ``output`` (atomically) as the
+    run's last output: a stop signal during the printout leaves the previous model, and none after the
+    model is in place undoes the run. ``output`` ``-`` writes the model to standard output instead of
+    the printout."""
     from dtcli.model.serialize import dump_model
 
+    if output == "-":  # the model is standard output's data: no printout beside it
+        show_tree(tree, "json", None, None, "dtree show MODEL")
+        if after is not None:
+            after()
+        return
     if not quiet:
         show_tree(tree, fmt, None, None, "dtree show MODEL")
+    if after is not None:
+        after()
     if output:
         from dtcli.io.write import atomic
 
@@ -258,23 +278,39 @@ def write_output(output, text: str) -> None:
         write_text(output, text, last=True)
 
 
-def cost_complexity_pruning(tree, table, ccp, engine: str = "auto"):
-    """Prune by cost complexity (checking the options); the CV table goes to stderr."""
+def cost_complexity_pruning(tree, table, ccp, engine: str = "auto", fmt: str = "text"):
+    """Prune by cost complexity (checking the options); the CV table goes to stderr (``report_cv``)."""
+    pruned, rows, chosen = cost_complexity_result(tree, table, ccp, engine)
+    if ccp.folds:
+        report_cv(ccp, rows, chosen, fmt)
+    return pruned
+
+
+def cost_complexity_result(tree, table, ccp, engine: str = "auto"):
+    """(pruned tree, cp table rows, the row chosen by cross-validation or None), options checked."""
     from dtcli.induction.params import check_cost_complexity
     from dtcli.induction.prune.ccp_select import cost_complexity
-    from dtcli.render.ccp import cp_table
-    from dtcli.render.console import info
 
     check_cost_complexity(ccp, int(table.labelled().sum()) if table is not None else None)
-    pruned, rows, chosen = cost_complexity(tree, table, ccp, engine)
-    if ccp.folds:
-        info(
-            f"Cost-complexity pruning, {ccp.folds}-fold cross-validation (seed {ccp.seed})"
-            + (", 1-SE rule" if ccp.one_se else "")
-            + ":"
-        )
-        info(cp_table(rows, chosen).rstrip("\n"))
-    return pruned
+    return cost_complexity(tree, table, ccp, engine)
+
+
+def report_cv(ccp, rows, chosen, fmt: str) -> None:
+    """The cross-validation table on stderr: text, or with -f json the dtree-cp document."""
+    from dtcli.render.ccp import cp_json, cp_settings, cp_table
+    from dtcli.render.console import info
+
+    if fmt == "json":
+        from dtcli.cli.documents import write_document
+
+        write_document(cp_json(rows, chosen, cp_settings(ccp, chosen.alpha)))
+        return
+    info(
+        f"Cost-complexity pruning, {ccp.folds}-fold cross-validation (seed {ccp.seed})"
+        + (", 1-SE rule" if ccp.one_se else "")
+        + ":"
+    )
+    info(cp_table(rows, chosen).rstrip("\n"))
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,8 @@ import click
 from dtcli.errors import ParameterError
 
 # Parameters that name files the command reads, and files it writes.
-INPUTS = ("model", "data", "validation", "test_data", "costs")
-OUTPUTS = ("output", "plot", "trace_file")
+INPUTS = ("model", "other", "data", "second", "validation", "test_data", "costs")  # other: diff's B; second: evaluate's
+OUTPUTS = ("output", "plot", "trace_file", "metrics_json")
 
 
 class Command(click.Command):
@@ -19,6 +19,9 @@ class Command(click.Command):
 
     def invoke(self, ctx: click.Context):
         from dtcli.io.write import check_output, refuse_inputs
+        from dtcli.render.console import release_messages
+
+        release_messages()  # a run starts writing its messages (an earlier run in this process held them)
 
         names = {param.name: _flag(param) for param in self.params}
         for name in (*INPUTS, *OUTPUTS):

@@ -277,3 +277,12 @@ def format_option(choices, default: str, help_text: str):
 
 
 TREE_FORMATS = ("rich", "text", "json")
+
+metrics_json_option = click.option(
+    "--metrics-json",
+    metavar="FILE",
+    help="Also write the evaluation (as 'dtree evaluate -f json': accuracy, kappa, per-class figures, the "
+    "confusion matrix; regression: RMSE, MAE, R^2) as a "
+    "'dtree-evaluation' JSON document (dtree-formats(5)) to FILE; - for standard output when the "
+    "other output goes to a file (-o FILE).",
+)

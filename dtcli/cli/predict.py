@@ -7,7 +7,7 @@ import numpy as np
 
 from dtcli.cli.common import format_in_option, load_model, output_option, write_output
 from dtcli.cli.guard import Command
-from dtcli.cli.options import format_option, limit_options
+from dtcli.cli.options import format_option, limit_options, metrics_json_option
 
 FORMATS = ("csv", "json", "text")
 
@@ -29,10 +29,11 @@ FORMATS = ("csv", "json", "text")
     help="Show the path each row took through the tree (every path, with its weight, when a missing "
     "value sends it down several branches), or the rule that fired: a 'path' column in CSV, 'paths' in JSON.",
 )
+@metrics_json_option
 @format_in_option
 @limit_options
 @click.option("-q", "--quiet", is_flag=True, help="Do not report accuracy nor show progress on standard error.")
-def command(model, data, output, proba, fmt, explain, format_in, limits, quiet):
+def command(model, data, output, proba, fmt, explain, metrics_json, format_in, limits, quiet):
     """Predict the class of every row of DATA with MODEL (from 'dtree train -o',
     or a rule set from 'dtree rules -f json': the first rule that fires, else the default).
 
@@ -40,8 +41,10 @@ def command(model, data, output, proba, fmt, explain, format_in, limits, quiet):
     --proba one 'proba_<class>' column per class) as CSV. A value the model
     never saw in training is treated as missing (the row goes down every
     branch, weighted by the training cases, as in C4.5) and counted in a
-    warning. When DATA has the target column, the accuracy and the
-    confusion matrix go to standard error.
+    warning. When DATA has the target column, the accuracy, Cohen's kappa
+    and the confusion matrix go to standard error (whatever -f says; -q
+    leaves them out), and with --metrics-json FILE the whole report, as
+    'dtree evaluate -f json' writes it, into a 'dtree-evaluation' document.
 
     --explain adds the path each row took, e.g. 'Outlook = Rain -> Wind = Weak -> Yes';
     '-f text' explains each row for people, '-f json' gives the paths as data.
@@ -52,6 +55,11 @@ def command(model, data, output, proba, fmt, explain, format_in, limits, quiet):
     from dtcli.io.read import read_data
     from dtcli.render.console import warn
 
+    if metrics_json == "-" and (not output or output == "-"):
+        from dtcli.errors import ParameterError
+
+        raise ParameterError("--metrics-json -: standard output carries the predictions; give -o FILE for them, "
+                             "or --metrics-json FILE")  # fmt: skip
     tree = load_model(model, limits)
     raw = read_data(data, format_in, text_columns(tree.schema), limits)
     encoded = encode_for_schema(raw, tree.schema)
@@ -75,9 +83,16 @@ def command(model, data, output, proba, fmt, explain, format_in, limits, quiet):
         text = _json(tree, predicted, probabilities if proba else None, why)
     else:
         text = _text(tree, why, proba)
+    if metrics_json and not encoded.has_target:
+        from dtcli.errors import DataError
+
+        target = tree.schema.target.name
+        raise DataError(f"{raw.source}: no column {target!r}, so --metrics-json has nothing to evaluate; give data "
+                        "with the target column, or leave out --metrics-json")  # fmt: skip
     write_output(output, text)
-    if encoded.has_target and not quiet:
-        _report(tree, encoded, predicted)
+    if encoded.has_target:
+        about = {"model": model, "data": raw.source, "method": "test-set"}
+        _report(tree, encoded, predicted, probabilities, quiet, metrics_json, about)
 
 
 def _predict(tree, table, quiet: bool):
@@ -126,7 +141,7 @@ def _json(tree, predicted, probabilities, why) -> str:
     }
     head = {
         "format": "dtree-predictions",
-        "version": 1,
+        "schema_version": 1,
         "model": model,
         "target": tree.schema.target.name,
         "task": "regression" if regression else "classification",
@@ -160,17 +175,31 @@ def _text(tree, why, proba: bool) -> str:
     )
 
 
-def _report(tree, encoded, predicted) -> None:
-    """Accuracy and confusion matrix (or the regression errors) on standard error."""
+def _report(tree, encoded, predicted, probabilities, quiet: bool, metrics_json: str | None, about: dict) -> None:
+    """Accuracy, kappa and confusion matrix (or the regression errors) on standard error unless
+    ``quiet``, and the whole report as 'dtree evaluate -f json' writes it to ``metrics_json``
+    (``-``: standard output)."""
     from dtcli.induction.evaluate.metrics import evaluate, evaluate_regression
     from dtcli.render.console import info
     from dtcli.render.metrics import evaluation_text, regression_text
 
     if tree.schema.is_regression:
-        info(regression_text(evaluate_regression(encoded.actual, predicted)).rstrip("\n"))
+        text = regression_text(evaluate_regression(encoded.actual, predicted))
     else:
-        result = evaluate(encoded.actual, predicted, encoded.labels, tree.classes)
-        info(evaluation_text(result).rstrip("\n"))
+        text = evaluation_text(evaluate(encoded.actual, predicted, encoded.labels, tree.classes))
+    if not quiet:
+        info(text.rstrip("\n"))
+    if metrics_json:
+        from dtcli.induction.evaluate.predictions import Predictions, training_prior
+        from dtcli.render.evaluation import evaluation_output
+
+        if tree.schema.is_regression:
+            part = Predictions(encoded.actual, predicted, None, (), (), training_prior(tree))
+        else:
+            part = Predictions(
+                encoded.actual, predicted, probabilities, encoded.labels, tree.classes, training_prior(tree)
+            )
+        write_output(metrics_json, evaluation_output([part], "json", about))
 
 
 def _output(raw, columns: dict) -> str:

@@ -5,14 +5,16 @@ from __future__ import annotations
 import click
 
 from dtcli.cli.common import (
-    cost_complexity_pruning,
+    cost_complexity_result,
     emit_tree,
     format_in_option,
     load_model,
     output_option,
     quiet_or_show,
     show_option,
+    written_to,
 )
+from dtcli.cli.documents import hold, write_document
 from dtcli.cli.guard import Command
 from dtcli.cli.options import (
     TREE_FORMATS,
@@ -105,11 +107,15 @@ def command(
     """
     from dtcli.errors import ParameterError
 
-    quiet_or_show(quiet, show)
+    quiet_or_show(quiet, show, output)
+    if output == "-" and (curve or show_path):
+        raise ParameterError(f"-o - writes the model to standard output, where --{'curve' if curve else 'path'} "
+                             "prints its table: give -o FILE")  # fmt: skip
+    hold(fmt == "json" and not show_path and (trace or (method == "cost-complexity" and bool(ccp.folds))))
     tree = load_model(model, limits, tree_only=True)
     reading = (format_in, limits)
     if method == "cost-complexity":
-        pruned = _cost_complexity(tree, data, ccp, engine_request(engine), show_path, reading, fmt)
+        pruned = _cost_complexity(tree, data, ccp, engine_request(engine), show_path, reading, (fmt, trace))
         if pruned is None:
             return
     elif method == "pessimistic":
@@ -145,19 +151,18 @@ def command(
     emit_tree(pruned, output, show or fmt, quiet)
     from dtcli.render.console import info
 
-    info(
-        f"pruned from {tree.root.n_leaves()} to {pruned.root.n_leaves()} leaves"
-        + (f"; model written to {output}" if output else "")
-    )
+    info(f"pruned from {tree.root.n_leaves()} to {pruned.root.n_leaves()} leaves" + written_to(output))
 
 
-def _cost_complexity(tree, data, ccp, engine, show_path, reading, fmt):
+def _cost_complexity(tree, data, ccp, engine, show_path, reading, shown):
+    """The pruned tree (None after --path's table); ``shown``: (-f, --trace)."""
     from dtcli.errors import ParameterError
     from dtcli.induction.prune.ccp_select import subtrees
-    from dtcli.render.ccp import cp_json, cp_table
+    from dtcli.render.ccp import cp_json, cp_settings, cp_table
     from dtcli.render.console import console
 
-    if show_path:
+    fmt, trace = shown
+    if show_path and not ccp.folds:
         rows = subtrees(tree.root, tree.parameters.get("criterion", "gini"))
         console.data(cp_json(rows) if fmt == "json" else cp_table(rows))
         return None
@@ -168,7 +173,27 @@ def _cost_complexity(tree, data, ccp, engine, show_path, reading, fmt):
         if not data:
             raise ParameterError("--cv-folds needs the training data: --data DATA")
         table = _table(tree, data, reading)
-    return cost_complexity_pruning(tree, table, ccp, engine)
+    pruned, rows, chosen = cost_complexity_result(tree, table, ccp, engine)
+    if show_path:  # with --cv-folds: the table with its CV columns and the choice, as the result
+        console.data(cp_json(rows, chosen, cp_settings(ccp)) if fmt == "json" else cp_table(rows, chosen))
+        return None
+    _report_cost_complexity(ccp, rows, chosen, fmt, trace)
+    return pruned
+
+
+def _report_cost_complexity(ccp, rows, chosen, fmt, trace):
+    """The CV table (with --cv-folds), or with --trace the weakest-link sequence and the subtree kept."""
+    from dtcli.cli.common import report_cv
+    from dtcli.render.ccp import cp_settings, cp_trace_json, cp_trace_text
+    from dtcli.render.console import info
+
+    kept = chosen or [r for r in rows if r.alpha <= ccp.alpha][-1]
+    if trace and fmt == "json":
+        write_document(cp_trace_json(rows, kept, cp_settings(ccp, kept.alpha if chosen else ccp.alpha)))
+    elif ccp.folds:
+        report_cv(ccp, rows, chosen, fmt)
+    elif trace:
+        info(cp_trace_text(rows, kept, ccp.alpha).rstrip("\n"))
 
 
 def _table(tree, data, reading):
@@ -188,14 +213,20 @@ def _trace_pessimistic(steps, fmt):
     from dtcli.render.console import info
     from dtcli.render.trace import pessimistic_json, pessimistic_text
 
-    info((pessimistic_json(steps) if fmt == "json" else pessimistic_text(steps)).rstrip("\n"))
+    if fmt == "json":
+        write_document(pessimistic_json(steps))
+    else:
+        info(pessimistic_text(steps).rstrip("\n"))
 
 
 def _trace_reduced(steps, fmt):
     from dtcli.render.console import info
     from dtcli.render.trace import reduced_json, reduced_text
 
-    info((reduced_json(steps) if fmt == "json" else reduced_text(steps)).rstrip("\n"))
+    if fmt == "json":
+        write_document(reduced_json(steps))
+    else:
+        info(reduced_text(steps).rstrip("\n"))
 
 
 def _curve(tree, validation, test, fmt, plot):

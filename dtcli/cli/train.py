@@ -6,76 +6,26 @@ import click
 
 from dtcli.cli.common import (
     cost_complexity_pruning,
-    cost_options,
+    cost_complexity_result,
     data_options,
     emit_tree,
     output_option,
     quiet_or_show,
     show_option,
-    task_option,
     warn_identifiers,
+    written_to,
 )
+from dtcli.cli.crossval import scheme_options
+from dtcli.cli.documents import hold, write_document
 from dtcli.cli.guard import Command
-from dtcli.cli.options import (
-    TREE_FORMATS,
-    cost_complexity_options,
-    format_option,
-    growth_options,
-    missing_option,
-    option_group,
-    pessimistic_list,
-    pessimistic_params,
-    stopping_options,
-)
-from dtcli.induction.algorithms import ALGORITHMS, PRUNING
-
-
-def _pruning(prune_method, holdout, no_prune, **pessimistic):
-    return pessimistic_params(method="none" if no_prune else prune_method, holdout=holdout, **pessimistic)
-
-
-pruning_options = option_group(
-    "pruning",
-    _pruning,
-    click.option(
-        "--prune",
-        "prune_method",
-        type=click.Choice(PRUNING),
-        help="Pruning after growth (default: pessimistic for c45, as J48; none otherwise). "
-        "pessimistic is C4.5's error-based pruning with subtree raising; reduced-error "
-        "holds out --holdout of the rows (stratified, --seed) and prunes on them (Mitchell).",
-    ),
-    click.option(
-        "--holdout",
-        type=float,
-        default=1 / 3,
-        show_default="0.33",
-        metavar="F",
-        help="With --prune reduced-error: the share of rows kept for validation.",
-    ),
-    click.option("--no-prune", is_flag=True, help="Do not prune (the same as --prune none; J48 -U)."),
-    *pessimistic_list(
-        "Confidence factor of pessimistic pruning (smaller prunes more).",
-        "The upper error bound: Weka J48's (exact normal quantile) or Quinlan's C4.5 R8 table.",
-        "Pessimistic pruning without subtree raising (J48 -S).",
-    ),
-)
+from dtcli.cli.options import TREE_FORMATS, format_option, metrics_json_option
+from dtcli.cli.training import training_options
+from dtcli.induction.algorithms import ALGORITHMS
 
 
 @click.command("train", cls=Command)
 @data_options
-@growth_options
-@task_option(
-    "What to predict. Default: regression when the target column is numeric and the "
-    "algorithm is cart (the mean at each leaf, squared-error splits), else classification."
-)
-@missing_option
-@cost_options(
-    "Attribute costs, CSV lines 'attribute,cost' (others cost 1): splits are chosen by "
-    "a cost measure of their gain instead of the criterion (Mitchell 3.7.5)."
-)
-@stopping_options
-@pruning_options
+@training_options
 @click.option(
     "--trace",
     is_flag=True,
@@ -96,12 +46,12 @@ pruning_options = option_group(
     help="Name the rows in the trace by this column's values (e.g. Day: S_Sunny = {D1, D2, ...}) "
     "instead of row numbers; the column is left out of the attributes, as with --ignore.",
 )
-@cost_complexity_options(
-    "Cost-complexity pruning at A: prune every weakest link with g(t) <= A (scikit-learn's ccp_alpha).",
-    "Cost-complexity pruning at the alpha K-fold cross-validation picks; the table of "
-    "alpha, leaves, training and CV error goes to standard error.",
-    "Seed for the cross-validation folds and for CART's scikit-learn tie order.",
+@scheme_options(
+    "After the tree, judge these training options by stratified K-fold cross-validation of DATA, as J48's "
+    "-x K does (folds drawn with --seed; not --cv-folds, which picks cost-complexity's alpha).",
+    "train",
 )
+@metrics_json_option
 @output_option("Write the model (JSON) to FILE.")
 @format_option(
     TREE_FORMATS,
@@ -116,9 +66,7 @@ pruning_options = option_group(
     is_flag=True,
     help="Do not print the tree (use with -o), nor warn of identifier-like columns, nor show progress.",
 )
-def command(
-    source, growth, task, missing, costs, stopping, pruning, trace, trace_file, id_column, ccp, output, fmt, show, quiet
-):
+def command(source, training, trace, trace_file, id_column, scheme, metrics_json, output, fmt, show, quiet):
     """Learn a decision tree from DATA and print it.
 
     The tree shows, at every node, the training class counts ([9+, 5-] for
@@ -137,42 +85,71 @@ def command(
 
     Example: dtree train sample_data/weather.csv --ignore Day -o weather.json
     """
-    from dataclasses import replace
-
-    from dtcli.induction.algorithms import train
+    from dtcli.cli.crossval import training_line
     from dtcli.render.console import console, info, warn
     from dtcli.render.progress import TrainingProgress
     from dtcli.render.tree import summary
 
-    quiet_or_show(quiet, show)
-    task = task or ("auto" if growth.algorithm == "cart" else "classification")
+    quiet_or_show(quiet, show, output)
+    _check_evaluation(scheme, metrics_json, quiet, output)
+    ccp = training.ccp
     trace = trace or bool(trace_file)
-    table, ids = source.load_with_ids(task, id_column)
+    hold(fmt == "json" and ((trace and not trace_file) or bool(ccp.folds)))
+    table, ids = source.load_with_ids(training.target_task, id_column)
     warn_identifiers(table, quiet)
-    params = growth.params(missing=missing, costs=costs.load(table), seed=ccp.seed, **stopping)
+    learner = training.learner(table)
     progress = TrainingProgress(console.stderr, enabled=None if not quiet else False)
     try:
-        pruning = replace(pruning, seed=ccp.seed)
-        tree, warnings = train(table, params, pruning, growth.engine, progress, trace, narrate=trace)
+        tree, warnings = learner.grow(table, progress, trace)
     finally:
         progress.close()
-    if trace:
-        _write_trace(tree, ids, fmt, trace_file)
-    if ccp.wanted:
-        tree = cost_complexity_pruning(tree, table, ccp, growth.engine)
     for message in warnings:
         warn(message)
-    emit_tree(tree, output, show or fmt, quiet)
-    title = ALGORITHMS[growth.algorithm].title
-    info(f"{title} tree: {summary(tree)}" + (f"; model written to {output}" if output else ""))
+    tree = _prune_and_trace(tree, table, ccp, learner.engine, (fmt, trace and ids, trace and trace_file))
+    report = _evaluation(scheme, source, training, table, metrics_json) if scheme.given else None
+    after = None if report is None else lambda: _print_evaluation(report, fmt, show, quiet, output)
+    emit_tree(tree, output, show or fmt, quiet, after)
+    title = ALGORITHMS[training.growth.algorithm].title
+    info(training_line(tree, table))
+    info(f"{title} tree: {summary(tree)}" + written_to(output))
+
+
+def _prune_and_trace(grown, table, ccp, engine, tracing):
+    """The tree after --ccp-alpha/--cv-folds, and the trace written. ``tracing``: (-f, the --id cells or
+    False without --trace, --trace-file). With -f json the trace is one dtree-trace document, the
+    cost-complexity table in it; without a trace on standard error the CV table goes there as dtree-cp."""
+    fmt, ids, path = tracing
+    tracing = ids is not False
+    if tracing and fmt != "json":
+        _write_trace(grown, ids, fmt, path)
+    if not ccp.wanted:
+        cv = None
+        tree = grown
+    elif fmt != "json":
+        return cost_complexity_pruning(grown, table, ccp, engine)
+    else:
+        import json
+
+        from dtcli.render.ccp import cp_json, cp_settings
+
+        tree, rows, chosen = cost_complexity_result(grown, table, ccp, engine)
+        cv = cp_json(rows, chosen, cp_settings(ccp, tree.parameters["pruning"]["alpha"]))
+        if ccp.folds and (path or not tracing):
+            write_document(cv)
+        cv = {k: v for k, v in json.loads(cv).items() if k not in ("format", "schema_version")}
+    if tracing and fmt == "json":
+        from dtcli.render.trace import train_trace_json
+
+        write_document(train_trace_json(grown, ids, cv), path or None)
+    return tree
 
 
 def _write_trace(tree, ids, fmt, path) -> None:
-    """The trace as text, or the dtree-trace JSON document with -f json, on stderr or into ``path``."""
+    """The trace as text on stderr or into ``path``."""
     from dtcli.render.console import info
-    from dtcli.render.trace import train_trace_json, train_trace_text
+    from dtcli.render.trace import train_trace_text
 
-    text = train_trace_json(tree, ids) if fmt == "json" else train_trace_text(tree, ids)
+    text = train_trace_text(tree, ids)
     if not path:
         info(text.rstrip("\n"))
         return
@@ -180,3 +157,47 @@ def _write_trace(tree, ids, fmt, path) -> None:
 
     with atomic(path) as handle:
         handle.write(text)
+
+
+def _check_evaluation(scheme, metrics_json, quiet: bool, output) -> None:
+    """--cv, --split and --test: one at most; --metrics-json needs one, and - only when standard output is free."""
+    from dtcli.errors import ParameterError
+
+    scheme.check()
+    if metrics_json and not scheme.given:
+        raise ParameterError("--metrics-json writes the evaluation of --cv, --split or --test: give one of them")
+    if metrics_json == "-" and (not quiet or output == "-"):
+        raise ParameterError(
+            "--metrics-json -: standard output carries the tree (or the model); give -q and -o FILE, "
+            "or write the evaluation to a file"
+        )
+
+
+def _evaluation(scheme, source, training, table, metrics_json) -> str:
+    """The report of --cv, --split or --test (Weka's text blocks), computed before anything is printed;
+    its dtree-evaluation document goes to ``metrics_json`` (- for standard output)."""
+    from dtcli.cli.common import write_output
+    from dtcli.cli.crossval import judge
+    from dtcli.render.console import warn
+    from dtcli.render.evaluation import evaluation_output
+
+    parts, about, warnings = judge(scheme, source, training, table)
+    for message in warnings:
+        warn(message)
+    if metrics_json:
+        write_output(metrics_json, evaluation_output(parts, "json", about))
+    return "" if metrics_json == "-" else evaluation_output(parts, "text", about)
+
+
+def _print_evaluation(report: str, fmt: str, show: str | None, quiet: bool, output: str | None) -> None:
+    """After a printed tree (rich or text), or alone with -q, on standard output; on standard error
+    when standard output carries the model's JSON (-f json, --show json, -o -) or a picture (--show),
+    as a summary line is (left out when standard error carries a JSON document)."""
+    from dtcli.render.console import console, info
+
+    if not report:
+        return
+    if output == "-" or (not quiet and (show or fmt == "json")):
+        info(report.rstrip("\n"))
+    else:
+        console.data(("" if quiet else "\n") + report)

@@ -126,13 +126,44 @@ def writing_stdout():
 
 
 def warn(message: str) -> None:
-    """A diagnostic line on stderr: ``Warning: message``."""
+    """A diagnostic line on stderr: ``Warning: message`` (kept instead while messages are held)."""
+    if _quiet["held"] is not None:
+        _quiet["held"].append(message)
+        return
     console.message(f"Warning: {message}")
 
 
 def info(message: str) -> None:
-    """A progress or summary line on stderr."""
-    console.message(message)
+    """A progress or summary line on stderr (left out when standard error carries a JSON document)."""
+    if not _quiet["json"]:
+        console.message(message)
+
+
+# json: standard error carries one JSON document (no summary lines); held: the warnings kept for it
+_quiet: dict = {"json": False, "held": None}
+
+
+def hold_messages() -> None:
+    """From now on keep warnings instead of writing them, and leave out summary lines: standard
+    error is to carry one JSON document (``-f json`` with a trace or a cross-validation table),
+    whose ``warnings`` list takes them (``take_warnings``)."""
+    _quiet.update(json=True, held=[])
+
+
+def take_warnings() -> list[str]:
+    """The warnings held so far, for the document; later ones are written as lines (summary
+    lines stay out)."""
+    kept = _quiet["held"] or []
+    _quiet["held"] = None
+    return kept
+
+
+def release_messages() -> None:
+    """Write the warnings held so far as lines, and hold nothing more (a run that fails says all)."""
+    kept = take_warnings()
+    _quiet["json"] = False
+    for message in kept:
+        warn(message)
 
 
 def error(message: str) -> None:

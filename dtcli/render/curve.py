@@ -15,5 +15,5 @@ def curve_text(points) -> str:
 
 
 def curve_json(points) -> str:
-    """``{"format": "dtree-curve", "version": 1, "points": [{nodes, leaves, training, validation, test}]}``."""
+    """``{"format": "dtree-curve", "schema_version": 1, "points": [{nodes, leaves, training, validation, test}]}``."""
     return records_json("dtree-curve", "points", points, FIELDS)

@@ -1,6 +1,6 @@
 """``dtree gain`` output: a rich table for people, JSON and CSV for scripts.
 
-The JSON form (``"format": "dtree-gain"``, version 1) is documented in
+The JSON form (``"format": "dtree-gain"``, schema_version 1) is documented in
 README.md; numbers are given at full precision, an undefined gain ratio as
 ``null``.
 """
@@ -151,7 +151,7 @@ def to_json(report: GainReport, where: list[str]) -> str:
 
 def gain_document(report, where: list[str], chosen, body: dict, splits: str | None = None) -> str:
     """The ``dtree-gain`` JSON document: the node's figures, ``body`` (the scored splits), the skipped."""
-    doc = {"format": GAIN_FORMAT, "version": GAIN_VERSION}
+    doc = {"format": GAIN_FORMAT, "schema_version": GAIN_VERSION}
     if splits:
         doc["splits"] = splits
     doc.update(
@@ -219,7 +219,7 @@ def regression_output(stats, found, table, where: list[str], fmt: str) -> str:
     if fmt == "json":
         doc = {
             "format": GAIN_FORMAT,
-            "version": GAIN_VERSION,
+            "schema_version": GAIN_VERSION,
             "task": "regression",
             "target": table.schema.target.name,
             "rows": int(table.labelled().sum()),

@@ -1,6 +1,6 @@
 """``dtree gain -a cart`` output: CART's binary candidates as a table, JSON or CSV.
 
-The JSON form is the ``dtree-gain`` document (version 1) with
+The JSON form is the ``dtree-gain`` document (schema_version 1) with
 ``"splits": "binary"``, ``candidates`` in place of ``attributes`` and
 ``chosen_split``; documented in dtree-gain(1).
 """

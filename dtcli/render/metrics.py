@@ -1,13 +1,17 @@
-"""Accuracy and confusion matrix as plain text (for stderr)."""
+"""Accuracy, kappa and the confusion matrix as plain text (for stderr; the whole report: render/evaluation.py)."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from dtcli.induction.evaluate.metrics import Evaluation
+from dtcli.induction.evaluate.report import kappa
 from dtcli.render.printable import shown
 
 
 def evaluation_text(evaluation: Evaluation) -> str:
-    """``Accuracy: 13/14 = 0.929`` and the confusion matrix, rows actual, columns predicted."""
+    """``Accuracy: 13/14 = 0.929``, Cohen's kappa (as Weka prints it, 4 decimals) and the confusion
+    matrix, rows actual, columns predicted ('dtree evaluate' gives the whole report)."""
     lines = []
     if evaluation.total == 0:
         return "Accuracy: no rows with a known class to compare with\n"
@@ -15,6 +19,9 @@ def evaluation_text(evaluation: Evaluation) -> str:
         f"Accuracy: {evaluation.correct}/{evaluation.total} = {evaluation.accuracy:.3f}"
         f" ({evaluation.total - evaluation.correct} errors)"
     )
+    square = np.zeros((len(evaluation.labels), len(evaluation.labels)))
+    square[:, : len(evaluation.classes)] = evaluation.matrix
+    lines.append(f"Kappa statistic: {_kappa_text(kappa(square))}")
     if evaluation.unlabelled:
         lines.append(f"({evaluation.unlabelled} row(s) without a class value not counted)")
     lines.append("Confusion matrix (rows: actual, columns: predicted):")
@@ -27,6 +34,12 @@ def evaluation_text(evaluation: Evaluation) -> str:
         note = "   (never seen in training)" if label not in evaluation.classes else ""
         lines.append(f"  {shown(label).ljust(head)} {cells}{note}")
     return "\n".join(lines) + "\n"
+
+
+def _kappa_text(value: float | None) -> str:
+    from dtcli.render.evaluation import weka_number
+
+    return weka_number(value, 12, 4).strip()
 
 
 def regression_text(evaluation) -> str:

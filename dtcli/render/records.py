@@ -22,12 +22,12 @@ def records_text(items, columns, marker=None) -> str:
 
 
 def records_json(kind: str, key: str, items, fields, before=None, after=None) -> str:
-    """``{"format": kind, "version": 1, **before, key: [{name: item.attribute, ...}], **after}``, indented.
+    """``{"format": kind, "schema_version": 1, **before, key: [{name: item.attribute, ...}], **after}``, indented.
 
     ``fields`` name the record's fields in the order written: ``"name"`` for the
     item's attribute of that name, ``"name:attribute"`` for another attribute.
     """
     pairs = [(field.partition(":")[0], field.partition(":")[2] or field) for field in fields]
     records = [{name: getattr(item, attribute) for name, attribute in pairs} for item in items]
-    doc = {"format": kind, "version": 1, **(before or {}), key: records, **(after or {})}
+    doc = {"format": kind, "schema_version": 1, **(before or {}), key: records, **(after or {})}
     return json.dumps(doc, indent=2) + "\n"

@@ -1,7 +1,7 @@
 """Traces: growth node by node (``render/growth.py``), chi-square checks, and every pruning decision.
 
 ``train --trace`` writes ``train_trace_text``, or with ``-f json`` the ``dtree-trace``
-document ``train_trace_json``: ``{"format": "dtree-trace", "version": 1, "method": the
+document ``train_trace_json``: ``{"format": "dtree-trace", "schema_version": 1, "method": the
 pruning method, "steps": [the pruning steps, fields as in prune --trace], "growth": [one
 record per node], "chi_square": [the chi-square checks]}``.
 """
@@ -35,9 +35,10 @@ def train_trace_text(tree, ids=None) -> str:
     return text + trace_text(tree.trace)
 
 
-def train_trace_json(tree, ids=None) -> str:
+def train_trace_json(tree, ids=None, cost_complexity=None) -> str:
     """The ``dtree-trace`` document of a training: pruning steps as ``prune --trace -f json``
-    writes them (``method``, ``steps``), then ``growth`` and ``chi_square``."""
+    writes them (``method``, ``steps``), then ``growth`` and ``chi_square``; after --ccp-alpha or
+    --cv-folds, ``cost_complexity``: the dtree-cp document's fields but ``format``, ``schema_version``."""
     from dtcli.render.growth import Growth, growth_records
 
     growth, chi, reduced, rest = _kinds(tree.trace)
@@ -50,6 +51,8 @@ def train_trace_json(tree, ids=None) -> str:
     doc["measure"] = grown.measure
     doc["growth"] = growth_records(grown)
     doc["chi_square"] = json.loads(records_json("chi", "steps", chi, CHI_FIELDS))["steps"]
+    if cost_complexity is not None:
+        doc["cost_complexity"] = cost_complexity
     return json.dumps(doc, indent=2) + "\n"
 
 
@@ -96,7 +99,7 @@ def pessimistic_text(steps) -> str:
 
 
 def pessimistic_json(steps) -> str:
-    """``{"format": "dtree-trace", "version": 1, "method": "pessimistic", "steps": [...]}``."""
+    """``{"format": "dtree-trace", "schema_version": 1, "method": "pessimistic", "steps": [...]}``."""
     fields = ("node:path", "cases", "leaf", "subtree:tree", "branch", "decision:action")
     return records_json("dtree-trace", "steps", steps, fields, before={"method": "pessimistic"})
 
@@ -115,6 +118,6 @@ def reduced_text(steps) -> str:
 
 
 def reduced_json(steps) -> str:
-    """``{"format": "dtree-trace", "version": 1, "method": "reduced-error", "steps": [...]}``."""
+    """``{"format": "dtree-trace", "schema_version": 1, "method": "reduced-error", "steps": [...]}``."""
     fields = ("node:path", "cases", "before", "after", "nodes", "leaves")
     return records_json("dtree-trace", "steps", steps, fields, before={"method": "reduced-error"})

@@ -1,4 +1,5 @@
-"""The bad-input corpus (tests/fixtures/bad/, format in its README): each case exits 1 with its exact one-line error.
+"""The bad-input corpus (tests/fixtures/bad/, format in its README): each case exits 1 (or its ``status:``)
+with its exact one-line error.
 
 Every case runs as a real process in a directory of its own, so a traceback,
 a stray line, a hang, a temporary file left behind or a changed input cannot
@@ -33,6 +34,7 @@ class Case:
     steps: list[list[str]]
     expected: str
     files: dict[str, tuple[str, str]] = field(default_factory=dict)
+    status: int = 1
 
 
 def parse_case(path: Path) -> Case:
@@ -40,6 +42,9 @@ def parse_case(path: Path) -> Case:
     lines = path.read_text(encoding="utf-8").removesuffix("\n").split("\n")
     assert lines[0].startswith("# "), f"{path.name}: the first line must be '# description'"
     steps, expected, files, i = [], None, {}, 1
+    status = 1
+    if len(lines) > 1 and lines[1].startswith("status: "):  # dtree diff: 2 is trouble, as diff(1)'s
+        status, i = int(lines[1].removeprefix("status: ")), 2
     while i < len(lines) and not lines[i].startswith("==="):
         line = lines[i]
         if line.startswith("$ "):
@@ -61,7 +66,7 @@ def parse_case(path: Path) -> Case:
         body = "".join(line + "\n" for line in lines[i + 1 : j])
         files[name] = (encoding, body)
         i = j
-    return Case(path.stem, lines[0][2:], steps, expected, files)
+    return Case(path.stem, lines[0][2:], steps, expected, files, status)
 
 
 def content(encoding: str, body: str) -> bytes:
@@ -144,7 +149,7 @@ def test_case(results, path):
     done = outcome["done"]
     stderr = done.stderr.decode("utf-8", errors="replace")
     assert "Traceback" not in stderr, stderr
-    assert done.returncode == 1, f"exit {done.returncode}: {stderr}"
+    assert done.returncode == case.status, f"exit {done.returncode}: {stderr}"
     assert stderr == case.expected + "\n", stderr
     assert done.stdout == b""
     assert outcome["after"] == outcome["before"], "the failed command created or changed a file"

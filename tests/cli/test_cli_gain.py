@@ -23,7 +23,7 @@ def test_json_gains_to_three_decimals(run):
     assert [a["name"] for a in doc["attributes"]] == ["Outlook", "Humidity", "Wind", "Temperature"]
     assert round(doc["entropy"], 3) == 0.940
     assert doc["class_counts"] == [5.0, 9.0] and doc["classes"] == ["No", "Yes"]
-    assert doc["chosen"] == "Outlook" and doc["format"] == "dtree-gain" and doc["version"] == 1
+    assert doc["chosen"] == "Outlook" and doc["format"] == "dtree-gain" and doc["schema_version"] == 1
     outlook = doc["attributes"][0]
     assert outlook["branches"] == [
         {"value": "Sunny", "counts": [3.0, 2.0]},

@@ -59,6 +59,7 @@ def test_errors_and_unseen_labels_in_confusion_matrix(run, model, tmp_path):
     result = run("predict", model, data)
     assert result.stderr.splitlines() == [
         "Accuracy: 0/2 = 0.000 (2 errors)",
+        "Kappa statistic: -0.3333",  # po 0, chance (0*1 + 1*1 + 1*0) / 4: (0 - 1/4) / (3/4)
         "(1 row(s) without a class value not counted)",
         "Confusion matrix (rows: actual, columns: predicted):",
         "         No Yes",
@@ -117,7 +118,7 @@ def test_json_document_with_paths_and_probabilities(run, c45):
     model, data = c45
     result = run("predict", model, data, "-f", "json", "--explain", "--proba", "-q")
     doc = json.loads(result.stdout)
-    assert doc["format"] == "dtree-predictions" and doc["version"] == 1
+    assert doc["format"] == "dtree-predictions" and doc["schema_version"] == 1
     assert doc["model"]["format"] == "dtree-model" and doc["model"]["algorithm"] == "c45"
     assert doc["model"]["training_data"]["rows"] == 14
     assert doc["classes"] == ["no", "yes"] and doc["target"] == "Play" and doc["task"] == "classification"

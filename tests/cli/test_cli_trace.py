@@ -158,7 +158,7 @@ def test_json_document(run, tmp_path):
     assert result.exit_code == 0
     json.loads(result.stdout)  # stdout stays the model
     doc = _document(result.stderr)
-    assert doc["format"] == "dtree-trace" and doc["version"] == 1
+    assert doc["format"] == "dtree-trace" and doc["schema_version"] == 1
     assert doc["method"] == "none" and doc["steps"] == [] and doc["chi_square"] == []
     assert doc["algorithm"] == "id3" and doc["measure"] == "gain"
     growth = doc["growth"]

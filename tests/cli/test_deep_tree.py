@@ -256,3 +256,26 @@ def test_id3_chain_deeper_than_json_loads_reads(tmp_path):
     assert len(ok(tmp_path, "rules", "d.json").stdout.splitlines()) == 2 * rows + 1
     ok(tmp_path, "prune", "d.json", "--ccp-alpha", "0", "-o", "p.json", "-q")
     chain(load(tmp_path / "p.json"), rows)
+
+
+def test_diff_with_itself_and_with_a_changed_copy(work):
+    """``dtree diff`` walks both 10,000-level trees with a stack: the model against itself is
+    equivalent; a copy with the split 9,000 levels down at 9001.25 instead of 9000.5 differs there
+    only, and sends the one row x = 9001 (class b) to the leaf of x = 9000 (class a)."""
+    import re
+
+    done = ok(work, "diff", "deep.json", "deep.json")
+    assert done.stdout.startswith("Trees deep.json (A) and deep.json (B) are equivalent\n")
+    text = (work / "deep.json").read_text()
+    changed, count = re.subn(r'"threshold": ?9000\.5\b', '"threshold": 9001.25', text)
+    assert count == 1
+    (work / "changed.json").write_text(changed)
+    done = dtree(work, "diff", "deep.json", "changed.json", "--data", "deep.csv", "-f", "json")
+    assert done.returncode == 1, done.stderr
+    doc = json.loads(done.stdout)
+    first = doc["first_difference"]
+    assert first["aspects"] == ["threshold"] and len(first["path"]) == 9000
+    assert first["path"][-1] == "x > 8999.5" and first["b"]["test"]["threshold"] == 9001.25
+    assert doc["summary"]["matching"] == 2 * N - 2 and doc["summary"]["differing"] == 1
+    assert doc["agreement"]["rows"] == N and doc["agreement"]["same"] == N - 1
+    assert dtree(work, "diff", "deep.json", "changed.json", "--tolerance", "0.75").returncode == 0

@@ -13,7 +13,7 @@ from __future__ import annotations
 import csv
 import io
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from dtcli.errors import DtreeError
@@ -120,12 +120,17 @@ def test_any_written_text_reads_as_the_csv_module_reads_it(tmp_path, monkeypatch
     path.write_bytes(data)
     records = [r for r in csv.reader(io.StringIO(data.decode(), newline=""), skipinitialspace=True) if r]
     width = len(records[0])
+    # A one-column line of spaces (left by a CR the csv module did not quote) is a blank line to dtree
+    # and a row with an empty cell to csv: ambiguous, not compared.
+    assume(width > 1 or all(r[0] for r in records[1:]))
     try:
         results = through_both_parsers(monkeypatch, lambda: read_data(str(path), text_columns=records[0]))
     except DtreeError:
         wrong = [r for r in records[1:] if len(r) > width or len(r) < width and any(c.strip(" \t") for c in r)]
         assert wrong, "refused a regular table"
         return
-    reference = expected([r for r in records[1:] if len(r) == width])
+    # A short record of blank cells (a line end the csv module left unquoted) is a row of missing values.
+    kept = [r if len(r) == width else [""] * width for r in records[1:] if len(r) <= width]
+    reference = expected(kept)
     for raw in results:
         assert as_read(raw) == reference

@@ -9,7 +9,7 @@ its weight multiplied by that share (C4.5's fractional cases, Quinlan 1993), so
 it may reach several leaves; a path's weight is the product of the shares of
 the branches taken for missing values. The row's class distribution is the
 weighted sum of the leaves' distributions, ``p = sum_k w_k * counts_k / |counts_k|``
-(an empty leaf: certainty in its label; a regression leaf: its mean).
+(an empty leaf: its parent's class shares, as J48; a regression leaf: its mean).
 
 The steps of a path (the attribute tested, the branch taken, the row's value)
 are made when asked, one row at a time, walking up from the leaf with a loop:

@@ -10,13 +10,17 @@ A tree grown with a fill-in policy (``--missing majority`` and the others in
 instead: the one most training cases took (for a nominal test, the node's
 most common training value), as growth sent the filled-in cases.
 A leaf contributes its training class distribution; an empty leaf (no
-training cases) contributes certainty in its label.
+training cases, or less than ``EMPTY`` of weight) contributes its parent's, as
+J48 does (ClassifierTree.getProbs: an empty son answers with the split's class
+distribution), so the probabilities equal J48's row for row; an empty root
+contributes certainty in its label.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from dtcli.induction.apply.weka_order import EMPTY, in_weka_order
 from dtcli.induction.search.missing import FILL
 from dtcli.model.table import Table
 from dtcli.model.tree import Node, SubsetTest, Tree
@@ -49,7 +53,10 @@ def layout(tree: Tree, table: Table) -> _Layout:
     """``tree`` as the arrays ``descend`` walks, for the rows of ``table``."""
     width = 1 if tree.schema.is_regression else len(tree.classes)
     fractional = tree.parameters.get("missing", "fractional") not in FILL  # filled: the heaviest branch
-    return _Layout(tree.root, table, width, fractional)
+    flat = _Layout(tree.root, table, width, fractional)
+    # a classification tree sending missing values down every branch: such rows are summed as J48 sums them
+    flat.weka = fractional and not tree.schema.is_regression and flat.mixture is None
+    return flat
 
 
 def descend(flat: _Layout, rows: np.ndarray, leaves: list | None = None) -> np.ndarray:
@@ -66,6 +73,7 @@ def descend(flat: _Layout, rows: np.ndarray, leaves: list | None = None) -> np.n
     rows = np.arange(n_rows)  # positions in ``table_rows``
     slots = np.zeros(n_rows, dtype=np.int64)
     weights = np.ones(n_rows)
+    split = []  # positions of rows that met a missing value: summed again in J48's order
     while len(rows):
         leaf = flat.leaf[slots]
         if leaves is not None:
@@ -80,6 +88,8 @@ def descend(flat: _Layout, rows: np.ndarray, leaves: list | None = None) -> np.n
         branch = flat.route(table_rows[rows], slots)
         known = branch >= 0
         missing = np.flatnonzero(~known)
+        if len(missing) and flat.weka:
+            split.append(rows[missing])
         next_rows, next_weights = [rows[known]], [weights[known]]
         next_slots = [flat.cstart[slots[known]] + branch[known]]
         if len(missing) and flat.mixture is not None:
@@ -93,6 +103,9 @@ def descend(flat: _Layout, rows: np.ndarray, leaves: list | None = None) -> np.n
             next_slots.append(flat.fan_child[first])
             next_weights.append(weights[picked] * flat.fan_share[first])
         rows, slots, weights = np.concatenate(next_rows), np.concatenate(next_slots), np.concatenate(next_weights)
+    if split:
+        again = np.unique(np.concatenate(split))
+        proba[again] = in_weka_order(flat, table_rows[again])
     return proba
 
 
@@ -122,11 +135,12 @@ class _Layout:
     attribute of a million values costs its branches, not a row of a million shares a node)."""
 
     def __init__(self, root: Node, table: Table, width: int, fractional: bool):
-        nodes, starts = [root], []
+        nodes, starts, parents = [root], [], [None]
         i = 0
         while i < len(nodes):
             starts.append(len(nodes))
             nodes.extend(nodes[i].children)
+            parents.extend([nodes[i]] * len(nodes[i].children))
             i += 1
         self.nodes = nodes  # by slot
         index = {a.name: j for j, a in enumerate(table.attributes)}
@@ -136,9 +150,9 @@ class _Layout:
         self.cstart = np.array(starts, dtype=np.int64)
         self.attr = np.array([-1 if node.is_leaf else index[node.test.attribute.name] for node in nodes])
         self.thr = np.array([getattr(node.test, "threshold", 0.0) if not node.is_leaf else 0.0 for node in nodes])
-        self.dist = np.array([leaf_distribution(node) if node.is_leaf else np.zeros(width) for node in nodes]).reshape(
-            n, width
-        )
+        self.dist = np.array(
+            [leaf_distribution(node, up) if node.is_leaf else np.zeros(width) for node, up in zip(nodes, parents)]
+        ).reshape(n, width)
         self.subset = np.zeros(n, dtype=bool)
         self.subsets = {}
         self._fan(nodes, fractional)
@@ -219,13 +233,16 @@ def predict_values(tree: Tree, table: Table) -> np.ndarray:
     return predict_proba(tree, table)[:, 0]
 
 
-def leaf_distribution(node: Node) -> np.ndarray:
-    """What a leaf predicts: its class shares (a one-hot label when it has no cases), or its mean."""
+def leaf_distribution(node: Node, parent: Node | None = None) -> np.ndarray:
+    """What a leaf predicts: its class shares, or its mean. An empty leaf: its parent's class
+    shares (J48's rule), or a one-hot label when there is no parent or it is empty too."""
     if node.value is not None:
         return np.array([node.value])
     total = node.counts.sum()
-    if total > 0:
+    if total > EMPTY:
         return node.counts / total
+    if parent is not None and parent.counts.sum() > EMPTY:
+        return parent.counts / parent.counts.sum()
     one_hot = np.zeros_like(node.counts)
     one_hot[node.label] = 1.0
     return one_hot

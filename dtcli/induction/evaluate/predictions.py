@@ -34,3 +34,44 @@ class Predictions:
     @property
     def regression(self) -> bool:
         return not self.classes
+
+
+def model_outputs(model, table) -> tuple[np.ndarray, np.ndarray]:
+    """(predicted class codes, probabilities) of a tree or a rule set on ``table``; for a
+    regression tree (predicted values, a one-column matrix of them)."""
+    from dtcli.model.rules import RuleSet
+
+    if isinstance(model, RuleSet):
+        from dtcli.induction.apply.rules import predict_rules
+
+        return predict_rules(model, table)
+    from dtcli.induction.apply.predict import predict_proba
+
+    probabilities = predict_proba(model, table)
+    if model.schema.is_regression:
+        return probabilities[:, 0], probabilities
+    return probabilities.argmax(axis=1), probabilities
+
+
+def training_prior(model) -> np.ndarray:
+    """The class counts (a regression: the mean target) of the model's training data, from
+    the tree's root; a rule set keeps them only when made from a tree without pruning (its
+    default's counts); otherwise an empty array (unknown: the relative errors are undefined)."""
+    from dtcli.model.rules import RuleSet
+
+    if isinstance(model, RuleSet):
+        whole = not model.parameters.get("pruned") and model.parameters.get("source", "tree") == "tree"
+        return np.asarray(model.default_counts, dtype=np.float64) if whole else np.zeros(0)
+    root = model.root
+    if model.schema.is_regression:
+        return np.array([root.value if root.value is not None else np.nan], dtype=np.float64)
+    return np.asarray(root.counts, dtype=np.float64)
+
+
+def of_model(model, table, actual: np.ndarray, labels: tuple[str, ...]) -> Predictions:
+    """A model's Predictions on ``table`` whose true classes (codes into ``labels``) or values are ``actual``."""
+    predicted, probabilities = model_outputs(model, table)
+    if model.schema.is_regression:
+        return Predictions(np.asarray(actual, dtype=np.float64), predicted, None, (), (), training_prior(model))
+    classes = tuple(model.classes)
+    return Predictions(np.asarray(actual), predicted, probabilities, tuple(labels), classes, training_prior(model))
