@@ -89,8 +89,9 @@ def scheme_options(cv_help: str, command: str = "evaluate"):
     )
 
 
-def judge(scheme: Scheme, source, training, table, progress=None):
-    """(parts, about, warnings): ``training`` judged on ``table`` (read from ``source``) as ``scheme`` asks."""
+def judge(scheme: Scheme, source, training, table, progress=None, quiet: bool = False):
+    """(parts, about, warnings): ``training`` judged on ``table`` (read from ``source``) as ``scheme`` asks;
+    the folds of --cv show a progress bar on a terminal (render.progress) unless ``progress`` or ``quiet``."""
     from dtcli.induction.evaluate import crossval
 
     fit = training.learner(table).fit
@@ -104,7 +105,11 @@ def judge(scheme: Scheme, source, training, table, progress=None):
         about.update(split=scheme.split, seed=seed)
     else:
         folds = scheme.folds if scheme.folds is not None else DEFAULT_FOLDS
-        judged = crossval.cross_validate(fit, table, folds, seed, scheme.workers(), progress)
+        from dtcli.render.progress import steps
+
+        with steps("cross-validation", folds, quiet=quiet or progress is not None) as work:
+            done = progress or (lambda completed, total: work.update(completed=completed))
+            judged = crossval.cross_validate(fit, table, folds, seed, scheme.workers(), done)
         about.update(folds=folds, seed=seed)
     about.update(_spreads(judged))
     warnings = list(judged.warnings)

@@ -106,7 +106,7 @@ def command(source, training, trace, trace_file, id_column, scheme, metrics_json
     for message in warnings:
         warn(message)
     tree = _prune_and_trace(tree, table, ccp, learner.engine, (fmt, trace and ids, trace and trace_file))
-    report = _evaluation(scheme, source, training, table, metrics_json) if scheme.given else None
+    report = _evaluation(scheme, source, training, table, metrics_json, quiet) if scheme.given else None
     after = None if report is None else lambda: _print_evaluation(report, fmt, show, quiet, output)
     emit_tree(tree, output, show or fmt, quiet, after)
     title = ALGORITHMS[training.growth.algorithm].title
@@ -173,7 +173,7 @@ def _check_evaluation(scheme, metrics_json, quiet: bool, output) -> None:
         )
 
 
-def _evaluation(scheme, source, training, table, metrics_json) -> str:
+def _evaluation(scheme, source, training, table, metrics_json, quiet: bool = False) -> str:
     """The report of --cv, --split or --test (Weka's text blocks), computed before anything is printed;
     its dtree-evaluation document goes to ``metrics_json`` (- for standard output)."""
     from dtcli.cli.common import write_output
@@ -181,7 +181,7 @@ def _evaluation(scheme, source, training, table, metrics_json) -> str:
     from dtcli.render.console import warn
     from dtcli.render.evaluation import evaluation_output
 
-    parts, about, warnings = judge(scheme, source, training, table)
+    parts, about, warnings = judge(scheme, source, training, table, quiet=quiet)
     for message in warnings:
         warn(message)
     if metrics_json:

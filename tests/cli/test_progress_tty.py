@@ -70,22 +70,26 @@ def data(tmp_path_factory):
 
 TRAIN = ["train", "data.csv", "-a", "cart", "--engine", "reference", "-f", "text"]
 PREDICT = ["predict", "model.json", "data.csv"]
+CV = ["evaluate", "data.csv", "--cv", "3", "-a", "cart", "--jobs", "2"]
+CV_ONE = ["evaluate", "data.csv", "--cv", "3", "-a", "cart", "--jobs", "1"]
+COMMANDS = [(TRAIN, b"training"), (PREDICT, b"predicting"), (CV, b"cross-validation"), (CV_ONE, b"cross-validation")]
+NAMES = ["train", "predict", "cv-jobs-2", "cv-jobs-1"]
 
 
-@pytest.mark.parametrize("args, label", [(TRAIN, b"training"), (PREDICT, b"predicting")], ids=["train", "predict"])
+@pytest.mark.parametrize("args, label", COMMANDS, ids=NAMES)
 def test_bar_on_a_terminal_erased_and_never_on_stdout(data, args, label):
     status, stdout, stderr = run_on_pty(data, args)
     assert status == 0
     assert label in stderr and BAR in stderr
     tail = stderr[stderr.rindex(ERASE) + len(ERASE) :]
     assert b"\x1b[" not in tail  # after the last erase: only the summary lines, no bar
-    assert b"\x1b" not in stdout and label + b" " not in stdout
+    assert b"\x1b" not in stdout and BAR not in stdout and label + b": " not in stdout
     _, piped_stdout, piped_stderr = run_on_pty(data, args, stderr_tty=False)
     assert piped_stdout == stdout  # the same data whether or not a bar was shown
-    assert b"\x1b" not in piped_stderr and label + b" " not in piped_stderr
+    assert b"\x1b" not in piped_stderr and BAR not in piped_stderr and label + b": " not in piped_stderr
 
 
-@pytest.mark.parametrize("args, label", [(TRAIN, b"training: "), (PREDICT, b"predicting: ")], ids=["train", "predict"])
+@pytest.mark.parametrize("args, label", [(args, label + b": ") for args, label in COMMANDS], ids=NAMES)
 def test_dumb_terminal_gets_plain_lines(data, args, label):
     status, _, stderr = run_on_pty(data, args, term="dumb")
     assert status == 0
@@ -93,7 +97,8 @@ def test_dumb_terminal_gets_plain_lines(data, args, label):
     assert b"\x1b" not in stderr and b"\r\x1b" not in stderr and BAR not in stderr
 
 
-@pytest.mark.parametrize("args", [TRAIN, PREDICT], ids=["train", "predict"])
+@pytest.mark.parametrize("args", [TRAIN, PREDICT, ["train", "data.csv", "-a", "cart", "--cv", "3", "-o", "m.json"]],
+                         ids=["train", "predict", "train-cv"])  # fmt: skip
 def test_quiet_silences_the_bar(data, args):
     status, _, stderr = run_on_pty(data, [*args, "-q"])
     assert status == 0 and BAR not in stderr and b"\x1b" not in stderr

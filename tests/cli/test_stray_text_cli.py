@@ -29,9 +29,9 @@ def test_warning_then_the_run_goes_on(run, data, command):
     assert "Warning" not in done.stdout and "n/a" not in done.stderr.split(LINE)[1]
 
 
-@pytest.mark.parametrize("command", ["train", "gain"])
+@pytest.mark.parametrize("command", [["train"], ["gain"], ["evaluate", "--cv", "2"]], ids=["train", "gain", "evaluate"])
 def test_strict_refuses_with_one_error_line(run, data, command):
-    done = run(command, data, "--strict")
+    done = run(command[0], data, *command[1:], "--strict")
     assert done.exit_code == 1 and done.stdout == ""
     head = LINE.split("; it is read")[0]
     assert done.stderr == (
