@@ -65,7 +65,10 @@ def work(tmp_path_factory) -> Path:
     work = tmp_path_factory.mktemp("deep")
     (work / "deep.csv").write_text(chain_csv(N))
     done = ok(work, "train", "deep.csv", "-a", "cart", "-m", "1", "-o", "deep.json", "-q")
-    assert done.stderr == f"CART tree: {N} leaves, {2 * N - 1} nodes, depth {DEPTH}; model written to deep.json\n"
+    assert done.stderr == (
+        f"Training set: {N:,} of {N:,} correct (100.0%)\n"
+        f"CART tree: {N} leaves, {2 * N - 1} nodes, depth {DEPTH}; model written to deep.json\n"
+    )
     return work
 
 
@@ -113,7 +116,7 @@ def test_train_prints_every_format(work):
     # grown on a stratified two thirds, pruned on the held-out third: a held-out row mostly falls in
     # the leaf of a neighbour of the other class, so the full tree gets most wrong, a single leaf half
     held = ok(work, "train", "deep.csv", "-a", "cart", "-m", "1", "--prune", "reduced-error", "-q")
-    assert held.stderr.startswith("CART tree: 1 leaves, 1 nodes, depth 0")
+    assert held.stderr.splitlines()[-1].startswith("CART tree: 1 leaves, 1 nodes, depth 0")
     rich = ok(work, "train", "deep.csv", "-a", "cart", "-m", "1").stdout.splitlines()
     assert rich[0].startswith("y [a 5001, b 5001] · split on x (Gini gain")
     tail = " ".join(line.strip() for line in rich[-4:])  # the summary, wrapped in the room left
@@ -247,7 +250,10 @@ def test_id3_chain_deeper_than_json_loads_reads(tmp_path):
     rows = 1001
     (tmp_path / "d.csv").write_text(chain_csv(rows))
     done = ok(tmp_path, "train", "d.csv", "-a", "id3", "--thresholds", "midpoint", "-o", "d.json", "-f", "text")
-    assert done.stderr == f"ID3 tree: {rows} leaves, {2 * rows - 1} nodes, depth {rows - 1}; model written to d.json\n"
+    assert done.stderr == (
+        f"Training set: {rows:,} of {rows:,} correct (100.0%)\n"
+        f"ID3 tree: {rows} leaves, {2 * rows - 1} nodes, depth {rows - 1}; model written to d.json\n"
+    )
     assert done.stdout.splitlines()[-1] == "|   " * 999 + f"x > {rows - 2}.5: {label(rows - 1)} ({1.0})"
     with pytest.raises(RecursionError):
         json.loads((tmp_path / "d.json").read_text())
