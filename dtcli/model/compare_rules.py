@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 
 from dtcli.model.comparison import EXACT, ROOT, Comparison, Difference, Summary, Tolerance, compare_schemas
-from dtcli.model.rules import Condition, Rule, RuleSet
+from dtcli.model.rules import Condition, Rule, RuleSet, condition_dict
 
 
 def compare_rule_sets(a: RuleSet, b: RuleSet, tolerance: Tolerance = EXACT) -> Comparison:
@@ -73,22 +73,10 @@ class _Rules:
     def view(self, rule: Rule, side: str) -> dict:
         classes = self.classes[side]
         return {
-            "conditions": [condition_view(c) for c in rule.conditions],
+            "conditions": [condition_dict(c) for c in rule.conditions],
             "class": classes[rule.label],
             "counts": {c: float(x) for c, x in zip(classes, rule.counts)},
         }
-
-
-def condition_view(condition: Condition) -> dict:
-    """A condition as the rule-set file writes it: ``attribute`` and ``in``, or ``above``/``at_most``."""
-    if condition.is_nominal:
-        return {"attribute": condition.attribute, "in": list(condition.values)}
-    out = {"attribute": condition.attribute}
-    if condition.low is not None:
-        out["above"] = condition.low
-    if condition.high is not None:
-        out["at_most"] = condition.high
-    return out
 
 
 def same_conditions(a: tuple[Condition, ...], b: tuple[Condition, ...], tolerance: Tolerance) -> bool:

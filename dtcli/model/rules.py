@@ -125,7 +125,7 @@ def rules_to_dict(ruleset: RuleSet) -> dict:
         "schema": schema_to_dict(ruleset.schema),
         "rules": [
             {
-                "conditions": [_condition_to_dict(c) for c in rule.conditions],
+                "conditions": [condition_dict(c) for c in rule.conditions],
                 "class": classes[rule.label],
                 "counts": [float(x) for x in rule.counts],
                 **({} if rule.estimate is None else {"estimate": rule.estimate}),
@@ -136,7 +136,8 @@ def rules_to_dict(ruleset: RuleSet) -> dict:
     }
 
 
-def _condition_to_dict(condition: Condition) -> dict:
+def condition_dict(condition: Condition) -> dict:
+    """A condition as the rule-set file writes it: ``attribute`` and ``in``, or ``above``/``at_most``."""
     if condition.is_nominal:
         return {"attribute": condition.attribute, "in": list(condition.values)}
     out = {"attribute": condition.attribute}
