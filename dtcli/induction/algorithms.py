@@ -90,7 +90,6 @@ def check_table(table: Table, params: GrowParams) -> None:
     labelled = table.labelled()
     if not labelled.any():
         raise DataError(f"{table.source}: every row lacks a value in the target column {table.schema.target.name!r}")
-    present = np.unique(table.y[labelled])
     if table.is_regression:
         if params.algorithm != "cart":
             raise ParameterError(
@@ -103,7 +102,7 @@ def check_table(table: Table, params: GrowParams) -> None:
                 "has none: use --min-gain, --min-leaf or --max-depth to stop early"
             )
         check_regression_target(table)
-    elif len(present) < 2:
+    elif len(present := np.flatnonzero(np.bincount(table.y[labelled]))) < 2:  # np.unique would import numpy.ma
         only = table.classes[present[0]]
         raise DataError(
             f"{table.source}: the target {table.schema.target.name!r} has one class only "

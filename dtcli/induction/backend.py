@@ -43,11 +43,11 @@ def available() -> bool:
 def choose(table, params, engine: str = "auto", narrate: bool = False) -> str:
     """Which grower grows a tree on ``table`` with ``params`` for the request ``engine``
     (the reference whenever the growth is narrated: it decides node by node, and grows the same tree)."""
+    if narrate or not _wanted(table, engine):
+        return REFERENCE  # before the engines' modules are imported: a small table never loads them
     from dtcli.induction.cart.engine import use_cart_engine
     from dtcli.induction.levelwise.engine import use_engine
 
-    if narrate or not _wanted(table, engine):
-        return REFERENCE
     if use_engine(table, params):
         return LEVELWISE if available() else REFERENCE
     if use_cart_engine(table, params):

@@ -71,7 +71,8 @@ def is_constant(node: Table, i: int) -> bool:
     """No split possible: one known value (numbers within 1e-7, in single precision)."""
     column = node.columns[i]
     if node.attributes[i].is_nominal:
-        return len(np.unique(column[column >= 0])) <= 1
+        known = column[column >= 0]
+        return len(known) == 0 or known.min() == known.max()
     values = single(column[~np.isnan(column)])
     return len(values) == 0 or values.max() <= values.min() + FEATURE_THRESHOLD
 
