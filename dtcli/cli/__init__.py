@@ -17,6 +17,10 @@ import click
 from dtcli import __version__
 from dtcli.errors import DtreeError
 
+# numpy's OpenBLAS starts a thread per core when numpy is imported (about 20 ms of CPU at every start);
+# dtree's matrix products are a few rows long, so one thread is all they use. The user's setting wins.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 COMMANDS = {
     "diff": ("dtcli.cli.diff", "Compare two trees or rule sets node by node; exit status as diff(1)."),
     "evaluate": ("dtcli.cli.evaluate", "Judge a model on test data, or training by cross-validation: accuracy, kappa."),

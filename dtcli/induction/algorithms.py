@@ -14,7 +14,6 @@ import numpy as np
 from dtcli.errors import DataError, ModelFormatError, ParameterError
 from dtcli.induction import backend
 from dtcli.induction.backend import check_engine
-from dtcli.induction.grow.flat import collapse as flat_collapse
 from dtcli.induction.params import (
     DEFAULT_PRUNING,
     GROW_OPTIONS,
@@ -26,8 +25,6 @@ from dtcli.induction.params import (
     params_from_dict,
 )
 from dtcli.induction.prune.collapse import collapse
-from dtcli.induction.prune.pessimistic import pessimistic_prune
-from dtcli.induction.search.bins import bin_table, snap
 from dtcli.induction.search.missing import NODE_FILL
 from dtcli.induction.search.regression import check_regression_target
 from dtcli.model.table import Table
@@ -202,17 +199,25 @@ def _grow_and_prune(
     levelwise = choice == backend.LEVELWISE
     engine_bins = levelwise and params.algorithm == "c45" and params.missing not in NODE_FILL  # (filled per node:
     binning = bool(params.max_bins) and not engine_bins  # the engine grows on the binned table, as the reference)
-    data = bin_table(table, params.max_bins) if binning else table
+    data = table
+    if binning:  # growth-only modules are imported where they are used: dtree gain and small runs import less
+        from dtcli.induction.search.bins import bin_table, snap
+
+        data = bin_table(table, params.max_bins)
     grown = backend.grow(data, params, choice, progress, growth_trace, narrate)
     flat = grown if levelwise else None
     if flat is not None:
         if params.collapse:
+            from dtcli.induction.grow.flat import collapse as flat_collapse
+
             flat_collapse(flat)
         root = None if method == "pessimistic" else flat.to_nodes()
     else:
         root = collapse(grown) if params.collapse else grown
     tree = Tree(table.schema, root, params.algorithm, params.as_dict(), training, trace=growth_trace)
     if method == "pessimistic":
+        from dtcli.induction.prune.pessimistic import pessimistic_prune
+
         tree, steps = pessimistic_prune(
             tree,
             data,
@@ -238,6 +243,8 @@ def regrow(tree: Tree, table: Table, engine: str = "auto"):
         check_grow(params)
     except ParameterError as exc:
         raise ModelFormatError(f"the model's parameters cannot grow a tree again: {exc}") from None
+    from dtcli.induction.search.bins import bin_table, snap
+
     table = table.saturated()
     data = bin_table(table, params.max_bins) if params.max_bins else table
     root = backend.grow_nodes(data, params, engine)

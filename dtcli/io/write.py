@@ -13,7 +13,6 @@ import errno
 import os
 import signal
 import stat
-import tempfile
 from pathlib import Path
 
 from dtcli.errors import DataError
@@ -79,6 +78,8 @@ def atomic(path: str, mode: str = "w", *, last: bool = False):
     temp = None
     try:
         with _signals_held():
+            import tempfile  # here: most runs write no file, and tempfile costs a few ms of start-up
+
             fd, temp = tempfile.mkstemp(dir=directory, prefix=f".{target.name}.", suffix=".tmp")
         os.fchmod(fd, _mode_for(target))
         with os.fdopen(fd, mode, **_text(mode)) as handle:

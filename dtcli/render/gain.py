@@ -7,9 +7,7 @@ README.md; numbers are given at full precision, an undefined gain ratio as
 
 from __future__ import annotations
 
-import csv
 import io
-import json
 import math
 
 from rich.table import Table as RichTable
@@ -167,6 +165,8 @@ def gain_document(report, where: list[str], chosen, body: dict, splits: str | No
     )
     doc.update(body)
     doc["skipped"] = [{"name": n, "reason": r} for n, r in report.skipped]
+    import json  # here, as csv: the table that people read needs neither
+
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -188,6 +188,8 @@ CSV_COLUMNS = (
 
 def to_csv(report: GainReport) -> str:
     """One row per attribute; ``branches`` reads ``Sunny:3/2|Overcast:0/4`` (counts in class order)."""
+    import csv
+
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
@@ -230,8 +232,12 @@ def regression_output(stats, found, table, where: list[str], fmt: str) -> str:
             "chosen": found[0][0] if found else None,
             "attributes": [{"name": n, "split": t.branch_labels()[0], "mse_decrease": d} for n, t, d in found],
         }
+        import json
+
         return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
     if fmt == "csv":
+        import csv
+
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(("attribute", "split", "mse_decrease", "chosen"))

@@ -17,9 +17,9 @@ from functools import cmp_to_key
 
 import numpy as np
 
+from dtcli.induction.criteria.constants import GAIN_TOLERANCE
 from dtcli.induction.criteria.impurity import entropy, gini, weighted_impurity
 from dtcli.induction.criteria.midpoint import midpoint
-from dtcli.induction.grow.grower import GAIN_TOLERANCE
 from dtcli.induction.search.numeric import boundary_cut, boundary_mask, cut_table, plain_gains
 from dtcli.induction.search.split import (
     Candidate,

@@ -20,7 +20,6 @@ Both give U_0.25(0, 6) = 0.206; U_0.25(1, 16) is 0.155 per case for J48 and
 from __future__ import annotations
 
 import math
-from statistics import NormalDist
 
 BOUNDS = ("j48", "c45r8")
 
@@ -42,6 +41,8 @@ def _j48_from_one(n: float, e: float, cf: float) -> float:
     """``_j48`` for ``e >= 1``."""
     if e + 0.5 >= n:
         return max(n - e, 0.0)
+    from statistics import NormalDist  # here: statistics costs a few ms of start-up
+
     z = NormalDist().inv_cdf(1 - cf)
     f = (e + 0.5) / n
     r = (f + (z * z) / (2 * n) + z * math.sqrt((f / n) - (f * f / n) + (z * z / (4 * n * n)))) / (1 + (z * z) / n)

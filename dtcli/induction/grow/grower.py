@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from dtcli.induction.criteria.chisquare import ChiStep, chi_square
+from dtcli.induction.criteria.constants import GAIN_TOLERANCE
 from dtcli.induction.grow.narrate import GrowStep, Narrator
 from dtcli.induction.params import GrowParams
 from dtcli.induction.search.c45 import Choice, Thresholds, c45_choose, placed
@@ -40,8 +41,7 @@ from dtcli.induction.search.ties import SklearnOrder
 from dtcli.model.table import Table
 from dtcli.model.tree import Node, NominalTest, majority
 
-# A split must gain more than this (on top of --min-gain); Weka's Id3 uses the same 1e-6.
-GAIN_TOLERANCE = 1e-6
+# A split must gain more than GAIN_TOLERANCE (on top of --min-gain); Weka's Id3 uses the same 1e-6.
 # A regression node whose mean squared error is at most this is pure (as scikit-learn).
 EPSILON = float(np.finfo(np.float64).eps)
 
