@@ -1,0 +1,87 @@
+"""What `dtree gain` and `dtree train` import on the sample data: only what the run uses.
+
+Each command runs in a fresh interpreter under ``python -X importtime``, which names every module
+imported on standard error. The compiled engines (numba), pandas, logging, threads pools and the
+writing and pruning machinery a small run does not use must not be among them: each costs start-up
+time that scripts calling dtree thousands of times pay again and again. A fact check, not a timing.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+WEATHER = str(ROOT / "sample_data" / "weather.csv")
+IRIS = str(ROOT / "sample_data" / "iris.csv")
+
+# Never imported by a small run: the compiled engines and what only they use, libraries dtree does not
+# use on this path, and modules only other paths need (writing a file, pruning, masked arrays).
+NEVER = (
+    "numba",
+    "llvmlite",
+    "pandas",
+    "logging",
+    "concurrent.futures",
+    "multiprocessing",
+    "asyncio",
+    "numpy.ma",  # numpy 2's np.unique imports it: dtree's small paths avoid np.unique
+    "tempfile",  # only when an output file is written
+    "dtcli.induction.levelwise.engine",
+    "dtcli.induction.cart.engine",
+    "dtcli.induction.kernels.cache",
+    "rich.progress",  # no progress display on a pipe
+    "rich.live",
+    "rich.pretty",
+    "rich.traceback",
+    "rich.syntax",
+    "rich.markdown",
+)
+# Besides, `dtree gain` grows nothing: no tree, no pruning, no statistics module (C4.5's confidence bound).
+GAIN_NEVER = (
+    "dtcli.induction.grow.grower",
+    "dtcli.induction.grow.flat",
+    "dtcli.induction.prune.pessimistic",
+    "dtcli.model.serialize",
+    "rich.tree",
+    "statistics",
+    "json",
+)
+
+RUNS = {
+    "gain": (["gain", WEATHER, "--ignore", "Day"], NEVER + GAIN_NEVER),
+    "gain-cart": (["gain", "-a", "cart", IRIS], NEVER + GAIN_NEVER),
+    "train": (["train", WEATHER, "--ignore", "Day"], NEVER + ("dtcli.induction.prune.pessimistic",)),
+    "train-c45": (["train", "-a", "c45", IRIS], NEVER),
+    "train-cart": (["train", "-a", "cart", IRIS], NEVER + ("statistics",)),
+}
+
+
+def imported(args: list[str], tmp_path: Path) -> set[str]:
+    """The modules ``python -m dtcli ARGS`` imports (it must succeed)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT), NUMBA_CACHE_DIR=str(tmp_path / "numba"), HOME=str(tmp_path))
+    env.pop("DTREE_ENGINE", None)
+    run = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "dtcli", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    lines = [line for line in run.stderr.splitlines() if line.startswith("import time:")]
+    return {line.rsplit("|", 1)[1].strip() for line in lines[1:]}  # the first line is the header
+
+
+@pytest.mark.parametrize("name", sorted(RUNS))
+def test_small_runs_import_only_what_they_use(name, tmp_path):
+    args, never = RUNS[name]
+    modules = imported(args, tmp_path)
+    assert "dtcli.render.console" in modules, "the importtime report was not read"
+    unwanted = sorted(m for m in never if m in modules)
+    assert not unwanted, f"dtree {' '.join(args)} imports {', '.join(unwanted)}"
