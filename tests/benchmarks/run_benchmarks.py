@@ -1,252 +1,203 @@
 #!/usr/bin/env python3
-"""Benchmark dtree against scikit-learn and Weka J48 on the same tables, in one run.
+"""Benchmark dtree against scikit-learn, YDF's CART learner and Weka on the same tables, in one run.
 
-    python tests/benchmarks/run_benchmarks.py [--sizes 10000 100000 1000000]
-        [--sklearn-python PATH] [--weka-jar PATH] [--keep DIR] [--make-data PATH]
+    python tests/benchmarks/run_benchmarks.py [--sizes 20000 100000 1000000] [--repeat N]
+        [--sklearn-python PATH] [--ydf-python PATH] [--weka-jar PATH] [--dtree COMMAND]
+        [--keep DIR] [--make-data PATH] [--skip JOB@ROWS ...] [--startup-runs N] [--cold-rows N]
 
-Tables come from ../shared/bench/make_data.py (mixed nominal/numeric, 3
-classes, 1% missing) and are written to a temporary directory (never to the
-repository). Every tool runs as its own process, end to end from the file;
-wall time and peak memory (max RSS, from wait4) are measured per process.
-scikit-learn runs in the Python given by --sklearn-python (a scratch venv
-with scikit-learn and pandas; it is not a dependency of dtree) and is
-skipped when none is given; Weka J48 runs when java and the jar are present.
-The table printed at the end gives each measurement and the ratio
-dtree / competitor; then the start-up time of `dtree gain` and `dtree train`
-on the sample data (median of 7 runs), and issue 5's targets, each marked
-met or MISSED, on the largest table. Not part of the default test run.
+The peers are not dependencies of dtree: make a scratch environment for them once,
+
+    python3 -m venv /tmp/ref-venv && /tmp/ref-venv/bin/pip install ydf scikit-learn pandas
+
+and pass --sklearn-python /tmp/ref-venv/bin/python --ydf-python /tmp/ref-venv/bin/python (a peer
+whose Python is not given is skipped; Weka runs when java and the jar are present).
+
+Tables come from ../shared/bench/make_data.py (mixed nominal/numeric, 3 classes, 1% missing) and are
+written to a temporary directory, as every model and prediction file (never to the repository). Every
+tool runs as its own process, end to end from the file: wall time, CPU time (user + system) and peak
+memory (max RSS, from wait4) are measured for each. At each size the jobs run in turn, dtree's beside
+its peers' (A, B, C, A, B, C ... with --repeat), and the median run is kept. Measured:
+
+- training: dtree C4.5 (pruned, as J48; unpruned; binned) and CART (unpruned) against scikit-learn's
+  DecisionTreeClassifier (entropy for C4.5, Gini for CART), YDF's CartLearner (unpruned:
+  validation_ratio=0, max_depth=-1, min_examples=2, trained from the CSV path) and Weka's J48;
+- prediction with the large CART model: dtree predicting with its own model of the table against YDF
+  predicting with its own, both writing every row's prediction to a file;
+- the first run on a new machine: dtree trains the smallest table (--cold-rows) with each algorithm in
+  a fresh home directory and a fresh, empty NUMBA_CACHE_DIR (kernels compile), and whether the
+  "compiling kernels" announcement appeared on standard error;
+- start-up: `dtree gain` and `dtree train` on the sample data against Weka's Id3 (its JVM start
+  included) on weather.nominal.arff, in turn, median of --startup-runs each.
+
+The table printed at the end gives each measurement with the ratios dtree / peer (time, and memory
+with "mem"); then issue 18's targets, each marked met or MISSED (the per-table ones on the largest
+table). Not part of the default test run.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
+import shlex
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from peers import SKLEARN_FIT, YDF_FIT, YDF_PREDICT, Run, leaves, median_run, run, to_arff
+from situations import cold_runs, machine, startup_runs
+from verdicts import verdicts
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 MAKE_DATA = ROOT.parent / "shared" / "bench" / "make_data.py"
 
-SKLEARN_FIT = r"""
-import sys, time
-import pandas as pd
-from sklearn.tree import DecisionTreeClassifier
-frame = pd.read_csv(sys.argv[1])
-y = frame.pop("label")
-nominal = [c for c in frame.columns if not pd.api.types.is_numeric_dtype(frame[c])]
-for c in nominal:
-    frame[c] = frame[c].astype("category").cat.codes  # -1 for missing
-frame = frame.fillna(-1e9)
-model = DecisionTreeClassifier(criterion=sys.argv[2], min_samples_leaf=int(sys.argv[3]), random_state=0)
-model.fit(frame.to_numpy(dtype="float32"), y)
-print(model.get_n_leaves())
-"""
-
-
-def run(command: list[str], env: dict | None = None) -> tuple[float, float, str]:
-    """(wall seconds, peak MB, stdout+stderr) of one process."""
-    start = time.perf_counter()
-    process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, **(env or {})}
-    )
-    _, status, usage = os.wait4(process.pid, 0)
-    wall = time.perf_counter() - start
-    output = process.stdout.read()
-    process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode != 0:
-        raise RuntimeError(f"{' '.join(command)} failed:\n{output[-2000:]}")
-    return wall, usage.ru_maxrss / 1024, output
-
-
-def to_arff(csv_path: Path, arff_path: Path) -> None:
-    import pandas as pd
-
-    frame = pd.read_csv(csv_path, dtype=str, keep_default_na=False)
-    with open(arff_path, "w") as out:
-        out.write("@relation bench\n")
-        for column in frame.columns:
-            values = sorted(v for v in frame[column].unique() if v != "")
-            numeric = column.startswith("x")
-            out.write(f"@attribute {column} {'numeric' if numeric else '{' + ','.join(values) + '}'}\n")
-        out.write("@data\n")
-        frame.replace("", "?").to_csv(out, header=False, index=False)
-
-
-def leaves(text: str) -> str:
-    for line in text.splitlines():
-        if "leaves" in line:
-            return line.split(" tree: ")[-1].split(" leaves")[0]
-        if line.strip().startswith("Number of Leaves"):
-            return line.split(":")[-1].strip()
-    return text.strip().splitlines()[-1] if text.strip() else "?"
-
-
-STARTUP = {
-    "gain": ["gain", str(ROOT / "sample_data" / "weather.csv"), "--target", "PlayTennis", "--ignore", "Day"],
-    "train": ["train", str(ROOT / "sample_data" / "weather.csv"), "--target", "PlayTennis", "--ignore", "Day"],
+# Each ratio column: (the dtree job, the peer job, how the table names the peer).
+RATIOS = {
+    "c45": (("sklearn-entropy", "scikit-learn"), ("ydf", "YDF"), ("j48", "J48")),
+    "cart": (("sklearn-gini", "scikit-learn"), ("ydf", "YDF")),
+    "predict-cart": (("ydf-predict", "YDF"),),
 }
-STARTUP_RUNS = 7
 
 
-def startup_time(command: list[str]) -> float:
-    """Median wall time of a command on the sample data (what a grading script pays per call)."""
-    times = sorted(run(command)[0] for _ in range(STARTUP_RUNS))
-    return times[len(times) // 2]
+@dataclass
+class Job:
+    """One process to time: its key (for ratios and targets), the name the table shows, the command."""
+
+    key: str
+    name: str
+    command: list[str]
+    results: list[Run] = field(default_factory=list)
 
 
-def verdicts(measured: dict[int, dict], startup: dict[str, float]) -> list[str]:
-    """Issue 5's targets, each with the measured value and whether it is met (largest table)."""
-    lines = []
-
-    def check(what: str, value: float, limit: float, unit: str = "") -> None:
-        verdict = "met" if value <= limit else "MISSED"
-        lines.append(f"{verdict:>6}  {what}: {value:.3f}{unit} (target <= {limit:g}{unit})")
-
-    if not measured:
-        return lines
-    big = max(measured)
-    at = measured[big]
-    if "c45" in at and "sklearn" in at:
-        check(f"c45 / scikit-learn at {big:,} rows", at["c45"][0] / at["sklearn"][0], 0.25, "x")
-    if "c45" in at and "j48" in at:
-        check(f"c45 / J48 at {big:,} rows", at["c45"][0] / at["j48"][0], 0.05, "x")
-    if "c45" in at:
-        check(f"c45 peak memory at {big:,} rows", at["c45"][1] / 1000, 1.0, " GB")
-    if "cart" in at and "sklearn" in at:
-        check(f"cart --no-prune / scikit-learn at {big:,} rows", at["cart"][0] / at["sklearn"][0], 1 / 3, "x")
-    if "predict" in at:
-        check(f"predict {big:,} rows", at["predict"][0], 5.0, " s")
-    smaller = [size for size in measured if size < big and "c45" in measured[size]]
-    if smaller and "c45" in at:
-        size = max(smaller)
-        check(
-            f"c45 time growth {size:,} -> {big:,} rows ({big / size:g}x the rows)",
-            at["c45"][0] / measured[size]["c45"][0],
-            12 * big / size / 10,
-            "x",
-        )
-    for name, wall in startup.items():
-        check(f"start-up, dtree {name} on the sample data", wall, 0.5, " s")
-    return lines
+def dtree_jobs(dtree: list[str], data: Path, work: Path, size: int) -> list[Job]:
+    """dtree's training and prediction jobs on one table (the models go to ``work``)."""
+    c45, cart = str(work / f"c45-{size}.json"), str(work / f"cart-{size}.json")
+    train, predict = [*dtree, "train", str(data), "-q"], [*dtree, "predict", "-q"]
+    return [
+        Job("c45", "dtree c45 (pruned, as J48)", [*train, "-a", "c45", "-o", c45]),
+        Job("cart", "dtree cart --no-prune", [*train, "-a", "cart", "--no-prune", "-o", cart]),
+        Job("c45u", "dtree c45 --no-prune", [*train, "-a", "c45", "--no-prune", "-o", str(work / "c45u.json")]),
+        Job("bins", "dtree c45 --max-bins 256", [*train, "-a", "c45", "--max-bins", "256", "-o", str(work / "b.json")]),
+        Job("predict-cart", "dtree predict (cart model)", [*predict, cart, str(data), "-o", str(work / "p-cart.csv")]),
+        Job("predict-c45", "dtree predict (c45 model)", [*predict, c45, str(data), "-o", str(work / "p-c45.csv")]),
+    ]  # fmt: skip
 
 
-def machine() -> str:
-    """One line describing this machine and the software measured."""
-    cpu = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-        memory = int(Path("/proc/meminfo").read_text().split()[1]) / 2**20
-    except OSError:
-        memory = 0.0
-    import numpy
+def peer_jobs(args, data: Path, work: Path, size: int) -> list[Job]:
+    """The peers' jobs on one table: those whose Python or jar was given and that were not skipped."""
+    jobs = []
+    if args.sklearn_python:
+        fit = [args.sklearn_python, "-c", SKLEARN_FIT, str(data)]
+        jobs.append(Job("sklearn-entropy", "scikit-learn tree (entropy, leaf 2)", [*fit, "entropy", "2"]))
+        jobs.append(Job("sklearn-gini", "scikit-learn tree (gini, leaf 1)", [*fit, "gini", "1"]))
+    if args.ydf_python:
+        model = str(work / f"ydf-{size}")
+        fit = [args.ydf_python, "-c", YDF_FIT, str(data), "label", model]
+        jobs.append(Job("ydf", "YDF CartLearner (unpruned)", fit))
+        predict = [args.ydf_python, "-c", YDF_PREDICT, model, str(data), str(work / "p-ydf.csv")]
+        jobs.append(Job("ydf-predict", "YDF predict (its cart model)", predict))
+    if args.java:
+        arff = work / f"bench-{size}.arff"
+        if not arff.exists():
+            to_arff(data, arff)
+        j48 = ["java", "-Xmx8g", "-cp", args.weka_jar, "weka.classifiers.trees.J48", "-no-cv", "-t", str(arff)]
+        jobs.append(Job("j48", "Weka J48 (pruned)", j48))
+    return [job for job in jobs if f"{job.key.split('-')[0]}@{size}" not in args.skip]  # ydf@ROWS: predict too
 
-    try:
-        import numba
 
-        compiled = f"numba {numba.__version__}"
-    except ImportError:
-        compiled = "no numba"
-    return (
-        f"{cpu}, {os.cpu_count()} cores, {memory:.0f} GiB; Python {sys.version.split()[0]}, "
-        f"numpy {numpy.__version__}, {compiled}"
+def wanted(jobs: list[Job], skip: list[str], size: int) -> list[Job]:
+    """The jobs not skipped (``--skip c45@ROWS`` also skips predicting with that model; ``predict@ROWS`` both)."""
+    skipped = {job.key for job in jobs if f"{job.key.split('-')[0]}@{size}" in skip}
+    return [job for job in jobs if job.key not in skipped and job.key.replace("predict-", "") not in skipped]
+
+
+def in_turn(jobs: list[Job], repeat: int) -> dict[str, Run]:
+    """Run the jobs in turn, ``repeat`` rounds (a model is written before it predicts); the median runs."""
+    order = sorted(jobs, key=lambda job: job.key.startswith("predict") or job.key.endswith("predict"))
+    for _ in range(repeat):
+        for job in order:
+            job.results.append(run(job.command))
+            print(f"  {job.name}: {job.results[-1].wall:.2f} s, {job.results[-1].peak_mb:.0f} MB", flush=True)
+    return {job.key: median_run(job.results) for job in order}
+
+
+def ratio_text(key: str, results: dict[str, Run]) -> str:
+    """'scikit-learn 0.21x (mem 0.80x), YDF 0.70x (mem 3.4x)' for the peers measured beside ``key``."""
+    mine = results[key]
+    parts = [
+        f"{label} {mine.wall / results[peer].wall:.2f}x (mem {mine.peak_mb / results[peer].peak_mb:.2f}x)"
+        for peer, label in RATIOS.get(key, ())
+        if peer in results
+    ]
+    return ", ".join(parts)
+
+
+def print_table(measured: dict[int, dict[str, Run]], names: dict[str, str]) -> None:
+    print(f"\n{'rows':>9}  {'tool':<38} {'wall s':>8} {'cpu s':>8} {'peak MB':>8} {'leaves':>7}  dtree/peer")
+    for size, results in measured.items():
+        for key, result in results.items():
+            tool = names[key]
+            print(
+                f"{size:>9}  {tool:<38} {result.wall:8.2f} {result.cpu:8.2f} {result.peak_mb:8.0f} "
+                f"{leaves(result.out + result.err):>7}  {ratio_text(key, results)}"
+            )
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[20_000, 100_000, 1_000_000])
+    parser.add_argument("--repeat", type=int, default=1, help="Rounds of every job at each size (the median is kept)")
+    parser.add_argument("--sklearn-python", help="Python with scikit-learn and pandas installed (see above)")
+    parser.add_argument("--ydf-python", help="Python with ydf installed (see above)")
+    parser.add_argument("--weka-jar", default="/usr/share/java/weka-3.6.14.jar")
+    parser.add_argument("--weka-examples", default="/usr/share/doc/weka/examples", help="Holds weather.nominal.arff")
+    parser.add_argument("--dtree", help="The dtree command to time (default: python -m dtcli), e.g. .venv/bin/dtree")
+    parser.add_argument("--keep", help="Keep the tables, models and predictions in this directory")
+    parser.add_argument("--make-data", default=str(MAKE_DATA), help="shared/bench/make_data.py (default: beside repo)")
+    parser.add_argument(
+        "--skip",
+        nargs="*",
+        default=[],
+        metavar="JOB@ROWS",
+        help="Jobs not to run, e.g. j48@1000000 (also: c45, cart, c45u, bins, predict, sklearn, ydf)",
     )
+    parser.add_argument("--startup-runs", type=int, default=10, help="Runs of each start-up command (default 10)")
+    parser.add_argument("--cold-rows", type=int, default=20_000, help="Rows of the cold first run (default 20000)")
+    parser.add_argument("--no-cold", action="store_true", help="Leave out the cold first runs")
+    return parser.parse_args()  # fmt: skip
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
-    parser.add_argument("--sklearn-python", help="Python with scikit-learn and pandas installed")
-    parser.add_argument("--weka-jar", default="/usr/share/java/weka-3.6.14.jar")
-    parser.add_argument("--keep", help="Keep the generated tables in this directory")
-    parser.add_argument(
-        "--make-data",
-        default=str(MAKE_DATA),
-        help="shared/bench/make_data.py (default: beside the repository; give it when running from a clone elsewhere)",
-    )
-    parser.add_argument(
-        "--skip", nargs="*", default=[], metavar="JOB@ROWS", help="Jobs not to run, e.g. cart@1000000 or j48@1000000"
-    )
-    args = parser.parse_args()
+    args = parse_args()
+    args.java = bool(shutil.which("java")) and Path(args.weka_jar).exists()
     work = Path(args.keep or tempfile.mkdtemp(prefix="dtree-bench-"))
     work.mkdir(parents=True, exist_ok=True)
-    dtree = [sys.executable, "-m", "dtcli"]
-    java = shutil.which("java") and Path(args.weka_jar).exists()
-    rows = []
-    measured: dict[int, dict] = {}
-    for size in args.sizes:
+    dtree = shlex.split(args.dtree) if args.dtree else [sys.executable, "-m", "dtcli"]
+    sizes = sorted(set(args.sizes) | ({args.cold_rows} if not args.no_cold else set()))
+    for size in sizes:
         data = work / f"bench-{size}.csv"
         if not data.exists():
-            subprocess.run([sys.executable, args.make_data, str(size), str(data)], check=True)
-    # The first run on a machine compiles the engine's kernels (cached for every later run): time it apart.
-    first = work / f"bench-{min(args.sizes)}.csv"
-    wall, _, _ = run(dtree + ["train", str(first), "-a", "c45", "-q"], {"DTREE_ENGINE": "numba"})
-    wall += run(dtree + ["train", str(first), "-a", "c45", "-q", "--max-bins", "8"], {"DTREE_ENGINE": "numba"})[0]
-    wall += run(dtree + ["train", str(first), "-a", "cart", "-q", "--criterion", "entropy"], {"DTREE_ENGINE": "numba"})[
-        0
-    ]
-    print(
-        f"first run on this machine (compiling the engine's kernels, {min(args.sizes)} rows): {wall:.1f} s", flush=True
-    )
+            run([sys.executable, args.make_data, str(size), str(data)])
+    cold = {} if args.no_cold else cold_runs(dtree, work / f"bench-{args.cold_rows}.csv", work)
+    # Then a warm-up: dtree's jobs once on the smallest table, so that the timed runs below use kernels
+    # this machine's cache already holds (each option set has its own, e.g. --max-bins).
+    for job in dtree_jobs(dtree, work / f"bench-{min(sizes)}.csv", work, 0):
+        run(job.command)
+    measured: dict[int, dict[str, Run]] = {}
+    names: dict[str, str] = {}
     for size in args.sizes:
+        print(f"{size:,} rows:", flush=True)
         data = work / f"bench-{size}.csv"
-        model = work / f"model-{size}.json"
-        jobs = [
-            ("c45", "c45 (pruned, as J48)", dtree + ["train", str(data), "-a", "c45", "-q", "-o", str(model)]),
-            ("c45u", "c45 --no-prune", dtree + ["train", str(data), "-a", "c45", "--no-prune", "-q"]),
-            ("bins", "c45 --max-bins 256", dtree + ["train", str(data), "-a", "c45", "--max-bins", "256", "-q"]),
-            (
-                "cart",
-                "cart --no-prune -m 2 --criterion entropy",
-                dtree + ["train", str(data), "-a", "cart", "--no-prune", "-m", "2", "--criterion", "entropy", "-q"],
-            ),
-        ]
-        results = measured.setdefault(size, {})
-        for key, name, command in jobs:
-            if f"{key}@{size}" in args.skip:
-                continue
-            results[key] = run(command)
-            rows.append((size, f"dtree {name}", *results[key][:2], leaves(results[key][2]), ""))
-            print(rows[-1], flush=True)
-        if "c45" in results:
-            wall, peak, _ = run(dtree + ["predict", str(model), str(data), "-o", os.devnull, "-q"])
-            results["predict"] = (wall, peak, "")
-            rows.append((size, "dtree predict (c45 model)", wall, peak, "", ""))
-        if args.sklearn_python and f"sklearn@{size}" not in args.skip:
-            wall, peak, out = run([args.sklearn_python, "-c", SKLEARN_FIT, str(data), "entropy", "2"])
-            ratios = ", ".join(f"{key} {results[key][0] / wall:.2f}x" for key in ("c45", "cart") if key in results)
-            results["sklearn"] = (wall, peak, out)
-            rows.append((size, "sklearn DecisionTree (entropy, leaf 2)", wall, peak, out.strip(), ratios))
-            print(rows[-1], flush=True)
-        if java and f"j48@{size}" not in args.skip:
-            arff = work / f"bench-{size}.arff"
-            if not arff.exists():
-                to_arff(data, arff)
-            wall, peak, out = run(
-                ["java", "-Xmx8g", "-cp", args.weka_jar, "weka.classifiers.trees.J48", "-no-cv", "-t", str(arff)]
-            )
-            results["j48"] = (wall, peak, out)
-            ratio = f"c45 {results['c45'][0] / wall:.3f}x" if "c45" in results else ""
-            rows.append((size, "Weka J48 (pruned)", wall, peak, leaves(out), ratio))
-            print(rows[-1], flush=True)
-    print(f"\n{'rows':>9}  {'tool':<40} {'wall s':>8} {'peak MB':>8} {'leaves':>8}  dtree/competitor")
-    for size, tool, wall, peak, leaf, ratio in rows:
-        print(f"{size:>9}  {tool:<40} {wall:8.2f} {peak:8.0f} {leaf:>8}  {ratio}")
-    startup = {name: startup_time(dtree + command) for name, command in STARTUP.items()}
+        jobs = wanted(dtree_jobs(dtree, data, work, size), args.skip, size) + peer_jobs(args, data, work, size)
+        names.update({job.key: job.name for job in jobs})
+        measured[size] = in_turn(jobs, args.repeat)
+    print_table(measured, names)
+    startup = startup_runs(dtree, ROOT / "sample_data" / "weather.csv", args)
     print()
-    for name, wall in startup.items():
-        print(f"start-up: dtree {' '.join(STARTUP[name])}: {wall:.2f} s (median of {STARTUP_RUNS})")
-    print()
-    for line in verdicts(measured, startup):
+    for line in verdicts(measured, cold, startup):
         print(line)
-    print(f"\n(tables in {work}; {machine()})")
+    print(f"\n(tables, models and predictions in {work}; {machine()})")
 
 
 if __name__ == "__main__":
