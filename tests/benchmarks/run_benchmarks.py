@@ -59,6 +59,10 @@ RATIOS = {
     "predict-cart": (("ydf-predict", "YDF"),),
 }
 
+# The order of a round: each dtree job next to its peers; a model before the prediction that reads it.
+ORDER = ["c45", "sklearn-entropy", "j48", "cart", "ydf", "sklearn-gini", "c45u", "bins"]
+ORDER += ["predict-cart", "ydf-predict", "predict-c45"]
+
 
 @dataclass
 class Job:
@@ -114,7 +118,7 @@ def wanted(jobs: list[Job], skip: list[str], size: int) -> list[Job]:
 
 def in_turn(jobs: list[Job], repeat: int) -> dict[str, Run]:
     """Run the jobs in turn, ``repeat`` rounds (a model is written before it predicts); the median runs."""
-    order = sorted(jobs, key=lambda job: job.key.startswith("predict") or job.key.endswith("predict"))
+    order = sorted(jobs, key=lambda job: ORDER.index(job.key))
     for _ in range(repeat):
         for job in order:
             job.results.append(run(job.command))
