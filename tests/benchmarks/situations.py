@@ -40,7 +40,8 @@ def cold_runs(dtree: list[str], data: Path, work: Path) -> dict[str, Cold]:
         compiled = any((fresh / "numba-cache").rglob("*.nbi"))
         found[algorithm] = Cold(result, compiled, ANNOUNCEMENT in result.err)
         print(
-            f"  dtree train -a {algorithm} {' '.join(extra)}: {result.wall:.1f} s, {result.peak_mb:.0f} MB; "
+            f"  dtree train -a {algorithm} {' '.join(extra)}: {result.wall:.1f} s wall, {result.cpu:.1f} s cpu, "
+            f"{result.peak_mb:.0f} MB; "
             f"kernels compiled: {'yes' if compiled else 'no'}; '{ANNOUNCEMENT}' on stderr: "
             f"{'yes' if found[algorithm].announced else 'no'}",
             flush=True,

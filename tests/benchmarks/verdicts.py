@@ -26,7 +26,7 @@ def verdicts(measured: dict, cold: dict, startup: dict) -> list[str]:
     if measured:
         big = max(measured)
         per_table(found, big, measured[big])
-        if 100_000 in measured and big != 100_000:
+        if 100_000 in measured:
             at = measured[100_000]
             for key in ("c45", "cart"):
                 if key in at and "ydf" in at:
