@@ -208,8 +208,6 @@ def emit_tree(tree, output, fmt, quiet, after=None) -> None:
     run's last output: a stop signal during the printout leaves the previous model, and none after the
     model is in place undoes the run. ``output`` ``-`` writes the model to standard output instead of
     the printout."""
-    from dtcli.model.serialize import dump_model
-
     if output == "-":  # the model is standard output's data: no printout beside it
         show_tree(tree, "json", None, None, "dtree show MODEL")
         if after is not None:
@@ -221,6 +219,7 @@ def emit_tree(tree, output, fmt, quiet, after=None) -> None:
         after()
     if output:
         from dtcli.io.write import atomic
+        from dtcli.model.serialize import dump_model  # here: a printout alone needs no model file
 
         with atomic(output, last=True) as handle:
             dump_model(tree, handle.write)
