@@ -35,10 +35,11 @@ print(model.get_n_leaves(), "leaves")
 
 # YDF's CART learner, unpruned (validation_ratio=0: no validation set to prune with), trained from the path.
 YDF_FIT = r"""
-import sys
+import shutil, sys
 import ydf
 learner = ydf.CartLearner(label=sys.argv[2], validation_ratio=0.0, max_depth=-1, min_examples=2)
 model = learner.train(sys.argv[1])
+shutil.rmtree(sys.argv[3], ignore_errors=True)  # a model saved over another one could mix files
 model.save(sys.argv[3])
 print((model.num_nodes() + 1) // 2, "leaves")
 """
