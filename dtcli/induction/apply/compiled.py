@@ -13,6 +13,7 @@ import numpy as np
 from dtcli.induction.apply.weka_order import EMPTY
 from dtcli.model.tree import NumericTest
 
+CHUNK = 100_000  # rows whose columns are copied for the kernel at once
 _kernels = None
 
 
@@ -35,7 +36,7 @@ def kernels():
 class Packed:
     """A layout's arrays as the kernel takes them (a tuple, ``tree``), and which columns it reads."""
 
-    def __init__(self, flat, kernel):
+    def __init__(self, flat, kernel, depth: int):
         nodes = flat.nodes
         n = len(nodes)
         kind = np.zeros(n, dtype=np.int8)
@@ -65,7 +66,7 @@ class Packed:
             flat.leaf & (totals <= EMPTY), bool(getattr(flat, "weka", False)), np.ascontiguousarray(mixture),
             _meta(flat.cstart, kind, col, sub_start, sub_len, flat.leaf), _fan(flat),
         )  # fmt: skip
-        self.depth = _depth(flat.cstart, nchild)
+        self.depth = depth  # splits on the longest path (``predict.depth``)
         self.flat = flat
 
     @staticmethod
@@ -111,17 +112,24 @@ def _fan(flat) -> np.ndarray:
     return fan
 
 
-def _depth(cstart: np.ndarray, nchild: np.ndarray) -> int:
-    """The number of splits on the longest path from the root (slots are breadth first)."""
-    depth = np.zeros(len(cstart), dtype=np.int64)
-    for slot in np.flatnonzero(nchild).tolist():
-        depth[cstart[slot] : cstart[slot] + nchild[slot]] = depth[slot] + 1
-    return int(depth.max()) if len(depth) else 0
-
-
 def descend_compiled(packed: Packed, start: int, stop: int) -> np.ndarray:
     """``predict.descend`` of the table rows ``start`` to ``stop``, walked by the compiled kernel."""
     num, nom = packed.columns(start, stop)
     out = np.empty((stop - start, packed.flat.dist.shape[1]))
     kernels().descend_rows(packed.tree, num, nom, out, packed.depth)
     return out
+
+
+def predict_compiled(flat, n_rows: int, depth: int, done=None, chunk: int = CHUNK) -> np.ndarray:
+    """``predict.descend`` of every table row through the layout ``flat`` of a tree of ``depth``
+    levels of splits, walked by the compiled kernel ``chunk`` rows at a time
+    (only a chunk's columns copied at once); ``done(n)`` after each chunk of ``n`` rows."""
+    packed = Packed(flat, kernels(), depth)
+    proba = np.empty((n_rows, flat.dist.shape[1]))
+    step = max(1, chunk)
+    for start in range(0, n_rows, step):
+        stop = min(start + step, n_rows)
+        proba[start:stop] = descend_compiled(packed, start, stop)
+        if done is not None:
+            done(stop - start)
+    return proba
