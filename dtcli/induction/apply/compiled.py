@@ -55,7 +55,7 @@ class Packed:
                 chosen.append(a)
             col[slot] = where[numeric, a]
         sub_start, sub_len, codes = self._subsets(flat, n)
-        totals = np.array([float(node.counts.sum()) for node in nodes])
+        totals = flat.totals
         nchild = np.diff(np.append(flat.cstart, n)).astype(np.int64)
         width = flat.dist.shape[1]
         mixture = flat.mixture if flat.mixture is not None else np.zeros((1, width))
