@@ -64,7 +64,7 @@ class Packed:
             np.ascontiguousarray(flat.dist, dtype=np.float64), flat.fan_start, flat.fanout, flat.fan_child,
             flat.fan_share.astype(np.float64), flat.mixed, sub_start, sub_len, codes, nchild, totals,
             flat.leaf & (totals <= EMPTY), bool(getattr(flat, "weka", False)), np.ascontiguousarray(mixture),
-            _meta(flat.cstart, kind, col, sub_start, sub_len, flat.leaf), _fan(flat),
+            *_walk(flat, kind, col, sub_start, sub_len),
         )  # fmt: skip
         self.depth = depth  # splits on the longest path (``predict.depth``)
         self.flat = flat
@@ -95,21 +95,33 @@ class Packed:
         return num, nom
 
 
-def _meta(cstart, kind, col, sub_start, sub_len, leaf) -> np.ndarray:
-    """What the one-path walk reads of a slot, together: (first child, -1 for a leaf; column * 4 + kind;
-    first subset code; number of them)."""
-    meta = np.stack([np.where(leaf, -1, cstart), col * 4 + kind, sub_start, sub_len], axis=1)
-    return np.ascontiguousarray(meta, dtype=np.int64)
-
-
-def _fan(flat) -> np.ndarray:
-    """(child, share) of each split whose missing values take one branch only (a filled tree's
-    heaviest), (-1, -1) where they take several or a mixture, and at leaves."""
-    fan = np.full((len(flat.leaf), 2), -1.0)
-    one = ~flat.leaf & (flat.fanout == 1) & ~flat.mixed
-    fan[one, 0] = flat.fan_child[flat.fan_start[one]]
-    fan[one, 1] = flat.fan_share[flat.fan_start[one]]
-    return fan
+def _walk(flat, kind, col, sub_start, sub_len) -> tuple:
+    """The arrays of the one-path walk (``kernels.descend.single_path``): nodes in an order where
+    each split's children are consecutive and allocated as a depth-first walk meets the split, so
+    a subtree's nodes lie close together: (thresholds and packed ints, the same array as int64,
+    (heaviest child, share, first subset code, number of them))."""
+    n = len(flat.leaf)
+    many = np.diff(np.append(flat.cstart, n))
+    new = np.zeros(n, dtype=np.int64)  # each slot's place in the walk's order
+    free, stack = 1, [0]
+    while stack:
+        slot = stack.pop()
+        k = int(many[slot])
+        if k:
+            first = int(flat.cstart[slot])
+            new[first : first + k] = np.arange(free, free + k)
+            free += k
+            stack.extend(range(first + k - 1, first - 1, -1))
+    nodes = np.zeros((n, 2))
+    nodes[new, 0] = flat.thr
+    info = np.where(flat.leaf, -1 - np.arange(n), (new[np.minimum(flat.cstart, n - 1)] << 24) + col * 4 + kind)
+    nodes.view(np.int64)[new, 1] = info
+    extra = np.full((n, 4), -1.0)
+    one = ~flat.leaf & (flat.fanout == 1) & ~flat.mixed  # a missing value takes one branch only
+    extra[new[one], 0] = new[flat.fan_child[flat.fan_start[one]]]
+    extra[new[one], 1] = flat.fan_share[flat.fan_start[one]]
+    extra[new, 2], extra[new, 3] = sub_start, sub_len
+    return nodes, nodes.view(np.int64), extra
 
 
 def descend_compiled(packed: Packed, start: int, stop: int) -> np.ndarray:
