@@ -37,23 +37,15 @@ class Packed:
     """A layout's arrays as the kernel takes them (a tuple, ``tree``), and which columns it reads."""
 
     def __init__(self, flat, kernel, depth: int):
-        nodes = flat.nodes
-        n = len(nodes)
-        kind = np.zeros(n, dtype=np.int8)
+        n = len(flat.nodes)
+        numeric = np.array([isinstance(node.test, NumericTest) for node in flat.nodes], dtype=bool)
+        kind = np.where(numeric, kernel.NUMERIC, np.where(flat.subset, kernel.SUBSET, kernel.NOMINAL))
+        kind = np.where(flat.leaf, 0, kind).astype(np.int8)
         col = np.zeros(n, dtype=np.int64)
         self.numeric, self.nominal = [], []  # table column numbers, in the kernel's column order
-        where = {}
-        for slot, node in enumerate(nodes):
-            if node.is_leaf:
-                continue
-            a = int(flat.attr[slot])
-            numeric = isinstance(node.test, NumericTest)
-            kind[slot] = kernel.NUMERIC if numeric else kernel.SUBSET if flat.subset[slot] else kernel.NOMINAL
-            if (numeric, a) not in where:
-                chosen = self.numeric if numeric else self.nominal
-                where[numeric, a] = len(chosen)
-                chosen.append(a)
-            col[slot] = where[numeric, a]
+        for chosen, these in ((self.numeric, numeric & ~flat.leaf), (self.nominal, ~numeric & ~flat.leaf)):
+            used, col[these] = np.unique(flat.attr[these], return_inverse=True)
+            chosen.extend(used.tolist())
         sub_start, sub_len, codes = self._subsets(flat, n)
         totals = flat.totals
         nchild = np.diff(np.append(flat.cstart, n)).astype(np.int64)
@@ -77,7 +69,7 @@ class Packed:
         parts = []
         filled = 0
         for slot, test in flat.subsets.items():
-            codes = np.unique(np.array([test.attribute.codes[v] for v in test.values], dtype=np.int64))
+            codes = np.array(sorted({test.attribute.codes[v] for v in test.values}), dtype=np.int64)
             sub_start[slot], sub_len[slot] = filled, len(codes)
             parts.append(codes)
             filled += len(codes)
