@@ -1,0 +1,139 @@
+"""The compiled descent (``apply/kernels/descend.py``) of a tree's layout: the arrays it walks and the rows in chunks.
+
+``kernels()`` imports the kernel module (numba) once, or gives None when numba cannot be used;
+``descend_compiled(flat, start, stop)`` gives what ``predict.descend`` gives for the table rows
+``start`` to ``stop``, to the last bit. Only the columns the tree tests are copied, a chunk of rows
+at a time (numeric ones as float64, nominal codes as int32, a row each).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dtcli.induction.apply.weka_order import EMPTY
+from dtcli.model.tree import NumericTest
+
+CHUNK = 100_000  # rows whose columns are copied for the kernel at once
+_kernels = None
+
+
+def kernels():
+    """The compiled prediction kernels module, or None when numba cannot be used here."""
+    global _kernels
+    if _kernels is None:
+        from dtcli.induction.kernels.cache import use_cache_dir
+
+        use_cache_dir()
+        try:
+            from dtcli.induction.apply.kernels import descend
+        except Exception:
+            _kernels = False
+        else:
+            _kernels = descend
+    return _kernels or None
+
+
+class Packed:
+    """A layout's arrays as the kernel takes them (a tuple, ``tree``), and which columns it reads."""
+
+    def __init__(self, flat, kernel, depth: int):
+        n = len(flat.nodes)
+        numeric = np.array([isinstance(node.test, NumericTest) for node in flat.nodes], dtype=bool)
+        kind = np.where(numeric, kernel.NUMERIC, np.where(flat.subset, kernel.SUBSET, kernel.NOMINAL))
+        kind = np.where(flat.leaf, 0, kind).astype(np.int8)
+        col = np.zeros(n, dtype=np.int64)
+        self.numeric, self.nominal = [], []  # table column numbers, in the kernel's column order
+        for chosen, these in ((self.numeric, numeric & ~flat.leaf), (self.nominal, ~numeric & ~flat.leaf)):
+            used, col[these] = np.unique(flat.attr[these], return_inverse=True)
+            chosen.extend(used.tolist())
+        sub_start, sub_len, codes = self._subsets(flat, n)
+        totals = flat.totals
+        nchild = np.diff(np.append(flat.cstart, n)).astype(np.int64)
+        width = flat.dist.shape[1]
+        mixture = flat.mixture if flat.mixture is not None else np.zeros((1, width))
+        self.tree = (
+            flat.leaf.astype(np.bool_), flat.cstart.astype(np.int64), kind, col, flat.thr.astype(np.float64),
+            np.ascontiguousarray(flat.dist, dtype=np.float64), flat.fan_start, flat.fanout, flat.fan_child,
+            flat.fan_share.astype(np.float64), flat.mixed, sub_start, sub_len, codes, nchild, totals,
+            flat.leaf & (totals <= EMPTY), bool(getattr(flat, "weka", False)), np.ascontiguousarray(mixture),
+            *_walk(flat, kind, col, sub_start, sub_len),
+        )  # fmt: skip
+        self.depth = depth  # splits on the longest path (``predict.depth``)
+        self.flat = flat
+
+    @staticmethod
+    def _subsets(flat, n):
+        """Each subset test's codes, sorted, one after the other (start and length by slot)."""
+        sub_start = np.zeros(n, dtype=np.int64)
+        sub_len = np.zeros(n, dtype=np.int64)
+        parts = []
+        filled = 0
+        for slot, test in flat.subsets.items():
+            codes = np.array(sorted({test.attribute.codes[v] for v in test.values}), dtype=np.int64)
+            sub_start[slot], sub_len[slot] = filled, len(codes)
+            parts.append(codes)
+            filled += len(codes)
+        return sub_start, sub_len, np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+
+    def columns(self, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+        """The (numeric, nominal) values of table rows ``start`` to ``stop``, a row each."""
+        columns = self.flat.columns
+        num = np.empty((stop - start, len(self.numeric)))
+        for j, a in enumerate(self.numeric):
+            num[:, j] = columns[a][start:stop]
+        nom = np.empty((stop - start, len(self.nominal)), dtype=np.int32)
+        for j, a in enumerate(self.nominal):
+            nom[:, j] = columns[a][start:stop]
+        return num, nom
+
+
+def _walk(flat, kind, col, sub_start, sub_len) -> tuple:
+    """The arrays of the one-path walk (``kernels.descend.single_path``): nodes in an order where
+    each split's children are consecutive and allocated as a depth-first walk meets the split, so
+    a subtree's nodes lie close together: (thresholds and packed ints, the same array as int64,
+    (heaviest child, share, first subset code, number of them))."""
+    n = len(flat.leaf)
+    many = np.diff(np.append(flat.cstart, n))
+    new = np.zeros(n, dtype=np.int64)  # each slot's place in the walk's order
+    free, stack = 1, [0]
+    while stack:
+        slot = stack.pop()
+        k = int(many[slot])
+        if k:
+            first = int(flat.cstart[slot])
+            new[first : first + k] = np.arange(free, free + k)
+            free += k
+            stack.extend(range(first + k - 1, first - 1, -1))
+    nodes = np.zeros((n, 2))
+    nodes[new, 0] = flat.thr
+    info = np.where(flat.leaf, -1 - np.arange(n), (new[np.minimum(flat.cstart, n - 1)] << 24) + col * 4 + kind)
+    nodes.view(np.int64)[new, 1] = info
+    extra = np.full((n, 4), -1.0)
+    one = ~flat.leaf & (flat.fanout == 1) & ~flat.mixed  # a missing value takes one branch only
+    extra[new[one], 0] = new[flat.fan_child[flat.fan_start[one]]]
+    extra[new[one], 1] = flat.fan_share[flat.fan_start[one]]
+    extra[new, 2], extra[new, 3] = sub_start, sub_len
+    return nodes, nodes.view(np.int64), extra
+
+
+def descend_compiled(packed: Packed, start: int, stop: int) -> np.ndarray:
+    """``predict.descend`` of the table rows ``start`` to ``stop``, walked by the compiled kernel."""
+    num, nom = packed.columns(start, stop)
+    out = np.empty((stop - start, packed.flat.dist.shape[1]))
+    kernels().descend_rows(packed.tree, num, nom, out, packed.depth)
+    return out
+
+
+def predict_compiled(flat, n_rows: int, depth: int, done=None, chunk: int = CHUNK) -> np.ndarray:
+    """``predict.descend`` of every table row through the layout ``flat`` of a tree of ``depth``
+    levels of splits, walked by the compiled kernel ``chunk`` rows at a time
+    (only a chunk's columns copied at once); ``done(n)`` after each chunk of ``n`` rows."""
+    packed = Packed(flat, kernels(), depth)
+    proba = np.empty((n_rows, flat.dist.shape[1]))
+    step = max(1, chunk)
+    for start in range(0, n_rows, step):
+        stop = min(start + step, n_rows)
+        proba[start:stop] = descend_compiled(packed, start, stop)
+        if done is not None:
+            done(stop - start)
+    return proba
