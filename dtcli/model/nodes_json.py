@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import math
 from itertools import chain
+from json.encoder import encode_basestring
 from math import isfinite
 
 import numpy as np
 
+from dtcli.model.jsontext import float_text
 from dtcli.model.table import Schema
 from dtcli.model.tree import Node, NominalTest, NumericTest, SubsetTest
 
@@ -158,3 +160,52 @@ class _Reader:
                 raise _Doubt
         for made, row in zip(self.nodes, table):
             made.counts = row
+
+
+def node_text(node: Node, classes: tuple[str, ...]) -> str:
+    """The compact JSON text of ``node`` and its subtree: what ``jsontext`` writes compactly
+    (sorted keys, no spaces) for the node's dictionary (``serialize.tree_to_dict``), made
+    straight from the nodes with a stack."""
+    out: list[str] = []
+    stack: list = [node]
+    pop, push, append = stack.pop, stack.append, out.append
+    while stack:
+        item = pop()
+        if type(item) is str:
+            append(item)
+            continue
+        fields = _fields_text(item, classes)
+        if item.test is None:
+            append("{" + fields)
+            continue
+        append('{"branches":[{"node":')
+        values = [encode_basestring(value) for value in getattr(item.test, "BRANCHES", item.test.attribute.values)]
+        children = item.children
+        push(',"value":' + values[-1] + "}]," + fields)
+        for i in range(len(children) - 1, 0, -1):
+            push(children[i])
+            push(',"value":' + values[i - 1] + '},{"node":')
+        push(children[0])
+    return "".join(out)
+
+
+def _fields_text(node: Node, classes: tuple[str, ...]) -> str:
+    """A node's fields but its branches, sorted, and the closing brace."""
+    test = node.test
+    if test is None:
+        extra = ""
+    else:
+        extra = "" if node.score is None else ',"score":' + float_text(float(node.score))
+        extra += ',"test":{"attribute":' + encode_basestring(test.attribute.name) + ',"kind":"' + test.kind + '"'
+        if test.kind == "numeric":
+            extra += ',"threshold":' + float_text(float(test.threshold))
+        elif test.kind == "subset":
+            extra += ',"values":[' + ",".join(map(encode_basestring, test.values)) + "]"
+        extra += "}"
+    kind = '"kind":"leaf"' if test is None else '"kind":"split"'
+    if node.value is None:
+        counts = ",".join(map(float_text, node.counts.tolist()))
+        return '"counts":[' + counts + "]," + kind + ',"label":' + encode_basestring(classes[node.label]) + extra + "}"
+    impurity = float_text(float(node.impurity or 0.0))
+    value, weight = float_text(float(node.value)), float_text(float(node.weight))
+    return '"impurity":' + impurity + "," + kind + extra + ',"value":' + value + ',"weight":' + weight + "}"

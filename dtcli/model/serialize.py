@@ -4,10 +4,14 @@ Models are plain JSON, never pickle: loading one runs no code. Writing uses
 sorted keys and a trailing newline, so the same tree gives the same bytes.
 Reading validates every field and names the first one that is wrong.
 
-Deep trees: nothing here recurses. Nodes deeper than ``INDENTED_DEPTH`` are
-written compactly (indentation would grow with the square of the depth); a
-document ``json.loads`` cannot read for its depth is read by ``jsonparse``;
-a tree deeper than ``MAX_DEPTH`` levels is refused with one line.
+Layout: the first ``INDENTED_DEPTH`` levels of nodes are indented as
+``json.dumps(indent=2)`` does; a node that deep or deeper is written compactly,
+on one line with its subtree: indentation grows with the square of the depth
+(a node at depth 60 took 3 KB indented against 100 bytes compact), so deep trees
+stay in proportion to their content, and the small trees people read look as
+``json.dumps`` writes them. Deep trees: nothing here recurses. A document
+``json.loads`` cannot read for its depth is read by ``jsonparse``; a tree
+deeper than ``MAX_DEPTH`` levels is refused with one line.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from dtcli.model.tree import TESTS, Node, NominalTest, NumericTest, SubsetTest, 
 FORMAT = "dtree-model"
 SCHEMA_VERSION = 1
 MAX_DEPTH = 100_000  # the deepest tree a model file may hold (levels: tests on the longest path)
-INDENTED_DEPTH = 100  # nodes this deep or deeper are written without line breaks
+INDENTED_DEPTH = 10  # nodes this deep or deeper are written without line breaks
 _COMPACT_FROM = 1 + 3 * INDENTED_DEPTH  # JSON level of such a node: the document, then 3 a tree level
 _JSON_DEPTH = 3 * MAX_DEPTH + 16  # JSON levels of the deepest model, with room for its node's fields
 
@@ -52,7 +56,7 @@ def tree_to_dict(tree: Tree, lazy: bool = False) -> dict:
 
 
 def dumps_model(tree: Tree) -> str:
-    """The model as JSON text: sorted keys, two-space indent, final newline."""
+    """The model as JSON text: sorted keys, two-space indent down to ``INDENTED_DEPTH``, final newline."""
     check_depth(tree)
     return jsontext.dumps(tree_to_dict(tree, lazy=True), compact_from=_COMPACT_FROM) + "\n"
 
@@ -74,9 +78,10 @@ def check_depth(tree: Tree) -> None:
         )
 
 
-def _node_to_dict(node: Node, classes: tuple[str, ...], lazy: bool = False) -> dict:
+def _node_to_dict(node: Node, classes: tuple[str, ...], lazy: bool = False, depth: int = 0) -> dict:
     """The node's dictionary with its subtree: made at once with a stack, or (``lazy``) with each
-    child's dictionary a ``jsontext.Lazy`` made when it is written."""
+    child's dictionary a ``jsontext.Lazy`` made when it is written (``depth``: the node's; a
+    child ``INDENTED_DEPTH`` deep is made as its compact text with its subtree, at once)."""
     top = _fields(node, classes)
     stack = [(node, top)]
     while stack:
@@ -85,14 +90,20 @@ def _node_to_dict(node: Node, classes: tuple[str, ...], lazy: bool = False) -> d
             continue
         branches = []
         for value, child in zip(branch_values(node.test), node.children):
-            if lazy:
-                made = jsontext.Lazy(functools.partial(_node_to_dict, child, classes, True))
+            if lazy and depth + 1 >= INDENTED_DEPTH:
+                made = jsontext.Lazy(functools.partial(_compact_text, child, classes))
+            elif lazy:
+                made = jsontext.Lazy(functools.partial(_node_to_dict, child, classes, True, depth + 1))
             else:
                 made = _fields(child, classes)
                 stack.append((child, made))
             branches.append({"value": value, "node": made})
         out["branches"] = branches
     return top
+
+
+def _compact_text(node: Node, classes: tuple[str, ...]) -> jsontext.Raw:
+    return jsontext.Raw(nodes_json.node_text(node, classes))
 
 
 def _fields(node: Node, classes: tuple[str, ...]) -> dict:

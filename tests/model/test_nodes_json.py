@@ -12,6 +12,8 @@ validating reader what it does not expect (integer counts) rather than refuse it
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -21,7 +23,14 @@ from trees import chain, fit
 
 from dtcli.errors import ModelFormatError
 from dtcli.model import jsonparse, nodes_json
-from dtcli.model.serialize import MAX_DEPTH, dumps_model, loads_document, tree_from_dict
+from dtcli.model.serialize import (
+    INDENTED_DEPTH,
+    MAX_DEPTH,
+    dumps_model,
+    loads_document,
+    tree_from_dict,
+    tree_to_dict,
+)
 from dtcli.model.tree import Tree
 from helpers import SAMPLES, load
 
@@ -169,3 +178,49 @@ def test_a_damaged_field_gives_the_same_outcome(model, key, value):
     doc = parse(TEXTS[model])
     del split_below(doc)[key]
     assert outcome(doc, True) == outcome(doc, False)
+
+
+def odd_names_tree() -> Tree:
+    """A tree whose names need escapes: quotes, backslashes, control and non-ASCII characters;
+    a split without a score; a threshold of -0.0."""
+    from dtcli.model.table import NOMINAL, NUMERIC, Attribute, Schema
+    from dtcli.model.tree import Node, NominalTest, NumericTest, SubsetTest
+
+    a = Attribute('a"\\\n é', NOMINAL, ("x\u2028", "y\x1b😀", 'z"'))
+    b = Attribute("b\t", NUMERIC)
+    target = Attribute("t", NOMINAL, ('k"0', "k\\1"))
+    leaf = [Node(np.array([float(i), 0.5]), i % 2) for i in range(6)]
+    inner = Node(np.array([1.0, 2.0]), 1, SubsetTest(a, ("x\u2028", 'z"')), leaf[3:5], score=None)
+    numeric = Node(np.array([1.0, 2.0]), 0, NumericTest(b, -0.0), [leaf[2], inner], score=1e-300)
+    root = Node(np.array([3.0, 4.0]), 1, NominalTest(a), [leaf[0], numeric, leaf[1]], score=0.25)
+    return Tree(Schema((a, b), target), root, "c45", {})
+
+
+@pytest.mark.parametrize("which", [*range(len(TEXTS)), "odd"])
+def test_a_nodes_compact_text_is_what_json_dumps_writes(which):
+    tree = odd_names_tree() if which == "odd" else tree_from_dict(parse(TEXTS[which]))
+    expected = json.dumps(
+        tree_to_dict(tree)["root"] if which != 5 else tree_to_dict(chain(50))["root"],
+        sort_keys=True,
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
+    root = chain(50).root if which == 5 else tree.root  # json.dumps recurses: a shorter chain
+    assert nodes_json.node_text(root, tree.schema.classes) == expected
+
+
+def test_nodes_ten_levels_down_are_written_on_one_line_with_their_subtree():
+    shallow, deep = dumps_model(chain(INDENTED_DEPTH + 1)), dumps_model(chain(INDENTED_DEPTH + 40))
+    assert len(shallow.splitlines()) == len(deep.splitlines())  # the 40 more levels: no more lines
+    assert jsonparse.loads(deep, 10_000) == json.loads(json.dumps(tree_to_dict(chain(INDENTED_DEPTH + 40))))
+    nine = dumps_model(chain(INDENTED_DEPTH - 1))  # shallower: json.dumps' layout
+    assert nine == json.dumps(json.loads(nine), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    indent = " " * 2 * (3 * INDENTED_DEPTH + 1)  # of the keys of a branch of depth 9
+    deepest = [line.strip() for line in deep.splitlines() if line.startswith(indent)]
+    assert deepest == [
+        '"node": {"counts":[1.0,0.0],"kind":"leaf","label":"a"},',  # a leaf at depth 10, compact
+        '"value": "<="',
+        deepest[2],  # the split at depth 10: compact, on one line with the 40 levels below it
+        '"value": ">"',
+    ]
+    assert deepest[2].startswith('"node": {"branches":[{"node":{"counts":[1.0,0.0],"kind":"leaf"')
