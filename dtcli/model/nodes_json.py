@@ -59,36 +59,37 @@ class _Reader:
             raise _Doubt
         top: list[Node] = []
         stack = [(root, top, 0)]  # (node object, its parent's children, its depth)
-        pop, push, node, max_depth = stack.pop, stack.append, self.node, self.max_depth
+        pop, push, split, max_depth = stack.pop, stack.append, self.split, self.max_depth
+        numbers, nodes, classes = self.numbers.append, self.nodes.append, self.classes
+        width = len(self.schema.classes)
         while stack:
             obj, siblings, depth = pop()
-            made, branches = node(obj)
-            siblings.append(made)
-            if branches is not None:
-                if depth >= max_depth:
+            if self.regression:
+                made = self.regression_node(obj)
+            else:
+                counts = obj["counts"]
+                if type(counts) is not list or len(counts) != width:
                     raise _Doubt
-                children = made.children
-                for branch in reversed(branches):  # popped in order: children are appended in order
-                    child = branch["node"]
-                    if type(child) is not dict:
-                        raise _Doubt
-                    push((child, children, depth + 1))
+                numbers(counts)
+                made = Node(None, classes[obj["label"]])
+            nodes(made)
+            siblings.append(made)
+            kind = obj["kind"]
+            if kind == "leaf":
+                continue
+            if kind != "split" or depth >= max_depth:
+                raise _Doubt
+            children = made.children
+            for branch in reversed(split(made, obj)):  # popped in order: children are appended in order
+                child = branch["node"]
+                if type(child) is not dict:
+                    raise _Doubt
+                push((child, children, depth + 1))
         self.arrays()
         return top[0]
 
-    def node(self, obj: dict) -> tuple[Node, list | None]:
-        """One node (its counts still to come), and its branches (None: a leaf)."""
-        kind = obj["kind"]
-        if self.regression:
-            made = self.regression_node(obj)
-        else:
-            self.numbers.append(obj["counts"])
-            made = Node(None, self.classes[obj["label"]])
-        self.nodes.append(made)
-        if kind == "leaf":
-            return made, None
-        if kind != "split":
-            raise _Doubt
+    def split(self, made: Node, obj: dict) -> list:
+        """Give the split node ``made`` its test and score; its branches, checked against the test."""
         made.test, expected = self.test(obj["test"])
         if "score" in obj:
             score = obj["score"]
@@ -101,7 +102,7 @@ class _Reader:
         for branch, value in zip(branches, expected):
             if type(branch) is not dict or branch.get("value") != value:
                 raise _Doubt
-        return made, branches
+        return branches
 
     def regression_node(self, obj: dict) -> Node:
         weight, value, impurity = obj["weight"], obj["value"], obj["impurity"]
@@ -150,12 +151,10 @@ class _Reader:
         if self.regression:
             table = np.array(numbers, dtype=np.float64).reshape(-1, 1)
         else:
-            if set(map(type, numbers)) != {list} or set(map(len, numbers)) != {len(self.schema.classes)}:
-                raise _Doubt
-            if set(map(type, chain.from_iterable(numbers))) != {float}:
-                raise _Doubt
-            table = np.fromiter(chain.from_iterable(numbers), np.float64, len(numbers) * len(numbers[0]))
-            table = table.reshape(len(numbers), -1)
+            width = len(self.schema.classes)
+            # float.__float__ refuses anything but a float (an int, a bool, a string): TypeError
+            table = np.fromiter(map(float.__float__, chain.from_iterable(numbers)), np.float64, len(numbers) * width)
+            table = table.reshape(len(numbers), width)
             if not (np.isfinite(table).all() and (table >= 0.0).all()):
                 raise _Doubt
         for made, row in zip(self.nodes, table):
