@@ -203,7 +203,9 @@ def _fields_text(node: Node, classes: tuple[str, ...]) -> str:
         extra += "}"
     kind = '"kind":"leaf"' if test is None else '"kind":"split"'
     if node.value is None:
-        counts = ",".join(map(float_text, node.counts.tolist()))
+        counts = ",".join(map(float.__repr__, node.counts.tolist()))
+        if "n" in counts:  # nan or inf, which JSON text calls NaN and Infinity
+            counts = ",".join(map(float_text, node.counts.tolist()))
         return '"counts":[' + counts + "]," + kind + ',"label":' + encode_basestring(classes[node.label]) + extra + "}"
     impurity = float_text(float(node.impurity or 0.0))
     value, weight = float_text(float(node.value)), float_text(float(node.weight))

@@ -182,7 +182,7 @@ def test_a_damaged_field_gives_the_same_outcome(model, key, value):
 
 def odd_names_tree() -> Tree:
     """A tree whose names need escapes: quotes, backslashes, control and non-ASCII characters;
-    a split without a score; a threshold of -0.0."""
+    a split without a score; a threshold of -0.0; counts NaN and -inf."""
     from dtcli.model.table import NOMINAL, NUMERIC, Attribute, Schema
     from dtcli.model.tree import Node, NominalTest, NumericTest, SubsetTest
 
@@ -190,6 +190,7 @@ def odd_names_tree() -> Tree:
     b = Attribute("b\t", NUMERIC)
     target = Attribute("t", NOMINAL, ('k"0', "k\\1"))
     leaf = [Node(np.array([float(i), 0.5]), i % 2) for i in range(6)]
+    leaf[4].counts = np.array([np.nan, -np.inf])  # no model holds them, but they are written as json.dumps does
     inner = Node(np.array([1.0, 2.0]), 1, SubsetTest(a, ("x\u2028", 'z"')), leaf[3:5], score=None)
     numeric = Node(np.array([1.0, 2.0]), 0, NumericTest(b, -0.0), [leaf[2], inner], score=1e-300)
     root = Node(np.array([3.0, 4.0]), 1, NominalTest(a), [leaf[0], numeric, leaf[1]], score=0.25)
