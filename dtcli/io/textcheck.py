@@ -81,9 +81,10 @@ def lone_surrogate_escape(text: str | bytes | bytearray) -> int | None:
     """Where a JSON text (str, or its UTF-8 bytes: then the position is a byte's) has a
     ``\\uD800``-``\\uDFFF`` escape that is not half of a surrogate pair (it would decode to a lone
     surrogate, which no writer can encode), or None. Found at C speed: the text is searched for
-    ``\\ud``/``\\uD`` first (most models hold none), then only those places are looked at."""
+    ``\\u`` first (dtree writes one only for a control character), then only the escapes that may
+    be surrogates are looked at."""
     is_str = isinstance(text, str)
-    if ("\\ud" if is_str else b"\\ud") not in text and ("\\uD" if is_str else b"\\uD") not in text:
+    if ("\\u" if is_str else b"\\u") not in text:
         return None
     high = None  # (start, end) of a high surrogate escape waiting for its low half
     for found in _ESCAPE[str if is_str else bytes].finditer(text):
