@@ -1,4 +1,4 @@
-"""The node tree of a parsed model read fast, for the common case of a model as dtree writes it.
+"""A model's node tree read from parsed JSON and written as compact JSON text, fast.
 
 ``read_nodes`` builds the nodes of a well-formed model with checks inlined per
 node and the class counts checked and made into arrays once for the whole tree.
@@ -8,6 +8,10 @@ gives up and returns None, and ``serialize`` reads the tree again with its
 validating reader, which names the first bad field. So it only ever accepts
 what that reader accepts, and builds the same tree (tests/model/test_nodes_json.py
 checks both on valid and damaged models).
+
+``node_text`` writes a subtree as compact JSON text straight from the nodes, the
+bytes ``jsontext`` writes for its dictionaries (and ``json.dumps`` with sorted
+keys and no spaces); the model file holds nodes 10 or more levels down so.
 """
 
 from __future__ import annotations
