@@ -93,14 +93,15 @@ def read_text(path: str, kind: Kind = COSTS, max_bytes: int = DEFAULT_MAX_BYTES)
     """The text of ``path`` (``-``: standard input), read as ``read_input`` reads it; for JSON (a
     model), without an escape that stands for half a character."""
     got = read_input(path, kind, max_bytes)
-    text = got.data.decode("utf-8")
-    at = lone_surrogate_escape(text) if kind.json else None
+    data = got.data
+    at = lone_surrogate_escape(data) if kind.json else None  # on the bytes: the escape and line ends are ASCII
     if at is not None:
+        line = data.count(b"\n", 0, at) + 1
         raise DataError(
-            f"{got.source}, line {text.count(chr(10), 0, at) + 1}: {text[at : at + 6]} is half of a character "
-            f"(a lone surrogate), which no file can hold; the {kind.name} is damaged"
+            f"{got.source}, line {line}: {data[at : at + 6].decode()} is half of a "
+            f"character (a lone surrogate), which no file can hold; the {kind.name} is damaged"
         )
-    return text
+    return data.decode("utf-8")
 
 
 def read_input(path: str, kind: Kind = DATA, max_bytes: int = DEFAULT_MAX_BYTES) -> Input:

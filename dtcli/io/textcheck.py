@@ -70,15 +70,28 @@ class TextCheck:
         return DataError(f"{where}: not UTF-8 text (byte 0x{byte:02x}); save the file as UTF-8")
 
 
-SURROGATE_ESCAPE = re.compile(r"(?<!\\)(?:\\\\)*\\u([dD][89a-fA-F][0-9a-fA-F]{2})")  # not after a backslash
+_ESCAPE = {  # a \\uD800-\\uDFFF escape, or text that reads like one after an escaped backslash
+    str: re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}"),
+    bytes: re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}"),
+}
+_BACKSLASH = 0x5C
 
 
-def lone_surrogate_escape(text: str) -> int | None:
-    """Where a JSON text has a ``\\uD800``-``\\uDFFF`` escape that is not half of a surrogate pair
-    (it would decode to a lone surrogate, which no writer can encode), or None."""
+def lone_surrogate_escape(text: str | bytes | bytearray) -> int | None:
+    """Where a JSON text (str, or its UTF-8 bytes: then the position is a byte's) has a
+    ``\\uD800``-``\\uDFFF`` escape that is not half of a surrogate pair (it would decode to a lone
+    surrogate, which no writer can encode), or None. Found at C speed: the text is searched for
+    ``\\u`` first (dtree writes one only for a control character), then only the escapes that may
+    be surrogates are looked at."""
+    is_str = isinstance(text, str)
+    if ("\\u" if is_str else b"\\u") not in text:
+        return None
     high = None  # (start, end) of a high surrogate escape waiting for its low half
-    for found in SURROGATE_ESCAPE.finditer(text):
-        code, start = int(found.group(1), 16), found.end() - 6
+    for found in _ESCAPE[str if is_str else bytes].finditer(text):
+        start = found.start()
+        if _escaped(text, start, is_str):
+            continue  # an escaped backslash, then text ("\\\\ud800")
+        code = int(found.group()[2:], 16)
         if high is not None:
             if start != high[1] or code < 0xDC00:
                 return high[0]
@@ -88,3 +101,12 @@ def lone_surrogate_escape(text: str) -> int | None:
         else:
             return start
     return None if high is None else high[0]
+
+
+def _escaped(text, start: int, is_str: bool) -> bool:
+    """Whether the backslash at ``start`` is itself escaped: an odd run of backslashes before it."""
+    run, at = 0, start - 1
+    backslash = "\\" if is_str else _BACKSLASH
+    while at >= 0 and text[at] == backslash:
+        run, at = run + 1, at - 1
+    return run % 2 == 1

@@ -203,10 +203,10 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def may_hold_surrogates(text: str) -> bool:
-    """False when no string parsed from ``text`` can hold a surrogate: no ``\\u`` escape and no
-    surrogate character (text read with ``surrogateescape`` has them). The common case, and
-    found at C speed."""
-    if "\\u" in text:
+    """False when no string parsed from ``text`` can hold a surrogate: no ``\\ud``/``\\uD`` escape
+    (the others stand for other characters) and no surrogate character (text read with
+    ``surrogateescape`` has them). The common case, and found at C speed."""
+    if "\\u" in text and ("\\ud" in text or "\\uD" in text):  # one search in the common case
         return True
     if text.isascii():
         return False

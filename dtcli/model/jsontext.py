@@ -22,7 +22,7 @@ _INF = float("inf")
 
 
 def dumps(obj, compact_from: int | None = None) -> str:
-    """``obj`` (dicts, lists, tuples, str, int, float, bool, None, ``Lazy``) as indented JSON
+    """``obj`` (dicts, lists, tuples, str, int, float, bool, None, ``Lazy``, ``Raw``) as indented JSON
     (containers nested ``compact_from`` levels or deeper, compact)."""
     pieces: list[str] = []
     _write(obj, pieces, "\n", compact_from)
@@ -46,6 +46,15 @@ class Lazy:
         self.make = make
 
 
+class Raw:
+    """A value already written as JSON text (``text``), put in as it is."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
+
+
 class _Flushing(list):
     """A list of pieces handed to ``write`` once it holds ``chunk`` of them (checked after each
     ``Lazy`` value, the unit of a large document)."""
@@ -60,7 +69,8 @@ class _Flushing(list):
             self.clear()
 
 
-def _float(value: float) -> str:
+def float_text(value: float) -> str:
+    """A float as JSON text, as ``json.dumps`` writes it (``NaN``, ``Infinity`` included)."""
     if value != value:
         return "NaN"
     if value == _INF:
@@ -88,13 +98,15 @@ def _write(obj, out: list, newline: str, compact_from: int | None = None) -> Non
                 append(head + encode_basestring(value))
                 continue
             if kind is float:
-                append(head + _float(value))
+                append(head + float_text(value))
                 continue
             made = kind is Lazy
             while kind is Lazy:
                 value = value.make()
                 kind = type(value)
-            if kind is dict or kind is list or kind is tuple or isinstance(value, (dict, list, tuple)):
+            if kind is Raw:
+                append(head + value.text)
+            elif kind is dict or kind is list or kind is tuple or isinstance(value, (dict, list, tuple)):
                 if inner is not None and len(stack) == compact_from:
                     inner = None
                 opened = _open(value, head, inner, append)
@@ -140,7 +152,7 @@ def _open(value, head: str, newline: str | None, append):
         append(head + "[]")
         return None
     if all(type(item) is float for item in value):  # class counts: one piece for the list
-        append(head + "[" + inner + ("," + inner).join(map(_float, value)) + newline + "]")
+        append(head + "[" + inner + ("," + inner).join(map(float_text, value)) + newline + "]")
         return None
     if head:
         append(head)
@@ -163,7 +175,7 @@ def _open_compact(value, head: str, append):
         append(head + "[]")
         return None
     if all(type(item) is float for item in value):
-        append(head + "[" + ",".join(map(_float, value)) + "]")
+        append(head + "[" + ",".join(map(float_text, value)) + "]")
         return None
     if head:
         append(head)
@@ -172,7 +184,7 @@ def _open_compact(value, head: str, append):
 
 def _scalar(obj) -> str:
     if type(obj) is float:
-        return _float(obj)
+        return float_text(obj)
     if obj is None:
         return "null"
     if obj is True:
@@ -182,7 +194,7 @@ def _scalar(obj) -> str:
     if isinstance(obj, int):
         return int.__repr__(obj)
     if isinstance(obj, float):
-        return _float(obj)
+        return float_text(obj)
     if isinstance(obj, str):
         return encode_basestring(obj)
     raise TypeError(f"Object of type {type(obj).__name__} is not JSON serializable")
@@ -194,7 +206,7 @@ def _key(key) -> str:
     if isinstance(key, bool) or key is None:
         return {True: "true", False: "false", None: "null"}[key]
     if isinstance(key, float):
-        return _float(key)
+        return float_text(key)
     if isinstance(key, int):
         return int.__repr__(key)
     raise TypeError(f"keys must be str, int, float, bool or None, not {type(key).__name__}")

@@ -4,15 +4,21 @@ Models are plain JSON, never pickle: loading one runs no code. Writing uses
 sorted keys and a trailing newline, so the same tree gives the same bytes.
 Reading validates every field and names the first one that is wrong.
 
-Deep trees: nothing here recurses. Nodes deeper than ``INDENTED_DEPTH`` are
-written compactly (indentation would grow with the square of the depth); a
-document ``json.loads`` cannot read for its depth is read by ``jsonparse``;
-a tree deeper than ``MAX_DEPTH`` levels is refused with one line.
+Layout: the first ``INDENTED_DEPTH`` levels of nodes are indented as
+``json.dumps(indent=2)`` does; a node that deep or deeper is written compactly,
+on one line with its subtree: indentation grows with the square of the depth
+(a node at depth 60 took 3 KB indented against 100 bytes compact), so deep trees
+stay in proportion to their content, and the small trees people read look as
+``json.dumps`` writes them. Deep trees: nothing here recurses. A document
+``json.loads`` cannot read for its depth is read by ``jsonparse``; a tree
+deeper than ``MAX_DEPTH`` levels is refused with one line.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import gc
 import json
 import math
 
@@ -20,7 +26,7 @@ import numpy as np
 
 from dtcli import __version__
 from dtcli.errors import ModelFormatError
-from dtcli.model import jsonparse, jsontext
+from dtcli.model import jsonparse, jsontext, nodes_json
 from dtcli.model.rules import rules_from_dict
 from dtcli.model.schema_json import FieldReader, JsonPath, schema_to_dict
 from dtcli.model.table import Schema
@@ -29,7 +35,7 @@ from dtcli.model.tree import TESTS, Node, NominalTest, NumericTest, SubsetTest, 
 FORMAT = "dtree-model"
 SCHEMA_VERSION = 1
 MAX_DEPTH = 100_000  # the deepest tree a model file may hold (levels: tests on the longest path)
-INDENTED_DEPTH = 100  # nodes this deep or deeper are written without line breaks
+INDENTED_DEPTH = 10  # nodes this deep or deeper are written without line breaks
 _COMPACT_FROM = 1 + 3 * INDENTED_DEPTH  # JSON level of such a node: the document, then 3 a tree level
 _JSON_DEPTH = 3 * MAX_DEPTH + 16  # JSON levels of the deepest model, with room for its node's fields
 
@@ -50,7 +56,7 @@ def tree_to_dict(tree: Tree, lazy: bool = False) -> dict:
 
 
 def dumps_model(tree: Tree) -> str:
-    """The model as JSON text: sorted keys, two-space indent, final newline."""
+    """The model as JSON text: sorted keys, two-space indent down to ``INDENTED_DEPTH``, final newline."""
     check_depth(tree)
     return jsontext.dumps(tree_to_dict(tree, lazy=True), compact_from=_COMPACT_FROM) + "\n"
 
@@ -72,9 +78,10 @@ def check_depth(tree: Tree) -> None:
         )
 
 
-def _node_to_dict(node: Node, classes: tuple[str, ...], lazy: bool = False) -> dict:
+def _node_to_dict(node: Node, classes: tuple[str, ...], lazy: bool = False, depth: int = 0) -> dict:
     """The node's dictionary with its subtree: made at once with a stack, or (``lazy``) with each
-    child's dictionary a ``jsontext.Lazy`` made when it is written."""
+    child's dictionary a ``jsontext.Lazy`` made when it is written (``depth``: the node's; a
+    child ``INDENTED_DEPTH`` deep is made as its compact text with its subtree, at once)."""
     top = _fields(node, classes)
     stack = [(node, top)]
     while stack:
@@ -83,14 +90,20 @@ def _node_to_dict(node: Node, classes: tuple[str, ...], lazy: bool = False) -> d
             continue
         branches = []
         for value, child in zip(branch_values(node.test), node.children):
-            if lazy:
-                made = jsontext.Lazy(functools.partial(_node_to_dict, child, classes, True))
+            if lazy and depth + 1 >= INDENTED_DEPTH:
+                made = jsontext.Lazy(functools.partial(_compact_text, child, classes))
+            elif lazy:
+                made = jsontext.Lazy(functools.partial(_node_to_dict, child, classes, True, depth + 1))
             else:
                 made = _fields(child, classes)
                 stack.append((child, made))
             branches.append({"value": value, "node": made})
         out["branches"] = branches
     return top
+
+
+def _compact_text(node: Node, classes: tuple[str, ...]) -> jsontext.Raw:
+    return jsontext.Raw(nodes_json.node_text(node, classes))
 
 
 def _fields(node: Node, classes: tuple[str, ...]) -> dict:
@@ -121,7 +134,22 @@ def branch_values(test) -> list[str]:
 
 def loads_model(text: str, source: str = "<model>") -> Tree:
     """Parse and validate model JSON (or a rule set); raise ModelFormatError naming the problem."""
-    return tree_from_dict(loads_document(text, source), source)
+    with without_gc():
+        return tree_from_dict(loads_document(text, source), source)
+
+
+@contextlib.contextmanager
+def without_gc():
+    """Python's cycle collector paused: parsing and building a large tree makes millions of
+    objects (none in a cycle), and each full collection would walk them all again (loading a
+    126,839-node model took 4 s with it, 0.8 s without)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def loads_document(text: str, source: str):
@@ -166,10 +194,11 @@ def too_deep(source: str) -> ModelFormatError:
     )
 
 
-def tree_from_dict(data: object, source: str = "<model>"):
+def tree_from_dict(data: object, source: str = "<model>", fast: bool = True):
     """Build a Tree (or, for ``"format": "dtree-rules"``, a RuleSet) from a parsed model
-    dictionary, validating as it goes."""
-    reader = _TreeReader(source)
+    dictionary, validating as it goes (``fast``: the nodes of a well-formed model are read by
+    ``nodes_json``; False: always by the validating reader, which tests compare it with)."""
+    reader = _TreeReader(source, fast)
     if isinstance(data, dict) and data.get("format") == "dtree-rules":
         return rules_from_dict(data, source)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
@@ -209,9 +238,16 @@ def upgraded(parameters: dict) -> dict:
 class _TreeReader(FieldReader):
     """A FieldReader that also reads the tree's nodes and tests."""
 
+    def __init__(self, source: str, fast: bool = True):
+        super().__init__(source)
+        self.fast = fast
+
     def tree(self, obj: dict, schema: Schema) -> Node:
         """The root Node and every node below it, read in preorder with a stack (so the first bad
         field in the file's order is named), refusing a tree deeper than ``MAX_DEPTH``."""
+        fast = nodes_json.read_nodes(obj, schema, MAX_DEPTH) if self.fast else None
+        if fast is not None:
+            return fast
         path = JsonPath(None, "root")
         root, branches = self.node(obj, schema, path)
         stack = [(root, iter(enumerate(branches)), path)]  # nodes whose branches are being read

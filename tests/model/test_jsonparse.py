@@ -130,5 +130,7 @@ def test_lone_surrogates_are_found_with_their_path():
     assert jsonparse.lone_surrogate(json.loads('{"\\ud800": 1}')) == ["\ud800"]
     assert jsonparse.lone_surrogate(json.loads('{"d": "\\ud83d\\ude00 é"}')) is None
     assert not jsonparse.may_hold_surrogates('{"d": "é"}')
-    assert jsonparse.may_hold_surrogates('{"d": "\\u00e9"}')
+    assert not jsonparse.may_hold_surrogates('{"d": "\\u00e9"}')  # an escape of a whole character
+    assert jsonparse.may_hold_surrogates('{"d": "\\u00e9\\uDC80"}')
+    assert jsonparse.may_hold_surrogates('{"d": "\\ud800"}')
     assert jsonparse.may_hold_surrogates('{"d": "\udc80"}')  # read with surrogateescape

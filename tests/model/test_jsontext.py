@@ -62,14 +62,17 @@ def test_lazy_values_are_written_as_what_they_make():
 def test_model_written_in_parts_is_the_model_text(tmp_path):
     from trees import fit
 
-    from dtcli.model.serialize import dump_model, dumps_model
+    from dtcli.model.serialize import INDENTED_DEPTH, dump_model, dumps_model
 
-    tree, _ = fit(load(WEKA / "data" / "soybean.arff"), "c45")
+    tree, _ = fit(load(WEKA / "data" / "soybean.arff"), "c45")  # 12 levels: the last ones compact
     parts: list[str] = []
     dump_model(tree, parts.append)
-    assert "".join(parts) == dumps_model(tree) == reference(tree_to_dict(tree)) + "\n"
+    compact_from = 1 + 3 * INDENTED_DEPTH  # the JSON level of the nodes INDENTED_DEPTH down
+    expected = jsontext.dumps(tree_to_dict(tree), compact_from=compact_from) + "\n"
+    assert "".join(parts) == dumps_model(tree) == expected
+    assert json.loads(expected) == json.loads(reference(tree_to_dict(tree)))
     small: list[str] = []
-    jsontext.dump(tree_to_dict(tree, lazy=True), small.append, chunk=3)
+    jsontext.dump(tree_to_dict(tree, lazy=True), small.append, chunk=3, compact_from=compact_from)
     assert len(small) > 10 and "".join(small) + "\n" == "".join(parts)
 
 
