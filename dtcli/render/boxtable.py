@@ -11,24 +11,22 @@ shrink or wrap it). Then the caller prints ``to_rich(...)`` with rich.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 # Characters that are one cell wide under every Unicode version rich knows, and are not whitespace
 # other than the space (rich strips and splits at whitespace): printable ASCII, Latin-1 and Latin
 # Extended, Greek and Cyrillic (without the combining marks after U+0482). Any other character: rich.
 _RANGES = ((0x20, 0x7E), (0xA1, 0xAC), (0xAE, 0x2FF), (0x370, 0x482))
-SIMPLE = frozenset(chr(code) for start, end in _RANGES for code in range(start, end + 1)) | {"\n"}
+SIMPLE = frozenset("\n".join("".join(map(chr, range(start, end + 1))) for start, end in _RANGES))
 HEAD_RULE, HEAD_BAR, BODY_BAR, HEAD_CROSS = "━", "┃", "│", "╇"
 
 
-@dataclass
 class BoxTable:
     """A table as dtree lists things: columns (title, justify ``left`` or ``right``), rows of strings
     (a cell may hold several lines), and an optional title above it."""
 
-    title: str | None = None
-    columns: list[tuple[str, str]] = field(default_factory=list)
-    rows: list[list[str]] = field(default_factory=list)
+    def __init__(self, title: str | None = None, columns=None, rows=None):
+        self.title = title
+        self.columns: list[tuple[str, str]] = list(columns or [])
+        self.rows: list[list[str]] = [list(row) for row in rows or []]
 
     def add_column(self, header: str, justify: str = "left") -> None:
         self.columns.append((header, justify))
