@@ -3,7 +3,8 @@
 Colour only on a terminal, never when ``NO_COLOR`` is set or ``--no-color``
 is given; markup and highlighting are off so user data prints verbatim.
 When the output is not a terminal the width is fixed (``COLUMNS``, else
-120), so the text is the same on every machine.
+120), so the text is the same on every machine; there, strings and box
+tables that fit are written without importing rich (``render.boxtable``).
 """
 
 from __future__ import annotations
