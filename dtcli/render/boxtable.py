@@ -79,6 +79,8 @@ def _table(table: BoxTable, width: int) -> str | None:
     columns = [[header, *(row[k] for row in table.rows)] for k, (header, _) in enumerate(table.columns)]
     if not all(SIMPLE.issuperset(cell) for column in columns for cell in column):
         return None
+    if any(_longest(column) == 0 and "\n" in "".join(column) for column in columns):
+        return None  # rich draws a column of nothing but line breaks otherwise
     pads = [(0 if k == 0 else 1, 0 if k == count - 1 else 1) for k in range(count)]
     widths = [_longest(column) + sum(pad) or 1 for column, pad in zip(columns, pads)]
     table_width = sum(widths) + count - 1
