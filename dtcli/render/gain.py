@@ -10,10 +10,9 @@ from __future__ import annotations
 import io
 import math
 
-from rich.table import Table as RichTable
-
 from dtcli.induction.apply.report import GainReport
 from dtcli.model.tree import format_threshold
+from dtcli.render.boxtable import BoxTable
 from dtcli.render.counts import class_counts
 from dtcli.render.printable import shown
 
@@ -43,8 +42,8 @@ def _has_costs(report: GainReport) -> bool:
     return any(row.cost is not None for row in report.attributes)
 
 
-def rich_table(report: GainReport) -> RichTable:
-    table = RichTable(show_edge=False, pad_edge=False)
+def rich_table(report: GainReport) -> BoxTable:
+    table = BoxTable()
     titles = ["Attribute", "Branches", "Entropy after", "Gain", "Split info", "Gain ratio", "Gini gain"]
     if _has_costs(report):
         titles += ["Cost", "Cost score"]
@@ -70,18 +69,13 @@ def rich_table(report: GainReport) -> RichTable:
     return table
 
 
-def cut_tables(report: GainReport) -> list[RichTable]:
+def cut_tables(report: GainReport) -> list[BoxTable]:
     """One table per numeric attribute listing every candidate cut (``--thresholds-all``)."""
     tables = []
     for row in report.attributes:
         if not row.cuts:
             continue
-        table = RichTable(
-            title=f"{shown(row.name)}: every cut (* where the class changes)",
-            show_edge=False,
-            pad_edge=False,
-            title_justify="left",
-        )
+        table = BoxTable(title=f"{shown(row.name)}: every cut (* where the class changes)")
         for title in ("Cut", "Between", "At or below", "Above", "Gain"):
             table.add_column(title, justify="right" if title in ("Gain",) else "left")
         for cut in row.cuts:

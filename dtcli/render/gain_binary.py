@@ -10,9 +10,8 @@ from __future__ import annotations
 import csv
 import io
 
-from rich.table import Table as RichTable
-
 from dtcli.induction.apply.binary import BinaryReport
+from dtcli.render.boxtable import BoxTable
 from dtcli.render.counts import class_counts
 from dtcli.render.gain import gain_document, heading
 from dtcli.render.printable import shown
@@ -24,8 +23,8 @@ def _fixed(value: float) -> str:
     return f"{value:.3f}"
 
 
-def rich_table(report: BinaryReport) -> RichTable:
-    table = RichTable(show_edge=False, pad_edge=False)
+def rich_table(report: BinaryReport) -> BoxTable:
+    table = BoxTable()
     for title in ("Attribute", "Split", "Left", "Right", "Gain", "Gini gain", "CART"):
         table.add_column(title, justify="left" if title in ("Attribute", "Split", "Left", "Right") else "right")
     for k, row in enumerate(report.candidates):

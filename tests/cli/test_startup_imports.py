@@ -1,4 +1,4 @@
-"""What `dtree gain` and `dtree train` import on the sample data: only what the run uses.
+"""What `dtree gain` and `dtree train` import on the sample data: only what the run uses (gain: no rich).
 
 Each command runs in a fresh interpreter under ``python -X importtime``, which names every module
 imported on standard error. The compiled engines (numba), pandas, logging, threads pools and the
@@ -93,3 +93,10 @@ def test_small_runs_import_only_what_they_use(name, libraries, tmp_path):
     assert "dtcli.render.console" in modules, "the importtime report was not read"
     unwanted = sorted(m for m in never if m in modules and m not in libraries)
     assert not unwanted, f"dtree {' '.join(args)} imports {', '.join(unwanted)}"
+
+
+def test_gain_on_a_pipe_imports_no_rich(tmp_path):
+    """`dtree gain`'s table fits a pipe's 120 columns: it is written as rich would, without rich."""
+    modules = imported(["-m", "dtcli", *RUNS["gain"][0]], tmp_path)
+    assert "dtcli.render.console" in modules, "the importtime report was not read"
+    assert not sorted(m for m in modules if m.split(".")[0] == "rich")
