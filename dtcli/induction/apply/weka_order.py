@@ -71,7 +71,7 @@ def _sum_up(flat, levels) -> np.ndarray:
         values[leaf] = weights[leaf, None] * flat.dist[slots[leaf]]
         if below is not None:
             up, at, sums = below
-            for j in np.unique(at).tolist():  # branch positions in order; one record per parent each
+            for j in np.flatnonzero(np.bincount(at)).tolist():  # branch positions in order; one record per parent each
                 chosen = at == j
                 values[up[chosen]] += sums[chosen]
         below = (parent, position, values)
