@@ -53,6 +53,7 @@ from dtcli.induction.levelwise.data import Candidates, Columns, LevelTree, Place
 from dtcli.induction.levelwise.fill import NodeFill
 from dtcli.induction.levelwise.id3_level import Id3Level
 from dtcli.induction.levelwise.kernels.state import Frontier, Records
+from dtcli.induction.memory import release
 from dtcli.induction.search.bins import bin_codes
 from dtcli.induction.search.missing import NODE_FILL, filled_at_root
 from dtcli.model.table import Table
@@ -101,8 +102,9 @@ def grow_levelwise(table: Table, params, progress=None, trace: list | None = Non
     pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 1)
     try:
         growth.sort(pool)
+        release(table.n_rows)  # the sorts' scratch arrays, freed in the worker threads' heaps
         while growth.level(pool):
-            pass
+            release(table.n_rows)  # the lists carried down replace the level's: the old ones go back
     finally:
         pool.shutdown()
     return growth.finish(trace)
