@@ -154,7 +154,7 @@ class _Growth:
         """The sorted lists of the numeric attributes not binned (sorted in parallel)."""
         refilled = self.fill.numeric if self.fill else []
         exact = [i for i in self.numeric if i not in self.binned and i not in refilled]
-        made = pool.map(partial(sorted_list, self.columns, self.table, self.labelled, self.recs.y, self.recs.w), exact)
+        made = pool.map(partial(sorted_list, self.columns, self.table, self.labelled), exact)
         for i, (order, distinct) in zip(exact, made):
             self.orders[i] = order
             self.placer.distinct[i] = distinct
@@ -259,7 +259,7 @@ def _binned(table: Table, labelled, rows, numeric: list[int], max_bins) -> dict:
 
 def _carry(k, orders: dict, dest, dups, recs, n_children: int, i: int):
     """Attribute ``i``'s sorted list carried down to the next level (in a worker thread)."""
-    return k.expand(orders[i], dest, dups, recs.node, recs.w, n_children)
+    return k.expand(orders[i], dest, dups, recs.node, n_children)
 
 
 def branch_shares(sizes: np.ndarray, n_branches: np.ndarray) -> np.ndarray:
