@@ -12,6 +12,13 @@ parameters); a traced growth (``narrate``: every node's candidates and decision
 recorded) is always the reference's. An engine runs only where numba can be used; ``unavailable``
 says when a ``compiled`` request could not be met. Pessimistic pruning runs
 compiled by the same rule (``compiled_pruning``).
+
+With ``auto``, kernels not yet in this machine's cache (``compiling.py``: a glance at the cache
+directory, numba not imported) count too: the reference grows the tree when it would finish before
+they compiled (``compiling.reference_seconds`` against ``compiling.compile_seconds``), so a first
+run on a new machine does not wait a minute for a table the reference grows in seconds; with every
+kernel cached the choice is by size alone. ``compile_seconds`` says how long the compiling a run is
+about to start takes (0: none), for the progress display to announce it.
 Every choice gives the same tree.
 """
 
@@ -48,11 +55,39 @@ def choose(table, params, engine: str = "auto", narrate: bool = False) -> str:
 
     if narrate or not _wanted(table, engine):
         return REFERENCE
-    if use_engine(table, params):
-        return LEVELWISE if available() else REFERENCE
-    if use_cart_engine(table, params):
-        return CART if available() else REFERENCE
-    return REFERENCE
+    chosen = LEVELWISE if use_engine(table, params) else CART if use_cart_engine(table, params) else REFERENCE
+    if chosen == REFERENCE or (engine == "auto" and _sooner_by_reference(table, params, chosen)):
+        return REFERENCE
+    return chosen if available() else REFERENCE
+
+
+def kernel_sets(table, params, choice: str) -> list[str]:
+    """The sets of kernels (``compiling.KERNEL_SETS``) the grower ``choice`` calls."""
+    if choice == LEVELWISE:
+        return ["levelwise", params.algorithm] + (["bins"] if params.max_bins and params.algorithm == "c45" else [])
+    if choice == CART:
+        return ["regression" if table.is_regression else "cart"]
+    return []
+
+
+def _sooner_by_reference(table, params, choice: str) -> bool:
+    """Whether the reference would grow the tree before the kernels ``choice`` needs compiled."""
+    from dtcli.induction import compiling
+
+    missing = compiling.uncached(kernel_sets(table, params, choice), table)
+    kind = "regression" if table.is_regression else params.algorithm
+    return bool(missing) and compiling.reference_seconds(kind, table) < compiling.compile_seconds(missing)
+
+
+def compile_seconds(table, params, choice: str, pruning: bool, engine: str = "auto") -> float:
+    """About how long compiling the kernels a run is about to use takes (0: every one is cached):
+    those of the grower ``choice`` and, with ``pruning`` (pessimistic), the pruning's."""
+    from dtcli.induction import compiling
+
+    sets = kernel_sets(table, params, choice)
+    if pruning and compiled_pruning(table, engine):
+        sets.append("prune")
+    return compiling.compile_seconds(compiling.uncached(sets, table)) if sets else 0.0
 
 
 def unavailable(engine: str) -> str | None:
@@ -87,5 +122,11 @@ def grow_nodes(table, params, engine: str = "auto", progress=None, trace: list |
 
 def compiled_pruning(table, engine: str = "auto") -> bool:
     """Whether pessimistic pruning of a tree on ``table`` runs compiled for the request ``engine``
-    (it falls back by itself when numba cannot be used)."""
-    return _wanted(table, engine)
+    (it falls back by itself when numba cannot be used): by size, and with ``auto`` not when the
+    reference would be done before the pruning kernels compiled."""
+    from dtcli.induction import compiling
+
+    if not _wanted(table, engine):
+        return False
+    missing = compiling.uncached(["prune"], table) if engine == "auto" else []
+    return not missing or compiling.reference_seconds("prune", table) >= compiling.compile_seconds(missing)

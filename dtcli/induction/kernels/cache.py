@@ -39,7 +39,9 @@ def kernel_files(induction: Path = INDUCTION) -> list[Path]:
 
 
 # ``import dtcli.a.b``, ``from dtcli.a import b, c`` (names in parentheses may span lines); also indented
-IMPORT = re.compile(r"^[ \t]*(?:import[ \t]+(dtcli[\w.]*)|from[ \t]+(dtcli[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*))", re.M)
+IMPORT = re.compile(
+    r"^[ \t]*(?:import[ \t]+(dtcli[\w.]*)|from[ \t]+(dtcli[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*))", re.M
+)
 
 
 def imported_files(path: Path, root: Path) -> list[Path]:

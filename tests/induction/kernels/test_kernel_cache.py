@@ -95,9 +95,9 @@ def _parsed_imports(path: Path, root: Path) -> set[Path]:
             names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
         elif isinstance(node, ast.Import):
             names = [a.name for a in node.names]
-        for name in names:
+        for name in (name for name in names if name.split(".")[0] == "dtcli"):
             base = root.joinpath(*name.split("."))
-            found |= {c for c in (base.with_suffix(".py"), base / "__init__.py") if name[:6] == "dtcli." and c.is_file()}
+            found |= {c for c in (base.with_suffix(".py"), base / "__init__.py") if c.is_file()}
     return found
 
 

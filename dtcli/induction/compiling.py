@@ -1,0 +1,115 @@
+"""Which compiled kernels a run needs, whether this machine's cache holds them, and what compiling costs.
+
+numba compiles a kernel the first time it is called and keeps the machine code in the cache
+directory (``kernels/cache.py``); a later run loads it in a fraction of a second. The kernels a
+run calls from Python fall into sets (``KERNEL_SETS``), one per engine and task: a set is
+*cached* when every kernel of it that the run calls has its index file in the cache directory
+(numba's naming: ``<module>.<function>-<line>.py<version>.nbi`` in a sub-directory named after
+the kernels' directory), a check of a few file names that imports nothing of numba.
+
+``COMPILE_SECONDS`` (each set's compile time) and ``REFERENCE_SECONDS`` (the per-node
+reference's time per row and attribute) were measured with an empty cache on this project's
+benchmark tables (``make_data.py``: 10 nominal and 10 numeric attributes, 3 classes, missing
+values), on a quiet 2-core machine (see the commit that set them); ``backend`` weighs them.
+"""
+
+from __future__ import annotations
+
+import glob
+import hashlib
+import os
+import sys
+from pathlib import Path
+
+HERE = Path(os.path.abspath(__file__)).parent  # as numba names it (not resolved: numba does not)
+
+# set -> its kernels: (file under dtcli/induction, function, when a run calls it: always, numeric, nominal)
+KERNEL_SETS: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "levelwise": (
+        ("levelwise/kernels/loops.py", "class_counts", "always"),
+        ("levelwise/kernels/loops.py", "route", "always"),
+        ("levelwise/kernels/loops.py", "spread", "always"),
+        ("levelwise/kernels/loops.py", "expand", "numeric"),
+        ("levelwise/kernels/nominal.py", "nominal_splits", "nominal"),
+        ("kernels/sort.py", "stable_order", "numeric"),
+    ),
+    "c45": (
+        ("levelwise/kernels/c45.py", "c45_numeric", "numeric"),
+        ("levelwise/kernels/c45.py", "c45_select", "always"),
+    ),
+    "id3": (
+        ("levelwise/kernels/id3.py", "id3_numeric", "numeric"),
+        ("levelwise/kernels/id3.py", "id3_select", "always"),
+        ("levelwise/kernels/id3.py", "id3_contested", "always"),
+    ),
+    "bins": (("levelwise/kernels/bins.py", "c45_binned", "numeric"),),
+    "cart": (
+        ("cart/kernels/grow.py", "grow_cart", "always"),
+        ("kernels/sort.py", "ranked_order", "numeric"),
+    ),
+    "regression": (
+        ("cart/kernels/regress.py", "grow_regression", "always"),
+        ("kernels/sort.py", "ranked_order", "numeric"),
+    ),
+    "prune": (
+        ("prune/kernels/cases.py", "class_counts", "always"),
+        ("prune/kernels/pessimistic.py", "prune", "always"),
+    ),
+}
+
+# seconds to compile each set with an empty cache (CPU seconds on a quiet machine, rounded up)
+COMPILE_SECONDS = {
+    "levelwise": 4.0,
+    "c45": 3.0,
+    "id3": 3.0,
+    "bins": 2.0,
+    "cart": 30.0,
+    "regression": 20.0,
+    "prune": 12.0,
+}
+# seconds the per-node reference takes per (row x attribute), by algorithm and task, and to prune
+REFERENCE_SECONDS = {"c45": 7e-6, "id3": 5e-6, "cart": 17e-6, "regression": 17e-6, "prune": 1e-6}
+
+
+def index_glob(cache: str, file: str, function: str) -> str:
+    """The pattern of numba's index file of ``function`` in ``file`` under the cache directory ``cache``."""
+    source = HERE / file
+    folder = source.parent
+
+    sub = f"{folder.name}_{hashlib.sha1(str(folder).encode()).hexdigest()}"
+    version = f"py{sys.version_info[0]}{sys.version_info[1]}{getattr(sys, 'abiflags', '')}"
+    return os.path.join(cache, sub, f"{glob.escape(source.stem)}.{function}-*.{version}.nbi")
+
+
+def calls(table, when: str) -> bool:
+    """Whether a run on ``table`` calls a kernel marked ``when`` (always, numeric, nominal)."""
+    if when == "always":
+        return True
+    nominal = [a.is_nominal for a in table.attributes]
+    return any(nominal) if when == "nominal" else not all(nominal)
+
+
+_dirs: dict = {}  # NUMBA_CACHE_DIR -> the cache directory (the sources' key is read once a run)
+
+
+def uncached(sets: list[str], table) -> list[str]:
+    """Those of ``sets`` whose kernels (those a run on ``table`` calls) are not all in the cache."""
+    from dtcli.induction.kernels.cache import chosen_dir
+
+    setting = os.environ.get("NUMBA_CACHE_DIR")
+    cache = _dirs[setting] if setting in _dirs else _dirs.setdefault(setting, chosen_dir())
+    return [
+        name
+        for name in sets
+        if any(calls(table, when) and not glob.glob(index_glob(cache, f, fn)) for f, fn, when in KERNEL_SETS[name])
+    ]
+
+
+def compile_seconds(sets: list[str]) -> float:
+    """About how long compiling ``sets`` takes."""
+    return sum(COMPILE_SECONDS[name] for name in sets)
+
+
+def reference_seconds(kind: str, table) -> float:
+    """About how long the per-node reference takes for ``kind`` (an algorithm, regression or prune)."""
+    return REFERENCE_SECONDS[kind] * table.n_rows * max(len(table.attributes), 1)
