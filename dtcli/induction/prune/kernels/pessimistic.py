@@ -19,15 +19,15 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
 from dtcli.induction.criteria.constants import SMALL
+from dtcli.induction.kernels.jit import kernel
 from dtcli.induction.prune.kernels.cases import class_counts, gather, place
 
 LEAF, RAISE, KEEP = 0, 1, 2
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _j48(n, e, cf, z):
     if e < 1:
         base = n * (1 - math.pow(cf, 1 / n))
@@ -41,7 +41,7 @@ def _j48(n, e, cf, z):
     return (r * n) - e
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _j48_one(n, cf, z):
     if n <= 1.5:
         return max(n - 1.0, 0.0)
@@ -50,7 +50,7 @@ def _j48_one(n, cf, z):
     return (r * n) - 1.0
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _r8(n, e, cf, coeff):
     if e < 1e-6:
         return n * (1 - math.exp(math.log(cf) / n))
@@ -63,7 +63,7 @@ def _r8(n, e, cf, coeff):
     return n * pr - e
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _r8_one(n, cf, coeff):
     if n <= 1.5:
         return 0.67 * (n - 1.0)
@@ -71,7 +71,7 @@ def _r8_one(n, cf, coeff):
     return n * pr - 1.0
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def errors(counts, est):
     """The pessimistic error estimate of a leaf with these class weights (``_Pruner.errors``)."""
     total = 0.0
@@ -88,7 +88,7 @@ def errors(counts, est):
     return wrong + (_r8(total, wrong, est.cf, est.coeff) if est.r8 else _j48(total, wrong, est.cf, est.z))
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def branch_errors(node, rows, ws, lo, hi, t, d, est):
     """The estimate if all of ``rows[lo:hi]`` went down the subtree at ``node`` (``_Pruner.branch_errors``):
     each split node adds its branches' estimates in order. Depth first with a stack of frames
@@ -129,7 +129,7 @@ def branch_errors(node, rows, ws, lo, hi, t, d, est):
         sums[len(sums) - 1] += value
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def redistribute(node, rows, ws, lo, hi, t, d, rec):
     """Send ``rows[lo:hi]`` down the subtree at ``node``, renewing its distributions (J48's newDistribution),
     depth first with a stack of frames (node, its next branch, where its branches' cases are);
@@ -166,7 +166,7 @@ def redistribute(node, rows, ws, lo, hi, t, d, rec):
     return 0
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _max_bag(bags, nb):
     best, top = -1, 0.0
     for b in range(nb):
@@ -178,7 +178,7 @@ def _max_bag(bags, nb):
     return best
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def prune(top, rows, ws, entry, t, d, est, rec):
     """``_Pruner.prune`` below ``top`` whose cases are ``rows``/``ws`` (ascending row numbers, their
     class weights in ``rec.dcounts[top]`` already; both arrays are reordered and put back):
@@ -252,7 +252,7 @@ def prune(top, rows, ws, entry, t, d, est, rec):
     return 0
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def decide(node, rows, ws, lo, hi, entry, t, d, est, rec):
     """Leaf, raise or keep ``node``, its branches pruned; its step is recorded. Returns the action
     (-1 if the step buffer ran out)."""
