@@ -101,7 +101,9 @@ def grow_cart(table: Table, params, trace: list | None = None, progress=None) ->
 def _sorted(table: Table, rows: np.ndarray, exact: bool) -> tuple[Sorted, Columns]:
     """The labelled ``rows`` laid out for the builders: nominal codes by attribute, and each
     numeric attribute's rows sorted by value (in parallel: the sort is compiled and GIL-free but
-    for the rounding), their value ranks into one table of every attribute's distinct values."""
+    for the rounding), their value ranks into one table of every attribute's distinct values.
+    When every row is labelled, the table's numeric columns become views into the block the
+    builders read (same values), so that they are held once."""
     from dtcli.induction.kernels.sort import ranked_order
 
     attributes = table.attributes
@@ -117,25 +119,24 @@ def _sorted(table: Table, rows: np.ndarray, exact: bool) -> tuple[Sorted, Column
     for i in range(len(attributes)):
         into = nominal if is_nominal[i] else original
         into[slot[i]] = table.columns[i] if every else table.columns[i][rows]
-    values = np.empty_like(original) if exact else original
+        if every and not is_nominal[i] and table.columns[i].dtype == original.dtype:
+            table.columns[i] = original[slot[i]]  # held once (as levelwise/data.py: Columns does)
     lists = np.zeros((len(original), n), dtype=np.int32)
     ranks = np.zeros((len(original), n), dtype=np.int32)
     lengths = np.zeros(len(original), dtype=np.int64)
     distinct: list = [None] * len(original)
 
-    def sort(s: int) -> None:
-        if exact:
-            values[s] = single(original[s])
-        lengths[s], distinct[s] = ranked_order(values[s], lists[s], ranks[s])
+    def sort(s: int) -> None:  # the values as compared (single precision when exact) live only here
+        lengths[s], distinct[s] = ranked_order(single(original[s]) if exact else original[s], lists[s], ranks[s])
 
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         list(pool.map(sort, range(len(original))))
     table_values, far = _distinct(distinct, ranks, lengths)
     n_values = np.array([len(a.values) for a in attributes], dtype=np.int64)
     y, w = (table.y, table.weights) if every else (table.y[rows], table.weights[rows])
-    y = y.astype(np.float64 if table.is_regression else np.int64)
+    y = y.astype(np.float64 if table.is_regression else np.int8)  # at most 127 classes (use_cart_engine)
     data = Sorted(nominal, lists, ranks, lengths, y, w.astype(np.float64))
-    return data, Columns(values, original, is_nominal, slot, n_values, table_values, far)
+    return data, Columns(original, is_nominal, slot, n_values, table_values, far)
 
 
 def _distinct(distinct: list, ranks: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -44,8 +44,8 @@ def _constant(a, columns, arena, node):
     ls, le = node.ls, node.le
     if le[s] <= ls[s]:
         return True
-    low = columns.values[s, arena.lists[s, ls[s]]]
-    high = columns.values[s, arena.lists[s, le[s] - 1]]
+    low = columns.distinct[arena.ranks[s, ls[s]]]  # the values as compared, by rank
+    high = columns.distinct[arena.ranks[s, le[s] - 1]]
     return high <= low + FEATURE_THRESHOLD
 
 

@@ -29,10 +29,11 @@ Sorted = _named(
 )
 Columns = _named(
     "Columns",
-    "values original is_nominal slot n_values distinct far",
-    "The attributes: numeric columns as compared (single precision when exact) and as given; each"
+    "original is_nominal slot n_values distinct far",
+    "The attributes: numeric columns as given; each"
     " attribute's row in the nominal or numeric arrays, its value count; every numeric attribute's"
-    " distinct values, indexed by rank, and for each rank the first far enough above it.",
+    " distinct values as compared (single precision when exact), indexed by rank, and for each rank"
+    " the first far enough above it.",
 )
 Stopping = _named(
     "Stopping",
