@@ -78,7 +78,7 @@ def command(model, data, output, proba, fmt, explain, metrics_json, format_in, l
     regression = tree.schema.is_regression
     predicted = probabilities[:, 0] if regression else codes
     if fmt == "csv":
-        text = _output(raw, _columns(tree, predicted, probabilities, proba, why))
+        text = _output(raw, tree, predicted, probabilities, proba, why)
     elif fmt == "json":
         text = _json(tree, predicted, probabilities if proba else None, why)
     else:
@@ -89,7 +89,7 @@ def command(model, data, output, proba, fmt, explain, metrics_json, format_in, l
         target = tree.schema.target.name
         raise DataError(f"{raw.source}: no column {target!r}, so --metrics-json has nothing to evaluate; give data "
                         "with the target column, or leave out --metrics-json")  # fmt: skip
-    write_output(output, text)
+    _write(output, text)
     if encoded.has_target:
         about = {"model": model, "data": raw.source, "method": "test-set"}
         _report(tree, encoded, predicted, probabilities, quiet, metrics_json, about)
@@ -112,8 +112,9 @@ def _predict(tree, table, quiet: bool):
     return probabilities.argmax(axis=1), probabilities
 
 
-def _columns(tree, predicted, probabilities, proba: bool, why) -> dict:
-    """The CSV columns added to DATA's: prediction, proba_<class> with --proba, path with --explain."""
+def _columns(tree, predicted, probabilities, proba: bool, why, rows: range) -> dict:
+    """The CSV columns added to DATA's for ``rows``: prediction, proba_<class> with --proba, path with --explain."""
+    predicted, probabilities = predicted[rows.start : rows.stop], probabilities[rows.start : rows.stop]
     if tree.schema.is_regression:
         columns = {"prediction": [f"{v:.10g}" for v in predicted]}
     else:
@@ -124,7 +125,7 @@ def _columns(tree, predicted, probabilities, proba: bool, why) -> dict:
     if why is not None:
         from dtcli.render.paths import paths_cell
 
-        columns["path"] = [paths_cell(why.paths(i), tree.classes) for i in range(len(predicted))]
+        columns["path"] = [paths_cell(why.paths(i), tree.classes) for i in rows]
     return columns
 
 
@@ -202,27 +203,66 @@ def _report(tree, encoded, predicted, probabilities, quiet: bool, metrics_json: 
         write_output(metrics_json, evaluation_output([part], "json", about))
 
 
-def _output(raw, columns: dict) -> str:
-    """The input rows, as written when possible, with the new columns appended, as CSV."""
+ECHO_ROWS = 50_000  # rows echoed, with their new cells, a piece at a time
+
+
+def _output(raw, tree, predicted, probabilities, proba: bool, why):
+    """The input rows, as written when possible, with the new columns appended, as CSV: an iterator
+    of pieces of ``ECHO_ROWS`` rows when the rows are echoed (the whole text never in memory), else a str."""
+    names = list(_columns(tree, predicted, probabilities, proba, why, range(0)))
+    replaced = [name for name in ("prediction", "path") if name in names and name in raw.frame.columns]
+    if not replaced and all(_plain(name, raw.sep) for name in names) and _plain_labels(tree, predicted, raw.sep):
+        echo = raw.echo_blocks(ECHO_ROWS)  # (numbers as formatted are plain; a path is quoted where it must be)
+        if echo is not None:
+            return _echoed(
+                echo, raw.sep, names, lambda rows: _columns(tree, predicted, probabilities, proba, why, rows)
+            )
+    return _framed(raw, _columns(tree, predicted, probabilities, proba, why, range(len(predicted))), replaced)
+
+
+def _plain_labels(tree, predicted, sep: str) -> bool:
+    """Whether the predicted class labels need no quoting (regression predictions are numbers)."""
+    if tree.schema.is_regression or not len(predicted):
+        return True
+    return all(_plain(tree.classes[code], sep) for code in np.unique(predicted).tolist())
+
+
+def _echoed(echo, sep: str, names: list[str], columns_of):
+    """Each block of input lines with its rows' new cells (``columns_of(rows)``), header first."""
+    header, blocks = echo
+    yield header + "".join(sep + name for name in names) + "\n"
+    start = 0
+    for lines in blocks:
+        extra = [[str(v) for v in values] for values in columns_of(range(start, start + len(lines))).values()]
+        if "path" in names:  # the last column; quoted where it must be (a path is seldom plain)
+            extra[-1] = [_quoted(v, sep) for v in extra[-1]]
+        tails = [sep + sep.join(row) for row in zip(*extra)]
+        yield "".join([line + tail + "\n" for line, tail in zip(lines, tails)])
+        start += len(lines)
+
+
+def _write(output, text) -> None:
+    """``text`` (a str, or pieces of it) to ``output`` as ``write_output`` writes it, a piece at a time."""
+    if isinstance(text, str):
+        write_output(output, text)
+    elif not output or output == "-":
+        from dtcli.render.console import console
+
+        for piece in text:
+            console.data(piece)
+    else:
+        from dtcli.io.write import atomic
+
+        with atomic(output, "wb", last=True) as handle:
+            for piece in text:
+                handle.write(piece.encode("utf-8"))
+
+
+def _framed(raw, columns: dict, replaced: list[str]) -> str:
+    """The rows written anew from the read table (quoted where they must be) with the new columns."""
     import csv
     import io
 
-    replaced = [name for name in ("prediction", "path") if name in columns and name in raw.frame.columns]
-    lines = raw.echo_lines() if not replaced else None
-    if lines is not None and all(_plain(name, raw.sep) for name in columns):
-        extra = [[str(v) for v in values] for values in columns.values()]
-        checked = extra
-        if "path" in columns:  # the last column; quoted where it must be (a path is seldom plain)
-            extra[-1], checked = [_quoted(v, raw.sep) for v in extra[-1]], extra[:-1]
-        if all(_plain(v, raw.sep) for values in checked for v in set(values)):  # distinct values only
-            sep = raw.sep
-            out = [lines[0] + "".join(sep + name for name in columns)]
-            if len(extra) == 1:
-                out.extend(map(str.__add__, lines[1:], [sep + v for v in extra[0]]))
-            else:
-                tails = [sep + sep.join(row) for row in zip(*extra)] if extra else [""] * (len(lines) - 1)
-                out.extend([line + tail for line, tail in zip(lines[1:], tails)])
-            return "\n".join(out) + "\n"
     frame = raw.frame.to_pandas()
     if replaced:
         from dtcli.render.console import warn

@@ -56,6 +56,33 @@ class RawData:
         lines = [line for line in LINE_END.split(text) if line.strip()]
         return lines if len(lines) == len(self.frame) + 1 else None
 
+    def echo_blocks(self, step: int):
+        """``echo_lines`` a block at a time: (the header line, an iterator of lists of up to ``step``
+        data lines), or None. A file of LF line ends is cut at its line ends in the bytes, so the
+        lines of one block at a time exist as text; other files are split whole (``echo_lines``)."""
+        if self.raw is None or b'"' in self.raw:
+            return None
+        step = max(1, step)
+        buffer = np.frombuffer(self.raw, dtype=np.uint8)
+        piece = 1 << 24  # bytes compared at once (not a flag a byte for the whole file)
+        ends = np.concatenate(
+            [np.flatnonzero(buffer[i : i + piece] == 10) + i for i in range(0, len(buffer), piece)] or [[]]
+        ).astype(np.int64)
+        if len(buffer) and buffer[-1] != 10:
+            ends = np.append(ends, len(buffer))
+        starts = np.concatenate([[0], ends[:-1] + 1]).astype(np.int64)
+        if b"\r" in self.raw or len(ends) != len(self.frame) + 1 or (ends == starts).any():
+            lines = self.echo_lines()
+            return None if lines is None else (lines[0], (lines[i : i + step] for i in range(1, len(lines), step)))
+        raw = self.raw
+
+        def blocks():
+            for i in range(1, len(ends), step):
+                last = min(i + step, len(ends)) - 1
+                yield bytes(raw[starts[i] : ends[last]]).decode("utf-8").split("\n")
+
+        return bytes(raw[: ends[0]]).decode("utf-8"), blocks()
+
 
 def read_data(path: str, format_in: str | None = None, text_columns=(), limits: Limits = DEFAULT_LIMITS) -> RawData:
     """Read ``path`` (``-`` for stdin) as CSV or ARFF, by extension unless forced.

@@ -200,3 +200,20 @@ def test_explain_a_10000_level_chain(run, tmp_path):
         "value": 10000,
         "share": 1,
     }
+
+
+@pytest.mark.parametrize("options", [(), ("--proba",), ("--explain",), ("--proba", "--explain")])
+def test_rows_written_in_pieces_are_the_rows_written_whole(run, c45, monkeypatch, tmp_path, options):
+    from dtcli.cli import predict
+
+    model, data = c45
+    data.write_text(data.read_text() + "".join(f"sunny,{60 + i},{65 + i},false\n" for i in range(20)))
+    whole = run("predict", model, data, *options, "-o", tmp_path / "whole.csv")
+    monkeypatch.setattr(predict, "ECHO_ROWS", 3)
+    pieces = run("predict", model, data, *options, "-o", tmp_path / "pieces.csv")
+    to_stdout = run("predict", model, data, *options)
+    assert whole.exit_code == pieces.exit_code == to_stdout.exit_code == 0
+    text = (tmp_path / "whole.csv").read_text()
+    assert (tmp_path / "pieces.csv").read_text() == text == to_stdout.stdout
+    assert text.count("\n") == 24 and text.startswith("Outlook,Temperature,Humidity,Windy,prediction")
+    assert "sunny,61,66,false,yes" in text

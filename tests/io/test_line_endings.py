@@ -144,3 +144,23 @@ def test_many_blank_lines_cost_nothing_and_keep_their_numbers(tmp_path, quoted):
     assert raw.lines.tolist() == [100_002, 150_003]
     assert cells(raw) == [["1", "x"], ["2", "y"]]
     assert len(raw.raw) < 100  # the value parsers got the file without its blank lines
+
+
+@pytest.mark.parametrize("step", [1, 2, 5, 1000])
+@pytest.mark.parametrize("blank", [False, True])
+@pytest.mark.parametrize("endings", sorted(ENDINGS))
+def test_rows_echo_in_blocks_as_whole(tmp_path, endings, blank, step):
+    for seed, tail in ((1, ""), (2, "\n"), (3, "\n\n")):
+        text = table_text(endings, quoted=False, blank=blank, seed=seed).rstrip("\r\n") + tail
+        file = tmp_path / "t.csv"
+        file.write_bytes(text.encode())
+        raw = read_data(str(file))
+        lines = raw.echo_lines()
+        echo = raw.echo_blocks(step)
+        if lines is None:
+            assert echo is None
+            continue
+        header, blocks = echo
+        blocks = list(blocks)
+        assert [header] + [line for block in blocks for line in block] == lines, repr(text)
+        assert all(len(block) == step for block in blocks[:-1])

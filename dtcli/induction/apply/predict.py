@@ -28,17 +28,26 @@ from dtcli.model.tree import Node, SubsetTest, Tree
 CHUNK = 100_000  # rows that descend together when ``predict_proba`` is asked to report progress
 
 
-def predict_proba(tree: Tree, table: Table, done=None, chunk: int = CHUNK) -> np.ndarray:
+def predict_proba(tree: Tree, table: Table, done=None, chunk: int = CHUNK, engine: str = "auto") -> np.ndarray:
     """An (rows, classes) matrix of class probabilities; each row sums to 1.
 
     For a regression tree: a (rows, 1) matrix of predicted values. The rows
     descend level by level: at each level, one array operation per
     attribute tested there routes every row at once; a row with a missing
     value becomes one record per branch, its weight times the branch's share.
+    A large table (``backend.compiled_prediction`` decides, for the request ``engine``) walks the
+    tree in the compiled kernel instead, with the same numbers to the last bit.
     With ``done``, the rows descend ``chunk`` at a time and ``done(n)`` is called after each
     chunk of ``n`` rows; a row's numbers depend on that row only, so they are the same.
     """
+    from dtcli.induction.backend import compiled_prediction
+
     flat = layout(tree, table)
+    levels = depth(flat)
+    if compiled_prediction(table.n_rows, levels, engine):
+        from dtcli.induction.apply.compiled import predict_compiled
+
+        return predict_compiled(flat, table.n_rows, levels, done, chunk)
     if done is None:
         return descend(flat, np.arange(table.n_rows))
     proba = np.empty((table.n_rows, flat.dist.shape[1]), dtype=np.float64)
@@ -47,6 +56,17 @@ def predict_proba(tree: Tree, table: Table, done=None, chunk: int = CHUNK) -> np
         proba[rows] = descend(flat, rows)
         done(len(rows))
     return proba
+
+
+def depth(flat: _Layout) -> int:
+    """The number of splits on the longest path of the layout's tree (slots are breadth first,
+    so each level is a range of slots, the next one starting at its first node's first child)."""
+    n = len(flat.nodes)
+    levels, lo, hi = 0, 0, 1
+    while hi > lo:
+        levels += 1
+        lo, hi = hi, int(flat.cstart[hi]) if hi < n else n
+    return levels - 1
 
 
 def layout(tree: Tree, table: Table) -> _Layout:
@@ -135,59 +155,76 @@ class _Layout:
     attribute of a million values costs its branches, not a row of a million shares a node)."""
 
     def __init__(self, root: Node, table: Table, width: int, fractional: bool):
-        nodes, starts, parents = [root], [], [None]
+        nodes, starts, parent = [root], [], [-1]
         i = 0
         while i < len(nodes):
+            children = nodes[i].children
             starts.append(len(nodes))
-            nodes.extend(nodes[i].children)
-            parents.extend([nodes[i]] * len(nodes[i].children))
+            if children:
+                nodes.extend(children)
+                parent.extend([i] * len(children))
             i += 1
         self.nodes = nodes  # by slot
+        self.parent = np.array(parent, dtype=np.int64)
         index = {a.name: j for j, a in enumerate(table.attributes)}
-        n = len(nodes)
         self.columns = table.columns
-        self.leaf = np.array([node.is_leaf for node in nodes])
+        tests = [node.test for node in nodes]
+        self.leaf = np.array([test is None for test in tests], dtype=bool)
         self.cstart = np.array(starts, dtype=np.int64)
-        self.attr = np.array([-1 if node.is_leaf else index[node.test.attribute.name] for node in nodes])
-        self.thr = np.array([getattr(node.test, "threshold", 0.0) if not node.is_leaf else 0.0 for node in nodes])
-        self.dist = np.array(
-            [leaf_distribution(node, up) if node.is_leaf else np.zeros(width) for node, up in zip(nodes, parents)]
-        ).reshape(n, width)
-        self.subset = np.zeros(n, dtype=bool)
-        self.subsets = {}
-        self._fan(nodes, fractional)
-        for slot, node in enumerate(nodes):
-            if isinstance(node.test, SubsetTest):
-                self.subset[slot] = True
-                self.subsets[slot] = node.test
+        self.attr = np.array([-1 if test is None else index[test.attribute.name] for test in tests])
+        self.thr = np.array([getattr(test, "threshold", 0.0) if test is not None else 0.0 for test in tests])
+        counts = np.array([node.counts for node in nodes], dtype=np.float64).reshape(len(nodes), -1)
+        self.totals = counts.sum(axis=1)  # each node's ``counts.sum()``, to the bit (rows summed as 1-d arrays)
+        self.dist = self._leaf_distributions(nodes, counts, width)
+        self.subset = np.array([isinstance(test, SubsetTest) for test in tests], dtype=bool)
+        self.subsets = {slot: tests[slot] for slot in np.flatnonzero(self.subset).tolist()}
+        self._fan(fractional)
 
-    def _fan(self, nodes: list[Node], fractional: bool) -> None:
+    def _leaf_distributions(self, nodes: list[Node], counts: np.ndarray, width: int) -> np.ndarray:
+        """``leaf_distribution`` of every leaf slot (zeros at splits), computed for all at once."""
+        n = len(nodes)
+        dist = np.zeros((n, width))
+        values = np.array([np.nan if node.value is None else node.value for node in nodes], dtype=np.float64)
+        valued = self.leaf & np.array([node.value is not None for node in nodes], dtype=bool)
+        dist[valued, 0] = values[valued]
+        rest = self.leaf & ~valued
+        own = rest & (self.totals > EMPTY)
+        dist[own] = counts[own] / self.totals[own, None]
+        up = np.where(self.parent >= 0, self.parent, 0)
+        above = rest & ~own & (self.parent >= 0) & (self.totals[up] > EMPTY)
+        dist[above] = counts[up[above]] / self.totals[up[above], None]
+        for slot in np.flatnonzero(rest & ~own & ~above).tolist():  # an empty root, or an empty leaf of one
+            dist[slot] = 0.0
+            dist[slot, nodes[slot].label] = 1.0
+        return dist
+
+    def _fan(self, fractional: bool) -> None:
         """For each split slot, its branches of positive share (``fan_start``, ``fanout``) as child
         slots and shares (``fan_child``, ``fan_share``): every branch in proportion to its
         training weight (all alike when there is none), or only the heaviest one."""
-        n = len(nodes)
-        self.fan_start = np.zeros(n, dtype=np.int64)
-        self.fanout = np.zeros(n, dtype=np.int64)
-        children, shares = [], []
-        filled = 0
-        for slot, node in enumerate(nodes):
-            if node.is_leaf:
-                continue
-            sizes = np.array([child.weight for child in node.children])
+        n = len(self.leaf)
+        splits = np.flatnonzero(~self.leaf)
+        many = np.diff(np.append(self.cstart, n))  # children of each slot
+        share = np.zeros(n)  # each child slot's share of its parent's branches
+        for k in np.unique(many[splits]).tolist():  # splits of k branches at once: their sizes, a row each
+            at = splits[many[splits] == k]
+            kids = self.cstart[at][:, None] + np.arange(k)
+            sizes = self.totals[kids]
             if not fractional:
-                share = np.zeros(len(sizes))
-                share[int(np.argmax(sizes))] = 1.0
-            elif sizes.sum() > 0:
-                share = sizes / sizes.sum()
+                part = np.zeros((len(at), k))
+                part[np.arange(len(at)), np.argmax(sizes, axis=1)] = 1.0
             else:
-                share = np.full(len(sizes), 1.0 / len(sizes))
-            positive = np.flatnonzero(share > 0)
-            self.fan_start[slot], self.fanout[slot] = filled, len(positive)
-            children.append(self.cstart[slot] + positive)
-            shares.append(share[positive])
-            filled += len(positive)
-        self.fan_child = np.concatenate(children) if children else np.zeros(0, dtype=np.int64)
-        self.fan_share = np.concatenate(shares) if shares else np.zeros(0)
+                total = sizes.sum(axis=1)
+                part = np.full((len(at), k), 1.0 / k)
+                weighed = total > 0
+                part[weighed] = sizes[weighed] / total[weighed, None]
+            share[kids] = part
+        positive = np.zeros(n, dtype=bool)
+        positive[1:] = share[1:] > 0
+        self.fan_child = np.flatnonzero(positive).astype(np.int64)  # slot order: parents, then branches, in order
+        self.fan_share = share[positive]
+        self.fanout = np.bincount(self.parent[positive], minlength=n).astype(np.int64)
+        self.fan_start = np.where(self.leaf, 0, np.cumsum(self.fanout) - self.fanout).astype(np.int64)
         self.mixed = np.zeros(n, dtype=bool)
         self.mixture = None
         for slot in np.flatnonzero(self.fanout > MIX_FANOUT).tolist():

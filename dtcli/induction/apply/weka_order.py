@@ -54,9 +54,8 @@ def in_weka_order(flat, rows: np.ndarray) -> np.ndarray:
 
 def _sizes(flat):
     """Each slot's training weight, number of branches, and whether it is an empty leaf."""
-    nodes = flat.nodes
-    totals = np.array([float(node.counts.sum()) for node in nodes])
-    children = np.diff(np.append(flat.cstart, len(nodes)))
+    totals = flat.totals
+    children = np.diff(np.append(flat.cstart, len(flat.nodes)))
     empty = flat.leaf & (totals <= EMPTY)
     return totals, children, empty
 
