@@ -114,15 +114,14 @@ def command(quiet):
 
 
 def extra_warm_ups() -> list:
-    """Other kernels' ``warm_up()`` functions: (title, function); the prediction kernel's, when
-    this version has one (the hook for kernels that no training run calls)."""
-    import importlib
-
+    """Kernels no training run calls, as (title, their ``warm_up()``): the prediction kernel's,
+    when this version has one (the hook for more)."""
     found = []
-    for title, module in (("prediction", "dtcli.induction.apply.kernels.descend"),):
-        try:
-            warm_up = importlib.import_module(module).warm_up
-        except (ImportError, AttributeError):
-            continue
-        found.append((title, warm_up))
+    try:
+        from dtcli.induction.apply.compiled import kernels as prediction
+    except ImportError:
+        return found
+    module = prediction()
+    if module is not None and hasattr(module, "warm_up"):
+        found.append(("Prediction", module.warm_up))
     return found

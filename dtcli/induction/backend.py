@@ -145,9 +145,22 @@ def compiled_pruning(table, engine: str = "auto") -> bool:
 def compiled_prediction(n_rows: int, depth: int, engine: str = "auto") -> bool:
     """Whether ``n_rows`` rows go through a tree of ``depth`` levels of splits in the compiled
     kernel: for the request ``compiled`` whenever numba can be used, for ``auto`` when the rows
-    times the depth reach ``PREDICT_MIN_WORK`` too (``reference``: never)."""
+    times the depth reach ``PREDICT_MIN_WORK`` too, and numpy would not be done sooner than the
+    kernel compiled, if it is not cached (``reference``: never)."""
+    from dtcli.induction import compiling
+
     if engine == "reference" or (engine == "auto" and n_rows * max(depth, 1) < PREDICT_MIN_WORK):
         return False
+    if engine == "auto" and compiling.uncached(["predict"], None):  # not cached: numpy when sooner
+        if compiling.descend_seconds(n_rows, depth) < compiling.compile_seconds(["predict"]):
+            return False
     from dtcli.induction.apply.compiled import kernels
 
     return kernels() is not None
+
+
+def prediction_compile_seconds() -> float:
+    """About how long compiling the prediction kernel takes (0: it is cached)."""
+    from dtcli.induction import compiling
+
+    return compiling.compile_seconds(compiling.uncached(["predict"], None))

@@ -55,6 +55,7 @@ KERNEL_SETS: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("prune/kernels/cases.py", "class_counts", "always"),
         ("prune/kernels/pessimistic.py", "prune", "always"),
     ),
+    "predict": (("apply/kernels/descend.py", "descend_rows", "always"),),
 }
 
 # seconds to compile each set with an empty cache (CPU seconds on a quiet machine, rounded up)
@@ -66,9 +67,12 @@ COMPILE_SECONDS = {
     "cart": 30.0,
     "regression": 20.0,
     "prune": 12.0,
+    "predict": 8.0,
 }
 # seconds the per-node reference takes per (row x attribute), by algorithm and task, and to prune
 REFERENCE_SECONDS = {"c45": 7e-6, "id3": 5e-6, "cart": 17e-6, "regression": 17e-6, "prune": 1e-6}
+# seconds numpy's level-by-level prediction takes per (row x level of the tree)
+DESCEND_SECONDS = 2.5e-7
 
 
 def index_glob(cache: str, file: str, function: str) -> str:
@@ -83,7 +87,7 @@ def index_glob(cache: str, file: str, function: str) -> str:
 
 def calls(table, when: str) -> bool:
     """Whether a run on ``table`` calls a kernel marked ``when`` (always, numeric, nominal)."""
-    if when == "always":
+    if when == "always" or table is None:
         return True
     nominal = [a.is_nominal for a in table.attributes]
     return any(nominal) if when == "nominal" else not all(nominal)
@@ -108,6 +112,11 @@ def uncached(sets: list[str], table) -> list[str]:
 def compile_seconds(sets: list[str]) -> float:
     """About how long compiling ``sets`` takes."""
     return sum(COMPILE_SECONDS[name] for name in sets)
+
+
+def descend_seconds(n_rows: int, depth: int) -> float:
+    """About how long numpy's prediction takes for ``n_rows`` rows through ``depth`` levels."""
+    return DESCEND_SECONDS * n_rows * max(depth, 1)
 
 
 def reference_seconds(kind: str, table) -> float:
