@@ -17,12 +17,12 @@ import click
 from dtcli.cli.guard import Command
 
 # (what it warms, the CSV's target column, train's options): every compiled kernel a run can call
-JOBS = (
-    ("C4.5 with pessimistic pruning", "label", {"algorithm": "c45"}),
-    ("C4.5 with --max-bins", "label", {"algorithm": "c45", "max_bins": 8, "prune": "none"}),
-    ("ID3 with numeric thresholds", "label", {"algorithm": "id3", "thresholds": "midpoint", "missing": "fractional"}),
+JOBS = (  # the longest first: two at a time (``--jobs``), the compiles overlap
     ("CART classification", "label", {"algorithm": "cart"}),
     ("CART regression", "value", {"algorithm": "cart"}),
+    ("C4.5 with pessimistic pruning", "label", {"algorithm": "c45"}),
+    ("ID3 with numeric thresholds", "label", {"algorithm": "id3", "thresholds": "midpoint", "missing": "fractional"}),
+    ("C4.5 with --max-bins", "label", {"algorithm": "c45", "max_bins": 8, "prune": "none"}),
 )
 
 
@@ -70,8 +70,16 @@ def warm(job: tuple, path: str) -> tuple[float, list[str], bool]:
 
 
 @click.command("warm-up", cls=Command)
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Compile in N processes at once (default: 2, or 1 on a machine with one processor; each may "
+    "take 600 MB while it compiles).",
+)
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing (the exit status says whether it worked).")
-def command(quiet):
+def command(jobs, quiet):
     """Compile every kernel of the compiled engines into this machine's cache.
 
     The compiled engines (from 5,000 rows) compile their kernels the first time
@@ -84,8 +92,10 @@ def command(quiet):
 
     Example: RUN dtree warm-up (in a Dockerfile)
     """
+    import multiprocessing
     import os
     import tempfile
+    from concurrent.futures import ProcessPoolExecutor, as_completed
 
     from dtcli.errors import ParameterError
     from dtcli.induction import backend
@@ -96,20 +106,23 @@ def command(quiet):
     if not backend.available():
         raise ParameterError("numba cannot be used here (is it installed?); dtree runs without compiled kernels")
     started = time.perf_counter()
+    workers = jobs or min(2, os.cpu_count() or 1)
     with tempfile.TemporaryDirectory(prefix="dtree-warm-up-") as folder:
         path = os.path.join(folder, "sample.csv")
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(sample_csv())
-        for job in JOBS:
-            seconds, made, same = warm(job, path)
-            what = f"compiled {', '.join(made)} in" if made else "already compiled, ran in"
-            say(f"{job[0]}: {what} {seconds:.1f} s")
-            if not same:
-                warn(f"{job[0]}: the compiled engine grew another tree than the reference; please report this")
-    for title, warm_up in extra_warm_ups():
-        job_started = time.perf_counter()
-        warm_up()
-        say(f"{title}: ready in {time.perf_counter() - job_started:.1f} s")
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+            running = {pool.submit(warm, job, path): job[0] for job in JOBS}
+            for title, warm_up in extra_warm_ups():  # (here, while the workers compile)
+                job_started = time.perf_counter()
+                warm_up()
+                say(f"{title}: ready in {time.perf_counter() - job_started:.1f} s")
+            for done in as_completed(running):
+                seconds, made, same = done.result()
+                what = f"compiled {', '.join(made)} in" if made else "already compiled, ran in"
+                say(f"{running[done]}: {what} {seconds:.1f} s")
+                if not same:
+                    warn(f"{running[done]}: the compiled engine grew another tree than the reference; please report")
     say(f"kernels cached in {chosen_dir()} ({time.perf_counter() - started:.1f} s in all)")
 
 
