@@ -28,6 +28,15 @@ LEAF, RAISE, KEEP = 0, 1, 2
 
 
 @kernel
+def _put(bags3, node, nb, bags):
+    """``bags3[node, :nb] = bags``, written as loops (a slice assignment compiles numpy's shape
+    checks and their messages: seconds of compiling)."""
+    for b in range(nb):
+        for c in range(bags.shape[1]):
+            bags3[node, b, c] = bags[b, c]
+
+
+@kernel
 def _j48(n, e, cf, z):
     if e < 1:
         base = n * (1 - math.pow(cf, 1 / n))
@@ -138,7 +147,7 @@ def redistribute(node, rows, ws, lo, hi, t, d, rec):
     if t.attr[node] < 0:
         return 0
     bags, held, held_ws, bounds, _ = place(node, rows, ws, lo, hi, t, d, False)
-    rec.bags3[node, : t.nb[node]] = bags
+    _put(rec.bags3, node, t.nb[node], bags)
     nodes, nexts = [node], [0]
     cases, weights, runs = [held], [held_ws], [bounds]
     while len(nodes) > 0:
@@ -157,7 +166,7 @@ def redistribute(node, rows, ws, lo, hi, t, d, rec):
         rec.dcounts[child] = class_counts(cases[k][lo:hi], weights[k][lo:hi], d.y, d.n_classes)
         if t.attr[child] >= 0:
             bags, held, held_ws, bounds, _ = place(child, cases[k], weights[k], lo, hi, t, d, True)
-            rec.bags3[child, : t.nb[child]] = bags
+            _put(rec.bags3, child, t.nb[child], bags)
             nodes.append(child)
             nexts.append(0)
             cases.append(held)
@@ -190,7 +199,7 @@ def prune(top, rows, ws, entry, t, d, est, rec):
     if t.attr[top] < 0:
         return 0
     bags, held, held_ws, bounds, in_place = place(top, rows, ws, 0, rows.shape[0], t, d, True)
-    rec.bags3[top, : t.nb[top]] = bags
+    _put(rec.bags3, top, t.nb[top], bags)
     nodes, entries, nexts = [top], [entry], [0]
     own, own_ws, los, his = [rows], [ws], [0], [rows.shape[0]]
     cases, weights, runs, placed = [held], [held_ws], [bounds], [in_place]
@@ -211,7 +220,7 @@ def prune(top, rows, ws, entry, t, d, est, rec):
                 rec.estimate[child] = errors(rec.dcounts[child], est)
                 continue
             bags, held, held_ws, bounds, in_place = place(child, cases[k], weights[k], lo, hi, t, d, True)
-            rec.bags3[child, : t.nb[child]] = bags
+            _put(rec.bags3, child, t.nb[child], bags)
             nodes.append(child)
             entries.append(e)
             nexts.append(0)
@@ -232,7 +241,7 @@ def prune(top, rows, ws, entry, t, d, est, rec):
             return 1
         if action == RAISE and t.attr[node] >= 0:  # prune the node again: its new branches first
             bags, held, held_ws, bounds, in_place = place(node, own[k], own_ws[k], lo, hi, t, d, True)
-            rec.bags3[node, : t.nb[node]] = bags
+            _put(rec.bags3, node, t.nb[node], bags)
             nexts[k] = 0
             cases[k], weights[k], runs[k], placed[k] = held, held_ws, bounds, in_place
             continue
