@@ -58,7 +58,8 @@ def score_split(counts, total, criterion):
         return gain, (_gini(column) - weighted) * share
     if total > known:
         with_missing = np.zeros(n_values + 1)
-        with_missing[:n_values] = sizes
+        for v in range(n_values):  # (a loop: a slice assignment compiles numpy's shape checks)
+            with_missing[v] = sizes[v]
         with_missing[n_values] = total - known
         split_info = _entropy(with_missing)
     else:
