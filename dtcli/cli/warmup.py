@@ -23,21 +23,24 @@ JOBS = (  # the longest first: two at a time (``--jobs``), the compiles overlap
     ("C4.5 with pessimistic pruning", "label", {"algorithm": "c45"}),
     ("ID3 with numeric thresholds", "label", {"algorithm": "id3", "thresholds": "midpoint", "missing": "fractional"}),
     ("C4.5 with --max-bins", "label", {"algorithm": "c45", "max_bins": 8, "prune": "none"}),
+    ("CART classification, a nominal attribute of more than 127 values", "label", {"algorithm": "cart", "wide": 1}),
+    ("CART regression, a nominal attribute of more than 127 values", "value", {"algorithm": "cart", "wide": 1}),
 )
 
 
 def sample_csv(n: int = 400, seed: int = 0) -> str:
     """A small table with nominal and numeric attributes, missing values of both kinds, a class
-    column ``label`` and a numeric column ``value``: every kernel runs on it."""
+    column ``label``, a numeric column ``value`` and a column ``id`` of as many values as rows (a
+    nominal attribute too wide for bytes, with ``--nominal id``): every kernel runs on it."""
     import numpy as np
 
     rng = np.random.default_rng(seed)
-    lines = ["c0,c1,x0,x1,x2,label,value"]
-    for _ in range(n):
+    lines = ["c0,c1,x0,x1,x2,label,value,id"]
+    for n in range(n):
         c0, c1 = rng.integers(0, 4), rng.integers(0, 3)
         x0, x1, x2 = np.round(rng.normal(50, 15), 1), np.round(rng.normal(0, 1), 2), rng.integers(0, 20)
         label = int(c0 == 1) + int(x0 > 50) + int(x1 > 0.5) if rng.random() > 0.1 else int(rng.integers(0, 3))
-        cells = [f"v{c0}", f"w{c1}", f"{x0}", f"{x1}", f"{x2}", f"k{label % 3}", f"{x0 * 0.5 + x1:.3f}"]
+        cells = [f"v{c0}", f"w{c1}", f"{x0}", f"{x1}", f"{x2}", f"k{label % 3}", f"{x0 * 0.5 + x1:.3f}", f"{n}"]
         for j in (0, 2):
             cells[j] = "?" if rng.random() < 0.05 else cells[j]
         lines.append(",".join(cells))
@@ -55,10 +58,10 @@ def warm(job: tuple, path: str) -> tuple[float, list[str], bool]:
 
     title, target, options = job
     options = dict(options)
-    algorithm, prune = options.pop("algorithm"), options.pop("prune", None)
+    algorithm, prune, wide = options.pop("algorithm"), options.pop("prune", None), options.pop("wide", False)
     task = "auto" if algorithm == "cart" else "classification"
     other = "value" if target == "label" else "label"
-    table = load_training_table(path, target, (other,), (), None, task)
+    table = load_training_table(path, target, (other,) + (() if wide else ("id",)), ("id",), None, task)
     params, pruning = grow_params(algorithm, **options), PruneParams(method=prune)
     missing = uncached(list(KERNEL_SETS), table)
     started = time.perf_counter()

@@ -115,9 +115,12 @@ def grow(table, params, choice: str, progress=None, trace: list | None = None, n
 
         return grow_levelwise(table, params, progress, trace)
     if choice == CART:
+        from dtcli.induction import compiling
         from dtcli.induction.cart.engine import grow_cart
 
-        return grow_cart(table, params, trace, progress).to_nodes()
+        root = grow_cart(table, params, trace, progress).to_nodes()
+        compiling.remember(kernel_sets(table, params, CART), table)  # (a variant the cache cannot name)
+        return root
     from dtcli.induction.grow.grower import grow as grow_reference
 
     return grow_reference(table, params, trace, progress, narrate)

@@ -15,6 +15,7 @@ values), on a quiet 2-core machine (see the commit that set them); ``backend`` w
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import hashlib
 import os
@@ -96,16 +97,44 @@ def calls(table, when: str) -> bool:
 _dirs: dict = {}  # NUMBA_CACHE_DIR -> the cache directory (the sources' key is read once a run)
 
 
-def uncached(sets: list[str], table) -> list[str]:
-    """Those of ``sets`` whose kernels (those a run on ``table`` calls) are not all in the cache."""
+def _cache() -> str:
     from dtcli.induction.kernels.cache import chosen_dir
 
     setting = os.environ.get("NUMBA_CACHE_DIR")
-    cache = _dirs[setting] if setting in _dirs else _dirs.setdefault(setting, chosen_dir())
+    return _dirs[setting] if setting in _dirs else _dirs.setdefault(setting, chosen_dir())
+
+
+def variant(name: str, table) -> str:
+    """The second compilation a table may need of a set: CART's builders hold nominal codes in
+    bytes, or in 4-byte integers when an attribute has more than 127 values (``wide``)."""
+    wide = table is not None and any(a.is_nominal and len(a.values) > 127 for a in table.attributes)
+    return "wide" if wide and name in ("cart", "regression") else ""
+
+
+def marker(name: str, table) -> str | None:
+    """The file that says ``name``'s variant for ``table`` was compiled (numba's index file cannot
+    say which signatures it holds), or None for the usual variant."""
+    kind = variant(name, table)
+    return os.path.join(_cache(), f"dtree-{name}-{kind}.compiled") if kind else None
+
+
+def remember(sets: list[str], table) -> None:
+    """After a run: note the variants of ``sets`` it compiled (``marker``)."""
+    for name in sets:
+        path = marker(name, table)
+        if path and not os.path.exists(path):
+            with contextlib.suppress(OSError):
+                Path(path).touch()
+
+
+def uncached(sets: list[str], table) -> list[str]:
+    """Those of ``sets`` whose kernels (those a run on ``table`` calls) are not all in the cache."""
+    cache = _cache()
     return [
         name
         for name in sets
         if any(calls(table, when) and not glob.glob(index_glob(cache, f, fn)) for f, fn, when in KERNEL_SETS[name])
+        or (marker(name, table) is not None and not os.path.exists(marker(name, table)))
     ]
 
 

@@ -42,7 +42,8 @@ def test_the_sample_table_reaches_every_kernel():
     """Nominal and numeric attributes, missing values in both, three classes, a numeric target."""
     lines = sample_csv().splitlines()
     header, rows = lines[0].split(","), [line.split(",") for line in lines[1:]]
-    assert header == ["c0", "c1", "x0", "x1", "x2", "label", "value"]
+    assert header == ["c0", "c1", "x0", "x1", "x2", "label", "value", "id"]
+    assert len({row[7] for row in rows}) > 127
     assert any(row[0] == "?" for row in rows) and any(row[2] == "?" for row in rows)
     assert {row[5] for row in rows} == {"k0", "k1", "k2"}
     targets = {options["algorithm"] for _, _, options in JOBS}
