@@ -36,11 +36,11 @@ def sample_csv(n: int = 400, seed: int = 0) -> str:
 
     rng = np.random.default_rng(seed)
     lines = ["c0,c1,x0,x1,x2,label,value,id"]
-    for n in range(n):
+    for row in range(n):
         c0, c1 = rng.integers(0, 4), rng.integers(0, 3)
         x0, x1, x2 = np.round(rng.normal(50, 15), 1), np.round(rng.normal(0, 1), 2), rng.integers(0, 20)
         label = int(c0 == 1) + int(x0 > 50) + int(x1 > 0.5) if rng.random() > 0.1 else int(rng.integers(0, 3))
-        cells = [f"v{c0}", f"w{c1}", f"{x0}", f"{x1}", f"{x2}", f"k{label % 3}", f"{x0 * 0.5 + x1:.3f}", f"{n}"]
+        cells = [f"v{c0}", f"w{c1}", f"{x0}", f"{x1}", f"{x2}", f"k{label % 3}", f"{x0 * 0.5 + x1:.3f}", f"{row}"]
         for j in (0, 2):
             cells[j] = "?" if rng.random() < 0.05 else cells[j]
         lines.append(",".join(cells))
