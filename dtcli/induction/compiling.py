@@ -7,10 +7,12 @@ run calls from Python fall into sets (``KERNEL_SETS``), one per engine and task:
 (numba's naming: ``<module>.<function>-<line>.py<version>.nbi`` in a sub-directory named after
 the kernels' directory), a check of a few file names that imports nothing of numba.
 
-``COMPILE_SECONDS`` (each set's compile time) and ``REFERENCE_SECONDS`` (the per-node
-reference's time per row and attribute) were measured with an empty cache on this project's
-benchmark tables (``make_data.py``: 10 nominal and 10 numeric attributes, 3 classes, missing
-values), on a quiet 2-core machine (see the commit that set them); ``backend`` weighs them.
+``COMPILE_SECONDS`` (each set's compile time, in CPU seconds: one compile runs on one core) and
+``REFERENCE_SECONDS`` (the per-node reference's time per row and attribute) were measured with an
+empty cache on this project's benchmark tables (``make_data.py``: 10 nominal and 10 numeric
+attributes, 3 classes, missing values) on a shared 2-core machine; ``backend`` weighs them, and
+``DESCEND_SECONDS`` (numpy's prediction per row and level) against the prediction kernel's compile.
+They are estimates: a choice made on them never changes a tree, only how soon it is grown.
 """
 
 from __future__ import annotations
