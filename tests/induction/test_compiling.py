@@ -98,3 +98,30 @@ def test_a_small_table_is_grown_by_the_reference_until_the_kernels_are_cached(em
     assert backend.compile_seconds(small, params, backend.LEVELWISE, pruning=True) == 0
     assert backend.choose(small, params, "compiled") == backend.LEVELWISE
     assert backend.choose(table(4_999), params) == backend.REFERENCE
+
+
+def test_prediction_waits_for_no_compile_numpy_beats(empty_cache):
+    """Not cached: numpy predicts unless the work outweighs the kernel's compile; cached: by size."""
+    from dtcli.induction.backend import PREDICT_MIN_WORK, compiled_prediction
+
+    assert not compiled_prediction(PREDICT_MIN_WORK, 1)  # numpy: about a second; the compile takes longer
+    assert not compiled_prediction(10**9, 1, "reference")
+    if backend.available():
+        assert compiled_prediction(10**9, 1)  # numpy would take minutes
+        cache_kernels(["predict"])
+        assert compiled_prediction(PREDICT_MIN_WORK, 1)
+        assert backend.prediction_compile_seconds() == 0
+
+
+@pytest.mark.compiled
+def test_predict_announces_the_kernel_compile(empty_cache):
+    from trees import fit, generated
+
+    from dtcli.induction.apply.predict import predict_proba
+
+    data = generated(2000, 3)
+    tree, _ = fit(data, "cart")
+    heard = []
+    expected = predict_proba(tree, data, engine="reference")
+    got = predict_proba(tree, data, engine="compiled", compiling=heard.append)
+    assert heard == [compiling.compile_seconds(["predict"])] and np.array_equal(got, expected)
