@@ -104,6 +104,7 @@ def read_training(
     """(the training Table, the cells of the ``id_column`` as text, or None without one): the
     id column names rows in traces and is left out of the attributes, as --ignore leaves one out.
     A column of numbers with stray text is a warning (io.encode.stray_text), an error with ``strict``."""
+    from dtcli.induction.memory import release
     from dtcli.io.csv_reader import LAST_COLUMN
     from dtcli.io.encode import infer_table
     from dtcli.io.read import read_data
@@ -122,6 +123,8 @@ def read_training(
         ignored.append(id_column)
     notes: list[str] = []
     table = infer_table(raw, target, ignored, split_names(nominal, columns), task, strict, notes)
+    del raw  # the file's bytes and text columns go before growth
+    release(table.n_rows)
     if notes:
         from dtcli.render.console import warn
 

@@ -22,6 +22,7 @@ from dtcli.induction.cart.kernels.state import Columns, Order, Room, Scoring, So
 from dtcli.induction.criteria.chisquare import ChiStep
 from dtcli.induction.criteria.constants import ENTROPY, FEATURE_THRESHOLD, KERNEL_CODES, RAND_R_MAX
 from dtcli.induction.grow.flat import FlatTree
+from dtcli.induction.memory import release
 from dtcli.induction.search.cart import SUBSET_LIMIT
 from dtcli.induction.search.ties import single
 from dtcli.model.table import Table
@@ -63,6 +64,7 @@ def grow_cart(table: Table, params, trace: list | None = None, progress=None) ->
     ``kernels/regress.py`` for numbers); the chi-square tests made are added to ``trace``."""
     rows = np.flatnonzero(table.labelled())
     data, columns = _sorted(table, rows, params.ties == "sklearn")
+    release(len(rows))  # the sorts' scratch arrays, freed in the worker threads' heaps
     stopping = Stopping(
         float(params.min_leaf or 1.0),
         -1 if params.max_depth is None else int(params.max_depth),

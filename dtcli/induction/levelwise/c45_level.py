@@ -56,7 +56,7 @@ class C45Level:
         elif i in self.binned:
             level.cut(i, *k.c45_binned(*self.binned[i], level.recs, level.front, True))
         else:
-            level.cut(i, *k.c45_numeric(orders[i], distinct[i], level.front, True))
+            level.cut(i, *k.c45_numeric(orders[i], level.recs, distinct[i], level.front, True))
 
     def select(self, level: Candidates) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
         """Per node: the attribute chosen (-1: none), its score and gain (which orders best-first

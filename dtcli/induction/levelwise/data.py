@@ -61,9 +61,9 @@ class Columns:
         return made
 
 
-def sorted_list(columns: Columns, table: Table, labelled: np.ndarray, rec_y: np.ndarray, rec_w: np.ndarray, i: int):
+def sorted_list(columns: Columns, table: Table, labelled: np.ndarray, i: int):
     """Attribute ``i``'s sorted list (values as ranks into the column's distinct values, where
-    each node's block starts, each record's class, weight and id; ties in row order) and those
+    each node's block starts, each record's id; ties in row order) and those
     distinct values
     (the compiled sort releases the GIL, so attributes sort in parallel)."""
     from dtcli.induction.kernels.sort import stable_order
@@ -81,9 +81,8 @@ def sorted_list(columns: Columns, table: Table, labelled: np.ndarray, rec_y: np.
         column = table.columns[i]
         distinct = np.unique(column[~np.isnan(column)])
         ranks = np.searchsorted(distinct, ordered).astype(np.int32)
-    classes = rec_y[order].astype(np.int8 if rec_y.max(initial=0) < 127 else np.int32)
     starts = np.array([0, len(order)], dtype=np.int64)  # one node, the root, holds the whole list
-    return SortedList(ranks, starts, classes, rec_w[order], order.astype(np.int32)), distinct
+    return SortedList(ranks, starts, order.astype(np.int32)), distinct
 
 
 class Placer:

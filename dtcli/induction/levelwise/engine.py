@@ -53,6 +53,7 @@ from dtcli.induction.levelwise.data import Candidates, Columns, LevelTree, Place
 from dtcli.induction.levelwise.fill import NodeFill
 from dtcli.induction.levelwise.id3_level import Id3Level
 from dtcli.induction.levelwise.kernels.state import Frontier, Records
+from dtcli.induction.memory import release
 from dtcli.induction.search.bins import bin_codes
 from dtcli.induction.search.missing import NODE_FILL, filled_at_root
 from dtcli.model.table import Table
@@ -101,8 +102,9 @@ def grow_levelwise(table: Table, params, progress=None, trace: list | None = Non
     pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 1)
     try:
         growth.sort(pool)
+        release(table.n_rows)  # the sorts' scratch arrays, freed in the worker threads' heaps
         while growth.level(pool):
-            pass
+            release(table.n_rows)  # the lists carried down replace the level's: the old ones go back
     finally:
         pool.shutdown()
     return growth.finish(trace)
@@ -152,7 +154,7 @@ class _Growth:
         """The sorted lists of the numeric attributes not binned (sorted in parallel)."""
         refilled = self.fill.numeric if self.fill else []
         exact = [i for i in self.numeric if i not in self.binned and i not in refilled]
-        made = pool.map(partial(sorted_list, self.columns, self.table, self.labelled, self.recs.y, self.recs.w), exact)
+        made = pool.map(partial(sorted_list, self.columns, self.table, self.labelled), exact)
         for i, (order, distinct) in zip(exact, made):
             self.orders[i] = order
             self.placer.distinct[i] = distinct
@@ -257,7 +259,7 @@ def _binned(table: Table, labelled, rows, numeric: list[int], max_bins) -> dict:
 
 def _carry(k, orders: dict, dest, dups, recs, n_children: int, i: int):
     """Attribute ``i``'s sorted list carried down to the next level (in a worker thread)."""
-    return k.expand(orders[i], dest, dups, recs.node, recs.w, n_children)
+    return k.expand(orders[i], dest, dups, recs.node, n_children)
 
 
 def branch_shares(sizes: np.ndarray, n_branches: np.ndarray) -> np.ndarray:

@@ -93,8 +93,7 @@ class NodeFill:
         order = np.lexsort((rec, ranks, recs.node[rec]))
         rec, ranks = rec[order], ranks[order]
         starts = np.searchsorted(recs.node[rec], np.arange(n_nodes + 1)).astype(np.int64)
-        classes = recs.y[rec].astype(np.int8 if recs.y.max(initial=0) < 127 else np.int32)
-        return SortedList(ranks, starts, classes, recs.w[rec].astype(np.float64), rec.astype(np.int32))
+        return SortedList(ranks, starts, rec.astype(np.int32))
 
 
 def modes(groups: np.ndarray, index: np.ndarray, weights: np.ndarray, n_index: int):

@@ -67,7 +67,7 @@ class Id3Level:
             level.nominal(k, self.columns, i, np.ascontiguousarray(self.avail[:, i]), self.criterion)
             return
         found, lower, upper, gains, scores, self.contested[:, i] = k.id3_numeric(
-            orders[i], distinct[i], level.front, self.criterion, MARGIN
+            orders[i], level.recs, distinct[i], level.front, self.criterion, MARGIN
         )
         level.cut(i, found, lower, upper, gains, scores)
 

@@ -21,7 +21,7 @@ numba = pytest.importorskip("numba")
 def test_numeric_kernel_matches_reference(seed):
     """One node's cut: the level-wise scan gives the reference's cut, gain and ratio bit for bit."""
     from dtcli.induction.levelwise.kernels import c45 as c45_kernels
-    from dtcli.induction.levelwise.kernels.state import Frontier, SortedList
+    from dtcli.induction.levelwise.kernels.state import Frontier, Records, SortedList
     from dtcli.induction.search.c45 import c45_gain_ratio
 
     rng = np.random.default_rng(seed)
@@ -35,9 +35,10 @@ def test_numeric_kernel_matches_reference(seed):
     known = np.flatnonzero(~np.isnan(values))
     order = known[np.argsort(values[known], kind="stable")]
     distinct, ranks = np.unique(values[order], return_inverse=True)
-    lst = SortedList(ranks.astype(np.int32), np.array([0, len(order)]), y[order].astype(np.int32), w[order], order)
+    lst = SortedList(ranks.astype(np.int32), np.array([0, len(order)]), order.astype(np.int32))
+    recs = Records(np.arange(n, dtype=np.int32), y.astype(np.int32), w, np.zeros(n, dtype=np.int32))
     front = Frontier(np.ones(1, dtype=np.bool_), np.array([total]), 3, 2.0)
-    found, lower, upper, gain, ratio = c45_kernels.c45_numeric(lst, distinct, front, True)
+    found, lower, upper, gain, ratio = c45_kernels.c45_numeric(lst, recs, distinct, front, True)
     if reference is None:
         assert not found[0]
         return

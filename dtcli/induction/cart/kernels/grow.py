@@ -23,7 +23,7 @@ from dtcli.induction.cart.kernels.order import attribute_order
 from dtcli.induction.cart.kernels.partition import split_children
 from dtcli.induction.cart.kernels.scores import pairwise_sum
 from dtcli.induction.cart.kernels.state import Trace
-from dtcli.induction.cart.kernels.tree import cut, record
+from dtcli.induction.cart.kernels.tree import blank, cut, record
 from dtcli.induction.kernels.jit import kernel
 
 
@@ -46,8 +46,9 @@ def grow_cart(data, columns, scoring, stopping, order, room, status):
             unit = False
     build = new_build(data, columns, stopping, room, targets, unit, scoring.n_classes)
     cap = build.tree.attr.shape[0]
-    counts = np.zeros((cap, scoring.n_classes))
-    label = np.zeros(cap, dtype=np.int64)
+    counts = np.empty((cap, scoring.n_classes))  # set node by node (_child), as the tree's arrays are
+    label = np.empty(cap, dtype=np.int64)
+    counts[0, :] = 0.0
     for r in range(n):
         counts[0, y[r]] += w[r]
     label[0] = np.argmax(counts[0])
@@ -71,6 +72,7 @@ def grow_cart(data, columns, scoring, stopping, order, room, status):
             return _result(counts, label, build.tree, gains, trace, n_nodes, True)
         c0, n_nodes, leaves = n_nodes, n_nodes + 2, leaves + 1  # the children's slots c0, c0 + 1
         for b in range(2):
+            blank(build.tree, c0 + b)
             _child(counts, label, build.arena, lo[b], hi[b], c0 + b, node.id)
         if not build.best_first:
             push_pair(frontier, c0, lo, hi, node.depth, node.n_const, list_lo, list_hi)
@@ -110,6 +112,7 @@ def _result(counts, label, tree, gains, trace, n_nodes, overflow):
 def _child(counts, label, arena, lo, hi, child, parent):
     """A child's class counts over its entries ``lo:hi`` (in row order), and its label (the
     parent's when it holds no weight)."""
+    counts[child, :] = 0.0
     for i in range(lo, hi):
         counts[child, arena.targets[i]] += arena.weights[i]
     weight = 0.0

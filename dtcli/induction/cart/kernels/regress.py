@@ -20,7 +20,7 @@ from dtcli.induction.cart.kernels.layout import child, expand, new_build, nonemp
 from dtcli.induction.cart.kernels.order import attribute_order
 from dtcli.induction.cart.kernels.partition import split_children
 from dtcli.induction.cart.kernels.scores import pairwise_sum
-from dtcli.induction.cart.kernels.tree import cut, record
+from dtcli.induction.cart.kernels.tree import blank, cut, record
 from dtcli.induction.criteria.constants import EPSILON  # a node this pure is a leaf
 from dtcli.induction.kernels.jit import kernel
 from dtcli.induction.kernels.midpoint import midpoint, single_midpoint
@@ -204,7 +204,7 @@ def grow_regression(data, columns, stopping, order, room, status):
     targets[:n] = data.y
     build = new_build(data, columns, stopping, room, targets, False, 1)
     cap = build.tree.attr.shape[0]
-    fit = (np.zeros(cap), np.zeros(cap), np.zeros(cap))  # weight, value, impurity
+    fit = (np.empty(cap), np.empty(cap), np.empty(cap))  # weight, value, impurity: set node by node
     weight, score = fit[0], build.tree.score
     fit[0][0], fit[1][0], fit[2][0] = _stats(build.arena.targets, build.arena.weights, 0, n)
     frontier = new_frontier(n, data.lengths, stopping.max_leaves)
@@ -225,6 +225,7 @@ def grow_regression(data, columns, stopping, order, room, status):
             return _result(fit, build.tree, n_nodes, True)
         c0, n_nodes, leaves = n_nodes, n_nodes + 2, leaves + 1  # the children's slots c0, c0 + 1
         for b in range(2):
+            blank(build.tree, c0 + b)
             _child_stats(build.arena, lo[b], hi[b], c0 + b, node.id, fit)
         if not build.best_first:
             push_pair(frontier, c0, lo, hi, node.depth, node.n_const, list_lo, list_hi)

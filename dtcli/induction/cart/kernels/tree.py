@@ -11,19 +11,30 @@ from dtcli.induction.kernels.jit import kernel
 @kernel
 def tree_arrays(cap, is_nominal, n_values):
     """Per node of a tree of at most ``cap`` nodes: attribute (-1: leaf), threshold, score,
-    membership by value code, first child; and the most values of a nominal attribute."""
+    membership by value code, first child; and the most values of a nominal attribute. Only the
+    root is set: each node's entries are set when the node is made (``blank``), so that the memory
+    taken grows with the nodes made, not with the room (2n + 1 nodes: pages never written are
+    never resident)."""
     widest = 1
     for a in range(is_nominal.shape[0]):
         if is_nominal[a] and n_values[a] > widest:
             widest = n_values[a]
     tree = Tree(
-        np.full(cap, -1, dtype=np.int64),
-        np.zeros(cap),
-        np.full(cap, np.nan),
-        np.zeros((cap, widest), dtype=np.bool_),
-        np.zeros(cap, dtype=np.int64),
+        np.empty(cap, dtype=np.int64),
+        np.empty(cap),
+        np.empty(cap),
+        np.empty((cap, widest), dtype=np.bool_),
+        np.empty(cap, dtype=np.int64),
     )
+    blank(tree, 0)
     return tree, widest
+
+
+@kernel
+def blank(tree, node):
+    """``node`` made: a leaf (attribute -1, threshold 0, score NaN, no member, first child 0)."""
+    tree.attr[node], tree.thr[node], tree.score[node], tree.first_child[node] = -1, 0.0, np.nan, 0
+    tree.member[node, :] = False
 
 
 @kernel

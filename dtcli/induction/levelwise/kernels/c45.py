@@ -199,12 +199,13 @@ def finish_cut(best, total, mdl, scan):
 
 
 @kernel
-def c45_numeric(lst, distinct, front, mdl):
+def c45_numeric(lst, recs, distinct, front, mdl):
     """J48's best cut on one numeric attribute for every active node, in one pass per attribute.
 
     ``lst``: the attribute's ``SortedList`` (values are ranks into
     ``distinct``; node ``k``'s records from ``starts[k]`` to ``starts[k + 1]``,
-    sorted by value, ties in row order). Returns per node: found, lower and
+    sorted by value, ties in row order; each entry's class and weight are its record's in
+    ``recs``). Returns per node: found, lower and
     upper value of the cut, gain after the MDL penalty, and gain ratio.
     """
     n_nodes = front.active.shape[0]
@@ -217,7 +218,8 @@ def c45_numeric(lst, distinct, front, mdl):
             continue
         scan.known[:] = 0.0
         for r in range(block, start):
-            scan.known[lst.y[r]] += lst.w[r]
+            e = lst.rec[r]
+            scan.known[recs.y[e]] += recs.w[e]
         n_known = start - block
         kw, old = start_scan(scan)
         ms = min_split_of(kw, front.n_classes, front.min_leaf)
@@ -230,7 +232,8 @@ def c45_numeric(lst, distinct, front, mdl):
             if not np.isnan(previous) and previous + 1e-5 < value:
                 if try_cut(previous, value, scan, kw, ms, front.totals[k], old, best):
                     found[k] = True
-            move_left(lst.y[r], lst.w[r], scan)
+            e = lst.rec[r]
+            move_left(recs.y[e], recs.w[e], scan)
             previous = value
         if found[k]:
             found[k], best_gains[k], ratios[k] = finish_cut(best, front.totals[k], mdl, scan)

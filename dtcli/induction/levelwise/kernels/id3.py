@@ -133,12 +133,13 @@ def _single(counts):
 
 
 @kernel
-def id3_numeric(lst, distinct, front, criterion, margin):
+def id3_numeric(lst, recs, distinct, front, criterion, margin):
     """Mitchell's numeric cut (``numeric.boundary_cut``) on one attribute for every active node,
     then ``split.admissible`` and ``score_split`` of that cut.
 
     ``lst``: the attribute's ``SortedList`` (node ``k``'s records from
-    ``starts[k]`` to ``starts[k + 1]``, sorted by value). A cut lies between values more than 1e-5 apart and must
+    ``starts[k]`` to ``starts[k + 1]``, sorted by value; classes and weights are the records'
+    in ``recs``). A cut lies between values more than 1e-5 apart and must
     separate classes (not one single class on both sides); the first cut whose
     gain beats the best so far by more than 1e-6 is kept. ``contested[k]``:
     some comparison fell within ``margin`` of its threshold, so that the
@@ -148,7 +149,7 @@ def id3_numeric(lst, distinct, front, criterion, margin):
     """
     n_nodes = front.active.shape[0]
     C = front.n_classes
-    sv, sy, sw = lst.values, lst.y, lst.w
+    sv, sr, sy, sw = lst.values, lst.rec, recs.y, recs.w
     found, lowers, uppers, gains, scores = cut_outputs(n_nodes)
     contested = np.zeros(n_nodes, dtype=np.bool_)
     known = np.zeros(C)
@@ -166,7 +167,7 @@ def id3_numeric(lst, distinct, front, criterion, margin):
             continue
         known[:] = 0.0
         for r in range(block, end):
-            known[sy[r]] += sw[r]
+            known[sy[sr[r]]] += sw[sr[r]]
         known_entropy = _entropy(known)
         left[:] = 0.0
         previous_left[:] = 0.0
@@ -198,7 +199,7 @@ def id3_numeric(lst, distinct, front, criterion, margin):
                     pending_lower, pending_upper = previous, value
                     pending = True
             if r < end:
-                left[sy[r]] += sw[r]
+                left[sy[sr[r]]] += sw[sr[r]]
                 previous = value
         if not found[k]:
             continue

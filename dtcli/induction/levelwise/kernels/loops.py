@@ -135,11 +135,11 @@ def spread(recs, branch, shares, child_base, n_children):
 
 
 @kernel
-def expand(lst, dest, dups, new_node, new_w, n_children):
+def expand(lst, dest, dups, new_node, n_children):
     """A sorted record list carried to the next level: grouped by the new nodes, each node's
     entries still in value order (a stable partition of each old node's block). ``starts``:
     where each node's block begins (and the end), old and returned new."""
-    sv, sy, sw, sr = lst.values, lst.y, lst.w, lst.rec
+    sv, sr = lst.values, lst.rec
     counts = np.zeros(n_children + 1, dtype=np.int64)
     for j in range(sr.shape[0]):
         e = dest[sr[j]]
@@ -154,8 +154,6 @@ def expand(lst, dest, dups, new_node, new_w, n_children):
     new_starts[:n_children] = position
     new_starts[n_children] = total
     ov = np.empty(total, dtype=sv.dtype)
-    oy = np.empty(total, dtype=sy.dtype)
-    ow = np.empty(total)
     orr = np.empty(total, dtype=np.int32)
     for j in range(sr.shape[0]):
         e = dest[sr[j]]
@@ -163,7 +161,7 @@ def expand(lst, dest, dups, new_node, new_w, n_children):
             c = e & MASK
             i = position[c]
             position[c] += 1
-            ov[i], oy[i], ow[i], orr[i] = sv[j], sy[j], sw[j], e >> 32
+            ov[i], orr[i] = sv[j], e >> 32
         elif e <= -2:
             d = -2 - e
             for m in range(1, dups[d] + 1):
@@ -171,5 +169,5 @@ def expand(lst, dest, dups, new_node, new_w, n_children):
                 c = new_node[new]
                 i = position[c]
                 position[c] += 1
-                ov[i], oy[i], ow[i], orr[i] = sv[j], sy[j], new_w[new], new
-    return SortedList(ov, new_starts, oy, ow, orr)
+                ov[i], orr[i] = sv[j], new
+    return SortedList(ov, new_starts, orr)

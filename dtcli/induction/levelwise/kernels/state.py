@@ -3,7 +3,8 @@
 ``Records``: a level's records (row, class, weight, node), grouped by node.
 ``SortedList``: a numeric attribute's records with a known value, grouped by
 node and sorted by value within a node (value ranks, where each node's block
-starts and the end, class, weight, record id). ``Frontier``: the level's
+starts and the end, record id: the record's class and weight are read from
+the level's ``Records``, not held once more in every list). ``Frontier``: the level's
 nodes (which may split, their weights) and the rule's constants (classes,
 ``min_leaf``). ``Scan``: the per-class buffers of C4.5's cut scan.
 ``Blocks``: the labelled rows' columns by kind (``data.Columns``).
@@ -14,7 +15,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 Records = namedtuple("Records", "row y w node")
-SortedList = namedtuple("SortedList", "values starts y w rec")
+SortedList = namedtuple("SortedList", "values starts rec")
 Frontier = namedtuple("Frontier", "active totals n_classes min_leaf")
 Scan = namedtuple("Scan", "known left xl xr best_left branches")
 Blocks = namedtuple("Blocks", "is_nominal slot nominal numeric")
