@@ -37,23 +37,15 @@ class Packed:
     """A layout's arrays as the kernel takes them (a tuple, ``tree``), and which columns it reads."""
 
     def __init__(self, flat, kernel, depth: int):
-        nodes = flat.nodes
-        n = len(nodes)
-        kind = np.zeros(n, dtype=np.int8)
+        n = len(flat.nodes)
+        numeric = np.array([isinstance(node.test, NumericTest) for node in flat.nodes], dtype=bool)
+        kind = np.where(numeric, kernel.NUMERIC, np.where(flat.subset, kernel.SUBSET, kernel.NOMINAL))
+        kind = np.where(flat.leaf, 0, kind).astype(np.int8)
         col = np.zeros(n, dtype=np.int64)
         self.numeric, self.nominal = [], []  # table column numbers, in the kernel's column order
-        where = {}
-        for slot, node in enumerate(nodes):
-            if node.is_leaf:
-                continue
-            a = int(flat.attr[slot])
-            numeric = isinstance(node.test, NumericTest)
-            kind[slot] = kernel.NUMERIC if numeric else kernel.SUBSET if flat.subset[slot] else kernel.NOMINAL
-            if (numeric, a) not in where:
-                chosen = self.numeric if numeric else self.nominal
-                where[numeric, a] = len(chosen)
-                chosen.append(a)
-            col[slot] = where[numeric, a]
+        for chosen, these in ((self.numeric, numeric & ~flat.leaf), (self.nominal, ~numeric & ~flat.leaf)):
+            used, col[these] = np.unique(flat.attr[these], return_inverse=True)
+            chosen.extend(used.tolist())
         sub_start, sub_len, codes = self._subsets(flat, n)
         totals = flat.totals
         nchild = np.diff(np.append(flat.cstart, n)).astype(np.int64)
@@ -64,7 +56,7 @@ class Packed:
             np.ascontiguousarray(flat.dist, dtype=np.float64), flat.fan_start, flat.fanout, flat.fan_child,
             flat.fan_share.astype(np.float64), flat.mixed, sub_start, sub_len, codes, nchild, totals,
             flat.leaf & (totals <= EMPTY), bool(getattr(flat, "weka", False)), np.ascontiguousarray(mixture),
-            _meta(flat.cstart, kind, col, sub_start, sub_len, flat.leaf), _fan(flat),
+            *_walk(flat, kind, col, sub_start, sub_len),
         )  # fmt: skip
         self.depth = depth  # splits on the longest path (``predict.depth``)
         self.flat = flat
@@ -77,7 +69,7 @@ class Packed:
         parts = []
         filled = 0
         for slot, test in flat.subsets.items():
-            codes = np.unique(np.array([test.attribute.codes[v] for v in test.values], dtype=np.int64))
+            codes = np.array(sorted({test.attribute.codes[v] for v in test.values}), dtype=np.int64)
             sub_start[slot], sub_len[slot] = filled, len(codes)
             parts.append(codes)
             filled += len(codes)
@@ -95,21 +87,33 @@ class Packed:
         return num, nom
 
 
-def _meta(cstart, kind, col, sub_start, sub_len, leaf) -> np.ndarray:
-    """What the one-path walk reads of a slot, together: (first child, -1 for a leaf; column * 4 + kind;
-    first subset code; number of them)."""
-    meta = np.stack([np.where(leaf, -1, cstart), col * 4 + kind, sub_start, sub_len], axis=1)
-    return np.ascontiguousarray(meta, dtype=np.int64)
-
-
-def _fan(flat) -> np.ndarray:
-    """(child, share) of each split whose missing values take one branch only (a filled tree's
-    heaviest), (-1, -1) where they take several or a mixture, and at leaves."""
-    fan = np.full((len(flat.leaf), 2), -1.0)
-    one = ~flat.leaf & (flat.fanout == 1) & ~flat.mixed
-    fan[one, 0] = flat.fan_child[flat.fan_start[one]]
-    fan[one, 1] = flat.fan_share[flat.fan_start[one]]
-    return fan
+def _walk(flat, kind, col, sub_start, sub_len) -> tuple:
+    """The arrays of the one-path walk (``kernels.descend.single_path``): nodes in an order where
+    each split's children are consecutive and allocated as a depth-first walk meets the split, so
+    a subtree's nodes lie close together: (thresholds and packed ints, the same array as int64,
+    (heaviest child, share, first subset code, number of them))."""
+    n = len(flat.leaf)
+    many = np.diff(np.append(flat.cstart, n))
+    new = np.zeros(n, dtype=np.int64)  # each slot's place in the walk's order
+    free, stack = 1, [0]
+    while stack:
+        slot = stack.pop()
+        k = int(many[slot])
+        if k:
+            first = int(flat.cstart[slot])
+            new[first : first + k] = np.arange(free, free + k)
+            free += k
+            stack.extend(range(first + k - 1, first - 1, -1))
+    nodes = np.zeros((n, 2))
+    nodes[new, 0] = flat.thr
+    info = np.where(flat.leaf, -1 - np.arange(n), (new[np.minimum(flat.cstart, n - 1)] << 24) + col * 4 + kind)
+    nodes.view(np.int64)[new, 1] = info
+    extra = np.full((n, 4), -1.0)
+    one = ~flat.leaf & (flat.fanout == 1) & ~flat.mixed  # a missing value takes one branch only
+    extra[new[one], 0] = new[flat.fan_child[flat.fan_start[one]]]
+    extra[new[one], 1] = flat.fan_share[flat.fan_start[one]]
+    extra[new, 2], extra[new, 3] = sub_start, sub_len
+    return nodes, nodes.view(np.int64), extra
 
 
 def descend_compiled(packed: Packed, start: int, stop: int) -> np.ndarray:

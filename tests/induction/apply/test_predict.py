@@ -10,7 +10,7 @@ from dtcli.induction.apply.predict import predict, predict_proba
 from dtcli.induction.evaluate.metrics import evaluate
 from dtcli.io.encode import encode_for_schema
 from dtcli.io.read import read_data
-from helpers import load
+from helpers import TESTS, load
 
 
 @pytest.fixture
@@ -113,3 +113,17 @@ def test_rows_with_missing_values_sum_as_j48_to_the_last_bit(tmp_path):
     proba = predict_proba(tree, encoded.table)
     expected = [_weka_sum(tree, encoded.table, row) for row in range(encoded.table.n_rows)]
     assert proba.tolist() == expected
+
+
+def test_a_small_table_descends_without_numba():
+    from helpers import loaded_after  # a fresh interpreter
+
+    code = (
+        "from helpers import SAMPLES, load\n"
+        "from trees import fit\n"
+        "from dtcli.induction.apply.predict import predict_proba\n"
+        "table = load(SAMPLES / 'weather.csv', 'PlayTennis', ignore=('Day',))\n"
+        "tree, _ = fit(table, 'id3', engine='reference')\n"
+        "assert predict_proba(tree, table).shape == (14, 2)\n"
+    )
+    assert loaded_after(f"import sys; sys.path[:0] = {[str(TESTS)]!r}\n{code}", ("numba",)) == []

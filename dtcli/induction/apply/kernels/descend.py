@@ -58,41 +58,45 @@ def in_subset(sub_codes, lo, n, code):
 
 
 @njit(cache=True, nogil=True)
-def single_path(meta, thr, fan, sub_codes, num, nom, r, weka):
-    """The leaf row ``r`` reaches down its one path and the path's weight; leaf -1 when a missing
-    value would send it down several branches (or into a mixture, or ``weka`` sums it).
-    ``meta[s]``: (first child, column * 4 + kind, first subset code, number of them) of slot ``s``,
-    first child -1 for a leaf; ``fan[s]``: (heaviest child, its share) when a missing value takes
-    only that branch, child -1 otherwise."""
-    s = 0
+def single_path(nodes, bits, extra, sub_codes, num, nom, r, weka):
+    """The leaf (its slot) row ``r`` reaches down its one path and the path's weight; leaf -1 when a
+    missing value would send it down several branches (or into a mixture, or ``weka`` sums it).
+
+    The walk reads the tree in its own order (``compiled.Walk``: each subtree's splits close
+    together, so a path stays in few cache lines), 16 bytes a node: ``nodes[t, 0]`` the threshold,
+    ``bits[t, 1]`` (the same memory) first child * 2**24 + column * 4 + kind, or -1 - slot at a
+    leaf; ``extra[t]``: (heaviest child, its share, first subset code, number of them), the child
+    -1 unless a missing value takes that branch only."""
+    t = 0
     w = 1.0
     while True:
-        first = meta[s, 0]
-        if first < 0:
-            return s, w
-        code = meta[s, 1]
-        kind = code & 3
+        info = bits[t, 1]
+        if info < 0:
+            return -1 - info, w
+        first = info >> 24
+        kind = info & 3
+        column = (info >> 2) & 0x3FFFFF
         if kind == NUMERIC:
-            v = num[r, code >> 2]
-            if v <= thr[s]:
-                s = first
+            v = num[r, column]
+            if v <= nodes[t, 0]:
+                t = first
                 continue
-            if v > thr[s]:
-                s = first + 1
+            if v > nodes[t, 0]:
+                t = first + 1
                 continue
         else:
-            x = nom[r, code >> 2]
+            x = nom[r, column]
             if x >= 0 and kind == NOMINAL:
-                s = first + x
+                t = first + x
                 continue
             if x >= 0:
-                s = first + in_subset(sub_codes, meta[s, 2], meta[s, 3], x)
+                t = first + in_subset(sub_codes, int(extra[t, 2]), int(extra[t, 3]), x)
                 continue
-        child = int(fan[s, 0])
+        child = int(extra[t, 0])
         if weka or child < 0:
             return -1, w
-        w = w * fan[s, 1]
-        s = child
+        w = w * extra[t, 1]
+        t = child
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -214,7 +218,7 @@ def descend_rows(tree, num, nom, out, depth):
     ``out`` (rows x classes); ``depth``: the tree's depth (the stack of ``weka_sum``)."""
     n = out.shape[0]
     width = out.shape[1]
-    dist, thr, sub_codes, weka, meta, fan = tree[5], tree[4], tree[13], tree[17], tree[19], tree[20]
+    dist, sub_codes, weka, nodes, bits, extra = tree[5], tree[13], tree[17], tree[19], tree[20], tree[21]
     for block in prange((n + BLOCK - 1) // BLOCK):
         st_slot = np.empty(depth + 2, dtype=np.int64)
         st_w = np.empty(depth + 2)
@@ -226,7 +230,7 @@ def descend_rows(tree, num, nom, out, depth):
             np.empty(16, dtype=np.int64), np.empty(width),
         )  # fmt: skip
         for r in range(block * BLOCK, min(n, (block + 1) * BLOCK)):
-            s, w = single_path(meta, thr, fan, sub_codes, num, nom, r, weka)
+            s, w = single_path(nodes, bits, extra, sub_codes, num, nom, r, weka)
             if s >= 0:
                 for c in range(width):
                     out[r, c] = 0.0 + w * dist[s, c]
@@ -240,14 +244,15 @@ def warm_up() -> None:
     """Compile (or load from the cache) ``descend_rows`` on a tiny tree: a root split on a numeric
     value, its two leaves, one row known and one missing."""
     i8 = np.int64
+    nodes = np.zeros((3, 2))
+    nodes.view(i8)[:, 1] = [(1 << 24) + NUMERIC, -2, -3]
     tree = (
         np.array([False, True, True]), np.array([1, 3, 3], dtype=i8), np.array([NUMERIC, 0, 0], dtype=np.int8),
         np.zeros(3, dtype=i8), np.zeros(3), np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]),
         np.zeros(3, dtype=i8), np.array([2, 0, 0], dtype=i8), np.array([1, 2], dtype=i8), np.array([0.5, 0.5]),
         np.zeros(3, dtype=np.bool_), np.zeros(3, dtype=i8), np.zeros(3, dtype=i8), np.zeros(0, dtype=i8),
         np.array([2, 0, 0], dtype=i8), np.array([2.0, 1.0, 1.0]), np.zeros(3, dtype=np.bool_), True,
-        np.zeros((1, 2)), np.array([[1, NUMERIC, 0, 0], [-1, 0, 0, 0], [-1, 0, 0, 0]], dtype=i8),
-        np.full((3, 2), -1.0),
+        np.zeros((1, 2)), nodes, nodes.view(i8), np.array([[-1.0, -1.0, 0, 0]] * 3),
     )  # fmt: skip
     num = np.array([[0.0], [np.nan]])
     nom = np.zeros((2, 0), dtype=np.int32)
