@@ -125,3 +125,14 @@ def test_predict_announces_the_kernel_compile(empty_cache):
     expected = predict_proba(tree, data, engine="reference")
     got = predict_proba(tree, data, engine="compiled", compiling=heard.append)
     assert heard == [compiling.compile_seconds(["predict"])] and np.array_equal(got, expected)
+
+
+def test_every_kernel_named_in_the_sets_exists():
+    """A renamed kernel would leave the cache check looking for a file numba never writes."""
+    import ast
+
+    for kernels in compiling.KERNEL_SETS.values():
+        for file, function, when in kernels:
+            tree = ast.parse((compiling.HERE / file).read_text())
+            assert function in {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}, file
+            assert when in ("always", "numeric", "nominal")
