@@ -53,7 +53,8 @@ def warm(job: tuple, path: str) -> tuple[float, list[str], bool]:
     trees are the same)."""
     from dtcli.cli.common import load_training_table
     from dtcli.induction import PruneParams, backend, grow_params, train
-    from dtcli.induction.compiling import KERNEL_SETS, uncached
+    from dtcli.induction.algorithms import ALGORITHMS
+    from dtcli.induction.compiling import uncached
     from dtcli.render.tree import text_tree
 
     title, target, options = job
@@ -63,7 +64,9 @@ def warm(job: tuple, path: str) -> tuple[float, list[str], bool]:
     other = "value" if target == "label" else "label"
     table = load_training_table(path, target, (other,) + (() if wide else ("id",)), ("id",), None, task)
     params, pruning = grow_params(algorithm, **options), PruneParams(method=prune)
-    missing = uncached([name for name in KERNEL_SETS if name != "predict"], table)  # (the main process's)
+    choice = backend.choose(table, params, "compiled")
+    pessimistic = (prune or ALGORITHMS[algorithm].prune) == "pessimistic"
+    missing = uncached(backend.kernel_sets(table, params, choice) + (["prune"] if pessimistic else []), table)
     started = time.perf_counter()
     compiled, _ = train(table, params, pruning, engine="compiled")
     seconds = time.perf_counter() - started
