@@ -15,8 +15,10 @@ compiled by the same rule (``compiled_pruning``).
 
 With ``auto``, kernels not yet in this machine's cache (``compiling.py``: a glance at the cache
 directory, numba not imported) count too: the reference grows the tree when it would finish before
-they compiled (``compiling.reference_seconds`` against ``compiling.compile_seconds``), so a first
-run on a new machine does not wait a minute for a table the reference grows in seconds; with every
+they compiled (``compiling.reference_seconds`` against ``compiling.compile_seconds``) and within
+``compiling.SOONER_LIMIT`` seconds (a longer run compiles, once per machine, rather than pay the
+reference at every run), so a first run on a new machine does not wait a minute for a table the
+reference grows in seconds; with every
 kernel cached the choice is by size alone. ``compile_seconds`` says how long the compiling a run is
 about to start takes (0: none), for the progress display to announce it.
 Every choice gives the same tree.
@@ -86,7 +88,7 @@ def _sooner_by_reference(table, params, choice: str) -> bool:
 
     missing = compiling.uncached(kernel_sets(table, params, choice), table)
     kind = "regression" if table.is_regression else params.algorithm
-    return bool(missing) and compiling.reference_seconds(kind, table) < compiling.compile_seconds(missing)
+    return compiling.sooner(compiling.reference_seconds(kind, table), missing)
 
 
 def compile_seconds(table, params, choice: str, pruning: bool, engine: str = "auto") -> float:
@@ -142,7 +144,7 @@ def compiled_pruning(table, engine: str = "auto") -> bool:
     if not _wanted(table, engine):
         return False
     missing = compiling.uncached(["prune"], table) if engine == "auto" else []
-    return not missing or compiling.reference_seconds("prune", table) >= compiling.compile_seconds(missing)
+    return not compiling.sooner(compiling.reference_seconds("prune", table), missing)
 
 
 def compiled_prediction(n_rows: int, depth: int, engine: str = "auto") -> bool:
@@ -154,9 +156,10 @@ def compiled_prediction(n_rows: int, depth: int, engine: str = "auto") -> bool:
 
     if engine == "reference" or (engine == "auto" and n_rows * max(depth, 1) < PREDICT_MIN_WORK):
         return False
-    if engine == "auto" and compiling.uncached(["predict"], None):  # not cached: numpy when sooner
-        if compiling.descend_seconds(n_rows, depth) < compiling.compile_seconds(["predict"]):
-            return False
+    if engine == "auto" and compiling.sooner(
+        compiling.descend_seconds(n_rows, depth), compiling.uncached(["predict"], None)
+    ):
+        return False  # not cached: numpy when sooner
     from dtcli.induction.apply.compiled import kernels
 
     return kernels() is not None

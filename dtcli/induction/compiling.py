@@ -75,6 +75,11 @@ COMPILE_SECONDS = {
 # seconds the per-node reference takes per (row x attribute), by algorithm and task (20,000 rows of
 # the benchmark table: C4.5 4.0 s, ID3 with thresholds 8.7 s, CART 8.9 s, regression 37.6 s), and to prune
 REFERENCE_SECONDS = {"c45": 8e-6, "id3": 2e-5, "cart": 2.1e-5, "regression": 9e-5, "prune": 1e-6}
+# the reference stands in for kernels not cached only in runs this short (seconds): a longer run
+# compiles them, once per machine, rather than pay the reference's time at every run (the reference
+# never fills the cache: CART on 100,000 rows took 48 s by the reference at every run, against 55 s
+# of compiling once and 4 s a run after)
+SOONER_LIMIT = 10.0
 # seconds numpy's level-by-level prediction takes per (row x level of the tree)
 DESCEND_SECONDS = 2.5e-7
 
@@ -139,6 +144,12 @@ def uncached(sets: list[str], table) -> list[str]:
         if any(calls(table, when) and not glob.glob(index_glob(cache, f, fn)) for f, fn, when in KERNEL_SETS[name])
         or (marker(name, table) is not None and not os.path.exists(marker(name, table)))
     ]
+
+
+def sooner(reference: float, sets: list[str]) -> bool:
+    """Whether a run of about ``reference`` seconds without the kernels of ``sets`` (those not
+    cached) is the better choice: done before they would compile, and short (``SOONER_LIMIT``)."""
+    return bool(sets) and reference < compile_seconds(sets) and reference <= SOONER_LIMIT
 
 
 def compile_seconds(sets: list[str]) -> float:
