@@ -99,7 +99,7 @@ def _predict(tree, table, quiet: bool):
     """(class codes, probabilities) of a tree or a rule set, in chunks of rows, with a progress bar
     on a terminal (render.progress) unless ``quiet``."""
     from dtcli.model.rules import RuleSet
-    from dtcli.render.progress import steps
+    from dtcli.render.progress import announce_compiling, steps
 
     with steps("predicting", table.n_rows, quiet=quiet) as work:
         if isinstance(tree, RuleSet):
@@ -108,7 +108,8 @@ def _predict(tree, table, quiet: bool):
             return predict_rules(tree, table, done=work.advance)
         from dtcli.induction.apply.predict import predict_proba
 
-        probabilities = predict_proba(tree, table, done=work.advance)
+        announce = lambda seconds: announce_compiling(seconds, work, quiet)  # noqa: E731
+        probabilities = predict_proba(tree, table, done=work.advance, compiling=announce)
     return probabilities.argmax(axis=1), probabilities
 
 

@@ -148,7 +148,9 @@ def train(
     large trees skip that list). ``engine`` (auto, reference, compiled) is
     the request ``backend`` chooses the grower by; large tables grow level by
     level (``progress(level, nodes, records, seconds)`` is called once per
-    level) and stay arrays until pruned, so that only the final tree becomes Nodes.
+    level; ``progress.compiling(seconds)``, if it has that method, before kernels not in this
+    machine's cache compile, with about how long that takes) and stay arrays until pruned, so that
+    only the final tree becomes Nodes.
     ``narrate`` puts a ``GrowStep`` for every node first in ``tree.trace`` (``grow/narrate.py``;
     the per-node grower grows the tree then, and rows are named by their index in ``table``).
     """
@@ -204,6 +206,7 @@ def _grow_and_prune(
         from dtcli.induction.search.bins import bin_table, snap
 
         data = bin_table(table, params.max_bins)
+    _announce(progress, backend.compile_seconds(data, params, choice, method == "pessimistic", engine))
     grown = backend.grow(data, params, choice, progress, growth_trace, narrate)
     flat = grown if levelwise else None
     if flat is not None:
@@ -211,7 +214,9 @@ def _grow_and_prune(
             from dtcli.induction.grow.flat import collapse as flat_collapse
 
             flat_collapse(flat)
-        root = None if method == "pessimistic" else flat.to_nodes()
+        compiled = method == "pessimistic" and backend.compiled_pruning(data, engine)
+        root = None if compiled else flat.to_nodes()
+        flat = flat if compiled else None
     else:
         root = collapse(grown) if params.collapse else grown
     tree = Tree(table.schema, root, params.algorithm, params.as_dict(), training, trace=growth_trace)
@@ -233,6 +238,12 @@ def _grow_and_prune(
     if binning:
         snap(tree.root, data)
     return tree, warnings
+
+
+def _announce(progress, seconds: float) -> None:
+    """Tell ``progress`` (its ``compiling(seconds)``, when it has one) that kernels are about to compile."""
+    if seconds > 0 and hasattr(progress, "compiling"):
+        progress.compiling(seconds)
 
 
 def regrow(tree: Tree, table: Table, engine: str = "auto"):

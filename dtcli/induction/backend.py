@@ -12,6 +12,15 @@ parameters); a traced growth (``narrate``: every node's candidates and decision
 recorded) is always the reference's. An engine runs only where numba can be used; ``unavailable``
 says when a ``compiled`` request could not be met. Pessimistic pruning runs
 compiled by the same rule (``compiled_pruning``).
+
+With ``auto``, kernels not yet in this machine's cache (``compiling.py``: a glance at the cache
+directory, numba not imported) count too: the reference grows the tree when it would finish before
+they compiled (``compiling.reference_seconds`` against ``compiling.compile_seconds``) and within
+``compiling.SOONER_LIMIT`` seconds (a longer run compiles, once per machine, rather than pay the
+reference at every run), so a first run on a new machine does not wait a minute for a table the
+reference grows in seconds; with every
+kernel cached the choice is by size alone. ``compile_seconds`` says how long the compiling a run is
+about to start takes (0: none), for the progress display to announce it.
 Every choice gives the same tree.
 
 Prediction chooses likewise (``compiled_prediction``): a large enough table (rows times the
@@ -58,11 +67,39 @@ def choose(table, params, engine: str = "auto", narrate: bool = False) -> str:
     from dtcli.induction.cart.engine import use_cart_engine
     from dtcli.induction.levelwise.engine import use_engine
 
-    if use_engine(table, params):
-        return LEVELWISE if available() else REFERENCE
-    if use_cart_engine(table, params):
-        return CART if available() else REFERENCE
-    return REFERENCE
+    chosen = LEVELWISE if use_engine(table, params) else CART if use_cart_engine(table, params) else REFERENCE
+    if chosen == REFERENCE or (engine == "auto" and _sooner_by_reference(table, params, chosen)):
+        return REFERENCE
+    return chosen if available() else REFERENCE
+
+
+def kernel_sets(table, params, choice: str) -> list[str]:
+    """The sets of kernels (``compiling.KERNEL_SETS``) the grower ``choice`` calls."""
+    if choice == LEVELWISE:
+        return ["levelwise", params.algorithm] + (["bins"] if params.max_bins and params.algorithm == "c45" else [])
+    if choice == CART:
+        return ["regression" if table.is_regression else "cart"]
+    return []
+
+
+def _sooner_by_reference(table, params, choice: str) -> bool:
+    """Whether the reference would grow the tree before the kernels ``choice`` needs compiled."""
+    from dtcli.induction import compiling
+
+    missing = compiling.uncached(kernel_sets(table, params, choice), table)
+    kind = "regression" if table.is_regression else params.algorithm
+    return compiling.sooner(compiling.reference_seconds(kind, table), missing)
+
+
+def compile_seconds(table, params, choice: str, pruning: bool, engine: str = "auto") -> float:
+    """About how long compiling the kernels a run is about to use takes (0: every one is cached):
+    those of the grower ``choice`` and, with ``pruning`` (pessimistic), the pruning's."""
+    from dtcli.induction import compiling
+
+    sets = kernel_sets(table, params, choice)
+    if pruning and compiled_pruning(table, engine):
+        sets.append("prune")
+    return compiling.compile_seconds(compiling.uncached(sets, table)) if sets else 0.0
 
 
 def unavailable(engine: str) -> str | None:
@@ -80,9 +117,12 @@ def grow(table, params, choice: str, progress=None, trace: list | None = None, n
 
         return grow_levelwise(table, params, progress, trace)
     if choice == CART:
+        from dtcli.induction import compiling
         from dtcli.induction.cart.engine import grow_cart
 
-        return grow_cart(table, params, trace, progress).to_nodes()
+        root = grow_cart(table, params, trace, progress).to_nodes()
+        compiling.remember(kernel_sets(table, params, CART), table)  # (a variant the cache cannot name)
+        return root
     from dtcli.induction.grow.grower import grow as grow_reference
 
     return grow_reference(table, params, trace, progress, narrate)
@@ -97,16 +137,36 @@ def grow_nodes(table, params, engine: str = "auto", progress=None, trace: list |
 
 def compiled_pruning(table, engine: str = "auto") -> bool:
     """Whether pessimistic pruning of a tree on ``table`` runs compiled for the request ``engine``
-    (it falls back by itself when numba cannot be used)."""
-    return _wanted(table, engine)
+    (it falls back by itself when numba cannot be used): by size, and with ``auto`` not when the
+    reference would be done before the pruning kernels compiled."""
+    from dtcli.induction import compiling
+
+    if not _wanted(table, engine):
+        return False
+    missing = compiling.uncached(["prune"], table) if engine == "auto" else []
+    return not compiling.sooner(compiling.reference_seconds("prune", table), missing)
 
 
 def compiled_prediction(n_rows: int, depth: int, engine: str = "auto") -> bool:
     """Whether ``n_rows`` rows go through a tree of ``depth`` levels of splits in the compiled
     kernel: for the request ``compiled`` whenever numba can be used, for ``auto`` when the rows
-    times the depth reach ``PREDICT_MIN_WORK`` too (``reference``: never)."""
+    times the depth reach ``PREDICT_MIN_WORK`` too, and numpy would not be done sooner than the
+    kernel compiled, if it is not cached (``reference``: never)."""
+    from dtcli.induction import compiling
+
     if engine == "reference" or (engine == "auto" and n_rows * max(depth, 1) < PREDICT_MIN_WORK):
         return False
+    if engine == "auto" and compiling.sooner(
+        compiling.descend_seconds(n_rows, depth), compiling.uncached(["predict"], None)
+    ):
+        return False  # not cached: numpy when sooner
     from dtcli.induction.apply.compiled import kernels
 
     return kernels() is not None
+
+
+def prediction_compile_seconds() -> float:
+    """About how long compiling the prediction kernel takes (0: it is cached)."""
+    from dtcli.induction import compiling
+
+    return compiling.compile_seconds(compiling.uncached(["predict"], None))

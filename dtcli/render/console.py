@@ -151,6 +151,14 @@ def info(message: str) -> None:
         console.message(message)
 
 
+def notice(message: str) -> None:
+    """A line on stderr that says what is happening (kept with the warnings while messages are held)."""
+    if _quiet["held"] is not None:
+        _quiet["held"].append(message)
+        return
+    console.message(message)
+
+
 # json: standard error carries one JSON document (no summary lines); held: the warnings kept for it
 _quiet: dict = {"json": False, "held": None}
 

@@ -176,15 +176,46 @@ def steps(
         work.close()
 
 
+def compiling_text(seconds: float) -> str:
+    """What is said while kernels compile: ``compiling kernels (once per machine, about 12 s)``."""
+    return f"compiling kernels (once per machine, about {max(round(seconds), 1)} s)"
+
+
+def announce_compiling(seconds: float, work: Steps | None = None, quiet: bool = False) -> None:
+    """Say that kernels are about to compile for about ``seconds``: as the detail of ``work``'s bar,
+    drawn at once (on a terminal), else as one line on standard error (a pipe, a file; held for the
+    JSON document under ``-f json``); nothing with ``quiet`` or in a worker process."""
+    if quiet or _in_worker():
+        return
+    text = compiling_text(seconds)
+    if work is not None and work.how != "off":
+        work.delay = 0.0
+        work.update(detail=text)
+        return
+    from dtcli.render.console import notice
+
+    notice(text)
+
+
 class TrainingProgress:
     """The training engines' callback, ``progress(level, nodes, rows, seconds)``, shown as steps
-    of unknown total with the level, the nodes and the rows as its detail."""
+    of unknown total with the level, the nodes and the rows as its detail; ``compiling(seconds)``
+    announces kernels about to compile (the detail says so until the growth is past level 0)."""
 
     def __init__(self, stream=None, enabled: bool | None = None, delay: float | None = None):
         how = "off" if enabled is False else None
+        self.quiet = enabled is False
         self.work = Steps("training", None, stream, how=how, delay=delay)
+        self.announced = ""
+
+    def compiling(self, seconds: float) -> None:
+        announce_compiling(seconds, self.work, self.quiet)
+        self.announced = compiling_text(seconds)
 
     def __call__(self, level: int, nodes: int, rows: int, seconds: float) -> None:
+        if self.announced and level == 0:  # (the kernels compile while level 0 is grown)
+            self.work.update(completed=level, detail=self.announced)
+            return
         self.work.update(completed=level, detail=f"level {level}, {nodes:,} node(s), {rows:,} rows")
 
     def close(self) -> None:

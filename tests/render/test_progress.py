@@ -167,3 +167,34 @@ def test_cart_builder_progress_is_polled_while_it_runs():
     assert rooms == [100, 200]
     assert seen and seen[0][:3] == (7, 99, 12345) and seen[-1][3] > 0.5
     assert _fitting(run, 400, None, status) == ("tree",)  # no progress asked for: nothing polled
+
+
+def test_a_compile_is_announced_on_the_bar_at_once_and_kept_through_level_0(colour_term):
+    stream = Terminal()
+    progress = TrainingProgress(stream)  # the usual delay: the announcement shows at once all the same
+    progress.compiling(12.4)
+    assert "compiling kernels (once per machine, about 12 s)" in stream.getvalue()
+    progress.work.last = float("-inf")
+    progress(0, 0, 0, 3.0)  # the CART builder's status while its kernels compile
+    assert stream.getvalue().count("compiling kernels") >= 2
+    progress.work.last = float("-inf")
+    progress(1, 2, 5000, 9.0)
+    assert "level 1, 2 node(s), 5,000 rows" in stream.getvalue()
+    progress.close()
+
+
+def test_a_compile_is_one_line_on_a_pipe_held_under_json_and_silent_with_q(monkeypatch):
+    from dtcli.render.console import hold_messages, release_messages, take_warnings
+
+    pipe = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", pipe)
+    TrainingProgress(pipe).compiling(30)
+    assert pipe.getvalue() == "compiling kernels (once per machine, about 30 s)\n"
+    TrainingProgress(pipe, enabled=False).compiling(30)  # -q
+    hold_messages()  # -f json with a document on standard error: the notice joins its warnings
+    try:
+        TrainingProgress(pipe).compiling(30)
+        assert take_warnings() == ["compiling kernels (once per machine, about 30 s)"]
+    finally:
+        release_messages()
+    assert pipe.getvalue().count("\n") == 1

@@ -28,7 +28,9 @@ from dtcli.model.tree import Node, SubsetTest, Tree
 CHUNK = 100_000  # rows that descend together when ``predict_proba`` is asked to report progress
 
 
-def predict_proba(tree: Tree, table: Table, done=None, chunk: int = CHUNK, engine: str = "auto") -> np.ndarray:
+def predict_proba(
+    tree: Tree, table: Table, done=None, chunk: int = CHUNK, engine: str = "auto", compiling=None
+) -> np.ndarray:
     """An (rows, classes) matrix of class probabilities; each row sums to 1.
 
     For a regression tree: a (rows, 1) matrix of predicted values. The rows
@@ -39,6 +41,7 @@ def predict_proba(tree: Tree, table: Table, done=None, chunk: int = CHUNK, engin
     tree in the compiled kernel instead, with the same numbers to the last bit.
     With ``done``, the rows descend ``chunk`` at a time and ``done(n)`` is called after each
     chunk of ``n`` rows; a row's numbers depend on that row only, so they are the same.
+    ``compiling(seconds)``, when given, is called before the kernel compiles (not in the cache).
     """
     from dtcli.induction.backend import compiled_prediction
 
@@ -46,6 +49,11 @@ def predict_proba(tree: Tree, table: Table, done=None, chunk: int = CHUNK, engin
     levels = depth(flat)
     if compiled_prediction(table.n_rows, levels, engine):
         from dtcli.induction.apply.compiled import predict_compiled
+        from dtcli.induction.backend import prediction_compile_seconds
+
+        seconds = prediction_compile_seconds() if compiling is not None else 0
+        if seconds:
+            compiling(seconds)
 
         return predict_compiled(flat, table.n_rows, levels, done, chunk)
     if done is None:

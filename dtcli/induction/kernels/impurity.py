@@ -7,12 +7,12 @@ both take them from here.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from dtcli.induction.criteria.constants import GINI, LN2
+from dtcli.induction.kernels.jit import kernel
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def log_of(x, logs):
     """``np.log(x)``; from the table when ``x`` is a whole number it holds (the table's entries
     are the same ``np.log`` values, so the result is identical)."""
@@ -21,7 +21,7 @@ def log_of(x, logs):
     return np.log(x)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def impurity(counts, criterion, logs):
     """``criteria.gini`` (criterion ``GINI``) or ``criteria.entropy`` (else) of one class-count vector."""
     total = 0.0
@@ -44,7 +44,7 @@ def impurity(counts, criterion, logs):
     return acc / total + log_of(total, logs) / LN2
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def sides(left, whole, right):
     """A two-way split's right side (``whole - left``, written to ``right``) and the weights of
     the left and right sides, summed class by class."""

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from numba import njit
-
 from dtcli.induction.criteria.midpoint import midpoint as _midpoint
 from dtcli.induction.criteria.midpoint import single_midpoint as _single_midpoint
+from dtcli.induction.kernels.jit import kernel
 
-midpoint = njit(cache=True, nogil=True)(_midpoint)
-single_midpoint = njit(cache=True, nogil=True)(_single_midpoint)
+midpoint = kernel(_midpoint)
+single_midpoint = kernel(_single_midpoint)

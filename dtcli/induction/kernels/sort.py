@@ -15,12 +15,13 @@ keep their row order, as numpy compares them equal.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from dtcli.induction.kernels.jit import kernel
 
 DIGIT = 11
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def stable_order(values):
     n = values.shape[0]
     bits = (values + 0.0).view(np.uint64)
@@ -69,7 +70,7 @@ def stable_order(values):
     return order
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def ranked_order(values, order_out, ranks_out):
     """``stable_order(values)`` written to ``order_out``, each entry's rank among the distinct
     values (equal values, the two zeros included, share one) to ``ranks_out``; returns the number

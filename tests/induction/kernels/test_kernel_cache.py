@@ -81,3 +81,29 @@ def test_a_cache_dir_the_user_chose_is_the_base_of_the_keyed_one(monkeypatch, tm
     assert os.environ["NUMBA_CACHE_DIR"] == str(keyed)
     kernels.use_cache_dir()  # again, or in a child process that inherits it: not keyed twice
     assert os.environ["NUMBA_CACHE_DIR"] == str(keyed)
+
+
+def _parsed_imports(path: Path, root: Path) -> set[Path]:
+    """What ``path`` imports from ``dtcli``, found by parsing it (the cache reads imports with a
+    regular expression, which is faster)."""
+    import ast
+
+    found = set()
+    for node in ast.walk(ast.parse(path.read_bytes())):
+        names = []
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        for name in (name for name in names if name.split(".")[0] == "dtcli"):
+            base = root.joinpath(*name.split("."))
+            found |= {c for c in (base.with_suffix(".py"), base / "__init__.py") if c.is_file()}
+    return found
+
+
+def test_kernel_files_are_those_the_parsed_imports_reach():
+    induction = Path(kernels.__file__).resolve().parent.parent
+    root = induction.parent.parent
+    files = kernels.kernel_files(induction)
+    for path in files:
+        assert set(kernels.imported_files(path, root)) == _parsed_imports(path, root), path

@@ -14,18 +14,18 @@ orders best-first growth.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from dtcli.induction.cart.kernels.scores import pairwise_sum
 from dtcli.induction.criteria.chisquare import upper_gamma as _upper_gamma
 from dtcli.induction.criteria.constants import ENTROPY
 from dtcli.induction.kernels.impurity import impurity
+from dtcli.induction.kernels.jit import kernel
 
 NO_LOGS = np.zeros(1)
-upper_gamma = njit(cache=True, nogil=True)(_upper_gamma)  # the very function the reference calls
+upper_gamma = kernel(_upper_gamma)  # the very function the reference calls
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def chi_square(counts, lgammas):
     """(statistic, df, p-value) of the (branches, classes) ``counts``: empty rows and columns
     left out, df = (rows - 1)(columns - 1)."""
@@ -73,7 +73,7 @@ def chi_square(counts, lgammas):
     return statistic, df, chi2_sf(statistic, df, lgammas[df])
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def chi2_sf(statistic, df, lgamma_a):
     """``chisquare.chi2_sf``: Q(df / 2, statistic / 2), ``lgamma_a`` being lgamma(df / 2)."""
     if statistic <= 0:
@@ -81,7 +81,7 @@ def chi2_sf(statistic, df, lgamma_a):
     return upper_gamma(df / 2.0, statistic / 2.0, lgamma_a)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def split_gain(counts, total):
     """Information gain of a (2, classes) split of the known cases, times their share of
     ``total`` (the node's weight)."""

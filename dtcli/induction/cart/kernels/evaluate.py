@@ -9,17 +9,17 @@ known. ``build`` is the builder's ``state.Build``, ``scoring`` its ``state.Scori
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from dtcli.induction.cart.kernels.scan import numeric
 from dtcli.induction.cart.kernels.scores import proxy
 from dtcli.induction.cart.kernels.subsets import best_subset
 from dtcli.induction.criteria.constants import CART
 from dtcli.induction.kernels.impurity import impurity
+from dtcli.induction.kernels.jit import kernel
 from dtcli.induction.kernels.midpoint import midpoint, single_midpoint
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def evaluate(build, scoring, a, node, node_counts, total, to_beat):
     """Attribute ``a`` at ``node`` (rows ``rs:re``, list segments ``ls:le``): (found, key, score,
     threshold); for a nominal attribute ``build.chosen`` is left marking the values of the chosen
@@ -55,7 +55,7 @@ def evaluate(build, scoring, a, node, node_counts, total, to_beat):
     return True, key, sc, thr
 
 
-@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
+@kernel(inline="always")  # no structures passed per call
 def _subset(build, scoring, a, node, node_counts, total, to_beat):
     """The best subset of nominal attribute ``a``'s values at ``node``: (found, key, score, left
     counts, right counts, whether every row has a value); the chosen side's values marked in
@@ -96,7 +96,7 @@ def _subset(build, scoring, a, node, node_counts, total, to_beat):
     return True, proxy(left, right, criterion, logs), sc, left, right, complete
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _within_reach(counts, present, total, criterion, exact, logs, to_beat, node_counts):
     """Whether a subset split with these counts by value could have a key above ``to_beat``. For
     a concave impurity (Gini, entropy) a two-way split never weighs less impurity than the split

@@ -15,13 +15,13 @@ builder stops and reports it, and the glue (``cart/engine.py``) runs it again wi
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from dtcli.induction.cart.kernels.tree import record
 from dtcli.induction.criteria.constants import SMALL
+from dtcli.induction.kernels.jit import kernel
 
 
-@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
+@kernel(inline="always")  # no structures passed per call
 def branch_of(i, arena, columns, a, member, thr):
     """The branch of the node entry ``i`` at the test (0 left, 1 right, -1 missing value)."""
     if columns.is_nominal[a]:
@@ -31,7 +31,7 @@ def branch_of(i, arena, columns, a, member, thr):
     return -1 if np.isnan(v) else (0 if v <= thr else 1)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def n_missing(arena, columns, rs, re, a):
     """How many of the node's rows lack attribute ``a`` (each becomes two entries)."""
     m = 0
@@ -43,7 +43,7 @@ def n_missing(arena, columns, rs, re, a):
     return m
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _codes(side, items, start, end, send):
     """Each entry's destination (0 left, 1 right, 2 both) and the right and left counts."""
     dest = np.empty(end - start, dtype=np.int8)
@@ -58,7 +58,7 @@ def _codes(side, items, start, end, send):
     return dest, n_right, n_left
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _lay_out(column, start, dest, n_right, tmp, shares, weighted):
     """Rewrite ``column``'s segment from ``start`` as [right entries][left entries], each in
     order; a weight column (``weighted``) has a duplicated entry's weight times the share."""
@@ -77,7 +77,7 @@ def _lay_out(column, start, dest, n_right, tmp, shares, weighted):
         column[start + j] = tmp[j]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def split_fraction(build, rs, re, ls, le, node, best, c0):
     """Record the node's test ``best`` in ``build.tree`` (children in slots ``c0``, ``c0 + 1``), send
     its rows ``rs:re`` and list entries ``ls:le`` down (``search/missing.py: partition``: a missing value to each
@@ -113,7 +113,7 @@ def split_fraction(build, rs, re, ls, le, node, best, c0):
     return n_right, n_left, list_right, list_left
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def fits(rs, re, le, n_lists, missing, n_nodes, room):
     """Whether the node's split fits: its children's entries within ``room.rows`` in every array (a
     missing value adds one), two more nodes within ``room.nodes``."""
@@ -123,7 +123,7 @@ def fits(rs, re, le, n_lists, missing, n_nodes, room):
     return end + missing <= room.rows and n_nodes + 2 <= room.nodes
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def roomy(nominal, lists, ranks, room):
     """Copies of the rows' codes and of the lists (entries, ranks) with ``room`` entries each."""
     rc = np.zeros((nominal.shape[0], room), dtype=nominal.dtype)
@@ -135,7 +135,7 @@ def roomy(nominal, lists, ranks, room):
     return rc, entries, lv
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def to_top(arena, tops, rs, re, ls, le):
     """Best first the node expanded is anywhere: copy its segments past the used part of each
     array (``tops``: the rows' end, then each list's), where its children may overrun them.

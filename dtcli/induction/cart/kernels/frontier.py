@@ -9,14 +9,14 @@ arrays, and ``counts`` = (stack top, heap size, pushes so far).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from dtcli.induction.cart.kernels.state import Frontier, Node
+from dtcli.induction.kernels.jit import kernel
 
 TOP, SIZE, PUSHED = 0, 1, 2
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _stack(room, n, lengths):
     """Room for ``room`` nodes, holding the root (node 0, all ``n`` rows, each list whole) in slot 0."""
     width = max(lengths.shape[0], 1)
@@ -33,7 +33,7 @@ def _stack(room, n, lengths):
     return stack
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def new_frontier(n, lengths, max_leaves):
     """The frontier of a tree of ``n`` rows holding the root: depth first its stack's top is 1;
     best first (``max_leaves`` above 0) the root waits in slot 0 for the builder to decide it."""
@@ -53,7 +53,7 @@ def new_frontier(n, lengths, max_leaves):
     )
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def begin(frontier, ok, n_const):
     """Best first: the root, decided (whether it splits, the constants known to its children), goes
     on the heap if it splits."""
@@ -62,13 +62,13 @@ def begin(frontier, ok, n_const):
         frontier.counts[SIZE] = heap_push(frontier.keys, frontier.orders, frontier.slots, 0, 0.0, 0, 0)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def waiting(frontier, best_first):
     """Whether a node waits to be expanded."""
     return (frontier.counts[SIZE] if best_first else frontier.counts[TOP]) > 0
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def store(stack, at, node):
     """Put ``node`` in slot ``at`` of ``stack``."""
     stack.id[at], stack.rs[at], stack.re[at], stack.depth[at], stack.n_const[at] = (
@@ -82,7 +82,7 @@ def store(stack, at, node):
         stack.ls[at, s], stack.le[at, s] = node.ls[s], node.le[s]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def take(frontier, best_first, at):
     """The next node to expand (``at`` negative) or the one in slot ``at``, out of the frontier."""
     counts = frontier.counts
@@ -103,7 +103,7 @@ def take(frontier, best_first, at):
     )
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def queue(frontier, node, key):
     """Best first: put a decided node in the next slot and on the heap under ``key``."""
     counts = frontier.counts
@@ -114,7 +114,7 @@ def queue(frontier, node, key):
     )
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def push_pair(frontier, c0, lo, hi, depth, n_const, list_lo, list_hi):
     """Depth first: queue the node's non-empty children (``partition.split_children``), the left
     one on top so that it is expanded first."""
@@ -125,7 +125,7 @@ def push_pair(frontier, c0, lo, hi, depth, n_const, list_lo, list_hi):
             frontier.counts[TOP] = at + 1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def heap_push(keys, orders, slots, size, key, order, slot):
     """Add ``(key, order)`` with its payload ``slot``; returns the new size."""
     i = size
@@ -139,7 +139,7 @@ def heap_push(keys, orders, slots, size, key, order, slot):
     return size + 1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def heap_pop(keys, orders, slots, size):
     """Remove the smallest ``(key, order)``; returns its slot and the new size."""
     top = slots[0]

@@ -13,7 +13,6 @@ The state travels in the named structures of ``state.py``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from dtcli.induction.cart.kernels.chi import chi_square, split_gain
 from dtcli.induction.cart.kernels.evaluate import evaluate
@@ -25,9 +24,10 @@ from dtcli.induction.cart.kernels.partition import split_children
 from dtcli.induction.cart.kernels.scores import pairwise_sum
 from dtcli.induction.cart.kernels.state import Trace
 from dtcli.induction.cart.kernels.tree import blank, cut, record
+from dtcli.induction.kernels.jit import kernel
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def grow_cart(data, columns, scoring, stopping, order, room, status):
     """The whole tree, depth first, or best first up to ``stopping.max_leaves`` leaves (0: no
     limit; see the module docstring); ``stopping.chi_alpha`` above 0: chi-square pre-pruning
@@ -85,7 +85,7 @@ def grow_cart(data, columns, scoring, stopping, order, room, status):
     return _result(counts, label, build.tree, gains, trace, n_nodes, False)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _trace(size):
     """Room for ``size`` chi-square tests: node, depth, cases, attribute, df, statistic, p-value,
     kept; and their count."""
@@ -102,13 +102,13 @@ def _trace(size):
     )
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _result(counts, label, tree, gains, trace, n_nodes, overflow):
     attr, thr, member, first_child, score = cut(tree, n_nodes)
     return counts[:n_nodes], label[:n_nodes], attr, thr, member, first_child, score, gains[:n_nodes], trace, overflow
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _child(counts, label, arena, lo, hi, child, parent):
     """A child's class counts over its entries ``lo:hi`` (in row order), and its label (the
     parent's when it holds no weight)."""
@@ -121,7 +121,7 @@ def _child(counts, label, arena, lo, hi, child, parent):
     label[child] = np.argmax(counts[child]) if weight > 0 else label[parent]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def decide(build, scoring, order, node, node_counts, gains, trace):
     """The per-node grower's ``decide`` at one node: the stopping rules, the attributes in
     their order, the best split, --min-gain and the chi-square test. Records the split in
@@ -163,7 +163,7 @@ def decide(build, scoring, order, node, node_counts, gains, trace):
     return True, n_const
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _known_split(build, node, best, n_classes):
     """The (2, classes) weights of the node's known cases by branch of ``best``, in row order (as
     ``np.add.at`` adds them)."""
@@ -177,7 +177,7 @@ def _known_split(build, node, best, n_classes):
     return split
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _chi_test(split, lgammas, alpha, node, weight, attribute, trace):
     """The chi-square test of ``split``, recorded in ``trace``: whether the split is kept."""
     statistic, df, p_value = chi_square(split, lgammas)

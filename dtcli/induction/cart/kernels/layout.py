@@ -7,15 +7,15 @@ arrays and the frontier's helpers shared by the classification (``grow.py``) and
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from dtcli.induction.cart.kernels.fraction import roomy
 from dtcli.induction.cart.kernels.frontier import take
 from dtcli.induction.cart.kernels.state import Arena, Build, Node
 from dtcli.induction.cart.kernels.tree import tree_arrays, undo
+from dtcli.induction.kernels.jit import kernel
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _arena(data, room, targets, unit):
     """The rows (with their nominal codes, ``targets`` and weights) and each numeric list (with its
     value ranks, targets and weights unless ``unit``: every weight 1), partitioned as the tree
@@ -49,7 +49,7 @@ def _arena(data, room, targets, unit):
     return arena, scratch
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def new_build(data, columns, stopping, room, targets, unit, n_classes):
     """The ``state.Build`` of a tree over ``data`` (a ``state.Sorted``), ``targets`` being the rows'
     class codes or numbers with room for fractional cases (``room``)."""
@@ -66,7 +66,7 @@ def new_build(data, columns, stopping, room, targets, unit, n_classes):
     return Build(arena, scratch, columns, tree, side, tops, room, unit, best_first, stopping, chosen, hist)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def expand(frontier, build, leaves, n_nodes, status):
     """The next node to expand, out of the frontier, and whether it may split: best first, not when
     the leaves are all used (every split adds one; the node is a leaf again). Reports the node's
@@ -79,19 +79,19 @@ def expand(frontier, build, leaves, n_nodes, status):
     return node, True
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def child(c0, b, lo, hi, list_lo, list_hi, depth, n_const):
     """Child ``b`` of a node split at depth ``depth`` (``partition.split_children``'s bounds)."""
     return Node(c0 + b, lo[b], hi[b], depth + 1, n_const, list_lo[b].copy(), list_hi[b].copy())
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def with_const(node, n_const):
     """``node`` knowing ``n_const`` constant attributes."""
     return Node(node.id, node.rs, node.re, node.depth, n_const, node.ls, node.le)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def nonempty(lo, hi):
     """The children (``partition.split_children``'s bounds) holding entries, the last first."""
     out = np.empty(2, dtype=np.int64)

@@ -10,12 +10,12 @@ builders' data layout (``grow.py``).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from dtcli.induction.criteria.constants import FEATURE_THRESHOLD, RAND_R_MAX
+from dtcli.induction.kernels.jit import kernel
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _rand_int(state, low, high):
     s = state[0]
     if s == 0:
@@ -27,7 +27,7 @@ def _rand_int(state, low, high):
     return low + (s % (RAND_R_MAX + 1)) % (high - low)
 
 
-@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
+@kernel(inline="always")  # no structures passed per call
 def _constant(a, columns, arena, node):
     """``search/ties.py: is_constant`` at a node (``arena.codes``: the node's rows' nominal codes, by position)."""
     if columns.is_nominal[a]:
@@ -49,7 +49,7 @@ def _constant(a, columns, arena, node):
     return high <= low + FEATURE_THRESHOLD
 
 
-@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
+@kernel(inline="always")  # no structures passed per call
 def visit(order, n_known, columns, arena, node):
     """``SklearnOrder.visit`` (``order``: a ``state.Order``): the attributes to evaluate in order,
     and the constant count."""
@@ -82,7 +82,7 @@ def visit(order, n_known, columns, arena, node):
     return chosen[:n_chosen], n_total
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def attribute_order(order, columns, arena, node):
     """The attributes to score at ``node``, in scikit-learn's random order (``order.exact``) or in
     column order, and the count of attributes known to be constant."""

@@ -8,13 +8,13 @@ classification (``grow.py``) and regression (``regress.py``) builders; ``build``
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from dtcli.induction.cart.kernels.fraction import branch_of, fits, n_missing, split_fraction, to_top
 from dtcli.induction.cart.kernels.tree import record, test_of
+from dtcli.induction.kernels.jit import kernel
 
 
-@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
+@kernel(inline="always")  # no structures passed per call
 def route_rows(build, rs, re, best):
     """Each of the node's rows' side (0 left, 1 right) in ``build.side`` (by row); a missing value
     goes down the branch with more known weight (the left on a tie). Returns how many go left."""
@@ -40,7 +40,7 @@ def route_rows(build, rs, re, best):
     return n_left
 
 
-@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
+@kernel(inline="always")  # no structures passed per call
 def partition_list(build, s, start, end):
     """Stable partition of list ``s``'s segment (rows, with their value ranks, targets and
     weights) by the rows' side, in one pass: the left entries move up in place, the right ones
@@ -69,7 +69,7 @@ def partition_list(build, s, start, end):
     return k - start
 
 
-@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
+@kernel(inline="always")  # no structures passed per call
 def partition_rows(build, start, end):
     """Stable partition of the node's rows (with their nominal codes, targets and weights unless
     every weight is 1) by their side; each code column is moved on its own, reading memory in order."""
@@ -89,7 +89,7 @@ def partition_rows(build, start, end):
         _move(arena.codes[j], left, start, end, n_left, scratch.codes[0])
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _move(column, left, start, end, n_left, tmp):
     k = start
     m = start + n_left
@@ -104,7 +104,7 @@ def _move(column, left, start, end, n_left, tmp):
         column[i] = tmp[i]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _halves(n_lists, fitted):
     """Each child's row start and end and list starts and ends, to fill: (fits, lo, hi, list_lo, list_hi)."""
     width = max(n_lists, 1)
@@ -112,7 +112,7 @@ def _halves(n_lists, fitted):
     return fitted, lo, hi, np.zeros((2, width), dtype=np.int64), np.zeros((2, width), dtype=np.int64)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def split_children(build, node, c0):
     """Split ``node`` (a ``state.Node``) by the test recorded at it, its children in slots ``c0``
     and ``c0 + 1``: route its rows (``route_rows``) and partition its rows and list segments

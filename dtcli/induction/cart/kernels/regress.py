@@ -14,7 +14,6 @@ tree too.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from dtcli.induction.cart.kernels.frontier import begin, new_frontier, push_pair, queue, take, waiting
 from dtcli.induction.cart.kernels.layout import child, expand, new_build, nonempty, with_const
@@ -23,10 +22,11 @@ from dtcli.induction.cart.kernels.partition import split_children
 from dtcli.induction.cart.kernels.scores import pairwise_sum
 from dtcli.induction.cart.kernels.tree import blank, cut, record
 from dtcli.induction.criteria.constants import EPSILON  # a node this pure is a leaf
+from dtcli.induction.kernels.jit import kernel
 from dtcli.induction.kernels.midpoint import midpoint, single_midpoint
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _decrease(w_l, s_l, q_l, w_r, s_r, q_r):
     """``search/regression.py: _decrease`` for one split."""
     w = w_l + w_r
@@ -37,7 +37,7 @@ def _decrease(w_l, s_l, q_l, w_r, s_r, q_r):
     return (sse_parent - sse_l - sse_r) / w
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _stats(ry, rw, lo, hi):
     """``search/regression.py: node_stats`` of rows ``lo:hi``: (weight, mean, mean squared error)."""
     w = rw[lo:hi]
@@ -51,7 +51,7 @@ def _stats(ry, rw, lo, hi):
     return total, mean, max(0.0, sq / total - mean * mean)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _child_stats(arena, lo, hi, child, parent, fit):
     """A child's ``_stats`` in ``fit`` (weight, value, impurity); an empty child keeps its parent's
     mean (``grow/grower.py``)."""
@@ -61,7 +61,7 @@ def _child_stats(arena, lo, hi, child, parent, fit):
         weight[child], value[child], impurity[child] = 0.0, value[parent], 0.0
 
 
-@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
+@kernel(inline="always")  # no structures passed per call
 def _numeric(build, s, node, exact):
     """``search/regression.py: _numeric`` on list ``s``'s segment at ``node`` (ranks, targets, weights): (found,
     score, known weight, key, threshold)."""
@@ -109,7 +109,7 @@ def _numeric(build, s, node, exact):
     return True, best_score, pairwise_sum(lw[s, ls[s] : le[s]]), best_rank, t  # known weight: np.sum's order
 
 
-@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
+@kernel(inline="always")  # no structures passed per call
 def _nominal(build, a, node):
     """``search/regression.py: _nominal`` at the node: (found, score, known weight, proxy); ``build.chosen``
     marks the values of the smaller side (the first of the mean-ordered values on a tie)."""
@@ -164,7 +164,7 @@ def _nominal(build, a, node):
     return True, best, big_w, proxy
 
 
-@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
+@kernel(inline="always")  # no structures passed per call
 def _choose(build, attributes, node, total, exact, best_member):
     """``regression_choose`` at the node: (attribute or -1, score, threshold); a nominal choice's
     values in ``best_member``."""
@@ -192,7 +192,7 @@ def _choose(build, attributes, node, total, exact, best_member):
     return best_a, best_score, best_thr
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def grow_regression(data, columns, stopping, order, room, status):
     """The whole regression tree, depth first, or best first up to ``stopping.max_leaves`` leaves
     (0: no limit; the key is weight x decrease, the gain of a regression split); ``room`` and
@@ -238,14 +238,14 @@ def grow_regression(data, columns, stopping, order, room, status):
     return _result(fit, build.tree, n_nodes, False)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _result(fit, tree, n_nodes, overflow):
     weight, value, impurity = fit
     attr, thr, member, first_child, score = cut(tree, n_nodes)
     return weight[:n_nodes], value[:n_nodes], impurity[:n_nodes], attr, thr, member, first_child, score, overflow
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _decide(build, order, node, fit):
     """The per-node grower's ``decide`` for a regression node: the stopping rules, the attributes
     in their order, the best split and --min-gain. Records the split in ``build.tree``; returns

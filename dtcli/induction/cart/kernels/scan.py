@@ -22,20 +22,20 @@ skipping it leaves the result unchanged (tests/induction/cart/test_cart_engine.p
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from dtcli.induction.cart.kernels.scores import decrease, proxy
 from dtcli.induction.criteria.constants import ENTROPY, EPSILON, GINI, LN2
+from dtcli.induction.kernels.jit import kernel
 
 RESYNC = 1024
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _xlogx(x, logs):
     return x * logs[int(x)] if x > 0 else 0.0
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _class_part(left, known, logs):
     acc = 0.0
     for c in range(left.shape[0]):
@@ -43,7 +43,7 @@ def _class_part(left, known, logs):
     return acc
 
 
-@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
+@kernel(inline="always")  # no structures passed per call
 def numeric(build, scoring, s, node, node_counts, whole):
     """``search/cart.py: _numeric`` on list ``s``'s segment at ``node`` (in list order: value ranks ``lv``,
     classes ``ly``, weights ``lw``; ``build.unit``: every weight is 1 and ``lw`` is not read):
@@ -128,7 +128,7 @@ def numeric(build, scoring, s, node, node_counts, whole):
     return found, score, best_key, lower, upper, best_left, best_right
 
 
-@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
+@kernel(inline="always")  # no structures passed per call
 def _known(build, s, node, node_counts, whole):
     """The class counts of list ``s``'s segment at ``node`` (the node's own when ``whole``), their
     total and their sum of squares."""
@@ -147,7 +147,7 @@ def _known(build, s, node, node_counts, whole):
     return known, total, square_sum
 
 
-@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
+@kernel(inline="always")  # no structures passed per call
 def _mode(scoring, total, unit):
     """How ``numeric`` scans, and the margin of its bounds: 0, score every admissible cut; 1, an
     entropy bound from the table of logs (3: from the table of steps, for unit weights); 2, a Gini
@@ -169,7 +169,7 @@ def _mode(scoring, total, unit):
     return mode, margin
 
 
-@njit(cache=True, nogil=True, inline="always")  # no structures passed per call
+@kernel(inline="always")  # no structures passed per call
 def _unit_entropy(build, scoring, s, node, spaced, known, margin, best_left):
     """``numeric``'s loop for the entropy with unit weights, on whole-number counts, with few
     branches: each row moved left updates the bound ``part`` by four table steps.
@@ -236,7 +236,7 @@ def _unit_entropy(build, scoring, s, node, spaced, known, margin, best_left):
     return True, kept_key, distinct[lv[s, kept_at]], distinct[lv[s, kept_at + 1]]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _exact(count, known, left, right, logs):
     """The exact proxy of the cut with left counts ``count`` (``left``, ``right``: scratch)."""
     for c in range(known.shape[0]):

@@ -8,13 +8,13 @@ with the same operations in the same order; ``pairwise_sum`` is numpy's ``np.sum
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from dtcli.induction.criteria.constants import CART, GINI, LN2
 from dtcli.induction.kernels.impurity import impurity
+from dtcli.induction.kernels.jit import kernel
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def decrease(left, right, criterion, logs):
     """``search/cart.py: decrease`` for one split."""
     n_left = 0.0
@@ -39,7 +39,7 @@ def decrease(left, right, criterion, logs):
     )
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def proxy(left, right, criterion, logs):
     """``search/cart.py: proxy`` (scikit-learn's ``-W_R I(R) - W_L I(L)``) for one split."""
     if criterion == CART:
@@ -70,7 +70,7 @@ def proxy(left, right, criterion, logs):
     return -w_right * impurity_right - w_left * impurity_left
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def log_table(n):
     """``np.log(k)`` for k = 0..n, computed by the same compiled log as every other use."""
     logs = np.empty(n + 1)
@@ -80,7 +80,7 @@ def log_table(n):
     return logs
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def pairwise_sum(a):
     """``np.sum(a)`` for a contiguous float64 array, bit for bit: numpy's pairwise summation
     (in order below 8 values, eight accumulators over blocks of up to 128, halves beyond: the
@@ -125,7 +125,7 @@ def pairwise_sum(a):
             top -= 1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _block_sum(a, start, n):
     """numpy's sum of ``a[start:start + n]`` for ``n <= 128``."""
     if n < 8:

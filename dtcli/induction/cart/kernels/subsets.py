@@ -8,14 +8,14 @@ order that scores exactly only the subsets that can win (``_exhaustive``).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from dtcli.induction.cart.kernels.scores import decrease
 from dtcli.induction.criteria.constants import ENTROPY, GINI, LN2
 from dtcli.induction.kernels.impurity import impurity, sides
+from dtcli.induction.kernels.jit import kernel
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _scored(left, right, total, min_leaf, criterion, logs):
     """A subset split's right side (``total - left``), whether both sides hold ``min_leaf``, and
     its score."""
@@ -25,7 +25,7 @@ def _scored(left, right, total, min_leaf, criterion, logs):
     return True, decrease(left, right, criterion, logs)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def best_subset(counts, present, criterion, min_leaf, limit, logs):
     """``search/cart.py: _nominal``'s search over the present values (``counts`` by value): the mask of the
     best subset over ``present`` (or an empty array: none), its score and its left/right counts."""
@@ -80,7 +80,7 @@ def best_subset(counts, present, criterion, min_leaf, limit, logs):
     return masks[best].copy(), best_score, best_left, total - best_left
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _greedy(counts, present, total, criterion, logs):
     """``search/cart.py: _greedy``: every mask tried, in order."""
     v = present.shape[0]
@@ -113,7 +113,7 @@ def _greedy(counts, present, total, criterion, logs):
     return tried[:n_tried]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _bound(left, total, n_left, n_right, weight, parent, criterion, logs):
     """``decrease`` of a split with whole-number counts, computed the cheap way (up to rounding,
     which the caller's margin covers): for the entropy, ``I(parent) + (sum_c f(l_c) - f(W_L) +
@@ -138,7 +138,7 @@ def _bound(left, total, n_left, n_right, weight, parent, criterion, logs):
     return parent - (weight - sq_left / n_left - sq_right / n_right) / weight
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _exhaustive(counts, present, total, criterion, min_leaf, logs):
     """``best_subset``'s exhaustive search for whole-number counts, visiting the subsets in Gray
     code order (one value moves side per step, so each step is one vector addition) and keeping,

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from dtcli.induction.cart.kernels.state import Tree
+from dtcli.induction.kernels.jit import kernel
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def tree_arrays(cap, is_nominal, n_values):
     """Per node of a tree of at most ``cap`` nodes: attribute (-1: leaf), threshold, score,
     membership by value code, first child; and the most values of a nominal attribute. Only the
@@ -30,14 +30,14 @@ def tree_arrays(cap, is_nominal, n_values):
     return tree, widest
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def blank(tree, node):
     """``node`` made: a leaf (attribute -1, threshold 0, score NaN, no member, first child 0)."""
     tree.attr[node], tree.thr[node], tree.score[node], tree.first_child[node] = -1, 0.0, np.nan, 0
     tree.member[node, :] = False
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def record(tree, node, best):
     """Record the test ``best`` (attribute, threshold, score, value membership) at ``node``."""
     best_a, best_thr, best_score, best_member = best
@@ -45,19 +45,19 @@ def record(tree, node, best):
     tree.member[node, :] = best_member
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def test_of(tree, node):
     """The test recorded at ``node``, as ``record`` takes it."""
     return tree.attr[node], tree.thr[node], tree.score[node], tree.member[node].copy()
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def undo(tree, node):
     """A node decided but never split (best first, out of leaves) is a leaf again."""
     record(tree, node, (-1, 0.0, np.nan, np.zeros(tree.member.shape[1], dtype=np.bool_)))
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def cut(tree, n_nodes):
     """The first ``n_nodes`` nodes: attribute, threshold, membership, first child, score."""
     return (

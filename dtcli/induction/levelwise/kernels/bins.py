@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from dtcli.induction.criteria.constants import SMALL
+from dtcli.induction.kernels.jit import kernel
 from dtcli.induction.levelwise.kernels.c45 import (
     block_end,
     cut_outputs,
@@ -18,7 +18,7 @@ from dtcli.induction.levelwise.kernels.c45 import (
 )
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def c45_binned(codes, tops, recs, front, mdl):
     """``c45_numeric`` on a binned attribute (``--max-bins``): each node's class weights per bin
     (``codes`` by row, -1 missing; ``tops`` the bins' largest values) from one pass over its

@@ -8,20 +8,20 @@ in the same order, so both paths choose the same splits.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from dtcli.induction.criteria.constants import ENTROPY, SMALL
+from dtcli.induction.kernels.jit import kernel
 from dtcli.induction.levelwise.kernels.state import Scan
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def xlog2x(x):
     if x < 1e-6:
         return 0.0
     return x * np.log(x) / np.log(2.0)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def branch_size(counts, b):
     """The weight of branch ``b`` of a (branches, classes) distribution, summed class by class."""
     size = 0.0
@@ -30,7 +30,7 @@ def branch_size(counts, b):
     return size
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def c45_gain(counts, total):
     """J48's gain of a (branches, classes) distribution; as ``c45.c45_gain``, in Weka's order."""
     n_branches, n_classes = counts.shape
@@ -59,7 +59,7 @@ def c45_gain(counts, total):
     return numerator / known
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def c45_ratio(counts, total, gain):
     """Gain over split information (unknown cases as one more branch); as ``c45.c45_gain_ratio``."""
     known = 0.0
@@ -76,7 +76,7 @@ def c45_ratio(counts, total, gain):
     return gain / (split / total)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def block_end(nodes, start):
     """End of the block of consecutive entries (records grouped by node) that starts at ``start``."""
     end = start
@@ -85,7 +85,7 @@ def block_end(nodes, start):
     return end
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def value_counts(codes, recs, block, end, counts):
     """A node's (value, class) weights over its records ``block..end`` (missing codes skipped)."""
     counts[:, :] = 0.0
@@ -95,7 +95,7 @@ def value_counts(codes, recs, block, end, counts):
             counts[v, recs.y[r]] += recs.w[r]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def min_split_of(known_weight, n_classes, min_leaf):
     """Cases each side of a cut must hold: ``min(25, max(m, 0.1 known / classes))`` (C4.5 R8)."""
     ms = 0.1 * known_weight / n_classes
@@ -106,14 +106,14 @@ def min_split_of(known_weight, n_classes, min_leaf):
     return ms
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def scan_buffers(n_classes):
     """Fresh per-class buffers of a cut scan."""
     C = n_classes
     return Scan(np.zeros(C), np.zeros(C), np.zeros(C), np.zeros(C), np.zeros(C), np.zeros((2, C)))
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def cut_outputs(n_nodes):
     """Per node: found, lower and upper value of the cut, gain, and gain ratio (or score)."""
     return (
@@ -125,7 +125,7 @@ def cut_outputs(n_nodes):
     )
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def start_scan(scan):
     """Reset the running left side; returns the known weight and the entropy term of the node."""
     known = scan.known
@@ -141,7 +141,7 @@ def start_scan(scan):
     return kw, xlog2x(kw) - acc
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(inline="always")
 def move_left(c, weight, scan):
     """Weight of class ``c`` passes to the left of the next cut (its terms kept up to date)."""
     scan.left[c] += weight
@@ -149,7 +149,7 @@ def move_left(c, weight, scan):
     scan.xr[c] = xlog2x(scan.known[c] - scan.left[c])
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def cut_gain(xl, xr, wl, wr, kw, total, old):
     """J48's gain of a cut (``numeric.c45_gains``): known share x (old - new entropy terms)."""
     acc = 0.0
@@ -163,7 +163,7 @@ def cut_gain(xl, xr, wl, wr, kw, total, old):
     return 0.0 if abs(numerator) < SMALL else numerator / kw
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(inline="always")
 def try_cut(previous, value, scan, kw, ms, total, old, best):
     """The cut between ``previous`` and ``value`` (the caller checks that they are more than 1e-5
     apart), when it leaves ``ms`` cases each side: counted in ``best`` (gain, lower, upper,
@@ -184,7 +184,7 @@ def try_cut(previous, value, scan, kw, ms, total, old, best):
     return False
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def finish_cut(best, total, mdl, scan):
     """The MDL penalty and the gain ratio of a node's best cut: (still a cut, gain, ratio)."""
     best_gain = best[0]
@@ -198,7 +198,7 @@ def finish_cut(best, total, mdl, scan):
     return True, best_gain, c45_ratio(scan.branches, total, best_gain)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def c45_numeric(lst, recs, distinct, front, mdl):
     """J48's best cut on one numeric attribute for every active node, in one pass per attribute.
 
@@ -241,7 +241,7 @@ def c45_numeric(lst, recs, distinct, front, mdl):
     return found, best_lower, best_upper, best_gains, ratios
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def c45_select(found, gains, ratios, counted, criterion):
     """J48's choice per node among the attributes' candidates: criterion ``RATIO`` = gain ratio over the
     attributes with at least average gain (``counted`` marks those in the average), ``ENTROPY`` = gain.

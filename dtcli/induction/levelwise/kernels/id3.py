@@ -9,27 +9,27 @@ operations, on records grouped by node as the level-wise engine holds them.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from dtcli.induction.criteria.constants import ENTROPY, GINI, RATIO
 from dtcli.induction.kernels.impurity import impurity, sides
+from dtcli.induction.kernels.jit import kernel
 from dtcli.induction.levelwise.kernels.c45 import branch_size, cut_outputs
 
 NO_LOGS = np.zeros(1)  # no table of logarithms: weights may be fractional
 AVERAGE_GAIN_SLACK = 1e-3
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _entropy(counts):
     return impurity(counts, ENTROPY, NO_LOGS)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _gini(counts):
     return impurity(counts, GINI, NO_LOGS)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def score_split(counts, total, criterion):
     """``split.score_split``: (information gain, criterion score) of a (values, classes) split."""
     n_values, n_classes = counts.shape
@@ -58,7 +58,8 @@ def score_split(counts, total, criterion):
         return gain, (_gini(column) - weighted) * share
     if total > known:
         with_missing = np.zeros(n_values + 1)
-        with_missing[:n_values] = sizes
+        for v in range(n_values):  # (a loop: a slice assignment compiles numpy's shape checks)
+            with_missing[v] = sizes[v]
         with_missing[n_values] = total - known
         split_info = _entropy(with_missing)
     else:
@@ -66,7 +67,7 @@ def score_split(counts, total, criterion):
     return gain, (gain / split_info if split_info > 0 else -np.inf)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def id3_admitted(counts, min_leaf):
     """How many branches of a (branches, classes) split ``split.admissible`` counts: those with
     ``min_leaf`` cases (less 1e-6), or with any weight when ``min_leaf`` is below 0 (none given)."""
@@ -78,7 +79,7 @@ def id3_admitted(counts, min_leaf):
     return branches
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def average_gain(found, gains, scores, k):
     """The average gain of node ``k``'s candidates with a finite score (0 when none)."""
     average, n = 0.0, 0
@@ -91,7 +92,7 @@ def average_gain(found, gains, scores, k):
     return average
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def id3_select(found, gains, scores, criterion):
     """``split.choose`` per node: the first best finite score (gain ratio: among the candidates
     with at least the average gain, less 1e-3). Returns the attribute (-1: none) and its score."""
@@ -110,7 +111,7 @@ def id3_select(found, gains, scores, criterion):
     return best, best_scores
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _cut_gain(left, known, right, known_entropy):
     """``numeric.plain_gains`` of one cut: H(known) less the weighted entropy of its two sides."""
     n_left, n_right = sides(left, known, right)
@@ -119,7 +120,7 @@ def _cut_gain(left, known, right, known_entropy):
     return known_entropy - after
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _single(counts):
     """The one class present in ``counts``, or -1 (none or several)."""
     single = -1
@@ -131,7 +132,7 @@ def _single(counts):
     return single
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def id3_numeric(lst, recs, distinct, front, criterion, margin):
     """Mitchell's numeric cut (``numeric.boundary_cut``) on one attribute for every active node,
     then ``split.admissible`` and ``score_split`` of that cut.
@@ -213,7 +214,7 @@ def id3_numeric(lst, recs, distinct, front, criterion, margin):
     return found, lowers, uppers, gains, scores, contested
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def id3_contested(found, gains, scores, criterion, best, best_scores, margin):
     """Nodes whose choice (``id3_select``) rests on a comparison within ``margin``: another
     candidate scores within it of the best, or (gain ratio) a gain lies within it of the average

@@ -13,9 +13,9 @@ the same order, so both give the same trees.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from dtcli.induction.criteria.constants import SMALL
+from dtcli.induction.kernels.jit import kernel
 from dtcli.induction.levelwise.kernels.bins import c45_binned  # noqa: F401
 from dtcli.induction.levelwise.kernels.c45 import c45_gain, c45_numeric, c45_ratio, c45_select  # noqa: F401
 from dtcli.induction.levelwise.kernels.id3 import id3_contested, id3_numeric, id3_select  # noqa: F401
@@ -23,7 +23,7 @@ from dtcli.induction.levelwise.kernels.nominal import C45, nominal_splits  # noq
 from dtcli.induction.levelwise.kernels.state import Records, SortedList
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def class_counts(recs, n_nodes, n_classes):
     """Weighted class counts of every node (records summed in order)."""
     counts = np.zeros((n_nodes, n_classes))
@@ -32,7 +32,7 @@ def class_counts(recs, n_nodes, n_classes):
     return counts
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def route(recs, split_attr, thresholds, n_branches, blocks):
     """Branch of each record at its node's test (-1: missing value, -2: node not split) and the
     known weight each branch receives. ``blocks``: the columns (``state.Blocks``)."""
@@ -60,7 +60,7 @@ def route(recs, split_attr, thresholds, n_branches, blocks):
 MASK = (1 << 32) - 1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _starts(counts, n_children):
     """Where each child's entries begin when they are laid out child after child, and the total."""
     position = np.zeros(n_children, dtype=np.int64)
@@ -71,7 +71,7 @@ def _starts(counts, n_children):
     return position, total
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def spread(recs, branch, shares, child_base, n_children):
     """The next level's records, grouped by node (each node's records in row order): a known
     record goes to its branch; a missing one to every branch whose share exceeds 1e-6, its weight
@@ -134,7 +134,7 @@ def spread(recs, branch, shares, child_base, n_children):
     return Records(new_row, new_y, new_w, new_node), dest, dups
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def expand(lst, dest, dups, new_node, n_children):
     """A sorted record list carried to the next level: grouped by the new nodes, each node's
     entries still in value order (a stable partition of each old node's block). ``starts``:

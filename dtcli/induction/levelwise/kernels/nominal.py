@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from dtcli.induction.criteria.constants import SMALL
+from dtcli.induction.kernels.jit import kernel
 from dtcli.induction.levelwise.kernels.c45 import block_end, branch_size, c45_gain, c45_ratio, value_counts
 from dtcli.induction.levelwise.kernels.id3 import id3_admitted, score_split
 
 C45 = -1  # ``criterion`` of ``nominal_splits`` for C4.5: J48's admission, gain and gain ratio
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def c45_admitted(counts, min_leaf):
     """How many branches of a (values, classes) split hold ``min_leaf`` cases (within 1e-6)."""
     branches = 0
@@ -22,7 +22,7 @@ def c45_admitted(counts, min_leaf):
     return branches
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def nominal_splits(codes, n_values, available, recs, front, criterion):
     """Per node: admissible, gain and score of the split on one nominal attribute (``codes`` by
     row). ``criterion``: ``C45`` (two branches with ``min_leaf`` cases; the score is the gain

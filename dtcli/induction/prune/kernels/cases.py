@@ -14,12 +14,12 @@ grew with the square of the depth: 1 GB for 10,002 rows).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from dtcli.induction.criteria.constants import SMALL
+from dtcli.induction.kernels.jit import kernel
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def class_counts(rows, ws, y, n_classes):
     counts = np.zeros(n_classes)
     for i in range(rows.shape[0]):
@@ -27,7 +27,7 @@ def class_counts(rows, ws, y, n_classes):
     return counts
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def branches(node, rows, lo, hi, t, d):
     """The branch each of ``rows[lo:hi]`` takes at ``node`` (-1: its value is missing); one call a
     node (a call a row, passing the named structures, cost fifty times the work)."""
@@ -45,7 +45,7 @@ def branches(node, rows, lo, hi, t, d):
     return out
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def split(node, rows, ws, t, d):
     """J48's split of a node's cases: the class distribution per branch (cases with a missing
     value spread by the known shares) and each branch's cases, concatenated (``offsets``)."""
@@ -119,7 +119,7 @@ def split(node, rows, ws, t, d):
     return bags, out_rows, out_ws, offsets
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def place(node, rows, ws, lo, hi, t, d, owned):
     """``split`` of the node whose cases are ``rows[lo:hi]``: the split distribution, the arrays
     that hold the branches' cases, the runs' bounds in them, and whether that was done in place.
@@ -158,7 +158,7 @@ def place(node, rows, ws, lo, hi, t, d, owned):
     return bags, out, out_ws, bounds, in_place
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def gather(rows, ws, bounds, nb):
     """Undo ``place``: the runs ``bounds[b]:bounds[b + 1]`` merged back into one ascending run
     (the node's cases were ascending row numbers, each once)."""

@@ -19,15 +19,24 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
 from dtcli.induction.criteria.constants import SMALL
+from dtcli.induction.kernels.jit import kernel
 from dtcli.induction.prune.kernels.cases import class_counts, gather, place
 
 LEAF, RAISE, KEEP = 0, 1, 2
 
 
-@njit(cache=True, nogil=True)
+@kernel
+def _put(bags3, node, nb, bags):
+    """``bags3[node, :nb] = bags``, written as loops (a slice assignment compiles numpy's shape
+    checks and their messages: seconds of compiling)."""
+    for b in range(nb):
+        for c in range(bags.shape[1]):
+            bags3[node, b, c] = bags[b, c]
+
+
+@kernel
 def _j48(n, e, cf, z):
     if e < 1:
         base = n * (1 - math.pow(cf, 1 / n))
@@ -41,7 +50,7 @@ def _j48(n, e, cf, z):
     return (r * n) - e
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _j48_one(n, cf, z):
     if n <= 1.5:
         return max(n - 1.0, 0.0)
@@ -50,7 +59,7 @@ def _j48_one(n, cf, z):
     return (r * n) - 1.0
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _r8(n, e, cf, coeff):
     if e < 1e-6:
         return n * (1 - math.exp(math.log(cf) / n))
@@ -63,7 +72,7 @@ def _r8(n, e, cf, coeff):
     return n * pr - e
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _r8_one(n, cf, coeff):
     if n <= 1.5:
         return 0.67 * (n - 1.0)
@@ -71,7 +80,7 @@ def _r8_one(n, cf, coeff):
     return n * pr - 1.0
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def errors(counts, est):
     """The pessimistic error estimate of a leaf with these class weights (``_Pruner.errors``)."""
     total = 0.0
@@ -88,7 +97,7 @@ def errors(counts, est):
     return wrong + (_r8(total, wrong, est.cf, est.coeff) if est.r8 else _j48(total, wrong, est.cf, est.z))
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def branch_errors(node, rows, ws, lo, hi, t, d, est):
     """The estimate if all of ``rows[lo:hi]`` went down the subtree at ``node`` (``_Pruner.branch_errors``):
     each split node adds its branches' estimates in order. Depth first with a stack of frames
@@ -129,7 +138,7 @@ def branch_errors(node, rows, ws, lo, hi, t, d, est):
         sums[len(sums) - 1] += value
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def redistribute(node, rows, ws, lo, hi, t, d, rec):
     """Send ``rows[lo:hi]`` down the subtree at ``node``, renewing its distributions (J48's newDistribution),
     depth first with a stack of frames (node, its next branch, where its branches' cases are);
@@ -138,7 +147,7 @@ def redistribute(node, rows, ws, lo, hi, t, d, rec):
     if t.attr[node] < 0:
         return 0
     bags, held, held_ws, bounds, _ = place(node, rows, ws, lo, hi, t, d, False)
-    rec.bags3[node, : t.nb[node]] = bags
+    _put(rec.bags3, node, t.nb[node], bags)
     nodes, nexts = [node], [0]
     cases, weights, runs = [held], [held_ws], [bounds]
     while len(nodes) > 0:
@@ -157,7 +166,7 @@ def redistribute(node, rows, ws, lo, hi, t, d, rec):
         rec.dcounts[child] = class_counts(cases[k][lo:hi], weights[k][lo:hi], d.y, d.n_classes)
         if t.attr[child] >= 0:
             bags, held, held_ws, bounds, _ = place(child, cases[k], weights[k], lo, hi, t, d, True)
-            rec.bags3[child, : t.nb[child]] = bags
+            _put(rec.bags3, child, t.nb[child], bags)
             nodes.append(child)
             nexts.append(0)
             cases.append(held)
@@ -166,7 +175,7 @@ def redistribute(node, rows, ws, lo, hi, t, d, rec):
     return 0
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _max_bag(bags, nb):
     best, top = -1, 0.0
     for b in range(nb):
@@ -178,7 +187,7 @@ def _max_bag(bags, nb):
     return best
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def prune(top, rows, ws, entry, t, d, est, rec):
     """``_Pruner.prune`` below ``top`` whose cases are ``rows``/``ws`` (ascending row numbers, their
     class weights in ``rec.dcounts[top]`` already; both arrays are reordered and put back):
@@ -190,7 +199,7 @@ def prune(top, rows, ws, entry, t, d, est, rec):
     if t.attr[top] < 0:
         return 0
     bags, held, held_ws, bounds, in_place = place(top, rows, ws, 0, rows.shape[0], t, d, True)
-    rec.bags3[top, : t.nb[top]] = bags
+    _put(rec.bags3, top, t.nb[top], bags)
     nodes, entries, nexts = [top], [entry], [0]
     own, own_ws, los, his = [rows], [ws], [0], [rows.shape[0]]
     cases, weights, runs, placed = [held], [held_ws], [bounds], [in_place]
@@ -211,7 +220,7 @@ def prune(top, rows, ws, entry, t, d, est, rec):
                 rec.estimate[child] = errors(rec.dcounts[child], est)
                 continue
             bags, held, held_ws, bounds, in_place = place(child, cases[k], weights[k], lo, hi, t, d, True)
-            rec.bags3[child, : t.nb[child]] = bags
+            _put(rec.bags3, child, t.nb[child], bags)
             nodes.append(child)
             entries.append(e)
             nexts.append(0)
@@ -232,7 +241,7 @@ def prune(top, rows, ws, entry, t, d, est, rec):
             return 1
         if action == RAISE and t.attr[node] >= 0:  # prune the node again: its new branches first
             bags, held, held_ws, bounds, in_place = place(node, own[k], own_ws[k], lo, hi, t, d, True)
-            rec.bags3[node, : t.nb[node]] = bags
+            _put(rec.bags3, node, t.nb[node], bags)
             nexts[k] = 0
             cases[k], weights[k], runs[k], placed[k] = held, held_ws, bounds, in_place
             continue
@@ -252,7 +261,7 @@ def prune(top, rows, ws, entry, t, d, est, rec):
     return 0
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def decide(node, rows, ws, lo, hi, entry, t, d, est, rec):
     """Leaf, raise or keep ``node``, its branches pruned; its step is recorded. Returns the action
     (-1 if the step buffer ran out)."""

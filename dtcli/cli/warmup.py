@@ -1,0 +1,146 @@
+"""``dtree warm-up``: compile every kernel into this machine's cache, for Docker images and CI caches.
+
+The compiled engines' kernels compile on first use and are kept in the cache directory
+(``~/.cache/dtree/numba/<key>``, or under ``$XDG_CACHE_HOME`` or ``$NUMBA_CACHE_DIR``). This
+command grows small trees with every compiled engine, as a training run does (the same table
+layout, so the same kernels), compares each with the per-node reference's tree (a self-test), and
+says what it compiled and how long that took. Run it once when building an image, or cache the
+directory in CI.
+"""
+
+from __future__ import annotations
+
+import time
+
+import click
+
+from dtcli.cli.guard import Command
+
+# (what it warms, the CSV's target column, train's options): every compiled kernel a run can call
+JOBS = (  # the longest first: two at a time (``--jobs``), the compiles overlap
+    ("CART classification", "label", {"algorithm": "cart"}),
+    ("CART regression", "value", {"algorithm": "cart"}),
+    ("C4.5 with pessimistic pruning", "label", {"algorithm": "c45"}),
+    ("ID3 with numeric thresholds", "label", {"algorithm": "id3", "thresholds": "midpoint", "missing": "fractional"}),
+    ("C4.5 with --max-bins", "label", {"algorithm": "c45", "max_bins": 8, "prune": "none"}),
+    ("CART classification, a nominal attribute of more than 127 values", "label", {"algorithm": "cart", "wide": 1}),
+    ("CART regression, a nominal attribute of more than 127 values", "value", {"algorithm": "cart", "wide": 1}),
+)
+
+
+def sample_csv(n: int = 400, seed: int = 0) -> str:
+    """A small table with nominal and numeric attributes, missing values of both kinds, a class
+    column ``label``, a numeric column ``value`` and a column ``id`` of as many values as rows (a
+    nominal attribute too wide for bytes, with ``--nominal id``): every kernel runs on it."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    lines = ["c0,c1,x0,x1,x2,label,value,id"]
+    for row in range(n):
+        c0, c1 = rng.integers(0, 4), rng.integers(0, 3)
+        x0, x1, x2 = np.round(rng.normal(50, 15), 1), np.round(rng.normal(0, 1), 2), rng.integers(0, 20)
+        label = int(c0 == 1) + int(x0 > 50) + int(x1 > 0.5) if rng.random() > 0.1 else int(rng.integers(0, 3))
+        cells = [f"v{c0}", f"w{c1}", f"{x0}", f"{x1}", f"{x2}", f"k{label % 3}", f"{x0 * 0.5 + x1:.3f}", f"{row}"]
+        for j in (0, 2):
+            cells[j] = "?" if rng.random() < 0.05 else cells[j]
+        lines.append(",".join(cells))
+    return "\n".join(lines) + "\n"
+
+
+def warm(job: tuple, path: str) -> tuple[float, list[str], bool]:
+    """Grow ``job``'s tree on the CSV at ``path`` with the compiled engines and with the reference:
+    (seconds the compiled run took, the kernel sets that were not cached before, whether the two
+    trees are the same)."""
+    from dtcli.cli.common import load_training_table
+    from dtcli.induction import PruneParams, backend, grow_params, train
+    from dtcli.induction.algorithms import ALGORITHMS
+    from dtcli.induction.compiling import uncached
+    from dtcli.render.tree import text_tree
+
+    title, target, options = job
+    options = dict(options)
+    algorithm, prune, wide = options.pop("algorithm"), options.pop("prune", None), options.pop("wide", False)
+    task = "auto" if algorithm == "cart" else "classification"
+    other = "value" if target == "label" else "label"
+    table = load_training_table(path, target, (other,) + (() if wide else ("id",)), ("id",), None, task)
+    params, pruning = grow_params(algorithm, **options), PruneParams(method=prune)
+    choice = backend.choose(table, params, "compiled")
+    pessimistic = (prune or ALGORITHMS[algorithm].prune) == "pessimistic"
+    missing = uncached(backend.kernel_sets(table, params, choice) + (["prune"] if pessimistic else []), table)
+    started = time.perf_counter()
+    compiled, _ = train(table, params, pruning, engine="compiled")
+    seconds = time.perf_counter() - started
+    reference, _ = train(table, params, pruning, engine="reference")
+    made = [name for name in missing if name not in uncached(missing, table)]
+    return seconds, made if backend.available() else [], text_tree(compiled) == text_tree(reference)
+
+
+@click.command("warm-up", cls=Command)
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Compile in N processes at once (default: 2, or 1 on a machine with one processor; each may "
+    "take 600 MB while it compiles).",
+)
+@click.option("-q", "--quiet", is_flag=True, help="Print nothing (the exit status says whether it worked).")
+def command(jobs, quiet):
+    """Compile every kernel of the compiled engines into this machine's cache.
+
+    The compiled engines (from 5,000 rows) compile their kernels the first time
+    they run, which takes a minute or two; later runs load them from the cache
+    in a fraction of a second. Run this once in a Dockerfile or a CI job (and
+    keep the cache directory, ~/.cache/dtree/numba, or NUMBA_CACHE_DIR) so
+    that no run waits for it. It grows a small tree with each engine, checks
+    it against the per-node reference (a warning if they differ), and prints
+    what it compiled and how long that took.
+
+    Example: RUN dtree warm-up (in a Dockerfile)
+    """
+    import multiprocessing
+    import os
+    import tempfile
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    from dtcli.errors import ParameterError
+    from dtcli.induction import backend
+    from dtcli.induction.kernels.cache import chosen_dir
+    from dtcli.render.console import info, warn
+
+    say = (lambda text: None) if quiet else info
+    if not backend.available():
+        raise ParameterError("numba cannot be used here (is it installed?); dtree runs without compiled kernels")
+    started = time.perf_counter()
+    workers = jobs or min(2, os.cpu_count() or 1)
+    with tempfile.TemporaryDirectory(prefix="dtree-warm-up-") as folder:
+        path = os.path.join(folder, "sample.csv")
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(sample_csv())
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+            running = {pool.submit(warm, job, path): job[0] for job in JOBS}
+            for title, warm_up in extra_warm_ups():  # (here, while the workers compile)
+                job_started = time.perf_counter()
+                warm_up()
+                say(f"{title}: ready in {time.perf_counter() - job_started:.1f} s")
+            for done in as_completed(running):
+                seconds, made, same = done.result()
+                what = f"compiled {', '.join(made)} in" if made else "already compiled, ran in"
+                say(f"{running[done]}: {what} {seconds:.1f} s")
+                if not same:
+                    warn(f"{running[done]}: the compiled engine grew another tree than the reference; please report")
+    say(f"kernels cached in {chosen_dir()} ({time.perf_counter() - started:.1f} s in all)")
+
+
+def extra_warm_ups() -> list:
+    """Kernels no training run calls, as (title, their ``warm_up()``): the prediction kernel's,
+    when this version has one (the hook for more)."""
+    found = []
+    try:
+        from dtcli.induction.apply.compiled import kernels as prediction
+    except ImportError:
+        return found
+    module = prediction()
+    if module is not None and hasattr(module, "warm_up"):
+        found.append(("Prediction", module.warm_up))
+    return found

@@ -1,0 +1,167 @@
+"""Which compiled kernels a run needs, whether this machine's cache holds them, and what compiling costs.
+
+numba compiles a kernel the first time it is called and keeps the machine code in the cache
+directory (``kernels/cache.py``); a later run loads it in a fraction of a second. The kernels a
+run calls from Python fall into sets (``KERNEL_SETS``), one per engine and task: a set is
+*cached* when every kernel of it that the run calls has its index file in the cache directory
+(numba's naming: ``<module>.<function>-<line>.py<version>.nbi`` in a sub-directory named after
+the kernels' directory), a check of a few file names that imports nothing of numba.
+
+``COMPILE_SECONDS`` (each set's compile time, in CPU seconds: one compile runs on one core) and
+``REFERENCE_SECONDS`` (the per-node reference's time per row and attribute) were measured with an
+empty cache on this project's benchmark tables (``make_data.py``: 10 nominal and 10 numeric
+attributes, 3 classes, missing values) on a shared 2-core machine; ``backend`` weighs them, and
+``DESCEND_SECONDS`` (numpy's prediction per row and level) against the prediction kernel's compile.
+They are estimates: a choice made on them never changes a tree, only how soon it is grown.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import hashlib
+import os
+import sys
+from pathlib import Path
+
+HERE = Path(os.path.abspath(__file__)).parent  # as numba names it (not resolved: numba does not)
+
+# set -> its kernels: (file under dtcli/induction, function, when a run calls it: always, numeric, nominal)
+KERNEL_SETS: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "levelwise": (
+        ("levelwise/kernels/loops.py", "class_counts", "always"),
+        ("levelwise/kernels/loops.py", "route", "always"),
+        ("levelwise/kernels/loops.py", "spread", "always"),
+        ("levelwise/kernels/loops.py", "expand", "numeric"),
+        ("levelwise/kernels/nominal.py", "nominal_splits", "nominal"),
+        ("kernels/sort.py", "stable_order", "numeric"),
+    ),
+    "c45": (
+        ("levelwise/kernels/c45.py", "c45_numeric", "numeric"),
+        ("levelwise/kernels/c45.py", "c45_select", "always"),
+    ),
+    "id3": (
+        ("levelwise/kernels/id3.py", "id3_numeric", "numeric"),
+        ("levelwise/kernels/id3.py", "id3_select", "always"),
+        ("levelwise/kernels/id3.py", "id3_contested", "always"),
+    ),
+    "bins": (("levelwise/kernels/bins.py", "c45_binned", "numeric"),),
+    "cart": (
+        ("cart/kernels/grow.py", "grow_cart", "always"),
+        ("kernels/sort.py", "ranked_order", "numeric"),
+    ),
+    "regression": (
+        ("cart/kernels/regress.py", "grow_regression", "always"),
+        ("kernels/sort.py", "ranked_order", "numeric"),
+    ),
+    "prune": (
+        ("prune/kernels/cases.py", "class_counts", "always"),
+        ("prune/kernels/pessimistic.py", "prune", "always"),
+    ),
+    "predict": (("apply/kernels/descend.py", "descend_rows", "always"),),
+}
+
+# seconds to compile each set with an empty cache (CPU seconds, measured on a loaded 2-core machine)
+COMPILE_SECONDS = {
+    "levelwise": 9.0,
+    "c45": 2.0,
+    "id3": 4.0,
+    "bins": 3.0,
+    "cart": 55.0,
+    "regression": 40.0,
+    "prune": 15.0,
+    "predict": 12.0,
+}
+# seconds the per-node reference takes per (row x attribute), by algorithm and task (20,000 rows of
+# the benchmark table: C4.5 4.0 s, ID3 with thresholds 8.7 s, CART 8.9 s, regression 37.6 s), and to prune
+REFERENCE_SECONDS = {"c45": 8e-6, "id3": 2e-5, "cart": 2.1e-5, "regression": 9e-5, "prune": 1e-6}
+# the reference stands in for kernels not cached only in runs this short (seconds): a longer run
+# compiles them, once per machine, rather than pay the reference's time at every run (the reference
+# never fills the cache: CART on 100,000 rows took 48 s by the reference at every run, against 55 s
+# of compiling once and 4 s a run after)
+SOONER_LIMIT = 10.0
+# seconds numpy's level-by-level prediction takes per (row x level of the tree)
+DESCEND_SECONDS = 2.5e-7
+
+
+def index_glob(cache: str, file: str, function: str) -> str:
+    """The pattern of numba's index file of ``function`` in ``file`` under the cache directory ``cache``."""
+    source = HERE / file
+    folder = source.parent
+
+    sub = f"{folder.name}_{hashlib.sha1(str(folder).encode()).hexdigest()}"
+    version = f"py{sys.version_info[0]}{sys.version_info[1]}{getattr(sys, 'abiflags', '')}"
+    return os.path.join(cache, sub, f"{glob.escape(source.stem)}.{function}-*.{version}.nbi")
+
+
+def calls(table, when: str) -> bool:
+    """Whether a run on ``table`` calls a kernel marked ``when`` (always, numeric, nominal)."""
+    if when == "always" or table is None:
+        return True
+    nominal = [a.is_nominal for a in table.attributes]
+    return any(nominal) if when == "nominal" else not all(nominal)
+
+
+_dirs: dict = {}  # NUMBA_CACHE_DIR -> the cache directory (the sources' key is read once a run)
+
+
+def _cache() -> str:
+    from dtcli.induction.kernels.cache import chosen_dir
+
+    setting = os.environ.get("NUMBA_CACHE_DIR")
+    return _dirs[setting] if setting in _dirs else _dirs.setdefault(setting, chosen_dir())
+
+
+def variant(name: str, table) -> str:
+    """The second compilation a table may need of a set: CART's builders hold nominal codes in
+    bytes, or in 4-byte integers when an attribute has more than 127 values (``wide``)."""
+    wide = table is not None and any(a.is_nominal and len(a.values) > 127 for a in table.attributes)
+    return "wide" if wide and name in ("cart", "regression") else ""
+
+
+def marker(name: str, table) -> str | None:
+    """The file that says ``name``'s variant for ``table`` was compiled (numba's index file cannot
+    say which signatures it holds), or None for the usual variant."""
+    kind = variant(name, table)
+    return os.path.join(_cache(), f"dtree-{name}-{kind}.compiled") if kind else None
+
+
+def remember(sets: list[str], table) -> None:
+    """After a run: note the variants of ``sets`` it compiled (``marker``)."""
+    for name in sets:
+        path = marker(name, table)
+        if path and not os.path.exists(path):
+            with contextlib.suppress(OSError):
+                Path(path).touch()
+
+
+def uncached(sets: list[str], table) -> list[str]:
+    """Those of ``sets`` whose kernels (those a run on ``table`` calls) are not all in the cache."""
+    cache = _cache()
+    return [
+        name
+        for name in sets
+        if any(calls(table, when) and not glob.glob(index_glob(cache, f, fn)) for f, fn, when in KERNEL_SETS[name])
+        or (marker(name, table) is not None and not os.path.exists(marker(name, table)))
+    ]
+
+
+def sooner(reference: float, sets: list[str]) -> bool:
+    """Whether a run of about ``reference`` seconds without the kernels of ``sets`` (those not
+    cached) is the better choice: done before they would compile, and short (``SOONER_LIMIT``)."""
+    return bool(sets) and reference < compile_seconds(sets) and reference <= SOONER_LIMIT
+
+
+def compile_seconds(sets: list[str]) -> float:
+    """About how long compiling ``sets`` takes."""
+    return sum(COMPILE_SECONDS[name] for name in sets)
+
+
+def descend_seconds(n_rows: int, depth: int) -> float:
+    """About how long numpy's prediction takes for ``n_rows`` rows through ``depth`` levels."""
+    return DESCEND_SECONDS * n_rows * max(depth, 1)
+
+
+def reference_seconds(kind: str, table) -> float:
+    """About how long the per-node reference takes for ``kind`` (an algorithm, regression or prune)."""
+    return REFERENCE_SECONDS[kind] * table.n_rows * max(len(table.attributes), 1)

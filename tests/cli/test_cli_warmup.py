@@ -1,0 +1,56 @@
+"""A first run on a new machine says it is compiling; ``dtree warm-up`` compiles ahead and says what it did."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from dtcli.cli.warmup import JOBS, sample_csv
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+NOTICE = "compiling kernels (once per machine, about "
+
+
+def dtree(*args, cache: Path, cwd: Path):
+    """``python -m dtcli ARGS`` in a fresh process whose kernel cache is ``cache`` (stderr a pipe)."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), PYTHONPATH=str(ROOT))
+    return subprocess.run(
+        [sys.executable, "-m", "dtcli", *map(str, args)], env=env, cwd=cwd, capture_output=True, text=True
+    )
+
+
+@pytest.mark.compiled
+def test_a_cold_compile_is_announced_once_on_stderr(tmp_path):
+    """The smallest set of kernels: ID3 on nominal attributes (no sorting, no numeric scans)."""
+    rng = np.random.default_rng(0)
+    rows = ["a,b,y"] + [f"v{rng.integers(0, 3)},w{rng.integers(0, 2)},k{rng.integers(0, 2)}" for _ in range(300)]
+    data = tmp_path / "small.csv"
+    data.write_text("\n".join(rows) + "\n")
+    first = dtree("train", data, "--engine", "compiled", "-o", tmp_path / "m.json", cache=tmp_path / "c", cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert first.stderr.count(NOTICE) == 1 and first.stderr.startswith(NOTICE), first.stderr
+    again = dtree("train", data, "--engine", "compiled", "-o", tmp_path / "m.json", cache=tmp_path / "c", cwd=tmp_path)
+    assert again.returncode == 0 and NOTICE not in again.stderr
+
+
+def test_the_sample_table_reaches_every_kernel():
+    """Nominal and numeric attributes, missing values in both, three classes, a numeric target."""
+    lines = sample_csv().splitlines()
+    header, rows = lines[0].split(","), [line.split(",") for line in lines[1:]]
+    assert header == ["c0", "c1", "x0", "x1", "x2", "label", "value", "id"]
+    assert len({row[7] for row in rows}) > 127
+    assert any(row[0] == "?" for row in rows) and any(row[2] == "?" for row in rows)
+    assert {row[5] for row in rows} == {"k0", "k1", "k2"}
+    targets = {options["algorithm"] for _, _, options in JOBS}
+    assert targets == {"c45", "id3", "cart"} and any(target == "value" for _, target, _ in JOBS)
+
+
+def test_warm_up_is_listed_and_has_help(run):
+    assert "warm-up" in run("--help").stdout
+    result = run("warm-up", "--help")
+    assert result.exit_code == 0 and "Docker" in result.stdout
