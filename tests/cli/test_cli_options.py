@@ -52,7 +52,9 @@ def test_every_engine_gives_the_same_output(run):
     for engine in ("auto", "reference", "compiled"):
         result = run("train", SAMPLES / "weather-numeric.csv", "-a", "c45", "-f", "json", "--engine", engine)
         assert result.exit_code == 0
-        outputs.add((result.stdout, result.stderr))
+        # on a machine whose kernel cache is cold, the compiled run also says that it compiles (once)
+        said = [line for line in result.stderr.splitlines(True) if not line.startswith("compiling kernels (")]
+        outputs.add((result.stdout, "".join(said)))
     assert len(outputs) == 1
 
 
