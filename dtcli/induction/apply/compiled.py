@@ -14,23 +14,13 @@ from dtcli.induction.apply.weka_order import EMPTY
 from dtcli.model.tree import NumericTest
 
 CHUNK = 100_000  # rows whose columns are copied for the kernel at once
-_kernels = None
 
 
 def kernels():
     """The compiled prediction kernels module, or None when numba cannot be used here."""
-    global _kernels
-    if _kernels is None:
-        from dtcli.induction.kernels.cache import use_cache_dir
+    from dtcli.induction.kernels.cache import load
 
-        use_cache_dir()
-        try:
-            from dtcli.induction.apply.kernels import descend
-        except Exception:
-            _kernels = False
-        else:
-            _kernels = descend
-    return _kernels or None
+    return load("dtcli.induction.apply.kernels.descend")
 
 
 class Packed:

@@ -95,3 +95,20 @@ def use_cache_dir() -> None:
     config = sys.modules.get("numba.core.config")
     if config is not None:  # numba was imported before the variable was set
         config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
+
+
+_LOADED: dict[str, object] = {}
+
+
+def load(module: str):
+    """The kernels module ``module``, imported once with the cache directory set (``use_cache_dir``),
+    or None when numba cannot be used here (it is missing or fails to load)."""
+    if module not in _LOADED:
+        import importlib
+
+        use_cache_dir()
+        try:
+            _LOADED[module] = importlib.import_module(module)
+        except Exception:
+            _LOADED[module] = None
+    return _LOADED[module]

@@ -46,7 +46,7 @@ import numpy as np
 from dtcli.induction.criteria.constants import KERNEL_CODES
 from dtcli.induction.criteria.midpoint import midpoint
 from dtcli.induction.grow.flat import FlatTree, best_first
-from dtcli.induction.kernels.cache import use_cache_dir
+from dtcli.induction.kernels.cache import load
 from dtcli.induction.levelwise.c45_level import C45Level
 from dtcli.induction.levelwise.chi import ChiTests, chi_square_leaves, in_growth_order
 from dtcli.induction.levelwise.data import Candidates, Columns, LevelTree, Placer, assemble, sorted_list
@@ -57,9 +57,6 @@ from dtcli.induction.memory import release
 from dtcli.induction.search.bins import bin_codes
 from dtcli.induction.search.missing import NODE_FILL, filled_at_root
 from dtcli.model.table import Table
-
-_kernels = None
-
 
 ID3_CRITERIA = {name: KERNEL_CODES[name] for name in ("gain", "gain-ratio", "gini")}
 
@@ -80,16 +77,7 @@ def use_engine(table: Table, params) -> bool:
 
 def kernels():
     """The compiled kernels module, or None when numba cannot be used here."""
-    global _kernels
-    if _kernels is None:
-        use_cache_dir()
-        try:
-            from dtcli.induction.levelwise.kernels import loops as engine_kernels
-        except Exception:
-            _kernels = False
-        else:
-            _kernels = engine_kernels
-    return _kernels or None
+    return load("dtcli.induction.levelwise.kernels.loops")
 
 
 def grow_levelwise(table: Table, params, progress=None, trace: list | None = None) -> FlatTree:
