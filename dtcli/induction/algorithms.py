@@ -26,7 +26,6 @@ from dtcli.induction.params import (
 )
 from dtcli.induction.prune.collapse import collapse
 from dtcli.induction.search.missing import NODE_FILL
-from dtcli.induction.search.regression import check_regression_target
 from dtcli.model.table import Table
 from dtcli.model.tree import Tree
 
@@ -98,6 +97,8 @@ def check_table(table: Table, params: GrowParams) -> None:
                 "--chi2-alpha tests a split's association with the classes; a regression tree "
                 "has none: use --min-gain, --min-leaf or --max-depth to stop early"
             )
+        from dtcli.induction.search.regression import check_regression_target  # only numeric targets need it
+
         check_regression_target(table)
     elif len(present := np.flatnonzero(np.bincount(table.y[labelled]))) < 2:  # np.unique would import numpy.ma
         only = table.classes[present[0]]

@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from dtcli.errors import DataError
-from dtcli.io.arff_reader import parse_arff
 from dtcli.io.columns import Columns
 from dtcli.io.csv_reader import parse_csv
 from dtcli.io.source import DATA, DEFAULT_LIMITS, Limits, read_input
@@ -97,6 +96,8 @@ def read_data(path: str, format_in: str | None = None, text_columns=(), limits: 
     if kind == "arff":
         text = data.decode("utf-8")
         del got, data  # the text alone from here on
+        from dtcli.io.arff_reader import parse_arff  # here: CSV runs never load liac-arff's reader
+
         frame, declared, lines = parse_arff(text, source, limits.max_rows)
     else:
         frame, lines, sep, raw = parse_csv(data, source, path, set(text_columns), limits.max_rows)

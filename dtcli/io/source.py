@@ -14,7 +14,6 @@ devices and sockets.
 from __future__ import annotations
 
 import codecs
-import gzip
 import hashlib
 import io
 import os
@@ -22,7 +21,6 @@ import re
 import stat
 import sys
 import time
-import zlib
 from dataclasses import dataclass
 
 from dtcli.errors import DataError
@@ -258,6 +256,9 @@ class _Reading:
 
     def gzip(self, handle):
         """A gzip-compressed input, decompressed a chunk at a time (so a bomb stops at the bound)."""
+        import gzip  # here: most inputs are not compressed, and start-up counts (gain on small tables)
+        import zlib
+
         magic = b""
         while len(magic) < len(GZIP_MAGIC) and (more := handle.read(len(GZIP_MAGIC) - len(magic))):
             magic += more

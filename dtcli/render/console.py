@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import shutil
 import sys
 from typing import TYPE_CHECKING
 
@@ -45,6 +44,8 @@ def make_console(stderr: bool = False, file=None) -> Console:
     terminal = stream.isatty()
     width = None if terminal else pipe_width()
     if terminal and file is not None:
+        import shutil  # here, not at start-up: only a terminal's width needs it
+
         width = shutil.get_terminal_size().columns
     return Console(
         file=file or stream,

@@ -31,6 +31,9 @@ NEVER = (
     "asyncio",
     "numpy.ma",  # numpy 2's np.unique imports it: dtree's small paths avoid np.unique
     "tempfile",  # only when an output file is written
+    "gzip",  # only for a compressed input
+    "shutil",  # only for a terminal's width
+    "dtcli.io.arff_reader",  # only for ARFF input
     "dtcli.induction.levelwise.engine",
     "dtcli.induction.cart.engine",
     "dtcli.induction.kernels.cache",
