@@ -54,7 +54,7 @@ from dtcli.induction.levelwise.fill import NodeFill
 from dtcli.induction.levelwise.id3_level import Id3Level
 from dtcli.induction.levelwise.kernels.state import Frontier, Records
 from dtcli.induction.memory import release
-from dtcli.induction.search.bins import bin_codes
+from dtcli.induction.search.bins import BinnedView, bin_codes
 from dtcli.induction.search.missing import NODE_FILL, filled_at_root
 from dtcli.model.table import Table
 
@@ -132,6 +132,8 @@ class _Growth:
             max_bins = None if self.fill else params.max_bins  # (filled: ``train`` bins the table beforehand)
             self.binned = _binned(table, self.labelled, rows, self.numeric, max_bins)
             self.scorer = C45Level(k, table, params, self.columns, self.usable, self.binned)
+            if self.binned:  # thresholds placed among the binned values, as the reference grows on them
+                self.placer = Placer(BinnedView(original, max_bins, self.binned), self.placer.mode)
         self.chi = None if params.chi2_alpha is None else ChiTests(params.chi2_alpha, self.n_classes, self.attributes)
         self.levels = []  # per level: counts, labels, attr, thr, nb, child start (within the next level), score
         self.parent_labels = np.zeros(1, dtype=np.int64)
@@ -192,7 +194,7 @@ class _Growth:
                 continue
             lower, upper = cuts[i][0][s], cuts[i][1][s]
             lower, upper = float(lower), float(upper)
-            level.thr[s] = lower if i in self.binned else self.placer.place(i, midpoint(lower, upper), lower)
+            level.thr[s] = self.placer.place(i, midpoint(lower, upper), lower)
 
     def _route(self, level: LevelTree):
         """Lay the children out and send the records down: each record's branch, each branch's weight."""

@@ -58,6 +58,31 @@ def bin_table(table: Table, max_bins: int) -> Table:
     return Table(table.schema, columns, table.y, table.weights, table.source, table.sha256, table.lines, table.origin)
 
 
+class BinnedView:
+    """What a threshold is placed on (``Thresholds``, ``levelwise/data.py: Placer``) when an engine
+    grows on bin codes: ``columns[i]`` is column ``i`` as ``bin_table`` makes it for the attributes
+    in ``binned`` (made when first asked for: only attributes split on are), else the table's."""
+
+    def __init__(self, table: Table, max_bins: int, binned):
+        self.table, self.max_bins, self.binned = table, max_bins, set(binned)
+        self.columns = _Columns(self)
+
+
+class _Columns:
+    def __init__(self, view: BinnedView):
+        self.view, self.made = view, {}
+
+    def __getitem__(self, i: int) -> np.ndarray:
+        view = self.view
+        if i not in view.binned:
+            return view.table.columns[i]
+        if i not in self.made:
+            column = view.table.columns[i]
+            codes, tops = bin_codes(column, view.table.labelled(), view.max_bins)
+            self.made[i] = np.where(codes >= 0, tops[np.maximum(codes, 0)], np.nan) if len(tops) else column
+        return self.made[i]
+
+
 def snap(root: Node, binned: Table) -> Node:
     """Every numeric threshold moved down to the largest binned value not above it."""
     values: dict[str, np.ndarray] = {}
