@@ -11,10 +11,10 @@ from dtcli.induction.levelwise.kernels.c45 import (
     cut_outputs,
     finish_cut,
     min_split_of,
-    move_left,
     scan_buffers,
     start_scan,
     try_cut,
+    xlog2x,
 )
 
 
@@ -58,9 +58,10 @@ def c45_binned(codes, tops, recs, front, mdl):
                 e = order[j]
                 value = tops[codes[recs.row[e]]]
                 if not np.isnan(previous) and previous + 1e-5 < value:
+                    _terms(scan)
                     if try_cut(previous, value, scan, kw, ms, front.totals[k], old, best):
                         found[k] = True
-                move_left(recs.y[e], recs.w[e], scan)
+                scan.left[recs.y[e]] += recs.w[e]  # (the entropy terms only where a cut may fall)
                 previous = value
             if found[k]:
                 found[k], best_gains[k], ratios[k] = finish_cut(best, front.totals[k], mdl, scan)
@@ -68,6 +69,15 @@ def c45_binned(codes, tops, recs, front, mdl):
         for j in range(n_occupied):
             rows_in[occupied[j]] = 0
     return found, best_lower, best_upper, best_gains, ratios
+
+
+@kernel
+def _terms(scan):
+    """The entropy terms of both sides for the running left side: what ``move_left`` keeps up to
+    date record by record, made only at a bin's end (the same values: the same sums go in)."""
+    for c in range(scan.left.shape[0]):
+        scan.xl[c] = xlog2x(scan.left[c])
+        scan.xr[c] = xlog2x(scan.known[c] - scan.left[c])
 
 
 @kernel
