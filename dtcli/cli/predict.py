@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import chain
+
 import click
 import numpy as np
 
@@ -117,17 +119,28 @@ def _columns(tree, predicted, probabilities, proba: bool, why, rows: range) -> d
     """The CSV columns added to DATA's for ``rows``: prediction, proba_<class> with --proba, path with --explain."""
     predicted, probabilities = predicted[rows.start : rows.stop], probabilities[rows.start : rows.stop]
     if tree.schema.is_regression:
-        columns = {"prediction": [f"{v:.10g}" for v in predicted]}
+        columns = {"prediction": formatted(predicted, "{:.10g}")}
     else:
         columns = {"prediction": np.asarray(tree.classes, dtype=object)[predicted] if len(predicted) else []}
         if proba:
             for j, label in enumerate(tree.classes):
-                columns[f"proba_{label}"] = [f"{p:.6g}" for p in probabilities[:, j]]
+                columns[f"proba_{label}"] = formatted(probabilities[:, j], "{:.6g}")
     if why is not None:
         from dtcli.render.paths import paths_cell
 
         columns["path"] = [paths_cell(why.paths(i), tree.classes) for i in rows]
     return columns
+
+
+def formatted(values: np.ndarray, spec: str) -> np.ndarray:
+    """``spec.format(v)`` of each float64 value (an array of str objects), formatted once per
+    distinct value: distinct bit patterns, so -0.0 and 0.0 (and NaNs) keep their own text."""
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    bits = values.view(np.int64)
+    ordered = np.sort(bits)  # (np.unique imports numpy.ma: milliseconds of start-up)
+    distinct = ordered[np.append(True, ordered[1:] != ordered[:-1])] if len(ordered) else ordered
+    texts = np.array([spec.format(v) for v in distinct.view(np.float64).tolist()], dtype=object)
+    return texts[np.searchsorted(distinct, bits)]
 
 
 def _json(tree, predicted, probabilities, why) -> str:
@@ -234,12 +247,28 @@ def _echoed(echo, sep: str, names: list[str], columns_of):
     yield header + "".join(sep + name for name in names) + "\n"
     start = 0
     for lines in blocks:
-        extra = [[str(v) for v in values] for values in columns_of(range(start, start + len(lines))).values()]
-        if "path" in names:  # the last column; quoted where it must be (a path is seldom plain)
-            extra[-1] = [_quoted(v, sep) for v in extra[-1]]
-        tails = [sep + sep.join(row) for row in zip(*extra)]
-        yield "".join([line + tail + "\n" for line, tail in zip(lines, tails)])
+        tails = row_tails(columns_of(range(start, start + len(lines))), sep, "path" in names)
+        yield "".join(chain.from_iterable(zip(lines, tails)))
         start += len(lines)
+
+
+def row_tails(columns: dict, sep: str, quote_last: bool = False) -> list[str]:
+    """Each row's new cells as text: a separator before each cell, a line end after the last;
+    with ``quote_last``, the last column quoted where it must be (a path is seldom plain)."""
+    cells = [_cells(values) for values in columns.values()]
+    if quote_last:
+        cells[-1] = np.array([_quoted(str(v), sep) for v in cells[-1]], dtype=object)
+    tails = np.full(len(cells[0]) if cells else 0, "", dtype=object)
+    for values in cells:
+        tails = tails + sep + values
+    return (tails + "\n").tolist()
+
+
+def _cells(values) -> np.ndarray:
+    """A column's cells as an array of str (objects)."""
+    if isinstance(values, np.ndarray) and values.dtype == object:
+        return values
+    return np.array([str(v) for v in values], dtype=object)
 
 
 def _write(output, text) -> None:
