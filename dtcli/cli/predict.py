@@ -10,6 +10,7 @@ import numpy as np
 from dtcli.cli.common import format_in_option, load_model, output_option, write_output
 from dtcli.cli.guard import Command
 from dtcli.cli.options import format_option, limit_options, metrics_json_option
+from dtcli.render.predicted import added_columns, plain, row_tails
 
 FORMATS = ("csv", "json", "text")
 
@@ -62,7 +63,14 @@ def command(model, data, output, proba, fmt, explain, metrics_json, format_in, l
 
         raise ParameterError("--metrics-json -: standard output carries the predictions; give -o FILE for them, "
                              "or --metrics-json FILE")  # fmt: skip
-    tree = load_model(model, limits)
+    early = _early(data, output, fmt, explain, format_in, limits)
+    try:
+        tree = load_model(model, limits, on_schema=early and early.schema_known)
+        if early and _streamed(tree, model, early, output, proba, metrics_json, quiet):
+            return
+    finally:
+        if early:
+            early.close()
     raw = read_data(data, format_in, text_columns(tree.schema), limits)
     encoded = encode_for_schema(raw, tree.schema)
     if encoded.table.n_rows == 0:
@@ -97,6 +105,38 @@ def command(model, data, output, proba, fmt, explain, metrics_json, format_in, l
         _report(tree, encoded, predicted, probabilities, quiet, metrics_json, about)
 
 
+def _early(data: str, output, fmt: str, explain: bool, format_in, limits):
+    """DATA read ahead a chunk at a time while the model loads (``predict_stream.Early``), when the
+    predictions go to a file as CSV and DATA may be a plain CSV file; else None."""
+    if not output or output == "-" or fmt != "csv" or explain or (format_in or "csv") != "csv":
+        return None
+    if data == "-" or data.lower().removesuffix(".gz").endswith(".arff"):
+        return None
+    from dtcli.cli.predict_stream import Early
+
+    return Early(data, limits)
+
+
+def _streamed(tree, model, early, output, proba, metrics_json, quiet: bool) -> bool:
+    """Predict into the file ``output`` the rows ``early`` reads (``predict_stream``), with the
+    warnings and report of the whole-file path; False when that path must do it (nothing done)."""
+    from dtcli.cli.predict_stream import stream
+    from dtcli.errors import DtreeError
+    from dtcli.io.csv_chunks import NotPlain
+    from dtcli.render.console import warn
+
+    try:
+        done = stream(tree, early, output, proba, metrics_json, quiet)
+    except (NotPlain, DtreeError):
+        return False  # the whole-file path gives the message, if any
+    for name, count in done.unseen.items():
+        warn(f"{done.source}: column {name!r}: {count} value(s) never seen in training, treated as missing")
+    if done.has_target:
+        about = {"model": model, "data": done.source, "method": "test-set"}
+        _report(tree, done, done.predicted, done.probabilities, quiet, metrics_json, about)
+    return True
+
+
 def _predict(tree, table, quiet: bool):
     """(class codes, probabilities) of a tree or a rule set, in chunks of rows, with a progress bar
     on a terminal (render.progress) unless ``quiet``."""
@@ -118,29 +158,12 @@ def _predict(tree, table, quiet: bool):
 def _columns(tree, predicted, probabilities, proba: bool, why, rows: range) -> dict:
     """The CSV columns added to DATA's for ``rows``: prediction, proba_<class> with --proba, path with --explain."""
     predicted, probabilities = predicted[rows.start : rows.stop], probabilities[rows.start : rows.stop]
-    if tree.schema.is_regression:
-        columns = {"prediction": formatted(predicted, "{:.10g}")}
-    else:
-        columns = {"prediction": np.asarray(tree.classes, dtype=object)[predicted] if len(predicted) else []}
-        if proba:
-            for j, label in enumerate(tree.classes):
-                columns[f"proba_{label}"] = formatted(probabilities[:, j], "{:.6g}")
+    columns = added_columns(tree, predicted, probabilities, proba)
     if why is not None:
         from dtcli.render.paths import paths_cell
 
         columns["path"] = [paths_cell(why.paths(i), tree.classes) for i in rows]
     return columns
-
-
-def formatted(values: np.ndarray, spec: str) -> np.ndarray:
-    """``spec.format(v)`` of each float64 value (an array of str objects), formatted once per
-    distinct value: distinct bit patterns, so -0.0 and 0.0 (and NaNs) keep their own text."""
-    values = np.ascontiguousarray(values, dtype=np.float64)
-    bits = values.view(np.int64)
-    ordered = np.sort(bits)  # (np.unique imports numpy.ma: milliseconds of start-up)
-    distinct = ordered[np.append(True, ordered[1:] != ordered[:-1])] if len(ordered) else ordered
-    texts = np.array([spec.format(v) for v in distinct.view(np.float64).tolist()], dtype=object)
-    return texts[np.searchsorted(distinct, bits)]
 
 
 def _json(tree, predicted, probabilities, why) -> str:
@@ -225,7 +248,7 @@ def _output(raw, tree, predicted, probabilities, proba: bool, why):
     of pieces of ``ECHO_ROWS`` rows when the rows are echoed (the whole text never in memory), else a str."""
     names = list(_columns(tree, predicted, probabilities, proba, why, range(0)))
     replaced = [name for name in ("prediction", "path") if name in names and name in raw.frame.columns]
-    if not replaced and all(_plain(name, raw.sep) for name in names) and _plain_labels(tree, predicted, raw.sep):
+    if not replaced and all(plain(name, raw.sep) for name in names) and _plain_labels(tree, predicted, raw.sep):
         echo = raw.echo_blocks(ECHO_ROWS)  # (numbers as formatted are plain; a path is quoted where it must be)
         if echo is not None:
             return _echoed(
@@ -238,7 +261,7 @@ def _plain_labels(tree, predicted, sep: str) -> bool:
     """Whether the predicted class labels need no quoting (regression predictions are numbers)."""
     if tree.schema.is_regression or not len(predicted):
         return True
-    return all(_plain(tree.classes[code], sep) for code in np.unique(predicted).tolist())
+    return all(plain(tree.classes[code], sep) for code in np.unique(predicted).tolist())
 
 
 def _echoed(echo, sep: str, names: list[str], columns_of):
@@ -250,25 +273,6 @@ def _echoed(echo, sep: str, names: list[str], columns_of):
         tails = row_tails(columns_of(range(start, start + len(lines))), sep, "path" in names)
         yield "".join(chain.from_iterable(zip(lines, tails)))
         start += len(lines)
-
-
-def row_tails(columns: dict, sep: str, quote_last: bool = False) -> list[str]:
-    """Each row's new cells as text: a separator before each cell, a line end after the last;
-    with ``quote_last``, the last column quoted where it must be (a path is seldom plain)."""
-    cells = [_cells(values) for values in columns.values()]
-    if quote_last:
-        cells[-1] = np.array([_quoted(str(v), sep) for v in cells[-1]], dtype=object)
-    tails = np.full(len(cells[0]) if cells else 0, "", dtype=object)
-    for values in cells:
-        tails = tails + sep + values
-    return (tails + "\n").tolist()
-
-
-def _cells(values) -> np.ndarray:
-    """A column's cells as an array of str (objects)."""
-    if isinstance(values, np.ndarray) and values.dtype == object:
-        return values
-    return np.array([str(v) for v in values], dtype=object)
 
 
 def _write(output, text) -> None:
@@ -312,13 +316,3 @@ def _framed(raw, columns: dict, replaced: list[str]) -> str:
     buffer = io.StringIO()
     frame.to_csv(buffer, index=False, lineterminator="\n", quoting=csv.QUOTE_MINIMAL, na_rep="?")
     return buffer.getvalue().replace("\0\n", "\r") if carriage else buffer.getvalue()
-
-
-def _plain(text: str, sep: str) -> bool:
-    """True if ``text`` needs no CSV quoting."""
-    return not any(c in text for c in (sep, '"', "\n", "\r"))
-
-
-def _quoted(text: str, sep: str) -> str:
-    """``text`` as a CSV cell: as it is when plain, else in double quotes (inner ones doubled)."""
-    return text if _plain(text, sep) else '"' + text.replace('"', '""') + '"'

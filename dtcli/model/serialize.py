@@ -132,10 +132,11 @@ def branch_values(test) -> list[str]:
     return list(test.attribute.values)
 
 
-def loads_model(text: str, source: str = "<model>") -> Tree:
-    """Parse and validate model JSON (or a rule set); raise ModelFormatError naming the problem."""
+def loads_model(text: str, source: str = "<model>", on_schema=None) -> Tree:
+    """Parse and validate model JSON (or a rule set); raise ModelFormatError naming the problem.
+    ``on_schema(schema)``, when given, is called as soon as a tree's schema is read (before its nodes)."""
     with without_gc():
-        return tree_from_dict(loads_document(text, source), source)
+        return tree_from_dict(loads_document(text, source), source, on_schema=on_schema)
 
 
 @contextlib.contextmanager
@@ -194,7 +195,7 @@ def too_deep(source: str) -> ModelFormatError:
     )
 
 
-def tree_from_dict(data: object, source: str = "<model>", fast: bool = True):
+def tree_from_dict(data: object, source: str = "<model>", fast: bool = True, on_schema=None):
     """Build a Tree (or, for ``"format": "dtree-rules"``, a RuleSet) from a parsed model
     dictionary, validating as it goes (``fast``: the nodes of a well-formed model are read by
     ``nodes_json``; False: always by the validating reader, which tests compare it with)."""
@@ -212,6 +213,8 @@ def tree_from_dict(data: object, source: str = "<model>", fast: bool = True):
             f"({__version__}) reads version {SCHEMA_VERSION}: upgrade dtree or retrain"
         )
     schema = reader.schema(reader.get(data, "schema", dict, ""))
+    if on_schema is not None:
+        on_schema(schema)
     root = reader.tree(reader.get(data, "root", dict, ""), schema)
     return Tree(
         schema=schema,

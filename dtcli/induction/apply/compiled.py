@@ -127,3 +127,15 @@ def predict_compiled(flat, n_rows: int, depth: int, done=None, chunk: int = CHUN
         if done is not None:
             done(stop - start)
     return proba
+
+
+def packed_predictor(flat, depth: int):
+    """``predict.descend`` of every row of a table with the columns of ``flat``'s (one table after
+    another), walked by the compiled kernel, the tree packed once: a function of such a table."""
+    packed = Packed(flat, kernels(), depth)
+
+    def run(table) -> np.ndarray:
+        flat.columns = table.columns
+        return descend_compiled(packed, 0, table.n_rows)
+
+    return run

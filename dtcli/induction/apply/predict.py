@@ -66,6 +66,30 @@ def predict_proba(
     return proba
 
 
+def predictor(tree: Tree, table: Table, rows: int, engine: str = "auto", compiling=None):
+    """``predict_proba`` for one table after another with ``table``'s columns (chunks of a file),
+    the tree laid out once: a function of such a table. ``rows``: about how many rows all the
+    tables hold (the engine is chosen for those); ``compiling`` as for ``predict_proba``."""
+    from dtcli.induction.backend import compiled_prediction
+
+    flat = layout(tree, table)
+    levels = depth(flat)
+    if compiled_prediction(rows, levels, engine):
+        from dtcli.induction.apply.compiled import packed_predictor
+        from dtcli.induction.backend import prediction_compile_seconds
+
+        seconds = prediction_compile_seconds() if compiling is not None else 0
+        if seconds:
+            compiling(seconds)
+        return packed_predictor(flat, levels)
+
+    def run(part: Table) -> np.ndarray:
+        flat.columns = part.columns
+        return descend(flat, np.arange(part.n_rows))
+
+    return run
+
+
 def depth(flat: _Layout) -> int:
     """The number of splits on the longest path of the layout's tree (slots are breadth first,
     so each level is a range of slots, the next one starting at its first node's first child)."""
