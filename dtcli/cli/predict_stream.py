@@ -44,7 +44,7 @@ def stream(tree, early: Early, output: str, proba: bool, metrics_json, quiet: bo
 
     if early.reading is None or early.schema is not tree.schema:
         raise NotPlain  # a rule set
-    if check_output(output) not in ("new", "file") or not all(plain(label, ",") for label in tree.classes):
+    if check_output(output) not in ("new", "file"):
         raise NotPlain
 
     state = _State(tree, proba, metrics_json is not None, quiet)
@@ -103,7 +103,8 @@ class _State:
 
         width = len(self.tree.classes) or 1
         names = list(added_columns(self.tree, np.zeros(0, dtype=np.int64), np.zeros((0, width)), self.proba))
-        if "prediction" in chunk.names or not all(plain(name, chunk.raw.sep) for name in names):
+        cells = names + list(self.tree.classes)
+        if "prediction" in chunk.names or not all(plain(cell, chunk.raw.sep) for cell in cells):
             raise NotPlain  # the whole-file path replaces the column (with a warning), or quotes
         self.has_target = encoded.has_target
         work.update(total=chunk.estimate)
@@ -121,7 +122,7 @@ class _State:
             index = {label: i for i, label in enumerate(self.labels)}
             new = [label for label in encoded.labels if label not in index]
             self.labels += tuple(new)
-            index.update((label, len(index) + i) for i, label in enumerate(new))
+            index.update({label: len(self.labels) - len(new) + i for i, label in enumerate(new)})
             lookup = np.array([index[label] for label in encoded.labels] + [MISSING], dtype=np.int32)
             actual = lookup[actual]
         self.actual.append(actual)
