@@ -13,6 +13,7 @@ from __future__ import annotations
 import queue
 import threading
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 
@@ -93,8 +94,11 @@ class _State:
         regression = self.tree.schema.is_regression
         predicted = probabilities[:, 0] if regression else probabilities.argmax(axis=1)
         self.count(encoded, predicted, probabilities)
-        tails = row_tails(added_columns(self.tree, predicted, probabilities, self.proba), sep)
-        return head + "".join([line + tail for line, tail in zip(chunk.lines, tails)])
+        if regression or self.proba:
+            tails = row_tails(added_columns(self.tree, predicted, probabilities, self.proba), sep)
+        else:  # each class's tail made once
+            tails = np.array([sep + label + "\n" for label in self.tree.classes], dtype=object)[predicted].tolist()
+        return head + "".join(chain.from_iterable(zip(chunk.lines, tails)))
 
     def start(self, chunk, encoded, work) -> str:
         """Lay the tree out for the kernel; the output's header line."""
