@@ -51,12 +51,12 @@ class Chunk:
     estimate: int
 
 
-def csv_chunks(path: str, wanted, texts, limits: Limits, chunk_bytes: int = CHUNK_BYTES):
-    """The chunks of ``path`` (see the module's contract); ``header()`` of the first is the header line."""
+def csv_chunks(path: str, wanted, texts, limits: Limits, chunk_bytes: int | None = None):
+    """The chunks of ``path`` (see the module's contract), of about ``chunk_bytes`` (default ``CHUNK_BYTES``)."""
     handle = _open(path, limits)
     with handle:
         reader = _Reader(path, handle, set(wanted), set(texts), limits)
-        yield from reader.chunks(max(chunk_bytes, 1 << 16))
+        yield from reader.chunks(max(chunk_bytes or CHUNK_BYTES, 1 << 16))
 
 
 def _open(path: str, limits: Limits):
