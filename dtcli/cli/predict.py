@@ -65,12 +65,13 @@ def command(model, data, output, proba, fmt, explain, metrics_json, format_in, l
                              "or --metrics-json FILE")  # fmt: skip
     early = _early(data, output, fmt, explain, format_in, limits)
     try:
-        tree = load_model(model, limits, on_schema=early and early.schema_known)
+        tree = load_model(model, limits, on_schema=early and early.schema_known, flat=bool(early) and not metrics_json)
         if early and _streamed(tree, model, early, output, proba, metrics_json, quiet):
             return
     finally:
         if early:
             early.close()
+    tree = tree.tree() if hasattr(tree, "flat_nodes") else tree  # the Node objects, read for prediction alone
     raw = read_data(data, format_in, text_columns(tree.schema), limits)
     encoded = encode_for_schema(raw, tree.schema)
     if encoded.table.n_rows == 0:

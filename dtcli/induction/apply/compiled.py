@@ -11,7 +11,6 @@ from __future__ import annotations
 import numpy as np
 
 from dtcli.induction.apply.weka_order import EMPTY
-from dtcli.model.tree import NumericTest
 
 CHUNK = 100_000  # rows whose columns are copied for the kernel at once
 
@@ -27,8 +26,8 @@ class Packed:
     """A layout's arrays as the kernel takes them (a tuple, ``tree``), and which columns it reads."""
 
     def __init__(self, flat, kernel, depth: int):
-        n = len(flat.nodes)
-        numeric = np.array([isinstance(node.test, NumericTest) for node in flat.nodes], dtype=bool)
+        n = len(flat.leaf)
+        numeric = flat.numeric
         kind = np.where(numeric, kernel.NUMERIC, np.where(flat.subset, kernel.SUBSET, kernel.NOMINAL))
         kind = np.where(flat.leaf, 0, kind).astype(np.int8)
         col = np.zeros(n, dtype=np.int64)
