@@ -105,32 +105,33 @@ class _Reader:
         if type(root) is not dict:
             raise _Doubt
         queue, depths, parents = [root], [0], [-1]
-        kinds, cstart, attrs, thrs, tests, numbers, labels, scores = [], [], [], [], [], [], [], []
+        cstart, tests, numbers, labels, splits, scores = [], [], [], [], [], []
         values, impurities = [], []
         classes, width, regression = self.schema.target.codes, len(self.schema.classes), self.regression
+        add_start, add_test, add_number, add_label = cstart.append, tests.append, numbers.append, labels.append
         i = 0
-        while i < len(queue):
-            obj, depth = queue[i], depths[i]
+        for obj in queue:  # (the queue grows as it is read: breadth first)
             if regression:
                 self.regression_node(obj, numbers, values, impurities)
-                labels.append(0)
+                add_label(0)
             else:
                 counts = obj["counts"]
                 if type(counts) is not list or len(counts) != width:
                     raise _Doubt
-                numbers.append(counts)
-                labels.append(classes[obj["label"]])
-            cstart.append(len(queue))
+                add_number(counts)
+                add_label(classes[obj["label"]])
+            add_start(len(queue))
             kind = obj["kind"]
             if kind == "leaf":
-                kinds.append(LEAF), attrs.append(-1), thrs.append(0.0), tests.append(None), scores.append(math.nan)
+                add_test(None)
                 i += 1
                 continue
-            if kind != "split" or depth >= max(self.max_depth, 0):
+            depth = depths[i]
+            if kind != "split" or depth >= self.max_depth:
                 raise _Doubt
-            test, code, expected = self.test(obj["test"])
-            kinds.append(code), attrs.append(self.position[test.attribute.name]), tests.append(test)
-            thrs.append(test.threshold if code == NUMERIC else 0.0)
+            test, expected = self.test(obj["test"])
+            add_test(test)
+            splits.append(i)
             scores.append(self.score(obj))
             branches = obj["branches"]
             if type(branches) is not list or len(branches) != len(expected):
@@ -142,10 +143,11 @@ class _Reader:
             depths.extend([depth + 1] * len(branches))
             parents.extend([i] * len(branches))
             i += 1
-        return self.arrays(kinds, cstart, parents, attrs, thrs, tests, numbers, labels, values, impurities, scores)
+        return self.arrays(cstart, parents, tests, numbers, labels, (splits, scores), values, impurities)
 
-    def arrays(self, kinds, cstart, parents, attrs, thrs, tests, numbers, labels, values, impurities, scores):
-        n = len(kinds)
+    def arrays(self, cstart, parents, tests, numbers, labels, split_scores, values, impurities) -> FlatNodes:
+        """The arrays of the nodes read (``split_scores``: the split slots and their scores)."""
+        n = len(tests)
         if self.regression:
             counts = np.array(numbers, dtype=np.float64).reshape(-1, 1)
         else:
@@ -155,12 +157,20 @@ class _Reader:
             counts = counts.reshape(n, width)
             if not (np.isfinite(counts).all() and (counts >= 0.0).all()):
                 raise _Doubt
+        splits, scores = split_scores
+        made = [tests[i] for i in splits]
+        kind, attr = np.zeros(n, dtype=np.int8), np.full(n, -1, dtype=np.int64)
+        thr, score = np.zeros(n), np.full(n, np.nan)
+        codes = {NumericTest: NUMERIC, NominalTest: NOMINAL, SubsetTest: SUBSET}
+        kind[splits] = [codes[type(test)] for test in made]
+        attr[splits] = [self.position[test.attribute.name] for test in made]
+        thr[splits] = [getattr(test, "threshold", 0.0) for test in made]
+        score[splits] = scores
         nan = np.full(n, np.nan)
         return FlatNodes(
-            np.array(kinds, dtype=np.int8), np.array(cstart, dtype=np.int64), np.array(parents, dtype=np.int64),
-            np.array(attrs, dtype=np.int64), np.array(thrs, dtype=np.float64), tests, counts,
+            kind, np.array(cstart, dtype=np.int64), np.array(parents, dtype=np.int64), attr, thr, tests, counts,
             np.array(labels, dtype=np.int64), np.array(values, dtype=np.float64) if self.regression else nan,
-            np.array(impurities, dtype=np.float64) if self.regression else nan, np.array(scores, dtype=np.float64),
+            np.array(impurities, dtype=np.float64) if self.regression else nan, score,
         )  # fmt: skip
 
     @staticmethod
@@ -183,7 +193,7 @@ class _Reader:
         impurities.append(impurity)
 
     def test(self, obj: dict):
-        """The test of a split, its kind and the values its branches must have, in order."""
+        """The test of a split and the values its branches must have, in order."""
         if type(obj) is not dict:
             raise _Doubt
         kind, name = obj["kind"], obj["attribute"]
@@ -191,7 +201,7 @@ class _Reader:
             threshold = obj["threshold"]
             if type(threshold) is not float or not math.isfinite(threshold):
                 raise _Doubt
-            return NumericTest(self.numeric[name], threshold), NUMERIC, NumericTest.BRANCHES
+            return NumericTest(self.numeric[name], threshold), NumericTest.BRANCHES
         if kind == "nominal":
             key = name
         elif kind == "subset" and type(obj["values"]) is list:
@@ -206,10 +216,10 @@ class _Reader:
     @staticmethod
     def new_test(kind: str, attribute, key):
         if kind == "nominal":
-            return NominalTest(attribute), NOMINAL, tuple(attribute.values)
+            return NominalTest(attribute), tuple(attribute.values)
         values = key[1]
         if not values or len(set(values)) != len(values) or not all(type(v) is str for v in values):
             raise _Doubt
         if not all(v in attribute.codes for v in values):
             raise _Doubt
-        return SubsetTest(attribute, values), SUBSET, SubsetTest.BRANCHES
+        return SubsetTest(attribute, values), SubsetTest.BRANCHES
