@@ -154,9 +154,9 @@ def _cell_text(cell) -> str:
     return str(int(cell)) if abs(cell) < 2**53 and cell == int(cell) else repr(cell)
 
 
-def load_model(path: str, limits: Limits = DEFAULT_LIMITS, tree_only: bool = False):
+def load_model(path: str, limits: Limits = DEFAULT_LIMITS, tree_only: bool = False, on_schema=None, flat=False):
     """Read and validate a model file of at most ``limits.max_bytes`` bytes (a tree, or a rule set
-    unless ``tree_only``)."""
+    unless ``tree_only``); ``on_schema`` and ``flat`` as for ``serialize.loads_model``."""
     from dtcli.io.source import MODEL, read_text
     from dtcli.model.serialize import loads_model
     from dtcli.model.tree import Tree
@@ -165,7 +165,7 @@ def load_model(path: str, limits: Limits = DEFAULT_LIMITS, tree_only: bool = Fal
         text = read_text(path, MODEL, limits.max_bytes)
     except DataError as exc:
         raise ModelFormatError(str(exc)) from None
-    model = loads_model(text, path)
+    model = loads_model(text, path, on_schema=on_schema, flat=flat) if on_schema or flat else loads_model(text, path)
     if tree_only and not isinstance(model, Tree):
         raise ModelFormatError(f"{path}: is a rule set, not a tree; prune the tree it came from, then make rules again")
     return model

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from itertools import chain
+
 import click
 import numpy as np
 
 from dtcli.cli.common import format_in_option, load_model, output_option, write_output
 from dtcli.cli.guard import Command
 from dtcli.cli.options import format_option, limit_options, metrics_json_option
+from dtcli.render.predicted import added_columns, plain, row_tails
 
 FORMATS = ("csv", "json", "text")
 
@@ -60,7 +63,15 @@ def command(model, data, output, proba, fmt, explain, metrics_json, format_in, l
 
         raise ParameterError("--metrics-json -: standard output carries the predictions; give -o FILE for them, "
                              "or --metrics-json FILE")  # fmt: skip
-    tree = load_model(model, limits)
+    early = _early(data, output, fmt, explain, format_in, limits)
+    try:
+        tree = load_model(model, limits, on_schema=early and early.schema_known, flat=bool(early) and not metrics_json)
+        if early and _streamed(tree, model, early, output, proba, metrics_json, quiet):
+            return
+    finally:
+        if early:
+            early.close()
+    tree = tree.tree() if hasattr(tree, "flat_nodes") else tree  # the Node objects, read for prediction alone
     raw = read_data(data, format_in, text_columns(tree.schema), limits)
     encoded = encode_for_schema(raw, tree.schema)
     if encoded.table.n_rows == 0:
@@ -95,6 +106,38 @@ def command(model, data, output, proba, fmt, explain, metrics_json, format_in, l
         _report(tree, encoded, predicted, probabilities, quiet, metrics_json, about)
 
 
+def _early(data: str, output, fmt: str, explain: bool, format_in, limits):
+    """DATA read ahead a chunk at a time while the model loads (``predict_stream.Early``), when the
+    predictions go to a file as CSV and DATA may be a plain CSV file; else None."""
+    if not output or output == "-" or fmt != "csv" or explain or (format_in or "csv") != "csv":
+        return None
+    if data == "-" or data.lower().removesuffix(".gz").endswith(".arff"):
+        return None
+    from dtcli.cli.predict_stream import Early
+
+    return Early(data, limits)
+
+
+def _streamed(tree, model, early, output, proba, metrics_json, quiet: bool) -> bool:
+    """Predict into the file ``output`` the rows ``early`` reads (``predict_stream``), with the
+    warnings and report of the whole-file path; False when that path must do it (nothing done)."""
+    from dtcli.cli.predict_stream import stream
+    from dtcli.errors import DtreeError
+    from dtcli.io.csv_chunks import NotPlain
+    from dtcli.render.console import warn
+
+    try:
+        done = stream(tree, early, output, proba, metrics_json, quiet)
+    except (NotPlain, DtreeError):
+        return False  # the whole-file path gives the message, if any
+    for name, count in done.unseen.items():
+        warn(f"{done.source}: column {name!r}: {count} value(s) never seen in training, treated as missing")
+    if done.has_target:
+        about = {"model": model, "data": done.source, "method": "test-set"}
+        _report(tree, done, done.predicted, done.probabilities, quiet, metrics_json, about)
+    return True
+
+
 def _predict(tree, table, quiet: bool):
     """(class codes, probabilities) of a tree or a rule set, in chunks of rows, with a progress bar
     on a terminal (render.progress) unless ``quiet``."""
@@ -116,13 +159,7 @@ def _predict(tree, table, quiet: bool):
 def _columns(tree, predicted, probabilities, proba: bool, why, rows: range) -> dict:
     """The CSV columns added to DATA's for ``rows``: prediction, proba_<class> with --proba, path with --explain."""
     predicted, probabilities = predicted[rows.start : rows.stop], probabilities[rows.start : rows.stop]
-    if tree.schema.is_regression:
-        columns = {"prediction": [f"{v:.10g}" for v in predicted]}
-    else:
-        columns = {"prediction": np.asarray(tree.classes, dtype=object)[predicted] if len(predicted) else []}
-        if proba:
-            for j, label in enumerate(tree.classes):
-                columns[f"proba_{label}"] = [f"{p:.6g}" for p in probabilities[:, j]]
+    columns = added_columns(tree, predicted, probabilities, proba)
     if why is not None:
         from dtcli.render.paths import paths_cell
 
@@ -212,7 +249,7 @@ def _output(raw, tree, predicted, probabilities, proba: bool, why):
     of pieces of ``ECHO_ROWS`` rows when the rows are echoed (the whole text never in memory), else a str."""
     names = list(_columns(tree, predicted, probabilities, proba, why, range(0)))
     replaced = [name for name in ("prediction", "path") if name in names and name in raw.frame.columns]
-    if not replaced and all(_plain(name, raw.sep) for name in names) and _plain_labels(tree, predicted, raw.sep):
+    if not replaced and all(plain(name, raw.sep) for name in names) and _plain_labels(tree, predicted, raw.sep):
         echo = raw.echo_blocks(ECHO_ROWS)  # (numbers as formatted are plain; a path is quoted where it must be)
         if echo is not None:
             return _echoed(
@@ -225,7 +262,7 @@ def _plain_labels(tree, predicted, sep: str) -> bool:
     """Whether the predicted class labels need no quoting (regression predictions are numbers)."""
     if tree.schema.is_regression or not len(predicted):
         return True
-    return all(_plain(tree.classes[code], sep) for code in np.unique(predicted).tolist())
+    return all(plain(tree.classes[code], sep) for code in np.unique(predicted).tolist())
 
 
 def _echoed(echo, sep: str, names: list[str], columns_of):
@@ -234,11 +271,8 @@ def _echoed(echo, sep: str, names: list[str], columns_of):
     yield header + "".join(sep + name for name in names) + "\n"
     start = 0
     for lines in blocks:
-        extra = [[str(v) for v in values] for values in columns_of(range(start, start + len(lines))).values()]
-        if "path" in names:  # the last column; quoted where it must be (a path is seldom plain)
-            extra[-1] = [_quoted(v, sep) for v in extra[-1]]
-        tails = [sep + sep.join(row) for row in zip(*extra)]
-        yield "".join([line + tail + "\n" for line, tail in zip(lines, tails)])
+        tails = row_tails(columns_of(range(start, start + len(lines))), sep, "path" in names)
+        yield "".join(chain.from_iterable(zip(lines, tails)))
         start += len(lines)
 
 
@@ -283,13 +317,3 @@ def _framed(raw, columns: dict, replaced: list[str]) -> str:
     buffer = io.StringIO()
     frame.to_csv(buffer, index=False, lineterminator="\n", quoting=csv.QUOTE_MINIMAL, na_rep="?")
     return buffer.getvalue().replace("\0\n", "\r") if carriage else buffer.getvalue()
-
-
-def _plain(text: str, sep: str) -> bool:
-    """True if ``text`` needs no CSV quoting."""
-    return not any(c in text for c in (sep, '"', "\n", "\r"))
-
-
-def _quoted(text: str, sep: str) -> str:
-    """``text`` as a CSV cell: as it is when plain, else in double quotes (inner ones doubled)."""
-    return text if _plain(text, sep) else '"' + text.replace('"', '""') + '"'

@@ -26,7 +26,7 @@ import numpy as np
 
 from dtcli import __version__
 from dtcli.errors import ModelFormatError
-from dtcli.model import jsonparse, jsontext, nodes_json
+from dtcli.model import flat_json, jsonparse, jsontext, nodes_json
 from dtcli.model.rules import rules_from_dict
 from dtcli.model.schema_json import FieldReader, JsonPath, schema_to_dict
 from dtcli.model.table import Schema
@@ -132,10 +132,12 @@ def branch_values(test) -> list[str]:
     return list(test.attribute.values)
 
 
-def loads_model(text: str, source: str = "<model>") -> Tree:
-    """Parse and validate model JSON (or a rule set); raise ModelFormatError naming the problem."""
+def loads_model(text: str, source: str = "<model>", on_schema=None, flat: bool = False) -> Tree:
+    """Parse and validate model JSON (or a rule set); raise ModelFormatError naming the problem.
+    ``on_schema(schema)``, when given, is called as soon as a tree's schema is read (before its nodes);
+    with ``flat``, a well-formed tree comes as a ``flat_json.FlatTree`` (for prediction alone)."""
     with without_gc():
-        return tree_from_dict(loads_document(text, source), source)
+        return tree_from_dict(loads_document(text, source), source, on_schema=on_schema, flat=flat)
 
 
 @contextlib.contextmanager
@@ -194,7 +196,7 @@ def too_deep(source: str) -> ModelFormatError:
     )
 
 
-def tree_from_dict(data: object, source: str = "<model>", fast: bool = True):
+def tree_from_dict(data: object, source: str = "<model>", fast: bool = True, on_schema=None, flat: bool = False):
     """Build a Tree (or, for ``"format": "dtree-rules"``, a RuleSet) from a parsed model
     dictionary, validating as it goes (``fast``: the nodes of a well-formed model are read by
     ``nodes_json``; False: always by the validating reader, which tests compare it with)."""
@@ -212,6 +214,13 @@ def tree_from_dict(data: object, source: str = "<model>", fast: bool = True):
             f"({__version__}) reads version {SCHEMA_VERSION}: upgrade dtree or retrain"
         )
     schema = reader.schema(reader.get(data, "schema", dict, ""))
+    if on_schema is not None:
+        on_schema(schema)
+    nodes = flat_json.read_flat(reader.get(data, "root", dict, ""), schema, MAX_DEPTH) if flat and fast else None
+    if nodes is not None:
+        algorithm = reader.get(data, "algorithm", str, "")
+        parameters = upgraded(reader.parameters(data))
+        return flat_json.FlatTree(schema, nodes, algorithm, parameters, reader.get(data, "training_data", dict, ""))
     root = reader.tree(reader.get(data, "root", dict, ""), schema)
     return Tree(
         schema=schema,

@@ -11,7 +11,6 @@ from __future__ import annotations
 import numpy as np
 
 from dtcli.induction.apply.weka_order import EMPTY
-from dtcli.model.tree import NumericTest
 
 CHUNK = 100_000  # rows whose columns are copied for the kernel at once
 
@@ -27,8 +26,8 @@ class Packed:
     """A layout's arrays as the kernel takes them (a tuple, ``tree``), and which columns it reads."""
 
     def __init__(self, flat, kernel, depth: int):
-        n = len(flat.nodes)
-        numeric = np.array([isinstance(node.test, NumericTest) for node in flat.nodes], dtype=bool)
+        n = len(flat.leaf)
+        numeric = flat.numeric
         kind = np.where(numeric, kernel.NUMERIC, np.where(flat.subset, kernel.SUBSET, kernel.NOMINAL))
         kind = np.where(flat.leaf, 0, kind).astype(np.int8)
         col = np.zeros(n, dtype=np.int64)
@@ -127,3 +126,15 @@ def predict_compiled(flat, n_rows: int, depth: int, done=None, chunk: int = CHUN
         if done is not None:
             done(stop - start)
     return proba
+
+
+def packed_predictor(flat, depth: int):
+    """``predict.descend`` of every row of a table with the columns of ``flat``'s (one table after
+    another), walked by the compiled kernel, the tree packed once: a function of such a table."""
+    packed = Packed(flat, kernels(), depth)
+
+    def run(table) -> np.ndarray:
+        flat.columns = table.columns
+        return descend_compiled(packed, 0, table.n_rows)
+
+    return run

@@ -23,7 +23,7 @@ import numpy as np
 from dtcli.induction.apply.weka_order import EMPTY, in_weka_order
 from dtcli.induction.search.missing import FILL
 from dtcli.model.table import Table
-from dtcli.model.tree import Node, SubsetTest, Tree
+from dtcli.model.tree import Node, NumericTest, SubsetTest, Tree
 
 CHUNK = 100_000  # rows that descend together when ``predict_proba`` is asked to report progress
 
@@ -66,10 +66,34 @@ def predict_proba(
     return proba
 
 
+def predictor(tree: Tree, table: Table, rows: int, engine: str = "auto", compiling=None):
+    """``predict_proba`` for one table after another with ``table``'s columns (chunks of a file),
+    the tree laid out once: a function of such a table. ``rows``: about how many rows all the
+    tables hold (the engine is chosen for those); ``compiling`` as for ``predict_proba``."""
+    from dtcli.induction.backend import compiled_prediction
+
+    flat = layout(tree, table)
+    levels = depth(flat)
+    if compiled_prediction(rows, levels, engine):
+        from dtcli.induction.apply.compiled import packed_predictor
+        from dtcli.induction.backend import prediction_compile_seconds
+
+        seconds = prediction_compile_seconds() if compiling is not None else 0
+        if seconds:
+            compiling(seconds)
+        return packed_predictor(flat, levels)
+
+    def run(part: Table) -> np.ndarray:
+        flat.columns = part.columns
+        return descend(flat, np.arange(part.n_rows))
+
+    return run
+
+
 def depth(flat: _Layout) -> int:
     """The number of splits on the longest path of the layout's tree (slots are breadth first,
     so each level is a range of slots, the next one starting at its first node's first child)."""
-    n = len(flat.nodes)
+    n = len(flat.leaf)
     levels, lo, hi = 0, 0, 1
     while hi > lo:
         levels += 1
@@ -81,7 +105,7 @@ def layout(tree: Tree, table: Table) -> _Layout:
     """``tree`` as the arrays ``descend`` walks, for the rows of ``table``."""
     width = 1 if tree.schema.is_regression else len(tree.classes)
     fractional = tree.parameters.get("missing", "fractional") not in FILL  # filled: the heaviest branch
-    flat = _Layout(tree.root, table, width, fractional)
+    flat = _Layout(getattr(tree, "root", None), table, width, fractional, getattr(tree, "flat_nodes", None))
     # a classification tree sending missing values down every branch: such rows are summed as J48 sums them
     flat.weka = fractional and not tree.schema.is_regression and flat.mixture is None
     return flat
@@ -162,7 +186,30 @@ class _Layout:
     goes: the branches with a positive share, listed sparsely (``fan_*``: a split on an
     attribute of a million values costs its branches, not a row of a million shares a node)."""
 
-    def __init__(self, root: Node, table: Table, width: int, fractional: bool):
+    def __init__(self, root: Node | None, table: Table, width: int, fractional: bool, flat=None):
+        index = {a.name: j for j, a in enumerate(table.attributes)}
+        self.columns = table.columns
+        if flat is None:
+            self.nodes, tests, counts, values, labels, valued = self._from_nodes(root)
+            self.attr = np.array([-1 if test is None else index[test.attribute.name] for test in tests])
+            self.thr = np.array([getattr(test, "threshold", 0.0) if test is not None else 0.0 for test in tests])
+        else:  # ``model.flat_json.FlatNodes``: the same arrays, read without Node objects
+            self.nodes, tests, counts, values, labels = None, flat.tests, flat.counts, flat.value, flat.label
+            valued = ~np.isnan(values)  # (a model file's values are finite)
+            self.parent, self.cstart = flat.parent, flat.cstart
+            names = np.array([index[a.name] for a in table.schema.attributes] + [-1], dtype=np.int64)
+            self.attr, self.thr = names[flat.attr], flat.thr
+        self.leaf = np.array([test is None for test in tests], dtype=bool)
+        self.numeric = np.array([isinstance(test, NumericTest) for test in tests], dtype=bool)
+        self.totals = counts.sum(axis=1)  # each node's ``counts.sum()``, to the bit (rows summed as 1-d arrays)
+        self.dist = self._leaf_distributions(counts, values, labels, valued, width)
+        self.subset = np.array([isinstance(test, SubsetTest) for test in tests], dtype=bool)
+        self.subsets = {slot: tests[slot] for slot in np.flatnonzero(self.subset).tolist()}
+        self._fan(fractional)
+
+    def _from_nodes(self, root: Node):
+        """The nodes breadth first (setting ``parent`` and ``cstart``), their tests, counts, values, labels,
+        and which have a value."""
         nodes, starts, parent = [root], [], [-1]
         i = 0
         while i < len(nodes):
@@ -172,28 +219,20 @@ class _Layout:
                 nodes.extend(children)
                 parent.extend([i] * len(children))
             i += 1
-        self.nodes = nodes  # by slot
         self.parent = np.array(parent, dtype=np.int64)
-        index = {a.name: j for j, a in enumerate(table.attributes)}
-        self.columns = table.columns
-        tests = [node.test for node in nodes]
-        self.leaf = np.array([test is None for test in tests], dtype=bool)
         self.cstart = np.array(starts, dtype=np.int64)
-        self.attr = np.array([-1 if test is None else index[test.attribute.name] for test in tests])
-        self.thr = np.array([getattr(test, "threshold", 0.0) if test is not None else 0.0 for test in tests])
         counts = np.array([node.counts for node in nodes], dtype=np.float64).reshape(len(nodes), -1)
-        self.totals = counts.sum(axis=1)  # each node's ``counts.sum()``, to the bit (rows summed as 1-d arrays)
-        self.dist = self._leaf_distributions(nodes, counts, width)
-        self.subset = np.array([isinstance(test, SubsetTest) for test in tests], dtype=bool)
-        self.subsets = {slot: tests[slot] for slot in np.flatnonzero(self.subset).tolist()}
-        self._fan(fractional)
-
-    def _leaf_distributions(self, nodes: list[Node], counts: np.ndarray, width: int) -> np.ndarray:
-        """``leaf_distribution`` of every leaf slot (zeros at splits), computed for all at once."""
-        n = len(nodes)
-        dist = np.zeros((n, width))
         values = np.array([np.nan if node.value is None else node.value for node in nodes], dtype=np.float64)
-        valued = self.leaf & np.array([node.value is not None for node in nodes], dtype=bool)
+        labels = np.array([node.label for node in nodes], dtype=np.int64)
+        valued = np.array([node.value is not None for node in nodes], dtype=bool)
+        return nodes, [node.test for node in nodes], counts, values, labels, valued
+
+    def _leaf_distributions(self, counts, values, labels, valued, width: int) -> np.ndarray:
+        """``leaf_distribution`` of every leaf slot (zeros at splits), computed for all at once
+        (``values`` where ``valued``: a regression node's mean)."""
+        n = len(counts)
+        dist = np.zeros((n, width))
+        valued = self.leaf & valued
         dist[valued, 0] = values[valued]
         rest = self.leaf & ~valued
         own = rest & (self.totals > EMPTY)
@@ -203,7 +242,7 @@ class _Layout:
         dist[above] = counts[up[above]] / self.totals[up[above], None]
         for slot in np.flatnonzero(rest & ~own & ~above).tolist():  # an empty root, or an empty leaf of one
             dist[slot] = 0.0
-            dist[slot, nodes[slot].label] = 1.0
+            dist[slot, labels[slot]] = 1.0
         return dist
 
     def _fan(self, fractional: bool) -> None:

@@ -55,7 +55,7 @@ def in_weka_order(flat, rows: np.ndarray) -> np.ndarray:
 def _sizes(flat):
     """Each slot's training weight, number of branches, and whether it is an empty leaf."""
     totals = flat.totals
-    children = np.diff(np.append(flat.cstart, len(flat.nodes)))
+    children = np.diff(np.append(flat.cstart, len(flat.leaf)))
     empty = flat.leaf & (totals <= EMPTY)
     return totals, children, empty
 

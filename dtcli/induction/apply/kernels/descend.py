@@ -212,7 +212,7 @@ def level_sum(tree, num, nom, r, out, scratch):
     return (cur_s, cur_w, nxt_s, nxt_w, branch, part)
 
 
-@njit(cache=True, parallel=True, error_model="numpy")
+@njit(cache=True, parallel=True, nogil=True, error_model="numpy")
 def descend_rows(tree, num, nom, out, depth):
     """Every row of ``num``/``nom`` (its numeric / nominal values, a row each) through ``tree`` into
     ``out`` (rows x classes); ``depth``: the tree's depth (the stack of ``weka_sum``)."""
