@@ -14,6 +14,7 @@ import numpy as np
 from dtcli.errors import DataError, ModelFormatError, ParameterError
 from dtcli.induction import backend
 from dtcli.induction.backend import check_engine
+from dtcli.induction.memory import release
 from dtcli.induction.params import (
     DEFAULT_PRUNING,
     GROW_OPTIONS,
@@ -209,6 +210,7 @@ def _grow_and_prune(
         data = bin_table(table, params.max_bins)
     _announce(progress, backend.compile_seconds(data, params, choice, method == "pessimistic", engine))
     grown = backend.grow(data, params, choice, progress, growth_trace, narrate)
+    release(table.n_rows)  # growth's records and sorted lists are gone: pruning starts from the table alone
     flat = grown if levelwise else None
     if flat is not None:
         if params.collapse:
@@ -236,6 +238,7 @@ def _grow_and_prune(
             engine=engine,
         )
         tree.trace = growth_trace + steps
+        release(table.n_rows)  # the cases pruning sent down the tree
     if binning:
         snap(tree.root, data)
     return tree, warnings

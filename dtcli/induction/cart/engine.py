@@ -63,7 +63,10 @@ def grow_cart(table: Table, params, trace: list | None = None, progress=None) ->
     """The CART tree of ``table`` grown by the compiled builder (``kernels/grow.py`` for classes,
     ``kernels/regress.py`` for numbers); the chi-square tests made are added to ``trace``."""
     rows = np.flatnonzero(table.labelled())
+    missing = int(sum(table.missing_mask(i)[rows].sum() for i in range(len(table.attributes))))
+    lent = _lent(table, len(rows) == table.n_rows)
     data, columns = _sorted(table, rows, params.ties == "sklearn")
+    codes = data.nominal.copy() if lent else None  # (the builder rewrites its block: the codes as read)
     release(len(rows))  # the sorts' scratch arrays, freed in the worker threads' heaps
     stopping = Stopping(
         float(params.min_leaf or 1.0),
@@ -74,17 +77,22 @@ def grow_cart(table: Table, params, trace: list | None = None, progress=None) ->
         float(params.chi2_alpha or 0.0),
         int(params.max_leaves or 0),
     )
-    missing = int(sum(table.missing_mask(i)[rows].sum() for i in range(len(table.attributes))))
     fractional = params.missing == "fractional" and missing > 0  # else a case never goes down both branches
     run = _Run(data, columns, stopping, _order(table, params), fractional, first_room(len(rows), missing), progress)
     value = impurity = None
-    if table.is_regression:
-        weight, value, impurity, attr, thr, member, first, score = run.grow(_regression_builder(), ())
-        counts, label = weight[:, None].copy(), np.zeros(len(weight), dtype=np.int64)
-    else:
-        counts, label, attr, thr, member, first, score, steps = _classes(table, params, rows, run)
-        if trace is not None:
-            trace.extend(steps)
+    try:
+        if table.is_regression:
+            weight, value, impurity, attr, thr, member, first, score = run.grow(_regression_builder(), ())
+            counts, label = weight[:, None].copy(), np.zeros(len(weight), dtype=np.int64)
+        else:
+            counts, label, attr, thr, member, first, score, steps = _classes(table, params, rows, run)
+            if trace is not None:
+                trace.extend(steps)
+    finally:
+        for i, dtype in lent.items():  # the same codes, from their bytes
+            table.columns[i] = codes[columns.slot[i]].astype(dtype)
+    del run, data  # the sorted lists go before the tree's Nodes are made (a million rows: 90 MB)
+    release(len(rows))
     return FlatTree(
         attributes=table.attributes,
         attr=attr,
@@ -123,6 +131,8 @@ def _sorted(table: Table, rows: np.ndarray, exact: bool) -> tuple[Sorted, Column
         into[slot[i]] = table.columns[i] if every else table.columns[i][rows]
         if every and not is_nominal[i] and table.columns[i].dtype == original.dtype:
             table.columns[i] = original[slot[i]]  # held once (as levelwise/data.py: Columns does)
+        elif every and is_nominal[i]:
+            table.columns[i] = None  # lent (``_lent``): made again from the block after growth
     lists = np.zeros((len(original), n), dtype=np.int32)
     ranks = np.zeros((len(original), n), dtype=np.int32)
     lengths = np.zeros(len(original), dtype=np.int64)
@@ -139,6 +149,15 @@ def _sorted(table: Table, rows: np.ndarray, exact: bool) -> tuple[Sorted, Column
     y = y.astype(np.float64 if table.is_regression else np.int8)  # at most 127 classes (use_cart_engine)
     data = Sorted(nominal, lists, ranks, lengths, y, w.astype(np.float64))
     return data, Columns(original, is_nominal, slot, n_values, table_values, far)
+
+
+def _lent(table: Table, every: bool) -> dict:
+    """The table's nominal columns that ``_sorted`` lets go once their codes are in the builder's
+    block (on a million rows, 30 MB less while the lists sort and the builder runs); ``grow_cart``
+    makes them again from a copy of that block's codes as read (in bytes, where they fit), since the
+    builder rewrites the block. Only when every row is in the block (``every``): each column's
+    dtype, by position."""
+    return {i: table.columns[i].dtype for i, a in enumerate(table.attributes) if a.is_nominal} if every else {}
 
 
 def _distinct(distinct: list, ranks: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

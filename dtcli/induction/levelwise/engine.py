@@ -217,10 +217,13 @@ class _Growth:
         self.recs, dest, dups = k.spread(self.recs, branch, shares, level.cstart, n_children)
         del branch, sizes, shares
         carry = [i for i in self.orders if self.fill is None or i not in self.fill.distinct]  # (others: refilled)
-        carried = pool.map(partial(_carry, k, self.orders, dest, dups, self.recs, n_children), carry)
-        for i, carried_list in zip(carry, carried):
-            self.orders[i] = carried_list  # the old list goes as soon as its successor is made
-        del dest, dups, carried
+        carrying = partial(_carry, k, self.orders, dest, dups, self.recs, n_children)
+        step = os.cpu_count() or 1  # as many lists in the making as there are workers, no more: else the
+        for at in range(0, len(carry), step):  # workers run ahead and most old and new lists coexist
+            batch = carry[at : at + step]
+            for i, carried_list in zip(batch, pool.map(carrying, batch)):
+                self.orders[i] = carried_list  # the old list goes as soon as its successor is made
+        del dest, dups, carrying
         self.parent_labels = np.repeat(level.labels, level.nb)
         self.scorer.descend(level.attr, level.nb)
         self.depth += 1

@@ -38,9 +38,9 @@ def flat_prune(flat: FlatTree, table: Table, cf: float, raising: bool, bound: st
     labelled = table.labelled()
     columns = Columns.of(table)
     n = int(labelled.sum())
-    y = table.y[labelled].astype(np.int64)
-    rows = np.arange(n, dtype=np.int64)
-    ws = table.weights[labelled].astype(np.float64)
+    every = n == table.n_rows  # (then the table's own class codes, not a copy)
+    y = np.asarray(table.y if every else table.y[labelled], dtype=np.int32)  # row numbers int32 too where they fit
+    index = np.int32 if n < 2**31 else np.int64
     n_classes = len(table.classes)
     z = NormalDist().inv_cdf(1 - cf)
     coeff = r8_coefficient(cf) if bound == "c45r8" else 0.0
@@ -53,19 +53,22 @@ def flat_prune(flat: FlatTree, table: Table, cf: float, raising: bool, bound: st
             flat.attr.copy(), flat.thr.copy(), flat.nb.copy(), flat.cstart.copy(), np.arange(n_slots, dtype=np.int64)
         )
         rec = Record(
-            np.zeros((n_slots, max(int(flat.nb.max()), 1), n_classes)),
             np.zeros((n_slots, n_classes)),
-            np.zeros((capacity, 5), dtype=np.int64),
+            np.zeros((n_slots, n_classes)),
+            np.zeros((capacity, 5), dtype=np.int32),  # slots, entries, branches: below 2**31
             np.zeros((capacity, 4)),
-            np.zeros((entries, 3), dtype=np.int64),
+            np.zeros((entries, 3), dtype=np.int32),
             np.zeros(2, dtype=np.int64),
             np.zeros(n_slots),
         )
+        rows = np.arange(n, dtype=index)  # made for each try: the pruning reorders them
+        ws = np.asarray(table.weights[labelled], dtype=np.float64)
         rec.dcounts[0] = k.class_counts(rows, ws, y, n_classes)
-        if not k.prune(0, rows.copy(), ws.copy(), -1, t, cases, estimate, rec):  # it reorders them
+        if not k.prune(0, rows, ws, -1, t, cases, estimate, rec):
             break
+        del rows, ws
         capacity, entries = capacity * 4, entries * 4
-    root = _rebuild(0, flat, t, rec.bags3)
+    root = _rebuild(0, flat, t, rec.branch_bags)
     root.counts = rec.dcounts[0].copy()
     root.label = majority(root.counts)
     if not record:  # the caller does not want the decisions (no --trace): skip naming their paths
@@ -75,7 +78,7 @@ def flat_prune(flat: FlatTree, table: Table, cf: float, raising: bool, bound: st
     return root, steps
 
 
-def _rebuild(top, flat: FlatTree, t: Flat, bags3) -> Node:
+def _rebuild(top, flat: FlatTree, t: Flat, branch_bags) -> Node:
     """The pruned tree's Nodes, as ``pessimistic._to_nodes`` makes them (top down, with a stack)."""
     root = _node(top, flat)
     stack = [(top, root)]
@@ -85,7 +88,7 @@ def _rebuild(top, flat: FlatTree, t: Flat, bags3) -> Node:
             node.test, node.children = None, []
             continue
         node.test = flat.test(int(t.src[slot]))
-        bags = bags3[slot, : t.nb[slot]]
+        bags = branch_bags[t.cstart[slot] : t.cstart[slot] + t.nb[slot]]
         node.children = []
         for b in range(t.nb[slot]):
             child = int(t.cstart[slot] + b)

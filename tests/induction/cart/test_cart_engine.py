@@ -237,3 +237,17 @@ def test_same_trees_when_scores_tie_exactly(criterion, weighting):
     for seed in range(2):
         reference, compiled = both(tied(n, seed, weights), criterion=criterion)
         assert same(reference, compiled)
+
+
+def test_growth_leaves_the_table_as_it_was():
+    """The builder holds the nominal codes in bytes while it runs (the table lends its columns): after
+    it, every column holds the values, and the dtype, it had before."""
+    from dtcli.induction.cart.engine import grow_cart
+    from dtcli.induction.params import GrowParams
+
+    table = generated(1500, 3)
+    before = [column.copy() for column in table.columns]
+    grow_cart(table, GrowParams(algorithm="cart", criterion="gini", missing="majority"))
+    for column, old in zip(table.columns, before):
+        assert column.dtype == old.dtype
+        np.testing.assert_array_equal(column, old)

@@ -32,7 +32,7 @@ def branches(node, rows, lo, hi, t, d):
     """The branch each of ``rows[lo:hi]`` takes at ``node`` (-1: its value is missing); one call a
     node (a call a row, passing the named structures, cost fifty times the work)."""
     a = t.attr[node]
-    out = np.empty(hi - lo, dtype=np.int64)
+    out = np.empty(hi - lo, dtype=np.int32)
     if d.is_nominal[a]:
         column = d.nominal[d.slot[a]]
         for i in range(hi - lo):
@@ -90,7 +90,7 @@ def split(node, rows, ws, t, d):
     for b in range(nb):
         offsets[b + 1] = offsets[b] + known[b + 1] + (missing if shares[b] > SMALL else 0)
         known[b + 1] += known[b]
-    ordered = np.empty(n, dtype=np.int64)  # case positions by branch (known ones), then the missing ones
+    ordered = np.empty(n, dtype=np.int32)  # case positions by branch (known ones), then the missing ones
     at = known[:nb].copy()
     gone = n - missing
     for i in range(n):

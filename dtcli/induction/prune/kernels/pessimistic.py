@@ -28,12 +28,14 @@ LEAF, RAISE, KEEP = 0, 1, 2
 
 
 @kernel
-def _put(bags3, node, nb, bags):
-    """``bags3[node, :nb] = bags``, written as loops (a slice assignment compiles numpy's shape
-    checks and their messages: seconds of compiling)."""
-    for b in range(nb):
+def _put(branch_bags, node, t, bags):
+    """The class weights of ``node``'s branches, each at the slot of the child it leads to:
+    ``branch_bags[t.cstart[node] + b] = bags[b]``, written as loops (a slice assignment compiles
+    numpy's shape checks and their messages: seconds of compiling)."""
+    first = t.cstart[node]
+    for b in range(t.nb[node]):
         for c in range(bags.shape[1]):
-            bags3[node, b, c] = bags[b, c]
+            branch_bags[first + b, c] = bags[b, c]
 
 
 @kernel
@@ -147,7 +149,7 @@ def redistribute(node, rows, ws, lo, hi, t, d, rec):
     if t.attr[node] < 0:
         return 0
     bags, held, held_ws, bounds, _ = place(node, rows, ws, lo, hi, t, d, False)
-    _put(rec.bags3, node, t.nb[node], bags)
+    _put(rec.branch_bags, node, t, bags)
     nodes, nexts = [node], [0]
     cases, weights, runs = [held], [held_ws], [bounds]
     while len(nodes) > 0:
@@ -166,7 +168,7 @@ def redistribute(node, rows, ws, lo, hi, t, d, rec):
         rec.dcounts[child] = class_counts(cases[k][lo:hi], weights[k][lo:hi], d.y, d.n_classes)
         if t.attr[child] >= 0:
             bags, held, held_ws, bounds, _ = place(child, cases[k], weights[k], lo, hi, t, d, True)
-            _put(rec.bags3, child, t.nb[child], bags)
+            _put(rec.branch_bags, child, t, bags)
             nodes.append(child)
             nexts.append(0)
             cases.append(held)
@@ -176,12 +178,13 @@ def redistribute(node, rows, ws, lo, hi, t, d, rec):
 
 
 @kernel
-def _max_bag(bags, nb):
+def _max_bag(branch_bags, first, nb):
+    """The heaviest of the ``nb`` branches whose class weights start at ``branch_bags[first]``."""
     best, top = -1, 0.0
     for b in range(nb):
         size = 0.0
-        for c in range(bags.shape[1]):
-            size += bags[b, c]
+        for c in range(branch_bags.shape[1]):
+            size += branch_bags[first + b, c]
         if top - size < SMALL:
             best, top = b, size
     return best
@@ -199,7 +202,7 @@ def prune(top, rows, ws, entry, t, d, est, rec):
     if t.attr[top] < 0:
         return 0
     bags, held, held_ws, bounds, in_place = place(top, rows, ws, 0, rows.shape[0], t, d, True)
-    _put(rec.bags3, top, t.nb[top], bags)
+    _put(rec.branch_bags, top, t, bags)
     nodes, entries, nexts = [top], [entry], [0]
     own, own_ws, los, his = [rows], [ws], [0], [rows.shape[0]]
     cases, weights, runs, placed = [held], [held_ws], [bounds], [in_place]
@@ -220,7 +223,7 @@ def prune(top, rows, ws, entry, t, d, est, rec):
                 rec.estimate[child] = errors(rec.dcounts[child], est)
                 continue
             bags, held, held_ws, bounds, in_place = place(child, cases[k], weights[k], lo, hi, t, d, True)
-            _put(rec.bags3, child, t.nb[child], bags)
+            _put(rec.branch_bags, child, t, bags)
             nodes.append(child)
             entries.append(e)
             nexts.append(0)
@@ -241,7 +244,7 @@ def prune(top, rows, ws, entry, t, d, est, rec):
             return 1
         if action == RAISE and t.attr[node] >= 0:  # prune the node again: its new branches first
             bags, held, held_ws, bounds, in_place = place(node, own[k], own_ws[k], lo, hi, t, d, True)
-            _put(rec.bags3, node, t.nb[node], bags)
+            _put(rec.branch_bags, node, t, bags)
             nexts[k] = 0
             cases[k], weights[k], runs[k], placed[k] = held, held_ws, bounds, in_place
             continue
@@ -266,7 +269,7 @@ def decide(node, rows, ws, lo, hi, entry, t, d, est, rec):
     """Leaf, raise or keep ``node``, its branches pruned; its step is recorded. Returns the action
     (-1 if the step buffer ran out)."""
     nb = t.nb[node]
-    largest = _max_bag(rec.bags3[node], nb)
+    largest = _max_bag(rec.branch_bags, t.cstart[node], nb)
     branch = np.nan
     if est.raising:
         branch = branch_errors(t.cstart[node] + largest, rows, ws, lo, hi, t, d, est)
