@@ -61,9 +61,9 @@ class C45Level:
     def select(self, level: Candidates) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
         """Per node: the attribute chosen (-1: none), its score and gain (which orders best-first
         growth), and no fixed thresholds."""
-        p, k, found = self.params, self.k, level.found
+        p, k, found = self.params, self.k, level.found  # (by active node: ``Candidates.rows``)
         if p.costs is None and p.criterion == "gini":  # the first best Gini decrease
-            ranked = gini_scores(self.columns, level, self.attributes, self.n_classes)
+            ranked = gini_scores(self.columns, level.node_view(), self.attributes, self.n_classes)[level.rows]
             best, scores = k.c45_select(found, ranked, level.ratios, self.counted, ENTROPY)
         elif p.costs is None:
             best, scores = k.c45_select(found, level.gains, level.ratios, self.counted, self.criterion)
@@ -74,7 +74,8 @@ class C45Level:
             gini = p.criterion == "gini" and p.costs is None  # the score is the improvement
             improvement = scores if gini else level.gains[np.arange(len(best)), np.maximum(best, 0)]
             best[improvement <= p.min_gain] = -1
-        return best, scores, level.gains[np.arange(len(best)), np.maximum(best, 0)], {}
+        gains = level.gains[np.arange(len(best)), np.maximum(best, 0)]
+        return level.by_node(best, -1), level.by_node(scores, 0.0), level.by_node(gains, 0.0), {}
 
     def descend(self, attr: np.ndarray, n_branches: np.ndarray) -> None:
         """Nothing to carry down: C4.5 may test an attribute again below."""

@@ -147,19 +147,24 @@ def assemble(levels: list[LevelTree], attributes) -> FlatTree:
 @dataclass
 class Candidates:
     """What the kernels read at one level (``recs``, ``front``), and where they write each
-    attribute's candidates: found, gain and ratio (or score) by (node, attribute), and the cut
-    (lower and upper value by node) of each numeric attribute."""
+    attribute's candidates: found, gain and ratio (or score) by (active node, attribute), and
+    the cut (lower and upper value) of each numeric attribute. Only the nodes that may split
+    (``rows``, often a tenth of a deep level) are kept: row ``r`` is node ``rows[r]`` (the
+    kernels leave the others' candidates empty, so ``by_node`` and ``node_view`` give back
+    the level-wide arrays exactly)."""
 
     recs: Records
     front: Frontier
     n_attributes: int
+    rows: np.ndarray = field(init=False)
     found: np.ndarray = field(init=False)
     gains: np.ndarray = field(init=False)
     ratios: np.ndarray = field(init=False)
     cuts: dict = field(default_factory=dict)
 
     def __post_init__(self):
-        shape = (len(self.front.active), self.n_attributes)
+        self.rows = np.flatnonzero(self.front.active)
+        shape = (len(self.rows), self.n_attributes)
         self.found = np.zeros(shape, dtype=np.bool_)
         self.gains = np.zeros(shape)
         self.ratios = np.zeros(shape)
@@ -168,11 +173,33 @@ class Candidates:
         """Nominal attribute ``i``'s split at every active node ``available`` marks (``k``: the
         kernels; ``criterion``: ``C45`` or an ID3 criterion code)."""
         codes = columns.nominal[columns.slot[i]]
-        self.found[:, i], self.gains[:, i], self.ratios[:, i] = k.nominal_splits(
-            codes, columns.n_values[i], available, self.recs, self.front, criterion
-        )
+        self._put(i, *k.nominal_splits(codes, columns.n_values[i], available, self.recs, self.front, criterion))
 
     def cut(self, i: int, found, lower, upper, gains, ratios) -> None:
         """Numeric attribute ``i``'s cut at every node, as a kernel returned it."""
-        self.found[:, i], self.gains[:, i], self.ratios[:, i] = found, gains, ratios
-        self.cuts[i] = (lower, upper)
+        self._put(i, found, gains, ratios)
+        self.cuts[i] = (lower[self.rows], upper[self.rows])
+
+    def _put(self, i: int, found, gains, ratios) -> None:
+        rows = self.rows
+        self.found[:, i], self.gains[:, i], self.ratios[:, i] = found[rows], gains[rows], ratios[rows]
+
+    def by_node(self, values: np.ndarray, fill) -> np.ndarray:
+        """Values by active node spread over the level's nodes (``fill`` for the others)."""
+        out = np.full((len(self.front.active), *values.shape[1:]), fill, dtype=values.dtype)
+        out[self.rows] = values
+        return out
+
+    def cut_of(self, i: int, node: int) -> tuple[float, float]:
+        """The lower and upper value of numeric attribute ``i``'s cut at (active) ``node``."""
+        r = int(np.searchsorted(self.rows, node))
+        return float(self.cuts[i][0][r]), float(self.cuts[i][1][r])
+
+    def node_view(self) -> Candidates:
+        """These candidates by node, for the scorers that look nodes up (ID3's contested nodes,
+        the Gini criterion's counts by node): every node a row."""
+        view = Candidates(self.recs, self.front, self.n_attributes)
+        view.rows = np.arange(len(self.front.active))
+        view.found, view.gains, view.ratios = (self.by_node(m, 0) for m in (self.found, self.gains, self.ratios))
+        view.cuts = {i: (self.by_node(lo, 0.0), self.by_node(hi, 0.0)) for i, (lo, hi) in self.cuts.items()}
+        return view

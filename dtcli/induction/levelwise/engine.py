@@ -176,11 +176,11 @@ class _Growth:
         split = np.flatnonzero(best >= 0)
         if len(split) == 0:
             return False
-        self._set_tests(level, split, best, scores, gains, fixed, candidates.cuts)
+        self._set_tests(level, split, best, scores, gains, fixed, candidates)
         del candidates
         return self._descend(pool, level, split)
 
-    def _set_tests(self, level: LevelTree, split, best, scores, gains, fixed: dict, cuts: dict) -> None:
+    def _set_tests(self, level: LevelTree, split, best, scores, gains, fixed: dict, candidates: Candidates) -> None:
         """Give the split nodes their tests: attribute, score, gain, branches and thresholds
         (``fixed``: those the reference placed; others from the cut, as J48 places them)."""
         columns = self.columns
@@ -194,8 +194,7 @@ class _Growth:
             if s in fixed:
                 level.thr[s] = fixed[s]
                 continue
-            lower, upper = cuts[i][0][s], cuts[i][1][s]
-            lower, upper = float(lower), float(upper)
+            lower, upper = candidates.cut_of(i, s)
             level.thr[s] = self.placer.place(i, midpoint(lower, upper), lower)
 
     def _route(self, level: LevelTree):

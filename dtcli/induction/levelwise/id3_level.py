@@ -75,6 +75,7 @@ class Id3Level:
         """Per node: the attribute chosen (-1: none), its score and gain, and {node: threshold}
         for the numeric splits the reference chose."""
         p, k = self.params, self.k
+        level = level.node_view()  # every node a row: contested nodes are looked up by node
         if p.costs is None:
             used, rule = level.ratios, self.criterion
         else:  # a cost measure of the gain replaces the criterion, first best wins
