@@ -15,15 +15,11 @@ from itertools import chain
 
 import numpy as np
 
+from dtcli.model.nodes_json import SURPRISES, Doubt, SplitTests
 from dtcli.model.table import Schema
 from dtcli.model.tree import Node, NominalTest, NumericTest, SubsetTest, Tree
 
 LEAF, NUMERIC, NOMINAL, SUBSET = 0, 1, 2, 3
-_SURPRISES = (LookupError, TypeError, ValueError, AttributeError)
-
-
-class _Doubt(Exception):
-    """Something left to the usual reader."""
 
 
 @dataclass
@@ -86,7 +82,7 @@ def read_flat(root: dict, schema: Schema, max_depth: int) -> FlatNodes | None:
     """The tree under ``root`` (a parsed node object) as FlatNodes, or None (see the module)."""
     try:
         return _Reader(schema, max_depth).read(root)
-    except (_Doubt, *_SURPRISES):
+    except (Doubt, *SURPRISES):
         return None
 
 
@@ -97,13 +93,11 @@ class _Reader:
         self.schema, self.max_depth = schema, max_depth
         self.regression = schema.is_regression
         self.position = {a.name: i for i, a in enumerate(schema.attributes)}
-        self.numeric = {a.name: a for a in schema.attributes if not a.is_nominal}
-        self.nominal = {a.name: a for a in schema.attributes if a.is_nominal}
-        self.known: dict = {}  # nominal and subset tests, made once per attribute (and values)
+        self.test = SplitTests(schema).test
 
     def read(self, root: dict) -> FlatNodes:
         if type(root) is not dict:
-            raise _Doubt
+            raise Doubt
         queue, depths, parents = [root], [0], [-1]
         cstart, tests, numbers, labels, splits, scores = [], [], [], [], [], []
         values, impurities = [], []
@@ -117,7 +111,7 @@ class _Reader:
             else:
                 counts = obj["counts"]
                 if type(counts) is not list or len(counts) != width:
-                    raise _Doubt
+                    raise Doubt
                 add_number(counts)
                 add_label(classes[obj["label"]])
             add_start(len(queue))
@@ -128,17 +122,17 @@ class _Reader:
                 continue
             depth = depths[i]
             if kind != "split" or depth >= self.max_depth:
-                raise _Doubt
+                raise Doubt
             test, expected = self.test(obj["test"])
             add_test(test)
             splits.append(i)
             scores.append(self.score(obj))
             branches = obj["branches"]
             if type(branches) is not list or len(branches) != len(expected):
-                raise _Doubt
+                raise Doubt
             for branch, value in zip(branches, expected):
                 if type(branch) is not dict or branch.get("value") != value or type(branch["node"]) is not dict:
-                    raise _Doubt
+                    raise Doubt
                 queue.append(branch["node"])
             depths.extend([depth + 1] * len(branches))
             parents.extend([i] * len(branches))
@@ -156,7 +150,7 @@ class _Reader:
             counts = np.fromiter(map(float.__float__, chain.from_iterable(numbers)), np.float64, n * width)
             counts = counts.reshape(n, width)
             if not (np.isfinite(counts).all() and (counts >= 0.0).all()):
-                raise _Doubt
+                raise Doubt
         splits, scores = split_scores
         made = [tests[i] for i in splits]
         kind, attr = np.zeros(n, dtype=np.int8), np.full(n, -1, dtype=np.int64)
@@ -179,47 +173,15 @@ class _Reader:
             return math.nan
         score = obj["score"]
         if type(score) is not float or not math.isfinite(score):
-            raise _Doubt
+            raise Doubt
         return score
 
     def regression_node(self, obj: dict, numbers: list, values: list, impurities: list) -> None:
         weight, value, impurity = obj["weight"], obj["value"], obj["impurity"]
         if type(weight) is not float or type(value) is not float or type(impurity) is not float:
-            raise _Doubt
+            raise Doubt
         if not (0.0 <= weight < math.inf and 0.0 <= impurity < math.inf and math.isfinite(value)):
-            raise _Doubt
+            raise Doubt
         numbers.append(weight)
         values.append(value)
         impurities.append(impurity)
-
-    def test(self, obj: dict):
-        """The test of a split and the values its branches must have, in order."""
-        if type(obj) is not dict:
-            raise _Doubt
-        kind, name = obj["kind"], obj["attribute"]
-        if kind == "numeric":
-            threshold = obj["threshold"]
-            if type(threshold) is not float or not math.isfinite(threshold):
-                raise _Doubt
-            return NumericTest(self.numeric[name], threshold), NumericTest.BRANCHES
-        if kind == "nominal":
-            key = name
-        elif kind == "subset" and type(obj["values"]) is list:
-            key = (name, tuple(obj["values"]))
-        else:
-            raise _Doubt
-        known = self.known.get(key)
-        if known is None:
-            known = self.known[key] = self.new_test(kind, self.nominal[name], key)
-        return known
-
-    @staticmethod
-    def new_test(kind: str, attribute, key):
-        if kind == "nominal":
-            return NominalTest(attribute), tuple(attribute.values)
-        values = key[1]
-        if not values or len(set(values)) != len(values) or not all(type(v) is str for v in values):
-            raise _Doubt
-        if not all(v in attribute.codes for v in values):
-            raise _Doubt
-        return SubsetTest(attribute, values), SubsetTest.BRANCHES

@@ -27,13 +27,11 @@ from dtcli.model.jsontext import float_text
 from dtcli.model.table import Schema
 from dtcli.model.tree import Node, NominalTest, NumericTest, SubsetTest
 
-_NUMERIC_BRANCHES = list(NumericTest.BRANCHES)
-_SUBSET_BRANCHES = list(SubsetTest.BRANCHES)
-_SURPRISES = (LookupError, TypeError, ValueError, AttributeError)  # a field missing or of another type
+SURPRISES = (LookupError, TypeError, ValueError, AttributeError)  # a field missing or of another type
 
 
-class _Doubt(Exception):
-    """Something the fast reader leaves to the full one."""
+class Doubt(Exception):
+    """Something the fast readers (this one and ``flat_json``'s) leave to the validating one."""
 
 
 def read_nodes(root: dict, schema: Schema, max_depth: int) -> Node | None:
@@ -41,7 +39,7 @@ def read_nodes(root: dict, schema: Schema, max_depth: int) -> Node | None:
     or None when the validating reader must read it (a problem, or anything unusual)."""
     try:
         return _Reader(schema, max_depth).read(root)
-    except (_Doubt, *_SURPRISES):
+    except (Doubt, *SURPRISES):
         return None
 
 
@@ -52,15 +50,13 @@ class _Reader:
         self.schema, self.max_depth = schema, max_depth
         self.regression = schema.is_regression
         self.classes = {} if self.regression else schema.target.codes
-        self.numeric = {a.name: a for a in schema.attributes if not a.is_nominal}
-        self.nominal = {a.name: a for a in schema.attributes if a.is_nominal}
-        self.tests: dict = {}  # nominal and subset tests, made once per attribute (and values)
+        self.test = SplitTests(schema).test
         self.nodes: list[Node] = []
         self.numbers: list = []  # each node's counts list (regression: its weight)
 
     def read(self, root: dict) -> Node:
         if type(root) is not dict:
-            raise _Doubt
+            raise Doubt
         top: list[Node] = []
         stack = [(root, top, 0)]  # (node object, its parent's children, its depth)
         pop, push, split, max_depth = stack.pop, stack.append, self.split, self.max_depth
@@ -73,7 +69,7 @@ class _Reader:
             else:
                 counts = obj["counts"]
                 if type(counts) is not list or len(counts) != width:
-                    raise _Doubt
+                    raise Doubt
                 numbers(counts)
                 made = Node(None, classes[obj["label"]])
             nodes(made)
@@ -82,12 +78,12 @@ class _Reader:
             if kind == "leaf":
                 continue
             if kind != "split" or depth >= max_depth:
-                raise _Doubt
+                raise Doubt
             children = made.children
             for branch in reversed(split(made, obj)):  # popped in order: children are appended in order
                 child = branch["node"]
                 if type(child) is not dict:
-                    raise _Doubt
+                    raise Doubt
                 push((child, children, depth + 1))
         self.arrays()
         return top[0]
@@ -98,56 +94,24 @@ class _Reader:
         if "score" in obj:
             score = obj["score"]
             if type(score) is not float or not isfinite(score):
-                raise _Doubt
+                raise Doubt
             made.score = score
         branches = obj["branches"]
         if type(branches) is not list or len(branches) != len(expected):
-            raise _Doubt
+            raise Doubt
         for branch, value in zip(branches, expected):
             if type(branch) is not dict or branch.get("value") != value:
-                raise _Doubt
+                raise Doubt
         return branches
 
     def regression_node(self, obj: dict) -> Node:
         weight, value, impurity = obj["weight"], obj["value"], obj["impurity"]
         if type(weight) is not float or type(value) is not float or type(impurity) is not float:
-            raise _Doubt
+            raise Doubt
         if not (0.0 <= weight < math.inf and 0.0 <= impurity < math.inf and math.isfinite(value)):
-            raise _Doubt
+            raise Doubt
         self.numbers.append(weight)
         return Node(None, 0, value=value, impurity=impurity)
-
-    def test(self, obj: dict):
-        """The test of a split and the values its branches must have, in order."""
-        if type(obj) is not dict:
-            raise _Doubt
-        kind, name = obj["kind"], obj["attribute"]
-        if kind == "numeric":
-            threshold = obj["threshold"]
-            if type(threshold) is not float or not math.isfinite(threshold):
-                raise _Doubt
-            return NumericTest(self.numeric[name], threshold), _NUMERIC_BRANCHES
-        if kind == "nominal":
-            key = name
-        elif kind == "subset" and type(obj["values"]) is list:
-            key = (name, tuple(obj["values"]))
-        else:
-            raise _Doubt
-        known = self.tests.get(key)
-        if known is None:
-            known = self.tests[key] = self.new_test(kind, self.nominal[name], key)
-        return known
-
-    @staticmethod
-    def new_test(kind: str, attribute, key):
-        if kind == "nominal":
-            return NominalTest(attribute), list(attribute.values)
-        values = key[1]
-        if not values or len(set(values)) != len(values) or not all(type(v) is str for v in values):
-            raise _Doubt
-        if not all(v in attribute.codes for v in values):
-            raise _Doubt
-        return SubsetTest(attribute, values), _SUBSET_BRANCHES
 
     def arrays(self) -> None:
         """Check every node's counts at once and give each node its row of one array."""
@@ -160,7 +124,7 @@ class _Reader:
             table = np.fromiter(map(float.__float__, chain.from_iterable(numbers)), np.float64, len(numbers) * width)
             table = table.reshape(len(numbers), width)
             if not (np.isfinite(table).all() and (table >= 0.0).all()):
-                raise _Doubt
+                raise Doubt
         for made, row in zip(self.nodes, table):
             made.counts = row
 
@@ -214,3 +178,46 @@ def _fields_text(node: Node, classes: tuple[str, ...]) -> str:
     impurity = float_text(float(node.impurity or 0.0))
     value, weight = float_text(float(node.value)), float_text(float(node.weight))
     return '"impurity":' + impurity + "," + kind + extra + ',"value":' + value + ',"weight":' + weight + "}"
+
+
+class SplitTests:
+    """Split tests read from their JSON objects for the fast readers: each distinct nominal or
+    subset test made once (nodes share it), with the values its branches must have, in order;
+    ``Doubt`` for anything unusual."""
+
+    def __init__(self, schema: Schema):
+        self.numeric = {a.name: a for a in schema.attributes if not a.is_nominal}
+        self.nominal = {a.name: a for a in schema.attributes if a.is_nominal}
+        self.known: dict = {}  # nominal and subset tests, made once per attribute (and values)
+
+    def test(self, obj: dict):
+        """The test of a split and the values its branches must have, in order."""
+        if type(obj) is not dict:
+            raise Doubt
+        kind, name = obj["kind"], obj["attribute"]
+        if kind == "numeric":
+            threshold = obj["threshold"]
+            if type(threshold) is not float or not math.isfinite(threshold):
+                raise Doubt
+            return NumericTest(self.numeric[name], threshold), NumericTest.BRANCHES
+        if kind == "nominal":
+            key = name
+        elif kind == "subset" and type(obj["values"]) is list:
+            key = (name, tuple(obj["values"]))
+        else:
+            raise Doubt
+        known = self.known.get(key)
+        if known is None:
+            known = self.known[key] = self.new_test(kind, self.nominal[name], key)
+        return known
+
+    @staticmethod
+    def new_test(kind: str, attribute, key):
+        if kind == "nominal":
+            return NominalTest(attribute), tuple(attribute.values)
+        values = key[1]
+        if not values or len(set(values)) != len(values) or not all(type(v) is str for v in values):
+            raise Doubt
+        if not all(v in attribute.codes for v in values):
+            raise Doubt
+        return SubsetTest(attribute, values), SubsetTest.BRANCHES
