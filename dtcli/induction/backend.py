@@ -113,9 +113,12 @@ def grow(table, params, choice: str, progress=None, trace: list | None = None, n
     """Grow with the grower ``choice``: a FlatTree from the level-wise engine, else the root Node
     (``narrate``: the reference records every node in ``trace``)."""
     if choice == LEVELWISE:
+        from dtcli.induction import compiling
         from dtcli.induction.levelwise.engine import grow_levelwise
 
-        return grow_levelwise(table, params, progress, trace)
+        flat = grow_levelwise(table, params, progress, trace)
+        compiling.remember(kernel_sets(table, params, LEVELWISE), table)  # (a variant the cache cannot name)
+        return flat
     if choice == CART:
         from dtcli.induction import compiling
         from dtcli.induction.cart.engine import grow_cart

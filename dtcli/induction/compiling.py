@@ -84,6 +84,9 @@ SOONER_LIMIT = 10.0
 DESCEND_SECONDS = 2.5e-7
 
 
+WIDE_SETS = ("cart", "regression", "levelwise", "prune")  # the sets whose kernels read nominal codes
+
+
 def index_glob(cache: str, file: str, function: str) -> str:
     """The pattern of numba's index file of ``function`` in ``file`` under the cache directory ``cache``."""
     source = HERE / file
@@ -113,10 +116,11 @@ def _cache() -> str:
 
 
 def variant(name: str, table) -> str:
-    """The second compilation a table may need of a set: CART's builders hold nominal codes in
-    bytes, or in 4-byte integers when an attribute has more than 127 values (``wide``)."""
+    """The second compilation a table may need of a set: the CART builders, the level-wise engine
+    and pessimistic pruning hold nominal codes in bytes, or in 4-byte integers when an attribute
+    has more than 127 values (``wide``)."""
     wide = table is not None and any(a.is_nominal and len(a.values) > 127 for a in table.attributes)
-    return "wide" if wide and name in ("cart", "regression") else ""
+    return "wide" if wide and name in WIDE_SETS else ""
 
 
 def marker(name: str, table) -> str | None:

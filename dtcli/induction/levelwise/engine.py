@@ -88,6 +88,7 @@ def grow_levelwise(table: Table, params, progress=None, trace: list | None = Non
     """
     growth = _Growth(kernels(), table, params, progress)
     pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 1)
+    release(table.n_rows)  # the table's own columns, now views into the engine's blocks (data.Columns)
     try:
         growth.sort(pool)
         release(table.n_rows)  # the sorts' scratch arrays, freed in the worker threads' heaps
@@ -95,6 +96,7 @@ def grow_levelwise(table: Table, params, progress=None, trace: list | None = Non
             release(table.n_rows)  # the lists carried down replace the level's: the old ones go back
     finally:
         pool.shutdown()
+        growth.columns.give_back(growth.table)
     return growth.finish(trace)
 
 
@@ -114,7 +116,7 @@ class _Growth:
             self.columns = Columns(table.take(np.arange(table.n_rows)), rows)
             self.fill = NodeFill(self.columns, params.missing, self.n_classes)
         else:
-            self.columns = Columns.of(table)
+            self.columns = Columns.of(table, lend=True)  # (given back after growth: grow_levelwise)
         self.usable = [i for i, a in enumerate(self.attributes) if a.is_nominal or params.thresholds]
         self.numeric = [i for i in self.usable if not self.attributes[i].is_nominal]
         self.placer = Placer(original, params.thresholds or "midpoint")  # (placed as the reference does)
@@ -178,6 +180,7 @@ class _Growth:
             return False
         self._set_tests(level, split, best, scores, gains, fixed, candidates)
         del candidates
+        release(self.table.n_rows)  # the candidates' arrays: the records and lists carried down reuse no holes
         return self._descend(pool, level, split)
 
     def _set_tests(self, level: LevelTree, split, best, scores, gains, fixed: dict, candidates: Candidates) -> None:
@@ -217,8 +220,8 @@ class _Growth:
         del branch, sizes, shares
         carry = [i for i in self.orders if self.fill is None or i not in self.fill.distinct]  # (others: refilled)
         carrying = partial(_carry, k, self.orders, dest, dups, self.recs, n_children)
-        step = os.cpu_count() or 1  # as many lists in the making as there are workers, no more: else the
-        for at in range(0, len(carry), step):  # workers run ahead and most old and new lists coexist
+        step = 1  # one list in the making at a time: else the workers run ahead and old and new lists coexist
+        for at in range(0, len(carry), step):
             batch = carry[at : at + step]
             for i, carried_list in zip(batch, pool.map(carrying, batch)):
                 self.orders[i] = carried_list  # the old list goes as soon as its successor is made

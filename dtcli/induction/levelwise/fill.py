@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dtcli.induction.levelwise.data import Columns
+from dtcli.induction.levelwise.data import Columns, rank_type
 from dtcli.induction.levelwise.kernels.state import SortedList
 
 
@@ -89,10 +89,10 @@ class NodeFill:
         then by value, ties in record order (as ``data.sorted_list`` and the carried lists)."""
         values = column[recs.row]
         rec = np.flatnonzero(~np.isnan(values))
-        ranks = np.searchsorted(distinct, values[rec]).astype(np.int32)
+        ranks = np.searchsorted(distinct, values[rec]).astype(rank_type(len(distinct)))
         order = np.lexsort((rec, ranks, recs.node[rec]))
         rec, ranks = rec[order], ranks[order]
-        starts = np.searchsorted(recs.node[rec], np.arange(n_nodes + 1)).astype(np.int64)
+        starts = np.searchsorted(recs.node[rec], np.arange(n_nodes + 1)).astype(np.int32)
         return SortedList(ranks, starts, rec.astype(np.int32))
 
 

@@ -234,6 +234,10 @@ def pessimistic_prune(
     else:
         original_leaves = n_leaves(flat)
     done = flat_prune(flat, table, cf, raising, bound, record) if flat is not None else None
+    if done is not None:
+        from dtcli.induction.compiling import remember
+
+        remember(["prune"], table)  # (a variant the cache cannot name)
     if done is None and flat is not None and flat.nodes is None:
         root = flat.to_nodes()  # no compiler here after all: the reference does it
     if done is not None:

@@ -150,7 +150,7 @@ def expand(lst, dest, dups, new_node, n_children):
             for m in range(1, dups[d] + 1):
                 counts[new_node[dups[d + m]]] += 1
     position, total = _starts(counts, n_children)
-    new_starts = np.empty(n_children + 1, dtype=np.int64)
+    new_starts = np.empty(n_children + 1, dtype=np.int32)  # (fewer entries than 2**31: record ids are int32)
     new_starts[:n_children] = position
     new_starts[n_children] = total
     ov = np.empty(total, dtype=sv.dtype)
