@@ -59,6 +59,8 @@ def parse_csv(data, source: str, path: str, text_columns=(), max_rows: int = 0):
     sep = _sniff_separator(first, path)
     header = [name.strip() for name in header_record(data, sep, first)]
     lines, data = record_lines(data, sep, len(header), source, max_rows)
+    if len(lines) and lines.max() < 2**31:  # the table keeps them (for messages): 4 bytes a row, not 8
+        lines = lines.astype(np.int32)
     texts = set(text_columns) | ({header[-1]} if LAST_COLUMN in text_columns else set())
     columns = None
     if len(data) <= PLAIN_MAX or len(header) > len(lines):  # pandas spends a millisecond a column
