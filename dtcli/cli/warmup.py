@@ -25,7 +25,11 @@ JOBS = (  # the longest first: two at a time (``--jobs``), the compiles overlap
     ("C4.5 with --max-bins", "label", {"algorithm": "c45", "max_bins": 8, "prune": "none"}),
     ("CART classification, a nominal attribute of more than 127 values", "label", {"algorithm": "cart", "wide": 1}),
     ("CART regression, a nominal attribute of more than 127 values", "value", {"algorithm": "cart", "wide": 1}),
+    ("C4.5, a nominal attribute of more than 127 values", "label", {"algorithm": "c45", "wide": 1}),
+    # 4-byte value ranks (``levelwise/data.rank_type``): the row number as a numeric attribute, shallow
+    ("C4.5, a numeric attribute of more than 65,536 values", "label", {"algorithm": "c45", "long": 1, "max_depth": 3}),
 )
+LONG_ROWS = 65_600  # the rows of the table of the ``long`` job: more distinct values than 2-byte ranks hold
 
 
 def sample_csv(n: int = 400, seed: int = 0) -> str:
@@ -60,9 +64,14 @@ def warm(job: tuple, path: str) -> tuple[float, list[str], bool]:
     title, target, options = job
     options = dict(options)
     algorithm, prune, wide = options.pop("algorithm"), options.pop("prune", None), options.pop("wide", False)
+    long = options.pop("long", False)
     task = "auto" if algorithm == "cart" else "classification"
     other = "value" if target == "label" else "label"
-    table = load_training_table(path, target, (other,) + (() if wide else ("id",)), ("id",), None, task)
+    if long:  # ``id`` numeric, one value a row
+        path = path.replace("sample.csv", "long.csv")
+        table = load_training_table(path, target, (other, "c1", "x1", "x2"), (), None, task)
+    else:
+        table = load_training_table(path, target, (other,) + (() if wide else ("id",)), ("id",), None, task)
     params, pruning = grow_params(algorithm, **options), PruneParams(method=prune)
     choice = backend.choose(table, params, "compiled")
     pessimistic = (prune or ALGORITHMS[algorithm].prune) == "pessimistic"
@@ -117,6 +126,8 @@ def command(jobs, quiet):
         path = os.path.join(folder, "sample.csv")
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(sample_csv())
+        with open(os.path.join(folder, "long.csv"), "w", encoding="utf-8") as handle:
+            handle.write(sample_csv(LONG_ROWS, seed=1))
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
             running = {pool.submit(warm, job, path): job[0] for job in JOBS}
             for title, warm_up in extra_warm_ups():  # (here, while the workers compile)
