@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import click
 
@@ -18,8 +18,7 @@ format_in_option = click.option(
 )
 
 
-@dataclass(frozen=True)
-class Source:
+class Source(NamedTuple):
     """DATA and how to read it: --target, --ignore, --nominal, --format-in, --max-bytes, --max-rows."""
 
     data: str
@@ -315,8 +314,7 @@ def report_cv(ccp, rows, chosen, fmt: str) -> None:
     info(cp_table(rows, chosen).rstrip("\n"))
 
 
-@dataclass(frozen=True)
-class Costs:
+class Costs(NamedTuple):
     """--costs FILE with its --cost-measure and --nunez-w."""
 
     path: str | None

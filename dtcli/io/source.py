@@ -21,7 +21,7 @@ import re
 import stat
 import sys
 import time
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from dtcli.errors import DataError
 from dtcli.io.textcheck import TextCheck, lone_surrogate_escape
@@ -35,8 +35,7 @@ BOM = codecs.BOM_UTF8
 GZIP_MAGIC = b"\x1f\x8b"
 
 
-@dataclass(frozen=True)
-class Limits:
+class Limits(NamedTuple):
     """How much a command reads: ``max_bytes`` of any one input (after decompression), ``max_rows``
     of a table; 0 means no bound."""
 
@@ -47,8 +46,7 @@ class Limits:
 DEFAULT_LIMITS = Limits()
 
 
-@dataclass(frozen=True)
-class Kind:
+class Kind(NamedTuple):
     """What an input is, for messages: its ``name``, what to ``give`` instead, and whether it is
     ``data`` (may be gzip-compressed; a text problem is named by its line) or ``json``."""
 
@@ -63,8 +61,7 @@ MODEL = Kind("model file", "a model file", json=True)
 COSTS = Kind("cost file", "a cost file")
 
 
-@dataclass(frozen=True)
-class Input:
+class Input(NamedTuple):
     """An input as read: ``data`` (no byte-order mark; a bytearray, so that readers may mend it in
     place) and the SHA-256 of the bytes read."""
 
