@@ -38,6 +38,9 @@ NEVER = (
     "dtcli.induction.levelwise.engine",
     "dtcli.induction.cart.engine",
     "dtcli.induction.kernels.cache",
+    "dtcli.induction.compiling",  # whether kernels are cached: only a table large enough for them asks
+    "pathlib",  # only where a file is written or the kernels' cache is looked at
+    "urllib",  # pathlib's
     "rich.progress",  # no progress display on a pipe
     "rich.live",
     "rich.pretty",
@@ -54,9 +57,6 @@ GAIN_NEVER = (
     "rich.tree",
     "statistics",
     "json",
-    "pathlib",  # only where a file is written, or the compiled engines' cache is looked at (train)
-    "urllib",  # pathlib's
-    "dtcli.induction.compiling",  # the engine choice: gain chooses none
 )
 # ID3 does not prune, and without -o no model file is written.
 ID3_NEVER = ("dtcli.induction.prune.pessimistic", "dtcli.model.serialize")
