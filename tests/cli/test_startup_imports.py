@@ -57,6 +57,7 @@ GAIN_NEVER = (
     "rich.tree",
     "statistics",
     "json",
+    "hashlib",  # the data's fingerprint: only a trained model records it
 )
 # ID3 does not prune, and without -o no model file is written.
 ID3_NEVER = ("dtcli.induction.prune.pessimistic", "dtcli.model.serialize")
