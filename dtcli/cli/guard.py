@@ -1,6 +1,7 @@
 """The command class of every subcommand: before any work, it refuses an output no file can go to.
 
 That is an output naming one of the command's inputs, a directory, or a file in a missing directory.
+It also ends the start-up's hold on the garbage collector (``hold_collection``, from ``main``).
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ _HELD = {"collection": False}
 def hold_collection() -> None:
     """Turn the garbage collector off while dtree starts: importing the command's modules (numpy's
     among them) makes many objects and little garbage, and the collections they trigger cost about
-    7% of a small run. :func:`collect_again` turns it back on before the command's work."""
+    3 ms of `dtree gain`'s 100. :func:`collect_again` turns it back on before the command's work."""
     if gc.isenabled():
         gc.disable()
         _HELD["collection"] = True
