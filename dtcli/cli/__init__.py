@@ -123,6 +123,9 @@ def main() -> None:
     The process ends with ``os._exit`` once the output is flushed: a signal that arrives while
     the interpreter would be tearing itself down (after the work is done) cannot kill it then.
     """
+    from dtcli.cli.guard import hold_collection
+
+    hold_collection()  # until the command's modules are loaded
     from dtcli.cli import signals
 
     signals.install()

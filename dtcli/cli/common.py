@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import click
 
@@ -18,8 +18,7 @@ format_in_option = click.option(
 )
 
 
-@dataclass(frozen=True)
-class Source:
+class Source(NamedTuple):
     """DATA and how to read it: --target, --ignore, --nominal, --format-in, --max-bytes, --max-rows."""
 
     data: str
@@ -35,11 +34,11 @@ class Source:
     def limits(self) -> Limits:
         return limits(self.max_bytes, self.max_rows)
 
-    def load(self, task: str = "classification"):
-        """The training Table (DataError on any problem)."""
-        return load_training_table(
-            self.data, self.target, self.ignore, self.nominal, self.format_in, task, self.limits, self.strict
-        )
+    def load(self, task: str = "classification", *, fingerprint: bool = True):
+        """The training Table (DataError on any problem); without ``fingerprint``, its ``sha256`` is ""
+        (for a command that records no model)."""
+        columns = (self.target, self.ignore, self.nominal)
+        return load_training_table(self.data, *columns, self.format_in, task, self.limits, self.strict, fingerprint)
 
     def load_with_ids(self, task: str, id_column: str | None):
         """The training Table and the cells of ``id_column`` (None without one): ``read_training``."""
@@ -92,18 +91,37 @@ def split_names(values, columns) -> list[str]:
 
 
 def load_training_table(
-    data, target, ignore, nominal, format_in, task="classification", limits=DEFAULT_LIMITS, strict=False
+    data,
+    target,
+    ignore,
+    nominal,
+    format_in,
+    task="classification",
+    limits=DEFAULT_LIMITS,
+    strict=False,
+    fingerprint=True,
 ):
-    """Read DATA and build the training Table; DataError on any problem."""
-    return read_training(data, target, ignore, nominal, format_in, task, limits, strict=strict)[0]
+    """Read DATA and build the training Table; DataError on any problem. ``fingerprint``: as ``read_training``."""
+    columns = (target, ignore, nominal)
+    return read_training(data, *columns, format_in, task, limits, strict=strict, fingerprint=fingerprint)[0]
 
 
 def read_training(
-    data, target, ignore, nominal, format_in, task="classification", limits=DEFAULT_LIMITS, id_column=None, strict=False
+    data,
+    target,
+    ignore,
+    nominal,
+    format_in,
+    task="classification",
+    limits=DEFAULT_LIMITS,
+    id_column=None,
+    strict=False,
+    fingerprint=True,
 ):
     """(the training Table, the cells of the ``id_column`` as text, or None without one): the
     id column names rows in traces and is left out of the attributes, as --ignore leaves one out.
-    A column of numbers with stray text is a warning (io.encode.stray_text), an error with ``strict``."""
+    A column of numbers with stray text is a warning (io.encode.stray_text), an error with ``strict``.
+    Without ``fingerprint`` the data's SHA-256 is not computed (the Table's ``sha256`` is "")."""
     from dtcli.induction.memory import release
     from dtcli.io.csv_reader import LAST_COLUMN
     from dtcli.io.encode import infer_table
@@ -114,7 +132,7 @@ def read_training(
         texts.append(target if target is not None else LAST_COLUMN)
     if id_column is not None:
         texts.append(id_column)
-    raw = read_data(data, format_in, texts, limits)
+    raw = read_data(data, format_in, texts, limits, fingerprint=fingerprint)
     columns = list(raw.frame.columns)
     ignored = split_names(ignore, columns)
     ids = None
@@ -315,8 +333,7 @@ def report_cv(ccp, rows, chosen, fmt: str) -> None:
     info(cp_table(rows, chosen).rstrip("\n"))
 
 
-@dataclass(frozen=True)
-class Costs:
+class Costs(NamedTuple):
     """--costs FILE with its --cost-measure and --nunez-w."""
 
     path: str | None

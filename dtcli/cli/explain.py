@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import click
 
@@ -13,8 +13,7 @@ EXPLAIN_FORMATS = ("text", "markdown", "latex")
 MAX_DIGITS = 12
 
 
-@dataclass(frozen=True)
-class Explain:
+class Explain(NamedTuple):
     """--explain, --explain-format, --attribute and --digits."""
 
     on: bool

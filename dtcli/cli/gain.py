@@ -89,7 +89,7 @@ def command(
     binary = algorithm == "cart" if splits is None else splits == "binary"
     criterion = check_criterion(criterion, binary, costs)
     parsed = [parse_condition(c) for c in conditions]
-    table = source.load(task or "classification")
+    table = source.load(task or "classification", fingerprint=False)  # gain records no model
     warn_identifiers(table, quiet)
     if table.n_rows == 0:
         raise DataError(f"{table.source}: no data rows; the file has a header but no examples")

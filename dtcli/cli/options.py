@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import os
 import re
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import click
 
@@ -70,13 +70,12 @@ engine_option = click.option(
 )
 
 
-@dataclass(frozen=True)
-class Growth:
+class Growth(NamedTuple):
     """The growth options as given: the algorithm, the overrides of its preset, the engine asked for."""
 
     algorithm: str
     engine: str
-    options: dict = field(default_factory=dict)
+    options: dict
 
     def params(self, **more):
         """The GrowParams: the algorithm's preset with these options and ``more`` over it."""

@@ -7,7 +7,8 @@ table ``ALGORITHMS`` is what ``--algorithm`` offers.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
+from typing import NamedTuple
 
 import numpy as np
 
@@ -31,8 +32,7 @@ from dtcli.model.table import Table
 from dtcli.model.tree import Tree
 
 
-@dataclass(frozen=True)
-class Algorithm:
+class Algorithm(NamedTuple):
     """A preset: its name, a one-line description and its default parameters."""
 
     name: str

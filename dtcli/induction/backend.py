@@ -94,12 +94,14 @@ def _sooner_by_reference(table, params, choice: str) -> bool:
 def compile_seconds(table, params, choice: str, pruning: bool, engine: str = "auto") -> float:
     """About how long compiling the kernels a run is about to use takes (0: every one is cached):
     those of the grower ``choice`` and, with ``pruning`` (pessimistic), the pruning's."""
-    from dtcli.induction import compiling
-
     sets = kernel_sets(table, params, choice)
     if pruning and compiled_pruning(table, engine):
         sets.append("prune")
-    return compiling.compile_seconds(compiling.uncached(sets, table)) if sets else 0.0
+    if not sets:
+        return 0.0  # before importing compiling (pathlib, glob): a small table's run compiles nothing
+    from dtcli.induction import compiling
+
+    return compiling.compile_seconds(compiling.uncached(sets, table))
 
 
 def unavailable(engine: str) -> str | None:
@@ -142,10 +144,10 @@ def compiled_pruning(table, engine: str = "auto") -> bool:
     """Whether pessimistic pruning of a tree on ``table`` runs compiled for the request ``engine``
     (it falls back by itself when numba cannot be used): by size, and with ``auto`` not when the
     reference would be done before the pruning kernels compiled."""
-    from dtcli.induction import compiling
-
     if not _wanted(table, engine):
         return False
+    from dtcli.induction import compiling
+
     missing = compiling.uncached(["prune"], table) if engine == "auto" else []
     return not compiling.sooner(compiling.reference_seconds("prune", table), missing)
 
@@ -155,10 +157,10 @@ def compiled_prediction(n_rows: int, depth: int, engine: str = "auto") -> bool:
     kernel: for the request ``compiled`` whenever numba can be used, for ``auto`` when the rows
     times the depth reach ``PREDICT_MIN_WORK`` too, and numpy would not be done sooner than the
     kernel compiled, if it is not cached (``reference``: never)."""
-    from dtcli.induction import compiling
-
     if engine == "reference" or (engine == "auto" and n_rows * max(depth, 1) < PREDICT_MIN_WORK):
         return False
+    from dtcli.induction import compiling
+
     if engine == "auto" and compiling.sooner(
         compiling.descend_seconds(n_rows, depth), compiling.uncached(["predict"], None)
     ):

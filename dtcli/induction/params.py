@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, fields
+from typing import NamedTuple
 
 from dtcli.errors import ParameterError
 from dtcli.induction.criteria.bounds import BOUNDS
@@ -70,8 +71,7 @@ class PruneParams:
     seed: int = 0
 
 
-@dataclass(frozen=True)
-class CostComplexity:
+class CostComplexity(NamedTuple):
     """Cost-complexity pruning at ``alpha``, or at the alpha ``folds``-fold cross-validation picks."""
 
     alpha: float | None = None

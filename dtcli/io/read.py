@@ -83,13 +83,16 @@ class RawData:
         return bytes(raw[: ends[0]]).decode("utf-8"), blocks()
 
 
-def read_data(path: str, format_in: str | None = None, text_columns=(), limits: Limits = DEFAULT_LIMITS) -> RawData:
+def read_data(
+    path: str, format_in: str | None = None, text_columns=(), limits: Limits = DEFAULT_LIMITS, *, fingerprint=True
+) -> RawData:
     """Read ``path`` (``-`` for stdin) as CSV or ARFF, by extension unless forced.
 
     ``text_columns`` are read as text even when they hold numbers (class
     labels, ``--nominal`` codes). ``limits`` bound the bytes and the rows read.
+    ``fingerprint``: the SHA-256 of the bytes (a trained model records it), else "".
     """
-    got = read_input(path, DATA, limits.max_bytes)
+    got = read_input(path, DATA, limits.max_bytes, fingerprint=fingerprint)
     source, data, digest = got.source, got.data, got.sha256
     kind = format_in or _guess_format(path, data)
     sep, raw = ",", None

@@ -3,7 +3,8 @@
 Contract: ``read_input(path, kind, max_bytes)`` returns the bytes of ``path`` (a bytearray)
 (``-``: standard input), decompressed when a data file's name ends in ``.gz``,
 without a leading UTF-8 byte-order mark, checked as text (``textcheck``), with
-the SHA-256 of the bytes as read (mark included); or raises DataError with one
+the SHA-256 of the bytes as read (mark included; "" with ``fingerprint=False``, for a
+command that records no model: hashlib's import alone costs 2 ms); or raises DataError with one
 line naming the file. Reading stops as soon as the input passes ``max_bytes``
 (0: no bound): at most ``max_bytes + CHUNK`` bytes are ever held, whatever the
 input (a gzip bomb, ``/dev/zero`` on standard input). A named pipe that no
@@ -14,14 +15,13 @@ devices and sockets.
 from __future__ import annotations
 
 import codecs
-import hashlib
 import io
 import os
 import re
 import stat
 import sys
 import time
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from dtcli.errors import DataError
 from dtcli.io.textcheck import TextCheck, lone_surrogate_escape
@@ -35,8 +35,7 @@ BOM = codecs.BOM_UTF8
 GZIP_MAGIC = b"\x1f\x8b"
 
 
-@dataclass(frozen=True)
-class Limits:
+class Limits(NamedTuple):
     """How much a command reads: ``max_bytes`` of any one input (after decompression), ``max_rows``
     of a table; 0 means no bound."""
 
@@ -47,8 +46,7 @@ class Limits:
 DEFAULT_LIMITS = Limits()
 
 
-@dataclass(frozen=True)
-class Kind:
+class Kind(NamedTuple):
     """What an input is, for messages: its ``name``, what to ``give`` instead, and whether it is
     ``data`` (may be gzip-compressed; a text problem is named by its line) or ``json``."""
 
@@ -63,8 +61,7 @@ MODEL = Kind("model file", "a model file", json=True)
 COSTS = Kind("cost file", "a cost file")
 
 
-@dataclass(frozen=True)
-class Input:
+class Input(NamedTuple):
     """An input as read: ``data`` (no byte-order mark; a bytearray, so that readers may mend it in
     place) and the SHA-256 of the bytes read."""
 
@@ -102,11 +99,11 @@ def read_text(path: str, kind: Kind = COSTS, max_bytes: int = DEFAULT_MAX_BYTES)
     return data.decode("utf-8")
 
 
-def read_input(path: str, kind: Kind = DATA, max_bytes: int = DEFAULT_MAX_BYTES) -> Input:
+def read_input(path: str, kind: Kind = DATA, max_bytes: int = DEFAULT_MAX_BYTES, *, fingerprint: bool = True) -> Input:
     """The bytes of ``path`` (see the module's contract)."""
     source = "<stdin>" if path == "-" else path
     stream, size = _open(path, source, kind)
-    reading = _Reading(source, kind, max_bytes)
+    reading = _Reading(source, kind, max_bytes, fingerprint)
     try:
         if kind.data and path.endswith(".gz"):
             data = reading.gzip(stream)
@@ -201,13 +198,28 @@ class BufferReader(io.RawIOBase):
         return n
 
 
-class _Reading:
-    """One input being read: the bound, the text check and the digest."""
+class NoDigest:
+    """A digest of nothing: what an input read without a fingerprint is given."""
 
-    def __init__(self, source: str, kind: Kind, max_bytes: int):
+    def update(self, data) -> None:
+        pass
+
+    def hexdigest(self) -> str:
+        return ""
+
+
+class _Reading:
+    """One input being read: the bound, the text check and the digest (a NoDigest without ``fingerprint``)."""
+
+    def __init__(self, source: str, kind: Kind, max_bytes: int, fingerprint: bool = True):
         self.source, self.max_bytes = source, max_bytes
         self.check = TextCheck(source, kind.name, lines=kind.data, inner_bom=kind.data)
-        self.digest = hashlib.sha256()
+        if fingerprint:
+            import hashlib  # here: hashlib loads OpenSSL (2 ms), and only a trained model records the digest
+
+            self.digest = hashlib.sha256()
+        else:
+            self.digest = NoDigest()
 
     def too_large(self):
         return DataError(

@@ -13,9 +13,14 @@ import errno
 import os
 import signal
 import stat
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from dtcli.errors import DataError
+
+# pathlib is imported where a file is written: it and what it imports (urllib) cost every run's
+# start-up (the stop-signal handlers import this module), and most runs write no file.
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def write_text(path: str, text: str, stdout=None, *, last: bool = False) -> None:
@@ -66,6 +71,8 @@ def atomic(path: str, mode: str = "w", *, last: bool = False):
     The file gets the mode of the file it replaces, or the usual one for a new file (0666 less the
     umask). A symbolic link is followed (the file it points to is replaced, the link stays); a
     device, named pipe or socket is written directly, never replaced."""
+    from pathlib import Path
+
     kind = check_output(path)
     if kind == "special":
         with _direct(path, mode) as handle:
@@ -101,6 +108,8 @@ def atomic(path: str, mode: str = "w", *, last: bool = False):
 def check_output(path: str) -> str:
     """Refuse an output path no file can be written to (a directory, or in a directory that does
     not exist) before any work is done; else what it is: new, file or special."""
+    from pathlib import Path
+
     kind = _kind(path)
     if kind == "directory":
         raise DataError(f"{path}: is a directory; give a file name")
@@ -113,6 +122,8 @@ def check_output(path: str) -> str:
 
 def _target(path: str) -> Path:
     """The file a write to ``path`` replaces (the one a symbolic link points to)."""
+    from pathlib import Path
+
     return Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
 
 

@@ -8,7 +8,7 @@ value in the column never match.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -26,8 +26,7 @@ _NUMERIC_OPS = {
 }
 
 
-@dataclass(frozen=True)
-class Condition:
+class Condition(NamedTuple):
     """``name op value``, as written by the user."""
 
     name: str

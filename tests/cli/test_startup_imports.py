@@ -4,6 +4,7 @@ Each command runs in a fresh interpreter under ``python -X importtime``, which n
 imported on standard error. The compiled engines (numba), pandas, logging, threads pools and the
 writing and pruning machinery a small run does not use must not be among them: each costs start-up
 time that scripts calling dtree thousands of times pay again and again. A fact check, not a timing.
+Last, the garbage collector, held while the modules load, must be on again when the work begins.
 """
 
 from __future__ import annotations
@@ -37,6 +38,9 @@ NEVER = (
     "dtcli.induction.levelwise.engine",
     "dtcli.induction.cart.engine",
     "dtcli.induction.kernels.cache",
+    "dtcli.induction.compiling",  # whether kernels are cached: only a table large enough for them asks
+    "pathlib",  # only where a file is written or the kernels' cache is looked at
+    "urllib",  # pathlib's
     "rich.progress",  # no progress display on a pipe
     "rich.live",
     "rich.pretty",
@@ -53,6 +57,7 @@ GAIN_NEVER = (
     "rich.tree",
     "statistics",
     "json",
+    "hashlib",  # the data's fingerprint: only a trained model records it
 )
 # ID3 does not prune, and without -o no model file is written.
 ID3_NEVER = ("dtcli.induction.prune.pessimistic", "dtcli.model.serialize")
@@ -103,3 +108,38 @@ def test_gain_on_a_pipe_imports_no_rich(tmp_path):
     modules = imported(["-m", "dtcli", *RUNS["gain"][0]], tmp_path)
     assert "dtcli.render.console" in modules, "the importtime report was not read"
     assert not sorted(m for m in modules if m.split(".")[0] == "rich")
+
+
+# Run in a fresh interpreter: dtree's entry point, with the gain report's function wrapped to note
+# whether the garbage collector is on when the command's work runs.
+GC_PROBE = """
+import gc, sys
+import dtcli.induction.apply.report as report
+from dtcli.cli import main
+
+work = report.gain_report
+
+def probe(*args, **kwargs):
+    sys.stderr.write(f"collector on: {gc.isenabled()}; frozen: {gc.get_freeze_count() > 0}\\n")
+    return work(*args, **kwargs)
+
+report.gain_report = probe
+sys.argv = ["dtree", *sys.argv[1:]]
+main()
+"""
+
+
+def test_the_collector_is_on_again_when_the_work_begins(tmp_path):
+    """main() holds the garbage collector while the command's modules load; a long training run
+    needs it back: Command.invoke turns it on (and freezes what start-up made) before the work."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT), NUMBA_CACHE_DIR=str(tmp_path / "numba"), HOME=str(tmp_path))
+    run = subprocess.run(
+        [sys.executable, "-c", GC_PROBE, *RUNS["gain"][0]],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "collector on: True; frozen: True" in run.stderr

@@ -270,3 +270,13 @@ def test_a_leading_byte_order_mark_is_dropped_but_fingerprinted(tmp_path):
     marked = read_input(write(tmp_path, "b.csv", b"\xef\xbb\xbf" + CSV))
     assert marked.data == plain.data
     assert marked.sha256 != plain.sha256  # the fingerprint is of the bytes as read
+
+
+def test_the_fingerprint_is_the_sha256_of_the_bytes_and_can_be_left_out(tmp_path):
+    """sha256sum's digest of the file (mark included); without ``fingerprint`` none is computed
+    (``dtree gain`` records no model, and hashlib's import alone costs it 2 ms of start-up)."""
+    path = write(tmp_path, "b.csv", b"\xef\xbb\xbf" + CSV)
+    assert read_input(path).sha256 == "d069e6aca3cbe722019f7de8b62d10635c0aea57a7ee3739285a56576ddb926e"
+    unmarked = read_input(path, fingerprint=False)
+    assert unmarked.sha256 == "" and unmarked.data == CSV
+    assert read_data(path, fingerprint=False).sha256 == ""

@@ -35,7 +35,7 @@ from dtcli.model.tree import format_threshold
 NOISE = 1e-12
 
 
-@dataclass
+@dataclass(eq=False)  # arrays inside: a field-wise == would fail on them (and none is needed)
 class AttributeReport:
     """The split statistics of one attribute at a node."""
 
@@ -58,7 +58,7 @@ class AttributeReport:
         return {"gain": self.gain, "gain-ratio": self.gain_ratio, "gini": self.gini_gain}[criterion]
 
 
-@dataclass
+@dataclass(eq=False)  # arrays inside: a field-wise == would fail on them (and none is needed)
 class CutReport:
     """One candidate cut of a numeric attribute: between ``lower`` and ``upper``."""
 
@@ -70,7 +70,7 @@ class CutReport:
     boundary: bool
 
 
-@dataclass
+@dataclass(eq=False)  # arrays inside: a field-wise == would fail on them (and none is needed)
 class GainReport:
     """Statistics of the whole set and of every candidate attribute, best first."""
 

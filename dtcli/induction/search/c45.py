@@ -37,7 +37,7 @@ class Choice:
     gain: float
 
 
-@dataclass
+@dataclass(eq=False)  # arrays inside: a field-wise == would fail on them (and none is needed)
 class C45Candidate:
     attribute: int
     test: object

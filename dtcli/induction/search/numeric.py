@@ -23,7 +23,7 @@ EQUAL_VALUES = 1e-5
 WEKA_SMALL = SMALL
 
 
-@dataclass
+@dataclass(eq=False)  # arrays inside: a field-wise == would fail on them (and none is needed)
 class CutTable:
     """All candidate cuts of one attribute at one node.
 
@@ -48,7 +48,7 @@ class CutTable:
         return len(self.lower)
 
 
-@dataclass
+@dataclass(eq=False)  # arrays inside: a field-wise == would fail on them (and none is needed)
 class Cut:
     """The chosen threshold with its statistics."""
 

@@ -27,7 +27,7 @@ from dtcli.model.tree import NominalTest, NumericTest
 AVERAGE_GAIN_SLACK = 1e-3
 
 
-@dataclass
+@dataclass(eq=False)  # arrays inside: a field-wise == would fail on them (and none is needed)
 class Candidate:
     """A scored split on one attribute: ``branch_counts`` is (branches, classes).
 
