@@ -113,7 +113,7 @@ class _State:
         self.has_target = encoded.has_target
         work.update(total=chunk.estimate)
         announce = lambda seconds: announce_compiling(seconds, work, self.quiet)  # noqa: E731
-        self.run = predictor(self.tree, encoded.table, chunk.estimate, compiling=announce)
+        self.run = predictor(self.tree, encoded.table, chunk.estimate, compiling=announce, threads=_spare_cores())
         return chunk.header + "".join(chunk.raw.sep + name for name in names) + "\n"
 
     def count(self, encoded, predicted, probabilities) -> None:
@@ -145,6 +145,14 @@ class _State:
             np.concatenate(self.predicted),
             np.concatenate(self.probabilities) if self.keep_proba else None,
         )
+
+
+def _spare_cores() -> int:
+    """The processors the kernel may use while the reading thread keeps one busy (at least one)."""
+    import os
+
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, usable - 1)
 
 
 def inserted(body: bytes, ends: np.ndarray, pieces: list[bytes], chosen: np.ndarray) -> bytes:

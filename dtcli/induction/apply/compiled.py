@@ -149,13 +149,23 @@ def predict_compiled(flat, n_rows: int, depth: int, done=None, chunk: int = CHUN
     return proba
 
 
-def packed_predictor(flat, depth: int):
+def packed_predictor(flat, depth: int, threads: int | None = None):
     """``predict.descend`` of every row of a table with the columns of ``flat``'s (one table after
-    another), walked by the compiled kernel, the tree packed once: a function of such a table."""
+    another), walked by the compiled kernel, the tree packed once: a function of such a table.
+    ``threads``: at most this many threads walk a table's rows (None: numba's number)."""
     packed = Packed(flat, kernels(), depth)
 
     def run(table) -> np.ndarray:
         flat.columns = table.columns
-        return descend_compiled(packed, 0, table.n_rows)
+        if threads is None:
+            return descend_compiled(packed, 0, table.n_rows)
+        import numba
+
+        before = numba.get_num_threads()  # (the setting is the calling thread's own)
+        numba.set_num_threads(max(1, min(threads, before)))
+        try:
+            return descend_compiled(packed, 0, table.n_rows)
+        finally:
+            numba.set_num_threads(before)
 
     return run

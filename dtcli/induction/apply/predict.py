@@ -67,10 +67,11 @@ def predict_proba(
     return proba
 
 
-def predictor(tree: Tree, table: Table, rows: int, engine: str = "auto", compiling=None):
+def predictor(tree: Tree, table: Table, rows: int, engine: str = "auto", compiling=None, threads=None):
     """``predict_proba`` for one table after another with ``table``'s columns (chunks of a file),
     the tree laid out once: a function of such a table. ``rows``: about how many rows all the
-    tables hold (the engine is chosen for those); ``compiling`` as for ``predict_proba``."""
+    tables hold (the engine is chosen for those); ``compiling`` as for ``predict_proba``;
+    ``threads``: at most this many threads for the compiled kernel (None: all it has)."""
     from dtcli.induction.backend import compiled_prediction
 
     flat = layout(tree, table)
@@ -82,7 +83,7 @@ def predictor(tree: Tree, table: Table, rows: int, engine: str = "auto", compili
         seconds = prediction_compile_seconds() if compiling is not None else 0
         if seconds:
             compiling(seconds)
-        return packed_predictor(flat, levels)
+        return packed_predictor(flat, levels, threads)
 
     def run(part: Table) -> np.ndarray:
         flat.columns = part.columns
