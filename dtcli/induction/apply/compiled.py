@@ -126,11 +126,15 @@ def _preorder(cstart: np.ndarray, parent: np.ndarray, many: np.ndarray) -> np.nd
     return place
 
 
-def descend_compiled(packed: Packed, start: int, stop: int) -> np.ndarray:
-    """``predict.descend`` of the table rows ``start`` to ``stop``, walked by the compiled kernel."""
+def descend_compiled(packed: Packed, start: int, stop: int, threads: int | None = None) -> np.ndarray:
+    """``predict.descend`` of the table rows ``start`` to ``stop``, walked by the compiled kernel
+    (on at most ``threads`` threads; None: numba's number)."""
     num, nom = packed.columns(start, stop)
     out = np.empty((stop - start, packed.flat.dist.shape[1]))
-    kernels().descend_rows(packed.tree, num, nom, out, packed.depth)
+    if threads is None:
+        kernels().descend_rows(packed.tree, num, nom, out, packed.depth)
+    else:
+        kernels().descend_rows_on(threads, packed.tree, num, nom, out, packed.depth)
     return out
 
 
@@ -157,15 +161,6 @@ def packed_predictor(flat, depth: int, threads: int | None = None):
 
     def run(table) -> np.ndarray:
         flat.columns = table.columns
-        if threads is None:
-            return descend_compiled(packed, 0, table.n_rows)
-        import numba
-
-        before = numba.get_num_threads()  # (the setting is the calling thread's own)
-        numba.set_num_threads(max(1, min(threads, before)))
-        try:
-            return descend_compiled(packed, 0, table.n_rows)
-        finally:
-            numba.set_num_threads(before)
+        return descend_compiled(packed, 0, table.n_rows, threads)
 
     return run
