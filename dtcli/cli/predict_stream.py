@@ -51,8 +51,8 @@ def stream(tree, early: Early, output: str, proba: bool, metrics_json, quiet: bo
     state = _State(tree, proba, metrics_json is not None, quiet)
     with steps("predicting", None, quiet=quiet) as work, atomic(output, "wb", last=True) as handle:
         for chunk, encoded in early.reading:
-            handle.write(state.block(chunk, encoded, work).encode("utf-8"))
-            work.advance(len(chunk.lines))
+            handle.write(state.block(chunk, encoded, work))
+            work.advance(len(chunk.ends))
         if not state.rows or (metrics_json and not state.has_target):
             raise NotPlain  # the whole-file path warns, or refuses --metrics-json
     return state.result(early.data)
@@ -84,8 +84,8 @@ class _State:
         self.predicted: list[np.ndarray] = []
         self.probabilities: list[np.ndarray] = []
 
-    def block(self, chunk, encoded, work) -> str:
-        """The output text of one chunk (the header line before the first)."""
+    def block(self, chunk, encoded, work) -> bytes:
+        """The output bytes of one chunk (the header line before the first)."""
         sep = chunk.raw.sep
         head = ""
         if self.run is None:
@@ -96,9 +96,9 @@ class _State:
         self.count(encoded, predicted, probabilities)
         if regression or self.proba:
             tails = row_tails(added_columns(self.tree, predicted, probabilities, self.proba), sep)
-        else:  # each class's tail made once
-            tails = np.array([sep + label + "\n" for label in self.tree.classes], dtype=object)[predicted].tolist()
-        return head + "".join(chain.from_iterable(zip(chunk.lines, tails)))
+            return (head + "".join(chain.from_iterable(zip(chunk.lines, tails)))).encode("utf-8")
+        tails = [(sep + label).encode("utf-8") for label in self.tree.classes]  # each class's cells made once
+        return head.encode("utf-8") + inserted(chunk.body, chunk.ends, tails, predicted)
 
     def start(self, chunk, encoded, work) -> str:
         """Lay the tree out for the kernel; the output's header line."""
@@ -113,7 +113,7 @@ class _State:
         self.has_target = encoded.has_target
         work.update(total=chunk.estimate)
         announce = lambda seconds: announce_compiling(seconds, work, self.quiet)  # noqa: E731
-        self.run = predictor(self.tree, encoded.table, chunk.estimate, compiling=announce)
+        self.run = predictor(self.tree, encoded.table, chunk.estimate, compiling=announce, threads=_spare_cores())
         return chunk.header + "".join(chunk.raw.sep + name for name in names) + "\n"
 
     def count(self, encoded, predicted, probabilities) -> None:
@@ -145,6 +145,28 @@ class _State:
             np.concatenate(self.predicted),
             np.concatenate(self.probabilities) if self.keep_proba else None,
         )
+
+
+def _spare_cores() -> int:
+    """The processors the kernel may use while the reading thread keeps one busy (at least one)."""
+    import os
+
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, usable - 1)
+
+
+def inserted(body: bytes, ends: np.ndarray, pieces: list[bytes], chosen: np.ndarray) -> bytes:
+    """``body`` with ``pieces[chosen[i]]`` put before the end of line ``i`` (``ends[i]``: its line
+    feed, or the end of ``body``, which then gets one), in whole-array steps."""
+    if body[-1:] != b"\n":
+        body += b"\n"  # (the last line's end: where its line feed now is)
+    width = max(map(len, pieces), default=0)
+    table, used = np.zeros((len(pieces), width), dtype=np.uint8), np.zeros((len(pieces), width), dtype=bool)
+    for k, piece in enumerate(pieces):
+        table[k, : len(piece)] = np.frombuffer(piece, dtype=np.uint8)
+        used[k, : len(piece)] = True
+    where = np.repeat(ends, used.sum(axis=1)[chosen])
+    return np.insert(np.frombuffer(body, dtype=np.uint8), where, table[chosen][used[chosen]]).tobytes()
 
 
 class ReadAhead:

@@ -17,7 +17,7 @@ import numpy as np
 
 from dtcli.model.nodes_json import SURPRISES, Doubt, SplitTests
 from dtcli.model.table import Schema
-from dtcli.model.tree import Node, NominalTest, NumericTest, SubsetTest, Tree
+from dtcli.model.tree import Node, NumericTest, SubsetTest, Tree
 
 LEAF, NUMERIC, NOMINAL, SUBSET = 0, 1, 2, 3
 
@@ -26,9 +26,10 @@ LEAF, NUMERIC, NOMINAL, SUBSET = 0, 1, 2, 3
 class FlatNodes:
     """A tree breadth first: per slot its kind (LEAF, NUMERIC, NOMINAL, SUBSET), first child slot
     (``cstart``: for a leaf, where its children would start), parent, attribute (position in the
-    schema's attributes, -1 at a leaf), threshold, test (the test object), counts (a row each;
-    regression: the weight), label, value and impurity (regression; NaN otherwise) and score
-    (NaN where none)."""
+    schema's attributes, -1 at a leaf), threshold, test (a nominal or subset test's object; None
+    at a leaf and a numeric split: ``nodes()`` makes those from the attribute and threshold),
+    counts (a row each; regression: the weight), label, value and impurity (regression; NaN
+    otherwise), score (NaN where none), and the schema's attributes."""
 
     kind: np.ndarray
     cstart: np.ndarray
@@ -41,14 +42,17 @@ class FlatNodes:
     value: np.ndarray
     impurity: np.ndarray
     score: np.ndarray
+    attributes: tuple
 
     def nodes(self) -> Node:
         """The root Node of the same tree (each node's counts a row of one array)."""
         n = len(self.kind)
         regression = not np.isnan(self.value).all() if n else False
         made = []
+        numeric = (self.kind == NUMERIC).tolist()
         for i in range(n):
-            node = Node(self.counts[i], int(self.label[i]), test=self.tests[i])
+            test = NumericTest(self.attributes[self.attr[i]], float(self.thr[i])) if numeric[i] else self.tests[i]
+            node = Node(self.counts[i], int(self.label[i]), test=test)
             if not math.isnan(self.score[i]):
                 node.score = float(self.score[i])
             if regression:
@@ -93,18 +97,25 @@ class _Reader:
         self.schema, self.max_depth = schema, max_depth
         self.regression = schema.is_regression
         self.position = {a.name: i for i, a in enumerate(schema.attributes)}
+        self.numeric = {a.name: i for i, a in enumerate(schema.attributes) if not a.is_nominal}
         self.test = SplitTests(schema).test
+        self.splits: list = []  # per split: its slot, kind, attribute position, threshold, score
+        self.kinds: list = []
+        self.attrs: list = []
+        self.thresholds: list = []
+        self.scores: list = []
 
     def read(self, root: dict) -> FlatNodes:
         if type(root) is not dict:
             raise Doubt
-        queue, depths, parents = [root], [0], [-1]
-        cstart, tests, numbers, labels, splits, scores = [], [], [], [], [], []
+        queue, cstart, tests, numbers, labels = [root], [], [None], [], []
         values, impurities = [], []
         classes, width, regression = self.schema.target.codes, len(self.schema.classes), self.regression
-        add_start, add_test, add_number, add_label = cstart.append, tests.append, numbers.append, labels.append
-        i = 0
+        add_start, add_number, add_label, add_node = cstart.append, numbers.append, labels.append, queue.append
+        i, depth, level_end = 0, 0, 1  # the slot being read, its depth, where its level ends
         for obj in queue:  # (the queue grows as it is read: breadth first)
+            if i == level_end:
+                depth, level_end = depth + 1, len(queue)
             if regression:
                 self.regression_node(obj, numbers, values, impurities)
                 add_label(0)
@@ -117,30 +128,55 @@ class _Reader:
             add_start(len(queue))
             kind = obj["kind"]
             if kind == "leaf":
-                add_test(None)
                 i += 1
                 continue
-            depth = depths[i]
             if kind != "split" or depth >= self.max_depth:
                 raise Doubt
-            test, expected = self.test(obj["test"])
-            add_test(test)
-            splits.append(i)
-            scores.append(self.score(obj))
+            expected = self.split(i, obj, tests)
             branches = obj["branches"]
             if type(branches) is not list or len(branches) != len(expected):
                 raise Doubt
             for branch, value in zip(branches, expected):
-                if type(branch) is not dict or branch.get("value") != value or type(branch["node"]) is not dict:
+                if type(branch) is not dict or branch.get("value") != value:
                     raise Doubt
-                queue.append(branch["node"])
-            depths.extend([depth + 1] * len(branches))
-            parents.extend([i] * len(branches))
+                node = branch["node"]
+                if type(node) is not dict:
+                    raise Doubt
+                add_node(node)
+                tests.append(None)
             i += 1
-        return self.arrays(cstart, parents, tests, numbers, labels, (splits, scores), values, impurities)
+        return self.arrays(cstart, tests, numbers, labels, values, impurities)
 
-    def arrays(self, cstart, parents, tests, numbers, labels, split_scores, values, impurities) -> FlatNodes:
-        """The arrays of the nodes read (``split_scores``: the split slots and their scores)."""
+    def split(self, slot: int, obj: dict, tests: list) -> tuple:
+        """Read a split's test (a numeric one as its attribute and threshold alone: ``FlatNodes.nodes``
+        makes the test) and score; the values its branches must have, in order."""
+        test = obj["test"]
+        if type(test) is dict and test["kind"] == "numeric":
+            threshold = test["threshold"]
+            if type(threshold) is not float or not math.isfinite(threshold):
+                raise Doubt
+            self.attrs.append(self.numeric[test["attribute"]])
+            self.thresholds.append(threshold)
+            self.kinds.append(NUMERIC)
+            expected = NumericTest.BRANCHES
+        else:
+            made, expected = self.test(test)
+            tests[slot] = made
+            self.attrs.append(self.position[made.attribute.name])
+            self.thresholds.append(0.0)
+            self.kinds.append(SUBSET if type(made) is SubsetTest else NOMINAL)
+        self.splits.append(slot)
+        if "score" not in obj:
+            self.scores.append(math.nan)
+            return expected
+        score = obj["score"]
+        if type(score) is not float or not math.isfinite(score):
+            raise Doubt
+        self.scores.append(score)
+        return expected
+
+    def arrays(self, cstart, tests, numbers, labels, values, impurities) -> FlatNodes:
+        """The arrays of the nodes read."""
         n = len(tests)
         if self.regression:
             counts = np.array(numbers, dtype=np.float64).reshape(-1, 1)
@@ -151,30 +187,19 @@ class _Reader:
             counts = counts.reshape(n, width)
             if not (np.isfinite(counts).all() and (counts >= 0.0).all()):
                 raise Doubt
-        splits, scores = split_scores
-        made = [tests[i] for i in splits]
+        splits = np.array(self.splits, dtype=np.int64)
         kind, attr = np.zeros(n, dtype=np.int8), np.full(n, -1, dtype=np.int64)
         thr, score = np.zeros(n), np.full(n, np.nan)
-        codes = {NumericTest: NUMERIC, NominalTest: NOMINAL, SubsetTest: SUBSET}
-        kind[splits] = [codes[type(test)] for test in made]
-        attr[splits] = [self.position[test.attribute.name] for test in made]
-        thr[splits] = [getattr(test, "threshold", 0.0) for test in made]
-        score[splits] = scores
+        kind[splits], attr[splits], thr[splits], score[splits] = self.kinds, self.attrs, self.thresholds, self.scores
+        cstart = np.array(cstart, dtype=np.int64)
+        many = np.diff(np.append(cstart, n))  # children of each slot
+        parent = np.concatenate([[-1], np.repeat(np.arange(n), many)]).astype(np.int64)
         nan = np.full(n, np.nan)
         return FlatNodes(
-            kind, np.array(cstart, dtype=np.int64), np.array(parents, dtype=np.int64), attr, thr, tests, counts,
-            np.array(labels, dtype=np.int64), np.array(values, dtype=np.float64) if self.regression else nan,
-            np.array(impurities, dtype=np.float64) if self.regression else nan, score,
+            kind, cstart, parent, attr, thr, tests, counts, np.array(labels, dtype=np.int64),
+            np.array(values, dtype=np.float64) if self.regression else nan,
+            np.array(impurities, dtype=np.float64) if self.regression else nan, score, self.schema.attributes,
         )  # fmt: skip
-
-    @staticmethod
-    def score(obj: dict) -> float:
-        if "score" not in obj:
-            return math.nan
-        score = obj["score"]
-        if type(score) is not float or not math.isfinite(score):
-            raise Doubt
-        return score
 
     def regression_node(self, obj: dict, numbers: list, values: list, impurities: list) -> None:
         weight, value, impurity = obj["weight"], obj["value"], obj["impurity"]

@@ -6,10 +6,11 @@ import json
 import random
 import threading
 
+import numpy as np
 import pytest
 
 import dtcli.io.read
-from dtcli.cli.predict_stream import ReadAhead
+from dtcli.cli.predict_stream import ReadAhead, inserted
 from dtcli.io import csv_chunks
 
 HEADER = "colour,size,weight,id,label"
@@ -75,6 +76,21 @@ def test_streamed_output_and_report_equal_the_whole_file_path(run, model, tmp_pa
         assert text == whole.stdout and streamed.stdout == ""
         assert streamed.stderr == whole.stderr
         assert "'colour': 1 value(s) never seen in training" in streamed.stderr and "maybe" in streamed.stderr
+
+
+def test_a_last_line_without_its_line_end_is_ended_as_the_whole_file_path_ends_it(run, model, tmp_path, chunked):
+    path = data(tmp_path, lines(N))
+    path.write_text(path.read_text().rstrip("\n"))
+    whole, streamed, text = both(run, tmp_path, model, path)
+    assert len(chunked) == 1 and whole.exit_code == streamed.exit_code == 0
+    assert text == whole.stdout and text.endswith("\n")
+
+
+def test_cells_are_put_before_each_line_end():
+    body = b"a,1\nbb,2\nc,3"  # the last line without its line feed
+    ends = np.array([3, 8, 12])
+    pieces = [b",no", ",sí".encode(), b""]
+    assert inserted(body, ends, pieces, np.array([1, 0, 2])) == "a,1,sí\nbb,2,no\nc,3\n".encode()
 
 
 def test_metrics_json_equals_the_whole_file_path(run, model, tmp_path, chunked):

@@ -8,6 +8,8 @@ at a time (numeric ones as float64, nominal codes as int32, a row each).
 
 from __future__ import annotations
 
+from itertools import chain
+
 import numpy as np
 
 from dtcli.induction.apply.weka_order import EMPTY
@@ -52,17 +54,21 @@ class Packed:
 
     @staticmethod
     def _subsets(flat, n):
-        """Each subset test's codes, sorted, one after the other (start and length by slot)."""
+        """Each subset test's codes, sorted, one after the other (start and length by slot; slots
+        sharing a test object, as a model file's reader makes them, share its codes)."""
         sub_start = np.zeros(n, dtype=np.int64)
         sub_len = np.zeros(n, dtype=np.int64)
         parts = []
         filled = 0
+        placed: dict[int, tuple[int, int]] = {}  # id of a test: where its codes are
         for slot, test in flat.subsets.items():
-            codes = np.array(sorted({test.attribute.codes[v] for v in test.values}), dtype=np.int64)
-            sub_start[slot], sub_len[slot] = filled, len(codes)
-            parts.append(codes)
-            filled += len(codes)
-        return sub_start, sub_len, np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+            if id(test) not in placed:
+                codes = sorted({test.attribute.codes[v] for v in test.values})
+                placed[id(test)] = (filled, len(codes))
+                parts.append(codes)
+                filled += len(codes)
+            sub_start[slot], sub_len[slot] = placed[id(test)]
+        return sub_start, sub_len, np.fromiter(chain.from_iterable(parts), np.int64, filled)
 
     def columns(self, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
         """The (numeric, nominal) values of table rows ``start`` to ``stop``, a row each."""
@@ -84,15 +90,11 @@ def _walk(flat, kind, col, sub_start, sub_len) -> tuple:
     n = len(flat.leaf)
     many = np.diff(np.append(flat.cstart, n))
     new = np.zeros(n, dtype=np.int64)  # each slot's place in the walk's order
-    free, stack = 1, [0]
-    while stack:
-        slot = stack.pop()
-        k = int(many[slot])
-        if k:
-            first = int(flat.cstart[slot])
-            new[first : first + k] = np.arange(free, free + k)
-            free += k
-            stack.extend(range(first + k - 1, first - 1, -1))
+    splits = np.flatnonzero(many)
+    order = splits[np.argsort(_preorder(flat.cstart, flat.parent, many)[splits], kind="stable")]
+    k = many[order]
+    children = np.repeat(flat.cstart[order] - (np.cumsum(k) - k), k) + np.arange(int(k.sum()))
+    new[children] = np.arange(1, len(children) + 1)  # each split's children numbered as the walk meets it
     nodes = np.zeros((n, 2))
     nodes[new, 0] = flat.thr
     info = np.where(flat.leaf, -1 - np.arange(n), (new[np.minimum(flat.cstart, n - 1)] << 24) + col * 4 + kind)
@@ -105,11 +107,34 @@ def _walk(flat, kind, col, sub_start, sub_len) -> tuple:
     return nodes, nodes.view(np.int64), extra
 
 
-def descend_compiled(packed: Packed, start: int, stop: int) -> np.ndarray:
-    """``predict.descend`` of the table rows ``start`` to ``stop``, walked by the compiled kernel."""
+def _preorder(cstart: np.ndarray, parent: np.ndarray, many: np.ndarray) -> np.ndarray:
+    """Each slot's place in a depth-first walk of the breadth-first tree (first child first), a
+    level of slots at a time: subtree sizes from the deepest level up, then places from the root down."""
+    n = len(cstart)
+    levels, lo, hi = [], 0, 1
+    while hi > lo:
+        levels.append((lo, hi))
+        lo, hi = hi, int(cstart[hi]) if hi < n else n
+    size = np.ones(n, dtype=np.int64)
+    for lo, hi in reversed(levels[1:]):
+        np.add.at(size, parent[lo:hi], size[lo:hi])
+    place = np.zeros(n, dtype=np.int64)
+    for lo, hi in levels[1:]:
+        before = np.cumsum(size[lo:hi]) - size[lo:hi]  # sizes of the level's earlier slots
+        up = parent[lo:hi]
+        place[lo:hi] = place[up] + 1 + before - before[cstart[up] - lo]
+    return place
+
+
+def descend_compiled(packed: Packed, start: int, stop: int, threads: int | None = None) -> np.ndarray:
+    """``predict.descend`` of the table rows ``start`` to ``stop``, walked by the compiled kernel
+    (on at most ``threads`` threads; None: numba's number)."""
     num, nom = packed.columns(start, stop)
     out = np.empty((stop - start, packed.flat.dist.shape[1]))
-    kernels().descend_rows(packed.tree, num, nom, out, packed.depth)
+    if threads is None:
+        kernels().descend_rows(packed.tree, num, nom, out, packed.depth)
+    else:
+        kernels().descend_rows_on(threads, packed.tree, num, nom, out, packed.depth)
     return out
 
 
@@ -128,13 +153,14 @@ def predict_compiled(flat, n_rows: int, depth: int, done=None, chunk: int = CHUN
     return proba
 
 
-def packed_predictor(flat, depth: int):
+def packed_predictor(flat, depth: int, threads: int | None = None):
     """``predict.descend`` of every row of a table with the columns of ``flat``'s (one table after
-    another), walked by the compiled kernel, the tree packed once: a function of such a table."""
+    another), walked by the compiled kernel, the tree packed once: a function of such a table.
+    ``threads``: at most this many threads walk a table's rows (None: numba's number)."""
     packed = Packed(flat, kernels(), depth)
 
     def run(table) -> np.ndarray:
         flat.columns = table.columns
-        return descend_compiled(packed, 0, table.n_rows)
+        return descend_compiled(packed, 0, table.n_rows, threads)
 
     return run

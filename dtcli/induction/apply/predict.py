@@ -22,6 +22,7 @@ import numpy as np
 
 from dtcli.induction.apply.weka_order import EMPTY, in_weka_order
 from dtcli.induction.search.missing import FILL
+from dtcli.model.flat_json import LEAF, NUMERIC, SUBSET
 from dtcli.model.table import Table
 from dtcli.model.tree import Node, NumericTest, SubsetTest, Tree
 
@@ -66,10 +67,11 @@ def predict_proba(
     return proba
 
 
-def predictor(tree: Tree, table: Table, rows: int, engine: str = "auto", compiling=None):
+def predictor(tree: Tree, table: Table, rows: int, engine: str = "auto", compiling=None, threads=None):
     """``predict_proba`` for one table after another with ``table``'s columns (chunks of a file),
     the tree laid out once: a function of such a table. ``rows``: about how many rows all the
-    tables hold (the engine is chosen for those); ``compiling`` as for ``predict_proba``."""
+    tables hold (the engine is chosen for those); ``compiling`` as for ``predict_proba``;
+    ``threads``: at most this many threads for the compiled kernel (None: all it has)."""
     from dtcli.induction.backend import compiled_prediction
 
     flat = layout(tree, table)
@@ -81,7 +83,7 @@ def predictor(tree: Tree, table: Table, rows: int, engine: str = "auto", compili
         seconds = prediction_compile_seconds() if compiling is not None else 0
         if seconds:
             compiling(seconds)
-        return packed_predictor(flat, levels)
+        return packed_predictor(flat, levels, threads)
 
     def run(part: Table) -> np.ndarray:
         flat.columns = part.columns
@@ -199,11 +201,14 @@ class _Layout:
             self.parent, self.cstart = flat.parent, flat.cstart
             names = np.array([index[a.name] for a in table.schema.attributes] + [-1], dtype=np.int64)
             self.attr, self.thr = names[flat.attr], flat.thr
-        self.leaf = np.array([test is None for test in tests], dtype=bool)
-        self.numeric = np.array([isinstance(test, NumericTest) for test in tests], dtype=bool)
+        if flat is None:
+            self.leaf = np.array([test is None for test in tests], dtype=bool)
+            self.numeric = np.array([isinstance(test, NumericTest) for test in tests], dtype=bool)
+            self.subset = np.array([isinstance(test, SubsetTest) for test in tests], dtype=bool)
+        else:  # each slot's kind of test, read with it
+            self.leaf, self.numeric, self.subset = (flat.kind == k for k in (LEAF, NUMERIC, SUBSET))
         self.totals = counts.sum(axis=1)  # each node's ``counts.sum()``, to the bit (rows summed as 1-d arrays)
         self.dist = self._leaf_distributions(counts, values, labels, valued, width)
-        self.subset = np.array([isinstance(test, SubsetTest) for test in tests], dtype=bool)
         self.subsets = {slot: tests[slot] for slot in np.flatnonzero(self.subset).tolist()}
         self._fan(fractional)
 

@@ -61,11 +61,19 @@ def imported_files(path: Path, root: Path) -> list[Path]:
 
 
 def source_key(induction: Path = INDUCTION) -> str:
-    """A digest of the kernel sources (``kernel_files``): 16 hexadecimal digits."""
+    """A digest of the kernel sources (``kernel_files``): 16 hexadecimal digits (this package's
+    worked out once a process: a run asks for it several times, each reading some 36 files)."""
+    if induction == INDUCTION and _KEY:
+        return _KEY[0]
     digest = hashlib.sha256()
     for path in kernel_files(induction):
         digest.update(path.relative_to(induction.parent.parent).as_posix().encode() + b"\0" + path.read_bytes())
+    if induction == INDUCTION:
+        _KEY.append(digest.hexdigest()[:16])
     return digest.hexdigest()[:16]
+
+
+_KEY: list[str] = []  # this package's key, once worked out
 
 
 def cache_dir(induction: Path = INDUCTION) -> str:

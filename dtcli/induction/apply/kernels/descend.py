@@ -19,7 +19,7 @@ The results equal ``descend``'s to the last bit (same operations in the same ord
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import get_num_threads, njit, prange, set_num_threads
 
 NUMERIC, NOMINAL, SUBSET = 1, 2, 3  # ``kind`` of a split slot (0: a leaf)
 BLOCK = 256  # rows a parallel task walks with one set of scratch arrays
@@ -238,6 +238,17 @@ def descend_rows(tree, num, nom, out, depth):
                 weka_sum(tree, num, nom, r, out, st_slot, st_w, st_branch, st_next, acc)
             else:
                 scratch = level_sum(tree, num, nom, r, out, scratch)
+
+
+def descend_rows_on(threads: int, tree, num, nom, out, depth) -> None:
+    """``descend_rows`` on at most ``threads`` threads (numba's setting is the calling thread's
+    own; it is put back after)."""
+    before = get_num_threads()
+    set_num_threads(max(1, min(threads, before)))
+    try:
+        descend_rows(tree, num, nom, out, depth)
+    finally:
+        set_num_threads(before)
 
 
 def warm_up() -> None:
