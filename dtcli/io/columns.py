@@ -120,8 +120,9 @@ class Columns:
 
     def to_pandas(self):
         """A pandas DataFrame of the cells (numbers as float64, text as str with NaN missing)."""
-        import pandas as pd
+        from dtcli.io.pandas_import import pandas
 
+        pd = pandas()
         frame = {}
         for name, column in self.data.items():
             if isinstance(column, NumberColumn):

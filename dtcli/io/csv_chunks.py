@@ -27,6 +27,7 @@ import numpy as np
 from dtcli.io.columns import Columns, NumberColumn, TextColumn
 from dtcli.io.csv_cells import MISSING_CELLS, NUMERIC_MISSING, SAMPLE_ROWS, looks_numeric
 from dtcli.io.csv_reader import PLAIN_MAX
+from dtcli.io.pandas_import import pandas
 from dtcli.io.read import RawData
 from dtcli.io.source import BufferReader, Limits
 
@@ -186,7 +187,7 @@ class _Reader:
 
     def parse(self, body: bytes, rows: int) -> dict:
         """The chunk's columns by position: numbers (float64) and wanted text (codes), by pandas' C parser."""
-        import pandas as pd  # here: small files never import pandas
+        pd = pandas()  # here: small files never import pandas
 
         keys = [f"c{i}" for i in range(len(self.names))]
         # (skipping the spaces that start cells costs the tokenizer a third of its time: only where there are spaces)
@@ -222,8 +223,7 @@ class _Reader:
 def _column(series, numeric: bool):
     if numeric:
         return NumberColumn(series.to_numpy(dtype=np.float64))
-    import pandas as pd
-
+    pd = pandas()
     codes, uniques = pd.factorize(series, use_na_sentinel=True)  # first appearance, -1 missing
     return TextColumn(codes.astype(np.int32), [str(u) for u in uniques])
 

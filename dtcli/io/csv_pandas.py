@@ -13,13 +13,15 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-import pandas as pd
 
 from dtcli.errors import DataError
 from dtcli.io import csv_cells
 from dtcli.io.columns import NumberColumn, TextColumn
 from dtcli.io.csv_cells import MISSING_CELLS, NUMERIC_MISSING, looks_numeric
+from dtcli.io.pandas_import import pandas
 from dtcli.io.source import BufferReader
+
+pd = pandas()
 
 
 def read_columns(payload: bytes, header: list[str], sep: str, texts: set, source: str) -> list:
