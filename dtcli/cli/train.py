@@ -96,6 +96,8 @@ def command(source, training, trace, trace_file, id_column, scheme, metrics_json
     ccp = training.ccp
     trace = trace or bool(trace_file)
     hold(fmt == "json" and ((trace and not trace_file) or bool(ccp.folds)))
+    if not trace:
+        prepare_engines(source, training.growth.engine)
     table, ids = source.load_with_ids(training.target_task, id_column)
     warn_identifiers(table, quiet)
     learner = training.learner(table)
@@ -117,6 +119,30 @@ def command(source, training, trace, trace_file, id_column, scheme, metrics_json
     title = ALGORITHMS[training.growth.algorithm].title
     info(line)
     info(f"{title} tree: {summary(tree)}" + written_to(output))
+
+
+def prepare_engines(source, engine: str) -> None:
+    """For a table large enough for the compiled engines (a file over a MiB) and the request
+    ``engine``, begin numba's set-up while DATA is read (``induction/kernels/setup.py``)."""
+    import os
+
+    from dtcli.io.csv_reader import PLAIN_MAX
+
+    try:
+        large = engine != "reference" and os.path.getsize(source.data) > PLAIN_MAX
+    except (OSError, ValueError):
+        return  # (standard input, a missing file: the reading says what is wrong)
+    if not large:
+        return
+    if (source.format_in or os.path.splitext(source.data)[1].lstrip(".")).lower() == "csv":
+        from dtcli.io.pandas_import import pandas
+
+        pandas()  # first, here: the set-up's imports never run beside pandas' own
+    import threading
+
+    from dtcli.induction.kernels.setup import set_up
+
+    threading.Thread(target=set_up, name="dtree-numba-set-up", daemon=True).start()
 
 
 def _prune_and_trace(grown, table, ccp, engine, tracing):

@@ -1,0 +1,55 @@
+"""train begins numba's set-up in a thread while a large table is read (induction/kernels/setup.py):
+only for a file over the plain reader's limit and an engine that may be compiled, and a kernel
+called meanwhile waits for it and computes as ever."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+from dtcli.cli import train
+from dtcli.cli.common import Source
+from dtcli.induction.kernels import setup
+from dtcli.io.csv_reader import PLAIN_MAX
+
+
+def started(monkeypatch, source: Source, engine: str) -> bool:
+    calls = []
+    monkeypatch.setattr(setup, "set_up", lambda: calls.append(1))
+    train.prepare_engines(source, engine)
+    for thread in threading.enumerate():
+        if thread.name == "dtree-numba-set-up":
+            thread.join(timeout=60)
+    return bool(calls)
+
+
+def source(path) -> Source:
+    return Source(str(path), None, (), (), None)
+
+
+def test_only_large_files_and_engines_that_may_compile(monkeypatch, tmp_path):
+    small, large = tmp_path / "small.csv", tmp_path / "large.arff"
+    small.write_text("a,b\n1,x\n", encoding="utf-8")
+    large.write_bytes(b"%" * (PLAIN_MAX + 1))
+    assert not started(monkeypatch, source(small), "auto")
+    assert started(monkeypatch, source(large), "auto")
+    assert started(monkeypatch, source(large), "compiled")
+    assert not started(monkeypatch, source(large), "reference")
+    assert not started(monkeypatch, source(tmp_path / "absent.csv"), "auto")
+    assert not started(monkeypatch, source("-"), "auto")
+
+
+def test_a_kernel_called_during_the_set_up_computes_as_ever():
+    pytest.importorskip("numba")
+    from dtcli.induction.kernels.sort import ranked_order
+
+    thread = threading.Thread(target=setup.set_up, name="dtree-numba-set-up", daemon=True)
+    thread.start()
+    values = np.array([3.0, 1.0, 2.0, 1.0])
+    order, ranks = np.zeros(4, dtype=np.int32), np.zeros(4, dtype=np.int32)
+    length, distinct = ranked_order(values, order, ranks)
+    assert length == 4 and order.tolist() == [1, 3, 2, 0] and distinct.tolist() == [1.0, 2.0, 3.0]
+    thread.join(timeout=60)
+    assert not thread.is_alive()
