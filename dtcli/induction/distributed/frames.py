@@ -43,7 +43,11 @@ class Layout(NamedTuple):
 def layout(columns: list, target: str | None, ignore, nominal, source: str) -> Layout:
     """The attributes and target from the header and --target, --ignore, --nominal."""
     target = columns[-1] if target is None else target
-    for name, option in [(target, "--target"), *((n, "--ignore") for n in ignore), *((n, "--nominal") for n in nominal)]:
+    for name, option in [
+        (target, "--target"),
+        *((n, "--ignore") for n in ignore),
+        *((n, "--nominal") for n in nominal),
+    ]:
         if name not in columns:
             raise DataError(f"{source}: no column {name!r} (from {option}); columns are: {', '.join(columns)}")
     if target in ignore:
