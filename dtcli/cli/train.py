@@ -73,7 +73,7 @@ from dtcli.induction.algorithms import ALGORITHMS
     is_flag=True,
     help="Do not print the tree (use with -o), nor warn of identifier-like columns, nor show progress.",
 )
-def command(source, training, trace, trace_file, id_column, scheme, scheduler, metrics_json, output, fmt, show, quiet):  # noqa: PLR0913
+def command(source, training, trace, trace_file, id_column, scheme, scheduler, metrics_json, output, fmt, show, quiet):
     """Learn a decision tree from DATA and print it.
 
     The tree shows, at every node, the training class counts ([9+, 5-] for
@@ -149,7 +149,13 @@ def _train_dask(source, training, scheduler):
         raise ParameterError("--engine dask does not take --costs")
     method = training.pruning.method or ALGORITHMS[training.growth.algorithm].prune
     columns = (source.target, source.ignore, source.nominal)
-    return train_distributed(source.data, columns, params, method, scheduler)
+
+    def load(client, summed):
+        from dtcli.io.dask_frames import load as load_on
+
+        return load_on(client, source.data, columns, summed)
+
+    return train_distributed(load, params, method, scheduler)
 
 
 def _finish(tree, warnings, output, fmt, show, quiet, training) -> None:

@@ -1,5 +1,7 @@
-"""What each partition computes at a level (on a worker, numpy only): its rows routed down the tree
-grown so far to the frontier, then class counts per (node, attribute value or bin, class).
+"""What each partition computes at a level, on a worker: its rows' frontier nodes and class counts.
+
+Each partition's rows are routed down the tree grown so far to the frontier (numpy only), then
+counted per (node, attribute value or bin, class).
 
 ``Tests``: the levels grown so far as arrays (per level: each slot's attribute, -1 for a leaf,
 threshold, branch count, first child's slot in the next level), attribute by schema position.
@@ -24,7 +26,7 @@ class Tests(NamedTuple):
 def frontier(enc, tests: Tests) -> np.ndarray:
     """Each row's slot at the frontier (-1: unlabelled, at a leaf above, or stopped by a missing value)."""
     node = np.where(enc.y >= 0, 0, -1)
-    for attr, thr, nb, cstart in tests.levels:
+    for attr, thr, _nb, cstart in tests.levels:
         here = node >= 0
         a = np.where(here, attr[np.maximum(node, 0)], -1)
         branch = np.full(len(node), -1)

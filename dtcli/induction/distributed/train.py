@@ -1,6 +1,6 @@
 """``dtree train DATA --engine dask``: read, bin and grow on a Dask cluster; the model as the local engine writes it.
 
-Contract: ``train_dask(data, params, prune, scheduler)`` returns ``(Tree, warnings)`` equal to what
+Contract: ``train_dask(load, params, prune, scheduler)`` returns ``(Tree, warnings)`` equal to what
 ``algorithms.train`` returns for the same file read locally with the same ``--max-bins`` (the model
 file byte for byte), for C4.5 classification without pruning and without splits on attributes with
 missing values at the split node (whole-number weights: every sum exact); anything else is refused
@@ -9,13 +9,9 @@ with one line naming the option (``unsupported``), never a different tree.
 
 from __future__ import annotations
 
-import hashlib
-import os
-
 import numpy as np
 
 from dtcli.errors import DataError, ParameterError
-from dtcli.induction.distributed import frames
 from dtcli.induction.distributed.cluster import client as connect
 from dtcli.induction.distributed.cluster import modules, summed
 from dtcli.induction.distributed.engine import NoColumns, Shape, grow_dask
@@ -43,55 +39,24 @@ def unsupported(params, prune_method: str) -> str | None:
     return None
 
 
-def _digest(path: str) -> str:
-    """The SHA-256 of a file (on a worker), as the local reader records it."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def _sizes(enc, n_classes: int):
-    """Rows, and labelled rows by class, of one encoded partition."""
-    labelled = enc.y >= 0
-    return np.array([len(enc.y)]), np.bincount(enc.y[labelled], minlength=n_classes)
-
-
-def _gather(client, tasks: list) -> list:
-    return client.gather(client.compute(tasks))
-
-
-def train_dask(
-    data: str, columns: tuple, params, prune_method: str, scheduler: str | None, blocksize="64MB", progress=None
-):
-    """Train on the cluster (``columns``: --target, --ignore, --nominal); returns (tree, warnings)."""
+def train_dask(load, params, prune_method: str, scheduler: str | None, progress=None):
+    """Train on the cluster; ``load(client, summed)`` puts the table there (``io/dask_frames.load``).
+    Returns (tree, warnings)."""
     check_grow(params)
     why = unsupported(params, prune_method)
     if why is not None:
         raise ParameterError(f"--engine dask does not support {why}")
     modules()
-    from dask import delayed
-
     with connect(scheduler) as client:
-        frame = frames.read_frame(data, blocksize)
-        source = os.path.basename(data)
-        lay = frames.layout(list(frame.columns), *columns, source)
-        parts = frame.to_delayed()
-        names = (*lay.attributes, lay.target)
-        kinds = frames.merge_kinds(_gather(client, [delayed(frames.kinds_of)(p, names) for p in parts]))
-        drops = frames.drops_of(lay, kinds)
-        labels = _gather(client, [delayed(frames.labels_of)(p, drops) for p in parts])
-        schema = frames.schema_of(lay, kinds, labels)
-        encoded = client.compute([delayed(frames.encode)(p, schema) for p in parts])
-        n_rows, by_class = summed(client, client.map(_sizes, encoded, n_classes=len(schema.classes)))
-        _check(schema, int(n_rows[0]), by_class, source)
+        table = load(client, summed)
+        _check(table.schema, table.n_rows, table.by_class, table.source)
+        schema = table.schema
         n_numeric = sum(not a.is_nominal for a in schema.attributes)
-        bins = numeric_bins(client, encoded, n_numeric, params.max_bins)
-        shape = Shape(schema.attributes, schema.classes, int(n_rows[0]), NoColumns(schema.attributes))
-        flat = grow_dask(client, encoded, shape, params, bins, progress)
-        sha = _digest(data) if os.path.isfile(data) else ""  # (a glob: several files, no one digest)
-    return _tree(schema, flat, params, source, int(by_class.sum()), sha), _warnings(source, n_rows, by_class)
+        bins = numeric_bins(client, table.parts, n_numeric, params.max_bins)
+        shape = Shape(schema.attributes, schema.classes, table.n_rows, NoColumns(schema.attributes))
+        flat = grow_dask(client, table.parts, shape, params, bins, progress)
+    rows = int(table.by_class.sum())
+    return tree_of(schema, flat, params, table.source, rows, table.sha256), _warnings(table.source, table.n_rows, rows)
 
 
 def _check(schema, n_rows: int, by_class, source: str) -> None:
@@ -108,12 +73,12 @@ def _check(schema, n_rows: int, by_class, source: str) -> None:
         )
 
 
-def _warnings(source: str, n_rows, by_class) -> list[str]:
-    unlabelled = int(n_rows[0] - by_class.sum())
+def _warnings(source: str, n_rows: int, rows: int) -> list[str]:
+    unlabelled = n_rows - rows
     return [f"{source}: {unlabelled} row(s) without a class value were left out"] if unlabelled else []
 
 
-def _tree(schema, flat, params, source: str, rows: int, sha: str) -> Tree:
+def tree_of(schema, flat, params, source: str, rows: int, sha: str) -> Tree:
     if params.collapse:
         from dtcli.induction.grow.flat import collapse
 

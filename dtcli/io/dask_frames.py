@@ -1,4 +1,4 @@
-"""The Dask engine's data: read on the workers, its schema found in passes, encoded and kept there.
+"""The Dask engine's data (``--engine dask``): read on the workers, its schema found in passes, encoded and kept there.
 
 ``read_frame`` is the one function that knows the format (CSV today: a path or a glob of CSV files,
 every cell read as text); the rest works on its partitions. The schema follows ``io/encode.py:
@@ -10,6 +10,8 @@ summaries travel to the client; the encoded partitions stay on the workers (``En
 
 from __future__ import annotations
 
+import hashlib
+import os
 from typing import NamedTuple
 
 import numpy as np
@@ -133,3 +135,50 @@ def _numbers(series) -> np.ndarray:
     codes, uniques = series.factorize()
     lookup = [parse_number(str(u)) if str(u).strip() not in NOT_NUMBERS else None for u in uniques]
     return np.array([np.nan if v is None else v for v in lookup] + [np.nan])[codes]
+
+
+class Loaded(NamedTuple):
+    """A table on the cluster: its schema, encoded partitions (futures), where it came from,
+    its row count and labelled rows by class."""
+
+    schema: Schema
+    parts: list
+    source: str
+    sha256: str
+    n_rows: int
+    by_class: np.ndarray
+
+
+def _digest(path: str) -> str:
+    """The SHA-256 of a file's bytes, as the local reader records it."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _sizes(enc: Encoded, n_classes: int):
+    """Rows, and labelled rows by class, of one encoded partition."""
+    labelled = enc.y >= 0
+    return np.array([len(enc.y)]), np.bincount(enc.y[labelled], minlength=n_classes)
+
+
+def load(client, data: str, columns: tuple, summed, blocksize="64MB") -> Loaded:
+    """Read ``data`` on the cluster (``columns``: --target, --ignore, --nominal; ``summed``: how
+    partial results are added up on the cluster): three passes (kinds, values, encoding)."""
+    from dask import delayed
+
+    frame = read_frame(data, blocksize)
+    source = os.path.basename(data)
+    lay = layout(list(frame.columns), *columns, source)
+    parts = frame.to_delayed()
+    names = (*lay.attributes, lay.target)
+    kinds = merge_kinds(client.gather(client.compute([delayed(kinds_of)(p, names) for p in parts])))
+    drops = drops_of(lay, kinds)
+    labels = client.gather(client.compute([delayed(labels_of)(p, drops) for p in parts]))
+    schema = schema_of(lay, kinds, labels)
+    encoded = client.compute([delayed(encode)(p, schema) for p in parts])
+    n_rows, by_class = summed(client, client.map(_sizes, encoded, n_classes=len(schema.classes)))
+    sha = _digest(data) if os.path.isfile(data) else ""  # (a glob: several files, no one digest)
+    return Loaded(schema, encoded, source, sha, int(n_rows[0]), by_class)
