@@ -21,7 +21,7 @@ import click
 
 from dtcli.errors import ParameterError
 from dtcli.induction.algorithms import ALGORITHMS, grow_params
-from dtcli.induction.backend import ENGINES
+from dtcli.induction.backend import DASK, ENGINES
 from dtcli.induction.criteria.bounds import BOUNDS
 from dtcli.induction.criteria.impurity import CRITERIA
 from dtcli.induction.params import THRESHOLDS, TIES, ZERO_GAIN, CostComplexity, PruneParams
@@ -62,9 +62,10 @@ def engine_request(value: str | None) -> str:
 
 engine_option = click.option(
     "--engine",
-    type=click.Choice(ENGINES),
+    type=click.Choice((*ENGINES, DASK)),
     help="Who grows the tree: auto (the compiled engines from 5,000 rows, the per-node reference "
-    "below), reference, or compiled (numba; where it cannot run, the reference with a warning). "
+    "below), reference, or compiled (numba; where it cannot run, the reference with a warning); "
+    "dask (dtree train only: on a Dask cluster; C4.5 on quantile bins, unpruned). "
     "The same tree either way. Default: the DTREE_ENGINE environment variable (numpy and numba "
     "also accepted), else auto.",
 )

@@ -20,6 +20,7 @@ from dtcli.cli.documents import hold, write_document
 from dtcli.cli.guard import Command
 from dtcli.cli.options import TREE_FORMATS, format_option, metrics_json_option
 from dtcli.cli.training import training_options
+from dtcli.errors import ParameterError
 from dtcli.induction.algorithms import ALGORITHMS
 
 
@@ -51,6 +52,12 @@ from dtcli.induction.algorithms import ALGORITHMS
     "-x K does (folds drawn with --seed; not --cv-folds, which picks cost-complexity's alpha).",
     "train",
 )
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    help="With --engine dask: the Dask scheduler to train on (e.g. tcp://10.0.0.5:8786); without it, a "
+    "local cluster of one worker process a core starts on 127.0.0.1 for the run.",
+)
 @metrics_json_option
 @output_option("Write the model (JSON) to FILE.")
 @format_option(
@@ -66,7 +73,7 @@ from dtcli.induction.algorithms import ALGORITHMS
     is_flag=True,
     help="Do not print the tree (use with -o), nor warn of identifier-like columns, nor show progress.",
 )
-def command(source, training, trace, trace_file, id_column, scheme, metrics_json, output, fmt, show, quiet):
+def command(source, training, trace, trace_file, id_column, scheme, scheduler, metrics_json, output, fmt, show, quiet):
     """Learn a decision tree from DATA and print it.
 
     The tree shows, at every node, the training class counts ([9+, 5-] for
@@ -93,6 +100,10 @@ def command(source, training, trace, trace_file, id_column, scheme, metrics_json
 
     quiet_or_show(quiet, show, output)
     _check_evaluation(scheme, metrics_json, quiet, output)
+    if training.growth.engine == "dask" or scheduler is not None:
+        _check_dask(training, scheduler, trace or trace_file or id_column or scheme.given or metrics_json)
+        tree, warnings = _train_dask(source, training, scheduler)
+        return _finish(tree, warnings, output, fmt, show, quiet, training)
     ccp = training.ccp
     trace = trace or bool(trace_file)
     hold(fmt == "json" and ((trace and not trace_file) or bool(ccp.folds)))
@@ -143,6 +154,46 @@ def prepare_engines(source, engine: str) -> None:
     from dtcli.induction.kernels.setup import set_up
 
     threading.Thread(target=set_up, name="dtree-numba-set-up", daemon=True).start()
+
+
+def _check_dask(training, scheduler, extra) -> None:
+    """What --engine dask cannot be combined with, refused in one line."""
+    if training.growth.engine != "dask":
+        raise ParameterError("--scheduler applies to --engine dask")
+    if extra:
+        raise ParameterError("--engine dask trains and writes the model only: leave out --trace, --id and --cv")
+    if training.ccp.wanted:
+        raise ParameterError("--engine dask does not prune by cost complexity: leave out --ccp-alpha / --cv-folds")
+
+
+def _train_dask(source, training, scheduler):
+    """(tree, warnings) from the Dask engine on DATA."""
+    from dtcli.induction.backend import train_distributed
+
+    params = training.growth.params(missing=training.missing, seed=training.ccp.seed, **training.stopping)
+    if training.costs.path is not None:
+        raise ParameterError("--engine dask does not take --costs")
+    method = training.pruning.method or ALGORITHMS[training.growth.algorithm].prune
+    columns = (source.target, source.ignore, source.nominal)
+
+    def load(client, summed):
+        from dtcli.io.dask_frames import load as load_on
+
+        return load_on(client, source.data, columns, summed)
+
+    return train_distributed(load, params, method, scheduler)
+
+
+def _finish(tree, warnings, output, fmt, show, quiet, training) -> None:
+    """Warnings, the tree and the summary line of a tree trained by the Dask engine."""
+    from dtcli.render.console import info, warn
+    from dtcli.render.tree import summary
+
+    for message in warnings:
+        warn(message)
+    emit_tree(tree, output, show or fmt, quiet, None)
+    title = ALGORITHMS[training.growth.algorithm].title
+    info(f"{title} tree: {summary(tree)}" + written_to(output))
 
 
 def _prune_and_trace(grown, table, ccp, engine, tracing):

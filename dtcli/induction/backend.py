@@ -8,7 +8,8 @@ level-wise engine, ``levelwise/engine.py``: C4.5 and ID3 classification),
 reference is fast enough and starts without importing numba, which matters
 to scripts that call dtree thousands of times on small files), ``reference``
 or ``compiled`` (an engine whatever the size, when it supports the
-parameters); a traced growth (``narrate``: every node's candidates and decision
+parameters); ``dask`` (``dtree train`` only) grows on a Dask cluster from the file
+(``train_distributed``, ``distributed/``); a traced growth (``narrate``: every node's candidates and decision
 recorded) is always the reference's. An engine runs only where numba can be used; ``unavailable``
 says when a ``compiled`` request could not be met. Pessimistic pruning runs
 compiled by the same rule (``compiled_pruning``).
@@ -35,6 +36,7 @@ from dtcli.errors import ParameterError
 ENGINE_MIN_ROWS = 5_000  # measured: numba start-up (~0.5 s) pays off from about 4,000 rows
 ENGINES = ("auto", "reference", "compiled")
 REFERENCE, LEVELWISE, CART = "reference", "levelwise", "cart"
+DASK = "dask"  # ``dtree train`` only: the Dask engine (``distributed/``), which reads DATA on a cluster
 
 
 # measured: numpy's descent costs about 0.12 us a row and level, loading numba and the cached
@@ -44,6 +46,8 @@ PREDICT_MIN_WORK = 4_000_000
 
 
 def check_engine(engine: str) -> None:
+    if engine == DASK:
+        raise ParameterError("--engine dask: only 'dtree train' runs on a Dask cluster so far; use auto here")
     if engine not in ENGINES:
         raise ParameterError(f"--engine must be one of {', '.join(ENGINES)}")
 
@@ -131,6 +135,14 @@ def grow(table, params, choice: str, progress=None, trace: list | None = None, n
     from dtcli.induction.grow.grower import grow as grow_reference
 
     return grow_reference(table, params, trace, progress, narrate)
+
+
+def train_distributed(load, params, prune_method: str, scheduler: str | None, progress=None):
+    """``--engine dask``: (tree, warnings) trained on a Dask cluster from the table ``load(client, summed)``
+    puts there (``io/dask_frames.load``), the same model the level-wise engine trains with ``--max-bins``."""
+    from dtcli.induction.distributed.train import train_dask
+
+    return train_dask(load, params, prune_method, scheduler, progress=progress)
 
 
 def grow_nodes(table, params, engine: str = "auto", progress=None, trace: list | None = None):

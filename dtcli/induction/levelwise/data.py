@@ -196,14 +196,14 @@ class Candidates:
         """Nominal attribute ``i``'s split at every active node ``available`` marks (``k``: the
         kernels; ``criterion``: ``C45`` or an ID3 criterion code)."""
         codes = columns.nominal[columns.slot[i]]
-        self._put(i, *k.nominal_splits(codes, columns.n_values[i], available, self.recs, self.front, criterion))
+        self.put(i, *k.nominal_splits(codes, columns.n_values[i], available, self.recs, self.front, criterion))
 
     def cut(self, i: int, found, lower, upper, gains, ratios) -> None:
         """Numeric attribute ``i``'s cut at every node, as a kernel returned it."""
-        self._put(i, found, gains, ratios)
+        self.put(i, found, gains, ratios)
         self.cuts[i] = (lower[self.rows], upper[self.rows])
 
-    def _put(self, i: int, found, gains, ratios) -> None:
+    def put(self, i: int, found, gains, ratios) -> None:
         rows = self.rows
         self.found[:, i], self.gains[:, i], self.ratios[:, i] = found[rows], gains[rows], ratios[rows]
 

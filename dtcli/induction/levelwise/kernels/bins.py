@@ -58,7 +58,7 @@ def c45_binned(codes, tops, recs, front, mdl):
                 e = order[j]
                 value = tops[codes[recs.row[e]]]
                 if not np.isnan(previous) and previous + 1e-5 < value:
-                    _terms(scan)
+                    bin_terms(scan)
                     if try_cut(previous, value, scan, kw, ms, front.totals[k], old, best):
                         found[k] = True
                 scan.left[recs.y[e]] += recs.w[e]  # (the entropy terms only where a cut may fall)
@@ -72,7 +72,7 @@ def c45_binned(codes, tops, recs, front, mdl):
 
 
 @kernel
-def _terms(scan):
+def bin_terms(scan):
     """The entropy terms of both sides for the running left side: what ``move_left`` keeps up to
     date record by record, made only at a bin's end (the same values: the same sums go in)."""
     for c in range(scan.left.shape[0]):

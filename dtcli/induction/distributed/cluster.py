@@ -1,0 +1,74 @@
+"""Where the Dask engine runs: a local cluster of processes on loopback, or a scheduler's address.
+
+``dask`` and ``distributed`` are the optional extra ``scale``: they are imported here, only when
+``--engine dask`` is asked for, and their absence is a one-line ParameterError naming the extra.
+"""
+
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+
+from dtcli.errors import ParameterError
+
+EXTRA = "pip install 'dtree[scale]'"
+CONNECT_SECONDS = 5  # an address that does not answer within this is an error, not a hang
+
+
+def modules():
+    """``distributed``, or a ParameterError naming the extra that provides it."""
+    try:
+        import dask.dataframe  # noqa: F401
+        import distributed
+    except ImportError:
+        raise ParameterError(f"--engine dask needs dask and distributed: {EXTRA}") from None
+    return distributed
+
+
+@contextmanager
+def client(scheduler: str | None):
+    """A ``distributed.Client``: to ``scheduler`` when given, else to a local cluster of one worker
+    process a core (loopback only), closed (and the cluster stopped) on leaving."""
+    distributed = modules()
+    if scheduler is None:
+        cluster = distributed.LocalCluster(
+            processes=True,
+            host="127.0.0.1",
+            n_workers=os.cpu_count() or 1,
+            threads_per_worker=1,
+            dashboard_address=None,
+        )
+        try:
+            with distributed.Client(cluster) as made:
+                yield made
+        finally:
+            cluster.close()
+        return
+    try:
+        made = distributed.Client(scheduler, timeout=CONNECT_SECONDS)
+    except (OSError, TimeoutError, ValueError, TypeError) as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise ParameterError(
+            f"--scheduler {scheduler}: no Dask scheduler answered within {CONNECT_SECONDS} s ({reason}); "
+            "start one with 'dask scheduler' or leave --scheduler out for a local cluster"
+        ) from None
+    with made:
+        yield made
+
+
+def _add(a, b):
+    """Two partial results summed: arrays, or tuples / dicts of arrays (runs on a worker)."""
+    if isinstance(a, dict):
+        return {key: _add(a[key], b[key]) for key in a}
+    if isinstance(a, tuple):
+        return tuple(_add(x, y) for x, y in zip(a, b))
+    return a + b
+
+
+def summed(client, futures: list):
+    """The sum of the partitions' results, added pairwise on the cluster (a tree of additions:
+    every addition exact, the results integer counts), gathered to the client."""
+    while len(futures) > 1:
+        pairs = [client.submit(_add, futures[i], futures[i + 1]) for i in range(0, len(futures) - 1, 2)]
+        futures = pairs + ([futures[-1]] if len(futures) % 2 else [])
+    return futures[0].result()

@@ -1,0 +1,1 @@
+"""The Dask engine's kernels: C4.5's split scores from a level's summed histograms."""

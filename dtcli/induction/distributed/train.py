@@ -1,0 +1,87 @@
+"""``dtree train DATA --engine dask``: read, bin and grow on a Dask cluster; the model as the local engine writes it.
+
+Contract: ``train_dask(load, params, prune, scheduler)`` returns ``(Tree, warnings)`` equal to what
+``algorithms.train`` returns for the same file read locally with the same ``--max-bins`` (the model
+file byte for byte), for C4.5 classification without pruning and without splits on attributes with
+missing values at the split node (whole-number weights: every sum exact); anything else is refused
+with one line naming the option (``unsupported``), never a different tree.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dtcli.errors import DataError, ParameterError
+from dtcli.induction.distributed.cluster import client as connect
+from dtcli.induction.distributed.cluster import modules, summed
+from dtcli.induction.distributed.engine import NoColumns, Shape, grow_dask
+from dtcli.induction.distributed.quantiles import numeric_bins
+from dtcli.induction.params import check_grow
+from dtcli.model.tree import Tree
+
+
+def unsupported(params, prune_method: str) -> str | None:
+    """Why the Dask engine cannot train with these options (None: it can)."""
+    if params.algorithm != "c45":
+        return f"--algorithm {params.algorithm} (C4.5 only so far: --algorithm c45)"
+    if not params.max_bins:
+        return "no --max-bins (it bins numeric attributes: give --max-bins N, e.g. 256)"
+    if prune_method != "none":
+        return f"--prune {prune_method} (it does not prune yet: add --no-prune, J48's -U)"
+    if params.criterion == "gini":
+        return "--criterion gini (use gain-ratio or gain)"
+    if params.missing != "fractional":
+        return f"--missing {params.missing} (only C4.5's own fractional cases)"
+    if params.chi2_alpha is not None:
+        return "--chi2-alpha"
+    if params.costs is not None:
+        return "--costs"
+    return None
+
+
+def train_dask(load, params, prune_method: str, scheduler: str | None, progress=None):
+    """Train on the cluster; ``load(client, summed)`` puts the table there (``io/dask_frames.load``).
+    Returns (tree, warnings)."""
+    check_grow(params)
+    why = unsupported(params, prune_method)
+    if why is not None:
+        raise ParameterError(f"--engine dask does not support {why}")
+    modules()
+    with connect(scheduler) as client:
+        table = load(client, summed)
+        _check(table.schema, table.n_rows, table.by_class, table.source)
+        schema = table.schema
+        n_numeric = sum(not a.is_nominal for a in schema.attributes)
+        bins = numeric_bins(client, table.parts, n_numeric, params.max_bins)
+        shape = Shape(schema.attributes, schema.classes, table.n_rows, NoColumns(schema.attributes))
+        flat = grow_dask(client, table.parts, shape, params, bins, progress)
+    rows = int(table.by_class.sum())
+    return tree_of(schema, flat, params, table.source, rows, table.sha256), _warnings(table.source, table.n_rows, rows)
+
+
+def _check(schema, n_rows: int, by_class, source: str) -> None:
+    """``algorithms.check_table``'s refusals, from the counts."""
+    if n_rows == 0:
+        raise DataError(f"{source}: no data rows; the file has a header but no examples")
+    if by_class.sum() == 0:
+        raise DataError(f"{source}: every row lacks a value in the target column {schema.target.name!r}")
+    present = np.flatnonzero(by_class)
+    if len(present) < 2:
+        raise DataError(
+            f"{source}: the target {schema.target.name!r} has one class only ({schema.classes[present[0]]!r}); "
+            "a tree needs at least two classes: check --target"
+        )
+
+
+def _warnings(source: str, n_rows: int, rows: int) -> list[str]:
+    unlabelled = n_rows - rows
+    return [f"{source}: {unlabelled} row(s) without a class value were left out"] if unlabelled else []
+
+
+def tree_of(schema, flat, params, source: str, rows: int, sha: str) -> Tree:
+    if params.collapse:
+        from dtcli.induction.grow.flat import collapse
+
+        collapse(flat)
+    training = {"source": source, "rows": rows, "sha256": sha}
+    return Tree(schema, flat.to_nodes(), params.algorithm, params.as_dict(), training, trace=[])
