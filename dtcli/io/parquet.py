@@ -1,12 +1,14 @@
 """Read a Parquet file, or a directory of them, into the Columns the CSV reader makes (with pyarrow).
 
-Contract: ``read_parquet`` (for DATA that ``read.is_parquet``) returns a ``Parquet``: the columns (``columns.Columns``), the nominal attributes the file's
-types declare, the source for messages and the SHA-256 of the bytes read (the file's; for a
-directory, of its parts' bytes one after the other, in sorted name order: what
-``cat DIR/*.parquet | sha256sum`` prints in the C locale); or raises DataError with one line
-naming the file (and the column). A directory's parts are its files named ``*.parquet`` (not
-hidden, not starting with ``_``), read in sorted name order; they must have the same columns,
-in the same order, of the same kinds.
+Contract: ``read_parquet`` (for DATA that ``read.is_parquet``) returns a ``Parquet``: the
+columns (``columns.Columns``), the nominal attributes the file's types declare, the source for
+messages and the SHA-256 of the bytes read: the file's, or for a directory its parts' bytes one
+after the other in the order read (``cat DIR/part-*.parquet | sha256sum`` for parts named so);
+or raises DataError with one line naming the file (and the column). A directory's parts are its
+regular files named ``*.parquet`` (any case; not hidden, not starting with ``_``: Spark's
+``_SUCCESS`` and ``_metadata``), read in sorted name order (by code point); subdirectories are
+not read. The parts must have the same column names, in the same order, of the same kinds
+(``int32`` and ``int64`` are both numeric; ``string`` and a dictionary of strings both nominal).
 
 Types: string (and dictionary of strings) columns are nominal, their values in order of first
 appearance as the CSV reader gives them (surrounding spaces ignored; empty and ``?`` cells
