@@ -58,6 +58,7 @@ def read_parquet(path: str, text_columns=(), max_bytes: int = 0, max_rows: int =
     pq = _pyarrow(source)
     tables = _read_tables(pq, files, source, max_rows)
     frame, declared = _columns(tables, files, set(text_columns))
+    del tables
     return Parquet(frame, declared, source, _digest(files) if fingerprint else "")
 
 
@@ -133,11 +134,12 @@ def _read_tables(pq, files: list[str], source: str, max_rows: int) -> list:
         except Exception as exc:  # pyarrow's errors (ArrowInvalid, OSError, ...) for a damaged file
             reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise DataError(f"{name}: not a readable Parquet file ({reason}); get an undamaged copy") from None
-        kinds = [(field.name, _kind(field.type, name, field.name)) for field in table.schema]
+        kinds = [(field.name, _broad(_kind(field.type, name, field.name))) for field in table.schema]
         if first is None:
             first = kinds
+            _check_names([column for column, _ in kinds], name)
         elif kinds != first:
-            raise DataError(f"{name}: {_difference(kinds, first)} than {files[0]}; the parts must have the same schema")
+            raise DataError(f"{name}: {_difference(kinds, first)} {files[0]}; the parts must have the same schema")
         tables.append(table)
     return tables
 
@@ -146,10 +148,10 @@ def _difference(kinds: list, first: list) -> str:
     """How a part's (name, kind) columns differ from the first part's, for a message."""
     for i, (a, b) in enumerate(zip(kinds, first)):
         if a[0] != b[0]:
-            return f"column {i + 1} is {a[0]!r}, not {b[0]!r} as"
+            return f"column {i + 1} is {a[0]!r}, not {b[0]!r} as in"
         if a[1] != b[1]:
-            return f"column {a[0]!r} is {a[1]}, not {b[1]}, as"
-    return f"{len(kinds)} columns, not {len(first)} as"
+            return f"column {a[0]!r} is {a[1]}, not {b[1]} as in"
+    return f"has {len(kinds)} columns, not {len(first)} as"
 
 
 def _kind(kind, name: str, column: str) -> str:
@@ -174,24 +176,26 @@ def _kind(kind, name: str, column: str) -> str:
     )
 
 
+def _broad(kind: str) -> str:
+    """The kind parts must agree on: integers, floats and nulls are all numeric (a part whose
+    integer column has missing values is often written as floats, and one with none but nulls as nulls)."""
+    return "numeric" if kind in ("integer", "null") else kind
+
+
 def _columns(tables: list, files: list[str], texts: set) -> tuple[Columns, dict]:
     """The Columns of the parts one after the other, and the nominal attributes their types declare."""
-    import pyarrow as pa
-
-    table = pa.concat_tables(tables) if len(tables) > 1 else tables[0]
-    names = table.column_names
-    _check_names(names, files[0])
+    names = tables[0].column_names
     data, declared = {}, {}
     for name in names:
-        kind = _kind(table.schema.field(name).type, files[0], name)
-        column = table.column(name)
-        if kind in ("nominal", "bool") or (kind == "integer" and name in texts):
-            data[name] = _text(column)
-            if kind != "integer":
+        kinds = {_kind(table.schema.field(name).type, files[0], name) for table in tables}
+        parts = [table.column(name) for table in tables]
+        if kinds & {"nominal", "bool"} or (kinds == {"integer"} and name in texts):
+            data[name] = _text(parts)
+            if kinds != {"integer"}:
                 declared[name] = Attribute(name, NOMINAL, nominal_values(data[name].uniques))
         else:
-            data[name] = NumberColumn(_numbers(column))
-    return Columns(data, table.num_rows), declared
+            data[name] = NumberColumn(_numbers(parts))
+    return Columns(data, sum(table.num_rows for table in tables)), declared
 
 
 def _check_names(names: list[str], first: str) -> None:
@@ -204,30 +208,32 @@ def _check_names(names: list[str], first: str) -> None:
         seen[name] = position
 
 
-def _text(column) -> TextColumn:
-    """A string, bool or integer column as text: codes (-1 for null) in order of first appearance."""
+def _text(parts: list) -> TextColumn:
+    """A string, bool or integer column (its parts) as text: codes (-1 for null) in order of first appearance."""
     import pyarrow as pa
-    import pyarrow.compute as pc
 
-    if pa.types.is_dictionary(column.type):
-        column = column.cast(column.type.value_type)
-    if not pa.types.is_string(column.type):
-        column = pc.cast(column, pa.string())  # bool: "true"/"false"; integers: their digits
-    encoded = column.combine_chunks().dictionary_encode() if column.num_chunks else pa.array([], pa.string())
-    if not pa.types.is_dictionary(encoded.type):
-        return TextColumn(np.zeros(0, dtype=np.int32), [])
+    chunks = []
+    for column in parts:
+        if pa.types.is_dictionary(column.type):
+            column = column.cast(column.type.value_type)
+        chunks.extend(column.cast(pa.string()).chunks)  # bool: "true"/"false"; integers: their digits
+    encoded = pa.chunked_array(chunks, pa.string()).combine_chunks().dictionary_encode()
     codes = encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int32)
     return TextColumn(codes, encoded.dictionary.to_pylist())
 
 
-def _numbers(column) -> np.ndarray:
-    """A numeric (or null) column as float64, NaN for null; -0.0 read as 0, as the CSV reader reads ``-0``."""
+def _numbers(parts: list) -> np.ndarray:
+    """A numeric (or null) column (its parts) as float64, NaN for null (-0.0 kept, as the CSV reader keeps ``-0``)."""
     import pyarrow as pa
 
-    column = column.cast(pa.float64(), safe=False).fill_null(float("nan"))  # integers beyond 2**53 round
-    values = column.to_numpy() if column.num_chunks else np.zeros(0)
-    values = np.array(values, dtype=np.float64)  # a copy we own (pyarrow's buffers are read-only)
-    values += 0.0
+    chunks = []
+    for column in parts:  # integers beyond 2**53 round, as they do in a CSV file
+        chunks.extend(column.cast(pa.float64(), safe=False).fill_null(float("nan")).chunks)
+    values = np.zeros(sum(len(chunk) for chunk in chunks), dtype=np.float64)
+    start = 0
+    for chunk in chunks:
+        values[start : start + len(chunk)] = chunk.to_numpy(zero_copy_only=False)
+        start += len(chunk)
     return values
 
 
