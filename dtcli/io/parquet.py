@@ -98,10 +98,13 @@ def _check_sizes(files: list[str], source: str, max_bytes: int) -> None:
         except OSError as exc:
             raise DataError(f"{name}: cannot read: {exc.strerror}") from None
         if size < 3 * len(MAGIC) or head != MAGIC or tail != MAGIC:
-            where = "start" if head != MAGIC else "end"
+            where = (
+                f"only {size} bytes"
+                if head == tail == MAGIC
+                else f"no PAR1 mark at its {'start' if head != MAGIC else 'end'}"
+            )
             raise DataError(
-                f"{name}: not a readable Parquet file (no PAR1 mark at its {where}: truncated or not Parquet); "
-                "get an undamaged copy"
+                f"{name}: not a readable Parquet file ({where}: truncated or not Parquet); get an undamaged copy"
             )
         total += size
         if max_bytes and total > max_bytes:
