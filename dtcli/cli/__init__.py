@@ -29,7 +29,7 @@ COMMANDS = {
     "prune": ("dtcli.cli.prune", "Prune a model: cost-complexity, pessimistic or reduced-error."),
     "rules": ("dtcli.cli.rules", "Turn a tree into IF-THEN rules; post-prune them; export as Python or SQL."),
     "show": ("dtcli.cli.show", "Draw a tree: SVG, Graphviz DOT or mermaid, or print it as train does."),
-    "train": ("dtcli.cli.train", "Learn a decision tree from a CSV or ARFF file."),
+    "train": ("dtcli.cli.train", "Learn a decision tree from a CSV, ARFF or Parquet file."),
     "warm-up": ("dtcli.cli.warmup", "Compile the compiled engines' kernels into this machine's cache (Docker, CI)."),
 }
 # A command whose errors exit with another status than 1: diff's 1 means "different", as diff(1)'s.
