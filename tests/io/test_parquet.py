@@ -174,3 +174,39 @@ def test_nulls_and_nan_are_missing_and_strings_stay_nominal(tmp_path):
     assert [v if v == v else None for v in got.columns[2].tolist()] == [None, 1.0, 2.0, 3.0, None, 4.0]
     assert attributes["none"].values == () and got.columns[3].tolist() == [MISSING] * 6  # as an empty CSV column
     assert got.source == str(path) and got.lines is None
+
+
+def commands(model, data):
+    """Commands that read DATA (beside train and predict), each as its arguments."""
+    return {
+        "gain": ("gain", data, "--target", "label", "--ignore", "y"),
+        "evaluate": ("evaluate", model, data),
+        "cross-validation": ("evaluate", data, "-a", "c45", "--target", "label", "--ignore", "y"),
+        "prune": ("prune", model, "--method", "reduced-error", "--validation", data),
+        "rules": ("rules", model, "--prune", "--data", data),
+        "diff": ("diff", model, model, "--data", data),
+    }
+
+
+@pytest.mark.parametrize("command", list(commands("", "")))
+def test_every_command_reads_parquet_as_csv(run, inputs, tmp_path, command):
+    root, _ = inputs
+    model = tmp_path / "m.json"
+    train(run, root / "csv" / "data", model, TRAININGS["c45"])
+    csv_data, parquet = root / "csv" / "data", root / "parts" / "data"
+    expected = run(*commands(model, csv_data)[command])
+    got = run(*commands(model, parquet)[command])
+    assert expected.exit_code == got.exit_code == 0, got.stderr
+    assert got.stdout.replace(str(parquet), "DATA") == expected.stdout.replace(str(csv_data), "DATA")
+    assert got.stderr.replace(str(parquet), "DATA") == expected.stderr.replace(str(csv_data), "DATA")
+
+
+def test_format_in_overrides_the_name_and_the_mark(run, inputs):
+    root, _ = inputs
+    forced = run("gain", root / "csv" / "data", "--format-in", "parquet")
+    assert forced.exit_code == 1
+    assert forced.stderr.startswith(
+        f"Error: {root / 'csv' / 'data'}: not a readable Parquet file (no PAR1 mark at its start"
+    )
+    as_csv = run("gain", root / "pq" / "data", "--format-in", "csv")
+    assert as_csv.exit_code == 1 and "a NUL byte (0x00), so not a text file" in as_csv.stderr
