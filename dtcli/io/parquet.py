@@ -18,6 +18,9 @@ cells. Nulls and NaN are missing values. Date, time, timestamp, duration, binary
 and map columns are refused, naming the column. Integer columns that must be read as text (a
 classification target, ``--nominal``) keep their digits (``7``, not ``7.0``).
 
+``parts`` (the files of a path), ``column_kind`` (what an Arrow type reads as) and
+``nominal_values`` are for other readers of the same inputs (a distributed engine).
+
 pyarrow is an optional dependency (the ``scale`` extra): it is imported only here, only when a
 Parquet input is read; without it, reading one is a DataError that names the extra.
 """
@@ -53,7 +56,7 @@ class Parquet(NamedTuple):
 def read_parquet(path: str, text_columns=(), max_bytes: int = 0, max_rows: int = 0, fingerprint=True) -> Parquet:
     """Read ``path`` (see the module's contract); ``text_columns`` keep an integer column's digits as text."""
     source = path.rstrip("/") or path
-    files = _parts(path, source)
+    files = parts(path, source)
     _check_sizes(files, source, max_bytes)
     pq = _pyarrow(source)
     tables = _read_tables(pq, files, source, max_rows)
@@ -62,8 +65,10 @@ def read_parquet(path: str, text_columns=(), max_bytes: int = 0, max_rows: int =
     return Parquet(frame, declared, source, _digest(files) if fingerprint else "")
 
 
-def _parts(path: str, source: str) -> list[str]:
-    """The files to read: ``path`` itself, or a directory's ``*.parquet`` files in sorted name order."""
+def parts(path: str, source: str | None = None) -> list[str]:
+    """The files to read: ``path`` itself, or a directory's ``*.parquet`` files in sorted name order
+    (``source``: the name for messages, ``path`` without a trailing ``/`` by default)."""
+    source = source or path.rstrip("/") or path
     try:
         mode = os.stat(path).st_mode
     except (FileNotFoundError, NotADirectoryError):
@@ -137,7 +142,7 @@ def _read_tables(pq, files: list[str], source: str, max_rows: int) -> list:
         except Exception as exc:  # pyarrow's errors (ArrowInvalid, OSError, ...) for a damaged file
             reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise DataError(f"{name}: not a readable Parquet file ({reason}); get an undamaged copy") from None
-        kinds = [(field.name, _broad(_kind(field.type, name, field.name))) for field in table.schema]
+        kinds = [(field.name, _broad(column_kind(field.type, name, field.name))) for field in table.schema]
         if first is None:
             first = kinds
             _check_names([column for column, _ in kinds], name)
@@ -157,8 +162,9 @@ def _difference(kinds: list, first: list) -> str:
     return f"has {len(kinds)} columns, not {len(first)} as"
 
 
-def _kind(kind, name: str, column: str) -> str:
-    """What a column of the Arrow type ``kind`` reads as: nominal, bool, integer, numeric or null."""
+def column_kind(kind, name: str, column: str) -> str:
+    """What a column of the Arrow type ``kind`` reads as: nominal, bool, integer, numeric or null; a
+    DataError naming the file ``name`` and the ``column`` for a type dtree cannot read."""
     import pyarrow.types as t
 
     if t.is_dictionary(kind):
@@ -190,7 +196,7 @@ def _columns(tables: list, files: list[str], texts: set) -> tuple[Columns, dict]
     names = tables[0].column_names
     data, declared = {}, {}
     for name in names:
-        kinds = {_kind(table.schema.field(name).type, files[0], name) for table in tables}
+        kinds = {column_kind(table.schema.field(name).type, files[0], name) for table in tables}
         parts = [table.column(name) for table in tables]
         if kinds & {"nominal", "bool"} or (kinds == {"integer"} and name in texts):
             data[name] = _text(parts)
