@@ -225,8 +225,8 @@ def _text(parts: list) -> TextColumn:
     for column in parts:
         if pa.types.is_dictionary(column.type):
             column = column.cast(column.type.value_type)
-        chunks.extend(column.cast(pa.string()).chunks)  # bool: "true"/"false"; integers: their digits
-    encoded = pa.chunked_array(chunks, pa.string()).combine_chunks().dictionary_encode()
+        chunks.extend(column.cast(pa.large_string()).chunks)  # bool: "true"/"false"; integers: digits; large: any size
+    encoded = pa.chunked_array(chunks, pa.large_string()).combine_chunks().dictionary_encode()
     codes = encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int32)
     return TextColumn(codes, encoded.dictionary.to_pylist())
 
