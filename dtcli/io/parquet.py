@@ -59,9 +59,8 @@ def read_parquet(path: str, text_columns=(), max_bytes: int = 0, max_rows: int =
     files = parts(path, source)
     _check_sizes(files, source, max_bytes)
     pq = _pyarrow(source)
-    tables = _read_tables(pq, files, source, max_rows)
-    frame, declared = _columns(tables, files, set(text_columns))
-    del tables
+    handles = _open_parts(pq, files, source, max_rows)
+    frame, declared = _columns(handles, files, set(text_columns))
     return Parquet(frame, declared, source, _digest(files) if fingerprint else "")
 
 
@@ -127,29 +126,33 @@ def _pyarrow(source: str):
     return pq
 
 
-def _read_tables(pq, files: list[str], source: str, max_rows: int) -> list:
-    """The pyarrow Table of each file, checked to have the first file's columns and within ``max_rows``."""
-    tables, first, rows = [], None, 0
+def _open_parts(pq, files: list[str], source: str, max_rows: int) -> list:
+    """A pyarrow ParquetFile for each file (nothing read but its footer), checked to have the first
+    file's columns, all within ``max_rows``."""
+    handles, first, rows = [], None, 0
     for name in files:
-        try:
-            handle = pq.ParquetFile(name)
-            rows += handle.metadata.num_rows
-            if max_rows and rows > max_rows:
-                raise too_many_rows(source, max_rows)
-            table = handle.read(use_threads=False)
-        except DataError:
-            raise
-        except Exception as exc:  # pyarrow's errors (ArrowInvalid, OSError, ...) for a damaged file
-            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise DataError(f"{name}: not a readable Parquet file ({reason}); get an undamaged copy") from None
-        kinds = [(field.name, _broad(column_kind(field.type, name, field.name))) for field in table.schema]
+        handle = _damaged(name, lambda name=name: pq.ParquetFile(name))
+        rows += handle.metadata.num_rows
+        if max_rows and rows > max_rows:
+            raise too_many_rows(source, max_rows)
+        schema = handle.schema_arrow
+        kinds = [(field.name, _broad(column_kind(field.type, name, field.name))) for field in schema]
         if first is None:
             first = kinds
             _check_names([column for column, _ in kinds], name)
         elif kinds != first:
             raise DataError(f"{name}: {_difference(kinds, first)} {files[0]}; the parts must have the same schema")
-        tables.append(table)
-    return tables
+        handles.append(handle)
+    return handles
+
+
+def _damaged(name: str, work):
+    """``work()``, with pyarrow's errors (ArrowInvalid, OSError, ...) for a damaged file as one line."""
+    try:
+        return work()
+    except Exception as exc:
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise DataError(f"{name}: not a readable Parquet file ({reason}); get an undamaged copy") from None
 
 
 def _difference(kinds: list, first: list) -> str:
@@ -191,20 +194,22 @@ def _broad(kind: str) -> str:
     return "numeric" if kind in ("integer", "null") else kind
 
 
-def _columns(tables: list, files: list[str], texts: set) -> tuple[Columns, dict]:
-    """The Columns of the parts one after the other, and the nominal attributes their types declare."""
-    names = tables[0].column_names
+def _columns(handles: list, files: list[str], texts: set) -> tuple[Columns, dict]:
+    """The Columns of the parts one after the other, and the nominal attributes their types declare.
+    A column at a time is read (from every part), so the Arrow data of one column is held at once."""
+    names = handles[0].schema_arrow.names
     data, declared = {}, {}
     for name in names:
-        kinds = {column_kind(table.schema.field(name).type, files[0], name) for table in tables}
-        parts = [table.column(name) for table in tables]
+        kinds = {column_kind(handle.schema_arrow.field(name).type, files[0], name) for handle in handles}
+        pieces = [_damaged(f, lambda h=h, c=name: h.read([c], use_threads=False).column(0)) for f, h in zip(files, handles)]
         if kinds & {"nominal", "bool"} or (kinds == {"integer"} and name in texts):
-            data[name] = _text(parts)
+            data[name] = _text(pieces)
             if kinds != {"integer"}:
                 declared[name] = Attribute(name, NOMINAL, nominal_values(data[name].uniques))
         else:
-            data[name] = NumberColumn(_numbers(parts))
-    return Columns(data, sum(table.num_rows for table in tables)), declared
+            data[name] = NumberColumn(_numbers(pieces))
+        del pieces
+    return Columns(data, sum(handle.metadata.num_rows for handle in handles)), declared
 
 
 def _check_names(names: list[str], first: str) -> None:
