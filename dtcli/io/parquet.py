@@ -201,7 +201,7 @@ def _columns(handles: list, files: list[str], texts: set) -> tuple[Columns, dict
     data, declared = {}, {}
     for name in names:
         kinds = {column_kind(handle.schema_arrow.field(name).type, files[0], name) for handle in handles}
-        pieces = [_damaged(f, lambda h=h, c=name: h.read([c], use_threads=False).column(0)) for f, h in zip(files, handles)]
+        pieces = [_read_column(file, handle, name) for file, handle in zip(files, handles)]
         if kinds & {"nominal", "bool"} or (kinds == {"integer"} and name in texts):
             data[name] = _text(pieces)
             if kinds != {"integer"}:
@@ -210,6 +210,11 @@ def _columns(handles: list, files: list[str], texts: set) -> tuple[Columns, dict
             data[name] = NumberColumn(_numbers(pieces))
         del pieces
     return Columns(data, sum(handle.metadata.num_rows for handle in handles)), declared
+
+
+def _read_column(file: str, handle, name: str):
+    """The column ``name`` of one part, as a pyarrow ChunkedArray."""
+    return _damaged(file, lambda: handle.read([name], use_threads=False).column(0))
 
 
 def _check_names(names: list[str], first: str) -> None:
