@@ -151,7 +151,7 @@ def _damaged(name: str, work):
     try:
         return work()
     except Exception as exc:
-        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        reason = str(exc).strip().splitlines()[0].rstrip(" :.") if str(exc).strip() else type(exc).__name__
         raise DataError(f"{name}: not a readable Parquet file ({reason}); get an undamaged copy") from None
 
 

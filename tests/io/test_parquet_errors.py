@@ -112,6 +112,19 @@ class TestWithPyarrow:
         assert message.startswith(f"{path}: not a readable Parquet file (") and "\n" not in message
         assert message.endswith("); get an undamaged copy")
 
+    def test_damaged_data_pages(self, tmp_path):
+        path = tmp_path / "t.parquet"
+        self.pq.write_table(self.pa.table({"x": list(range(1000)), "y": ["a", "b"] * 500}), path, compression="snappy")
+        data = bytearray(path.read_bytes())
+        for i in range(8, 200):  # the first column's pages; the footer and its PAR1 mark are intact
+            data[i] ^= 0x5A
+        path.write_bytes(bytes(data))
+        with pytest.raises(DataError) as error:
+            read_data(str(path))
+        message = str(error.value)
+        assert message.startswith(f"{path}: not a readable Parquet file (") and "\n" not in message
+        assert message.endswith("); get an undamaged copy") and ":)" not in message
+
     @pytest.mark.parametrize(
         "kind, advice",
         [
