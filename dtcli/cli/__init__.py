@@ -100,7 +100,8 @@ def _no_color(ctx: click.Context, param: click.Parameter, value: bool) -> None:
 def cli() -> None:
     """dtree: learn, explain and apply decision trees (ID3, C4.5, CART).
 
-    DATA is a .csv or .arff file, or - for standard input. The class column
+    DATA is a .csv or .arff file, a .parquet file or a directory of them
+    (pip install 'dtree[scale]'), or - for standard input. The class column
     is the last one unless --target names another. Results go to standard
     output; messages to standard error. Exit status: 0 success, 1 a problem
     with the data, model or options (or a failed write), 2 a command-line

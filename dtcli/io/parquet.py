@@ -85,7 +85,10 @@ def parts(path: str, source: str | None = None) -> list[str]:
     files = [os.path.join(source, name) for name in names]
     files = [name for name in files if os.path.isfile(name)]
     if not files:
-        raise DataError(f"{source}: a directory with no .parquet files; give a .parquet file or a directory of them")
+        raise DataError(
+            f"{source}: a directory with no .parquet files; give a .csv, .arff or .parquet file, or a directory "
+            "of .parquet files"
+        )
     return files
 
 
