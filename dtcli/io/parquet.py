@@ -86,7 +86,7 @@ def parts(path: str, source: str | None = None) -> list[str]:
     files = [name for name in files if os.path.isfile(name)]
     if not files:
         raise DataError(
-            f"{source}: a directory with no .parquet files; give a .csv, .arff or .parquet file, or a directory "
+            f"{source}: is a directory with no .parquet files; give a .csv, .arff or .parquet file, or a directory "
             "of .parquet files"
         )
     return files

@@ -80,7 +80,7 @@ def test_a_directory_without_parts(tmp_path):
     with pytest.raises(DataError) as error:
         read_data(str(tmp_path / "d") + "/")
     assert str(error.value) == (
-        f"{tmp_path / 'd'}: a directory with no .parquet files; give a .csv, .arff or .parquet file, "
+        f"{tmp_path / 'd'}: is a directory with no .parquet files; give a .csv, .arff or .parquet file, "
         "or a directory of .parquet files"
     )
 
