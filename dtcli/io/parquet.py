@@ -5,10 +5,12 @@ columns (``columns.Columns``), the nominal attributes the file's types declare, 
 messages and the SHA-256 of the bytes read: the file's, or for a directory its parts' bytes one
 after the other in the order read (``cat DIR/part-*.parquet | sha256sum`` for parts named so);
 or raises DataError with one line naming the file (and the column). A directory's parts are its
-regular files named ``*.parquet`` (any case; not hidden, not starting with ``_``: Spark's
-``_SUCCESS`` and ``_metadata``), read in sorted name order (by code point); subdirectories are
-not read. The parts must have the same column names, in the same order, of the same kinds
-(``int32`` and ``int64`` are both numeric; ``string`` and a dictionary of strings both nominal).
+regular files named ``*.parquet`` (any case; not hidden, not starting with ``_`` as a writer's
+bookkeeping files do), read in sorted name order (by code point); subdirectories are not read.
+The parts must have the same column names, in the same order, of the same kinds (integers,
+floats and nulls are all numeric, as a part written from a column with missing values may hold
+floats; ``string`` and a dictionary of strings both nominal). ``--max-bytes`` bounds the files'
+size on disk, ``--max-rows`` the rows their footers count, before any column is read.
 
 Types: string (and dictionary of strings) columns are nominal, their values in order of first
 appearance as the CSV reader gives them (surrounding spaces ignored; empty and ``?`` cells
