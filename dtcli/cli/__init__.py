@@ -29,7 +29,7 @@ COMMANDS = {
     "prune": ("dtcli.cli.prune", "Prune a model: cost-complexity, pessimistic or reduced-error."),
     "rules": ("dtcli.cli.rules", "Turn a tree into IF-THEN rules; post-prune them; export as Python or SQL."),
     "show": ("dtcli.cli.show", "Draw a tree: SVG, Graphviz DOT or mermaid, or print it as train does."),
-    "train": ("dtcli.cli.train", "Learn a decision tree from a CSV or ARFF file."),
+    "train": ("dtcli.cli.train", "Learn a decision tree from a CSV, ARFF or Parquet file."),
     "warm-up": ("dtcli.cli.warmup", "Compile the compiled engines' kernels into this machine's cache (Docker, CI)."),
 }
 # A command whose errors exit with another status than 1: diff's 1 means "different", as diff(1)'s.
@@ -100,7 +100,8 @@ def _no_color(ctx: click.Context, param: click.Parameter, value: bool) -> None:
 def cli() -> None:
     """dtree: learn, explain and apply decision trees (ID3, C4.5, CART).
 
-    DATA is a .csv or .arff file, or - for standard input. The class column
+    DATA is a .csv or .arff file, a .parquet file or a directory of them
+    (pip install 'dtree[scale]'), or - for standard input. The class column
     is the last one unless --target names another. Results go to standard
     output; messages to standard error. Exit status: 0 success, 1 a problem
     with the data, model or options (or a failed write), 2 a command-line

@@ -13,8 +13,9 @@ from dtcli.io.source import DEFAULT_LIMITS, DEFAULT_MAX_BYTES, DEFAULT_MAX_ROWS,
 
 format_in_option = click.option(
     "--format-in",
-    type=click.Choice(["csv", "arff"]),
-    help="Input format (default: by extension; .arff is ARFF, anything else CSV).",
+    type=click.Choice(["csv", "arff", "parquet"]),
+    help="Input format (default: by extension; .arff is ARFF, .parquet, a file starting PAR1 or a directory "
+    "Parquet (needs the 'scale' extra), anything else CSV).",
 )
 
 

@@ -77,7 +77,7 @@ def scheme_options(cv_help: str, command: str = "evaluate"):
             "test_data",
             metavar="FILE",
             help=("After the tree, judge it" if command == "train" else "Judge a tree trained on all of DATA")
-            + " on FILE (a CSV or ARFF file with the same columns; Weka's -T).",
+            + " on FILE (a CSV, ARFF or Parquet file with the same columns; Weka's -T).",
         ),
         click.option(
             "--jobs",

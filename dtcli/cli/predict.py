@@ -113,6 +113,10 @@ def _early(data: str, output, fmt: str, explain: bool, format_in, limits):
         return None
     if data == "-" or data.lower().removesuffix(".gz").endswith(".arff"):
         return None
+    from dtcli.io.read import is_parquet
+
+    if is_parquet(data):
+        return None
     from dtcli.cli.predict_stream import Early
 
     return Early(data, limits)

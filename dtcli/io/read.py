@@ -1,16 +1,20 @@
-"""Read CSV and ARFF files into a :class:`RawData`: text cells plus declared types.
+"""Read CSV, ARFF and Parquet files into a :class:`RawData`: text cells plus declared types.
 
 A RawData keeps every cell as the text the file had (so ``predict`` can
 echo input rows unchanged) and, for ARFF, the declared attribute types.
 ``dtcli.io.encode`` turns it into the columnar Table. The format-specific
 parsers are ``csv_reader`` (plain Python for small files, pandas' C parser
 for the rest) and ``arff_reader`` (liac-arff); the bytes come from ``source``
-(bounded, gzip, pipes) and line ends are LF, CRLF and CR, mixed or not.
+(bounded, gzip, pipes) and line ends are LF, CRLF and CR, mixed or not. A Parquet
+file or directory (````is_parquet````: by name, by its first bytes, or a directory)
+is read by ``parquet`` (pyarrow, an optional dependency) into the same columns.
 """
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -21,9 +25,10 @@ from dtcli.io.csv_reader import parse_csv
 from dtcli.io.source import DATA, DEFAULT_LIMITS, Limits, read_input
 from dtcli.model.table import Attribute
 
-FORMATS = ("csv", "arff")
+FORMATS = ("csv", "arff", "parquet")
 LINE_END = re.compile(r"\r\n|\r|\n")
 LEADING_SPACE = re.compile(rb"\s*")
+PARQUET_MAGIC = b"PAR1"
 
 
 @dataclass
@@ -86,12 +91,14 @@ class RawData:
 def read_data(
     path: str, format_in: str | None = None, text_columns=(), limits: Limits = DEFAULT_LIMITS, *, fingerprint=True
 ) -> RawData:
-    """Read ``path`` (``-`` for stdin) as CSV or ARFF, by extension unless forced.
+    """Read ``path`` (``-`` for stdin) as CSV, ARFF or Parquet, by extension (or content) unless forced.
 
     ``text_columns`` are read as text even when they hold numbers (class
     labels, ``--nominal`` codes). ``limits`` bound the bytes and the rows read.
     ``fingerprint``: the SHA-256 of the bytes (a trained model records it), else "".
     """
+    if format_in == "parquet" or (format_in is None and is_parquet(path)):
+        return _read_parquet(path, text_columns, limits, fingerprint)
     got = read_input(path, DATA, limits.max_bytes, fingerprint=fingerprint)
     source, data, digest = got.source, got.data, got.sha256
     kind = format_in or _guess_format(path, data)
@@ -110,6 +117,36 @@ def read_data(
     if lines is not None and len(lines) != len(frame):
         lines = None
     return RawData(frame, source, digest, declared=declared, lines=lines, raw=raw, sep=sep)
+
+
+def is_parquet(path: str) -> bool:
+    """Whether DATA at ``path`` is Parquet: a directory, a ``.parquet`` name, or a regular file that
+    starts with the magic bytes ``PAR1`` (a text file cannot: ``P`` is no byte-order mark or gzip mark)."""
+    if path == "-" or path.endswith(".gz"):
+        return False
+    if path.lower().endswith(".parquet"):
+        return True
+    try:
+        mode = os.stat(path).st_mode
+        if stat.S_ISDIR(mode):
+            return True
+        if not stat.S_ISREG(mode):
+            return False  # a named pipe is not read ahead: its first bytes would be lost
+        with open(path, "rb") as handle:
+            return handle.read(len(PARQUET_MAGIC)) == PARQUET_MAGIC
+    except OSError:
+        return False  # the CSV reader reports what is wrong with the path
+
+
+def _read_parquet(path: str, text_columns, limits: Limits, fingerprint: bool) -> RawData:
+    from dtcli.io.parquet import read_parquet  # here: CSV runs never load the Parquet reader
+
+    if path == "-":
+        raise DataError("<stdin>: Parquet cannot be read from standard input; give a .parquet file or a directory")
+    got = read_parquet(path, text_columns, limits.max_bytes, limits.max_rows, fingerprint)
+    if len(got.frame.columns) == 0:
+        raise DataError(f"{got.source}: no columns found; a Parquet file must have columns")
+    return RawData(got.frame, got.source, got.sha256, declared=got.declared)
 
 
 def _guess_format(path: str, data) -> str:

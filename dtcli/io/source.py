@@ -56,7 +56,7 @@ class Kind(NamedTuple):
     json: bool = False
 
 
-DATA = Kind("file", "a .csv or .arff file", data=True)
+DATA = Kind("file", "a .csv, .arff or .parquet file", data=True)
 MODEL = Kind("model file", "a model file", json=True)
 COSTS = Kind("cost file", "a cost file")
 

@@ -35,6 +35,8 @@ NEVER = (
     "gzip",  # only for a compressed input
     "shutil",  # only for a terminal's width
     "dtcli.io.arff_reader",  # only for ARFF input
+    "dtcli.io.parquet",  # only for Parquet input
+    "pyarrow",
     "dtcli.induction.levelwise.engine",
     "dtcli.induction.cart.engine",
     "dtcli.induction.kernels.cache",

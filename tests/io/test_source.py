@@ -205,7 +205,8 @@ def test_an_anonymous_pipe_as_dev_fd_is_read():
 
 
 def test_devices_directories_and_sockets_are_refused(tmp_path):
-    with pytest.raises(DataError, match=r"^/dev/zero: a character device, not a file; give a \.csv or \.arff file$"):
+    device = r"^/dev/zero: a character device, not a file; give a \.csv, \.arff or \.parquet file$"
+    with pytest.raises(DataError, match=device):
         read_data("/dev/zero")
     with pytest.raises(DataError, match=r"is a directory; give a model file"):
         read_text(str(tmp_path), MODEL)
