@@ -57,12 +57,24 @@ def client(scheduler: str | None):
 
 
 def _add(a, b):
-    """Two partial results summed: arrays, or tuples / dicts of arrays (runs on a worker)."""
-    if isinstance(a, dict):
-        return {key: _add(a[key], b[key]) for key in a}
-    if isinstance(a, tuple):
-        return tuple(_add(x, y) for x, y in zip(a, b))
-    return a + b
+    """Two partial results summed: arrays, or tuples / dicts of arrays, nested (runs on a worker;
+    walked with a stack, children before their container, as every walker in dtree)."""
+    stack = [(a, b, False)]
+    results: list = []
+    while stack:
+        x, y, children_done = stack.pop()
+        if not isinstance(x, (dict, tuple)):
+            results.append(x + y)
+            continue
+        keys = list(x) if isinstance(x, dict) else list(range(len(x)))
+        if children_done:
+            values = results[len(results) - len(keys) :]
+            del results[len(results) - len(keys) :]
+            results.append(dict(zip(keys, values)) if isinstance(x, dict) else tuple(values))
+        else:
+            stack.append((x, y, True))
+            stack.extend((x[key], y[key], False) for key in reversed(keys))  # (taken in key order)
+    return results[0]
 
 
 def summed(client, futures: list):
