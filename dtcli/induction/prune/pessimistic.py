@@ -1,8 +1,9 @@
 """C4.5's error-based (pessimistic) pruning with subtree raising, as Weka's J48 does it.
 
 The reference (``pessimistic_reference.py``) or, on large tables, the compiled kernels
-(``pessimistic_flat.py``). Contract: ``pessimistic_prune(tree, table, cf, raising, bound)`` returns a new Tree and the decisions;
-``table`` is the training data (needed to redistribute cases when a subtree is raised).
+(``pessimistic_flat.py``). Contract: ``pessimistic_prune(tree, table, cf, raising, bound)``
+returns a new Tree and the decisions; ``table`` is the training data (needed to redistribute
+cases when a subtree is raised).
 """
 
 from __future__ import annotations
