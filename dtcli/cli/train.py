@@ -168,6 +168,8 @@ def _check_dask(training, scheduler, extra) -> None:
 
 def _train_dask(source, training, scheduler):
     """(tree, warnings) from the Dask engine on DATA."""
+    from dataclasses import replace
+
     from dtcli.induction.backend import train_distributed
 
     params = training.growth.params(missing=training.missing, seed=training.ccp.seed, **training.stopping)
@@ -181,7 +183,7 @@ def _train_dask(source, training, scheduler):
 
         return load_on(client, source.data, columns, summed)
 
-    return train_distributed(load, params, method, scheduler)
+    return train_distributed(load, params, replace(training.pruning, method=method), scheduler)
 
 
 def _finish(tree, warnings, output, fmt, show, quiet, training) -> None:

@@ -137,12 +137,12 @@ def grow(table, params, choice: str, progress=None, trace: list | None = None, n
     return grow_reference(table, params, trace, progress, narrate)
 
 
-def train_distributed(load, params, prune_method: str, scheduler: str | None, progress=None):
+def train_distributed(load, params, prune, scheduler: str | None, progress=None):
     """``--engine dask``: (tree, warnings) trained on a Dask cluster from the table ``load(client, summed)``
     puts there (``io/dask_frames.load``), the same model the level-wise engine trains with ``--max-bins``."""
     from dtcli.induction.distributed.train import train_dask
 
-    return train_dask(load, params, prune_method, scheduler, progress=progress)
+    return train_dask(load, params, prune, scheduler, progress=progress)
 
 
 def grow_nodes(table, params, engine: str = "auto", progress=None, trace: list | None = None):

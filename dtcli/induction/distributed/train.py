@@ -2,9 +2,9 @@
 
 Contract: ``train_dask(load, params, prune, scheduler)`` returns ``(Tree, warnings)`` equal to what
 ``algorithms.train`` returns for the same file read locally with the same ``--max-bins`` (the model
-file byte for byte), for C4.5 classification without pruning and without splits on attributes with
-missing values at the split node (whole-number weights: every sum exact); anything else is refused
-with one line naming the option (``unsupported``), never a different tree.
+file byte for byte), for C4.5 classification, unpruned or pruned pessimistically (``prune.py``),
+without splits on attributes with missing values at the split node (whole-number weights: every sum
+exact); anything else is refused with one line naming the option (``unsupported``), never a different tree.
 """
 
 from __future__ import annotations
@@ -16,18 +16,18 @@ from dtcli.induction.distributed.cluster import client as connect
 from dtcli.induction.distributed.cluster import modules, summed
 from dtcli.induction.distributed.engine import NoColumns, Shape, grow_dask
 from dtcli.induction.distributed.quantiles import numeric_bins
-from dtcli.induction.params import check_grow
+from dtcli.induction.params import check_grow, check_pessimistic
 from dtcli.model.tree import Tree
 
 
-def unsupported(params, prune_method: str) -> str | None:
+def unsupported(params, prune) -> str | None:
     """Why the Dask engine cannot train with these options (None: it can)."""
     if params.algorithm != "c45":
         return f"--algorithm {params.algorithm} (C4.5 only so far: --algorithm c45)"
     if not params.max_bins:
         return "no --max-bins (it bins numeric attributes: give --max-bins N, e.g. 256)"
-    if prune_method != "none":
-        return f"--prune {prune_method} (it does not prune yet: add --no-prune, J48's -U)"
+    if prune.method not in ("none", "pessimistic"):
+        return f"--prune {prune.method} (it needs a hold-out drawn row by row: use --prune pessimistic or --no-prune)"
     if params.criterion == "gini":
         return "--criterion gini (use gain-ratio or gain)"
     if params.missing != "fractional":
@@ -39,11 +39,13 @@ def unsupported(params, prune_method: str) -> str | None:
     return None
 
 
-def train_dask(load, params, prune_method: str, scheduler: str | None, progress=None):
-    """Train on the cluster; ``load(client, summed)`` puts the table there (``io/dask_frames.load``).
-    Returns (tree, warnings)."""
+def train_dask(load, params, prune, scheduler: str | None, progress=None):
+    """Train on the cluster; ``load(client, summed)`` puts the table there (``io/dask_frames.load``);
+    ``prune``: PruneParams, its method given. Returns (tree, warnings)."""
     check_grow(params)
-    why = unsupported(params, prune_method)
+    if prune.method == "pessimistic":
+        check_pessimistic(prune, False)
+    why = unsupported(params, prune)
     if why is not None:
         raise ParameterError(f"--engine dask does not support {why}")
     modules()
@@ -55,8 +57,13 @@ def train_dask(load, params, prune_method: str, scheduler: str | None, progress=
         bins = numeric_bins(client, table.parts, n_numeric, params.max_bins)
         shape = Shape(schema.attributes, schema.classes, table.n_rows, NoColumns(schema.attributes))
         flat = grow_dask(client, table.parts, shape, params, bins, progress)
-    rows = int(table.by_class.sum())
-    return tree_of(schema, flat, params, table.source, rows, table.sha256), _warnings(table.source, table.n_rows, rows)
+        rows = int(table.by_class.sum())
+        tree = tree_of(schema, flat, params, table.source, rows, table.sha256)
+        if prune.method == "pessimistic":
+            from dtcli.induction.distributed.prune import prune_dask
+
+            tree = prune_dask(client, table.parts, schema, tree, table.by_class, prune)
+    return tree, _warnings(table.source, table.n_rows, rows)
 
 
 def _check(schema, n_rows: int, by_class, source: str) -> None:

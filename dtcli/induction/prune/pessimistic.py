@@ -1,211 +1,20 @@
 """C4.5's error-based (pessimistic) pruning with subtree raising, as Weka's J48 does it.
 
-Contract: ``pessimistic_prune(tree, table, cf, raising, bound)`` returns a new
-Tree; ``table`` is the training data (needed to redistribute cases when a
-subtree is raised). Bottom-up, at every internal node (Quinlan 1993, ch. 4):
-
-- E(leaf): the errors a leaf here would make, ``e + added_errors(N, e)``;
-- E(tree): the sum of the estimates of the subtree's leaves;
-- E(branch): the estimate if the largest branch replaced the node, with all
-  of the node's cases sent down it (subtree raising; off with ``raising``).
-
-The node becomes a leaf if E(leaf) <= E(tree) + 0.1 and E(leaf) <= E(branch)
-+ 0.1; otherwise, if E(branch) <= E(tree) + 0.1, the largest branch replaces
-it, its cases are redistributed, and the node is pruned again. (0.1 and
-Weka's 1e-6 tolerance are J48's.) Missing values are spread as J48 spreads
-them. Each decision is recorded as a trace step.
+The reference (``pessimistic_reference.py``) or, on large tables, the compiled kernels
+(``pessimistic_flat.py``). Contract: ``pessimistic_prune(tree, table, cf, raising, bound)``
+returns a new Tree and the decisions; ``table`` is the training data (needed to redistribute
+cases when a subtree is raised).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-import numpy as np
-
 from dtcli.induction.backend import compiled_pruning
-from dtcli.induction.criteria.bounds import added_errors
-from dtcli.induction.criteria.constants import eq, gr, gr_or_eq, sm_or_eq
 from dtcli.induction.grow.flat import FlatTree, from_nodes, n_leaves
 from dtcli.induction.prune.pessimistic_flat import flat_prune
+from dtcli.induction.prune.pessimistic_reference import TableCases, prune_cases, pruned_tree
 from dtcli.induction.prune.steps import Step
-from dtcli.induction.search.missing import spread
-from dtcli.induction.search.numeric import seqsum
-from dtcli.model.table import MISSING, Table
-from dtcli.model.tree import Node, Tree, majority
-
-
-@dataclass
-class _P:
-    node: Node
-    data: Table
-    bags: np.ndarray | None = None  # J48's split distribution: (branches, classes)
-    children: list[_P] = field(default_factory=list)
-    estimate: float = 0.0  # the subtree's estimated errors (E(tree); E(leaf) for a leaf), once pruned
-
-
-class _Pruner:
-    def __init__(self, cf: float, raising: bool, bound: str):
-        self.cf, self.raising, self.bound = cf, raising, bound
-        self.steps: list[Step] = []
-
-    def errors(self, counts: np.ndarray) -> float:
-        total = float(seqsum(counts))
-        if eq(total, 0.0):
-            return 0.0
-        wrong = total - float(counts.max())
-        return wrong + added_errors(total, wrong, self.cf, self.bound)
-
-    def branch_errors(self, p: _P, data: Table) -> float:
-        """E(branch): the estimate if ``data`` went down ``p``'s subtree, summed as J48 sums it
-        (each node adds its children's estimates in branch order), with a stack."""
-        stack = [(p, data, None, [])]  # (node, its cases, its branches' cases, their estimates so far)
-        while True:
-            q, cases, parts, below = stack[-1]
-            if not q.children:
-                value = self.errors(cases.class_counts())
-            elif parts is None:
-                parts = _route(q.node.test, cases)[1]
-                stack[-1] = (q, cases, parts, below)
-                stack.append((q.children[0], parts[0], None, []))
-                continue
-            elif len(below) < len(q.children):
-                stack.append((q.children[len(below)], parts[len(below)], None, []))
-                continue
-            else:
-                value = sum(below)
-            stack.pop()
-            if not stack:
-                return value
-            stack[-1][3].append(value)
-
-    def prune(self, root: _P) -> None:
-        """Bottom-up, each node once its children are done; a node whose largest branch was
-        raised in its place is pruned again, its new children first (J48's recursion, with a
-        stack). A node's path is a chain of branch labels (``steps``)."""
-        stack = [(root, None, 0, None)]  # (node, its path, next child to prune, its branch labels)
-        while stack:
-            p, path, i, labels = stack.pop()
-            if not p.children:
-                p.estimate = self.errors(p.data.class_counts())
-                continue
-            labels = labels or p.node.test.branch_labels()
-            if i < len(p.children):
-                stack.append((p, path, i + 1, labels))
-                stack.append((p.children[i], (path, labels[i]), 0, None))
-            elif self.decide(p, path, labels):
-                stack.append((p, path, 0, None))
-
-    def decide(self, p: _P, path, labels: list[str]) -> bool:
-        """Leaf, raise or keep ``p`` (its children pruned); True if its largest branch was raised."""
-        largest = _max_bag(p.bags)
-        branch = self.branch_errors(p.children[largest], p.data) if self.raising else None
-        leaf = self.errors(p.data.class_counts())
-        tree = sum(child.estimate for child in p.children)
-        cases = float(seqsum(p.data.weights))
-        if _beats(leaf, tree) and (branch is None or _beats(leaf, branch)):
-            self.steps.append(Step(path, cases, leaf, tree, branch, "leaf"))
-            p.children, p.bags, p.node.test = [], None, None
-            p.estimate = leaf
-            return False
-        if branch is not None and _beats(branch, tree):
-            self.steps.append(Step(path, cases, leaf, tree, branch, f"raise {labels[largest]}"))
-            raised = p.children[largest]
-            p.node.test, p.children, p.bags = raised.node.test, raised.children, raised.bags
-            _redistribute(p, p.data)
-            return True
-        self.steps.append(Step(path, cases, leaf, tree, branch, "keep"))
-        p.estimate = tree
-        return False
-
-
-def _beats(a: float, b: float) -> bool:
-    """J48's rule: ``a`` is no worse than ``b`` with 0.1 to spare."""
-    return sm_or_eq(a, b + 0.1)
-
-
-def _shares(bags: np.ndarray) -> np.ndarray:
-    sizes = seqsum(bags, axis=1)
-    total = seqsum(sizes)
-    return sizes / total if not eq(total, 0.0) else np.full(len(sizes), 1.0 / len(sizes))
-
-
-def _route(test, data: Table) -> tuple[np.ndarray, list[Table]]:
-    """J48's resetDistribution + split: the split's class distribution, cases with a missing
-    value spread in proportion to the known ones, and each branch's cases (missing ones with
-    their weight multiplied by the branch's share)."""
-    old_shares = _known_shares(test, data)
-    branch = test.route(data.columns[data.schema.index(test.attribute.name)])
-    missing = branch == MISSING
-    k = len(data.classes)
-    bags = np.zeros((test.n_branches, k))
-    for b in range(test.n_branches):
-        here = branch == b
-        bags[b] = np.bincount(data.y[here], weights=data.weights[here], minlength=k)
-    if missing.any():
-        unknown = np.bincount(data.y[missing], weights=data.weights[missing], minlength=k)
-        bags += np.outer(old_shares, unknown)
-    return bags, spread(data, branch, _shares(bags), test.n_branches)
-
-
-def _known_shares(test, data: Table) -> np.ndarray:
-    branch = test.route(data.columns[data.schema.index(test.attribute.name)])
-    known = branch != MISSING
-    sizes = np.bincount(branch[known], weights=data.weights[known], minlength=test.n_branches)
-    total = seqsum(sizes)
-    return sizes / total if not eq(total, 0.0) else np.full(test.n_branches, 1.0 / test.n_branches)
-
-
-def _build(node: Node, data: Table) -> _P:
-    """The pruning's view of the tree: each node with the training cases reaching it."""
-    top = _P(node, data)
-    stack = [top]
-    while stack:
-        p = stack.pop()
-        if p.node.is_leaf:
-            continue
-        p.bags, parts = _route(p.node.test, p.data)
-        p.children = [_P(child, part) for child, part in zip(p.node.children, parts)]
-        stack.extend(p.children)
-    return top
-
-
-def _redistribute(p: _P, data: Table) -> None:
-    """J48's newDistribution: send ``data`` down ``p``'s (raised) subtree."""
-    stack = [(p, data)]
-    while stack:
-        q, cases = stack.pop()
-        q.data = cases
-        if q.children:
-            q.bags, parts = _route(q.node.test, cases)
-            stack.extend(zip(q.children, parts))
-
-
-def _max_bag(bags: np.ndarray) -> int:
-    """J48's maxBag: the heaviest branch, the last one on ties."""
-    best, top = -1, 0.0
-    for i, size in enumerate(seqsum(bags, axis=1)):
-        if gr_or_eq(size, top):
-            best, top = i, size
-    return best
-
-
-def _to_nodes(p: _P) -> Node:
-    """Rebuild Nodes; a child's counts are its row of the parent's split distribution (as J48 prints)."""
-    stack = [p]
-    while stack:
-        q = stack.pop()
-        node = q.node
-        if not q.children:
-            node.test, node.children = None, []
-            continue
-        node.children = []
-        for row, child in zip(q.bags, q.children):
-            built = child.node
-            built.counts = row.copy()
-            built.label = majority(row) if gr(row.sum(), 0.0) else majority(q.bags.sum(axis=0))
-            node.children.append(built)
-        stack.extend(q.children)
-    return p.node
+from dtcli.model.table import Table
+from dtcli.model.tree import Tree
 
 
 def pessimistic_prune(
@@ -243,20 +52,5 @@ def pessimistic_prune(
     if done is not None:
         pruned_root, steps = done
     else:
-        data = table.take(table.labelled())
-        p = _build(root, data)
-        pruner = _Pruner(cf, raising, bound)
-        pruner.prune(p)
-        pruned_root = _to_nodes(p)
-        pruned_root.counts = p.data.class_counts()
-        pruned_root.label = majority(pruned_root.counts)
-        steps = pruner.steps
-    parameters = dict(tree.parameters)
-    parameters["pruning"] = {
-        "method": "pessimistic",
-        "cf": cf,
-        "raising": raising,
-        "error_bound": bound,
-        "original_leaves": original_leaves,
-    }
-    return Tree(tree.schema, pruned_root, tree.algorithm, parameters, dict(tree.training)), steps
+        pruned_root, steps = prune_cases(root, table.take(table.labelled()), TableCases, cf, raising, bound)
+    return pruned_tree(tree, pruned_root, cf, raising, bound, original_leaves), steps

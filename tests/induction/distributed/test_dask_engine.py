@@ -19,19 +19,6 @@ from dtcli.io.dask_frames import load
 from dtcli.model.serialize import dumps_model
 
 
-@pytest.fixture(scope="module")
-def client():
-    import distributed
-
-    with (
-        distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
-        ) as cluster,
-        distributed.Client(cluster) as made,
-    ):
-        yield made
-
-
 def _write(path, n: int, seed: int, missing: bool = False) -> str:
     """A table of numeric (many distinct values, few distinct values) and nominal attributes."""
     rng = np.random.default_rng(seed)
