@@ -1,0 +1,19 @@
+"""The Dask tests' cluster: one real LocalCluster (2 worker processes, loopback) for the whole folder."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def client():
+    distributed = pytest.importorskip(
+        "distributed", reason="the Dask engine needs the optional extra: pip install 'dtree[scale]'"
+    )
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as made,
+    ):
+        yield made
