@@ -12,19 +12,20 @@ from dtcli.cli.guard import Command
 from dtcli.cli.options import format_option, limit_options, metrics_json_option
 from dtcli.render.predicted import added_columns, plain, row_tails
 
-FORMATS = ("csv", "json", "text")
+FORMATS = ("csv", "json", "text", "parquet")
 
 
 @click.command("predict", cls=Command)
 @click.argument("model", metavar="MODEL")
 @click.argument("data", metavar="DATA")
-@output_option("Write the predictions to FILE instead of standard output.")
+@output_option("Write the predictions to FILE instead of standard output (--engine dask: into the directory FILE).")
 @click.option("-p", "--proba", is_flag=True, help="Add the class probabilities (CSV: one proba_<class> column each).")
 @format_option(
     FORMATS,
     "csv",
     "csv: DATA's rows with the new columns; json: a 'dtree-predictions' document for scripts; "
-    "text: for people, a block per row explaining its prediction (implies --explain).",
+    "text: for people, a block per row explaining its prediction (implies --explain); "
+    "parquet (--engine dask only): Parquet parts.",
 )
 @click.option(
     "--explain",
@@ -35,8 +36,23 @@ FORMATS = ("csv", "json", "text")
 @metrics_json_option
 @format_in_option
 @limit_options
+@click.option(
+    "--engine",
+    type=click.Choice(["local", "dask"]),
+    default="local",
+    show_default=True,
+    help="dask: the workers of a Dask cluster read DATA (a CSV file or glob, a Parquet file, directory or glob) "
+    "and write the predictions a partition at a time into the new or empty directory -o OUTDIR "
+    "(part-00000.csv, ... or with -f parquet part-00000.parquet, ...); the rows never reach this process.",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    help="With --engine dask: the Dask scheduler to run on (e.g. tcp://10.0.0.5:8786); without it, a "
+    "local cluster of one worker process a core starts on 127.0.0.1 for the run.",
+)
 @click.option("-q", "--quiet", is_flag=True, help="Do not report accuracy nor show progress on standard error.")
-def command(model, data, output, proba, fmt, explain, metrics_json, format_in, limits, quiet):
+def command(model, data, output, proba, fmt, explain, metrics_json, format_in, limits, engine, scheduler, quiet):
     """Predict the class of every row of DATA with MODEL (from 'dtree train -o',
     or a rule set from 'dtree rules -f json': the first rule that fires, else the default).
 
@@ -58,6 +74,12 @@ def command(model, data, output, proba, fmt, explain, metrics_json, format_in, l
     from dtcli.io.read import read_data
     from dtcli.render.console import warn
 
+    if engine == "dask" or scheduler is not None:
+        return _dask(model, data, output, proba, fmt, (explain, metrics_json, format_in, limits), engine, scheduler)
+    if fmt == "parquet":
+        from dtcli.errors import ParameterError
+
+        raise ParameterError("-f parquet writes Parquet parts, with --engine dask -o OUTDIR; use -f csv for one file")
     if metrics_json == "-" and (not output or output == "-"):
         from dtcli.errors import ParameterError
 
@@ -85,11 +107,11 @@ def command(model, data, output, proba, fmt, explain, metrics_json, format_in, l
         why = row_paths(tree, encoded.table)
         codes, probabilities = why.codes, why.proba
     else:
-        codes, probabilities = _predict(tree, encoded.table, quiet)
+        codes, probabilities = predict_table(tree, encoded.table, quiet)
     regression = tree.schema.is_regression
     predicted = probabilities[:, 0] if regression else codes
     if fmt == "csv":
-        text = _output(raw, tree, predicted, probabilities, proba, why)
+        text = csv_output(raw, tree, predicted, probabilities, proba, why)
     elif fmt == "json":
         text = _json(tree, predicted, probabilities if proba else None, why)
     else:
@@ -104,6 +126,22 @@ def command(model, data, output, proba, fmt, explain, metrics_json, format_in, l
     if encoded.has_target:
         about = {"model": model, "data": raw.source, "method": "test-set"}
         _report(tree, encoded, predicted, probabilities, quiet, metrics_json, about)
+
+
+def _dask(model, data, output, proba, fmt, others, engine, scheduler) -> None:
+    """``--engine dask``: the workers write OUTDIR's parts (``predict_dask``); a line on what was done."""
+    from dtcli.cli.predict_dask import check, run
+    from dtcli.errors import ParameterError
+    from dtcli.render.console import info, warn
+
+    explain, metrics_json, format_in, limits = others
+    if engine != "dask":
+        raise ParameterError("--scheduler applies to --engine dask")
+    check(output, fmt, explain, metrics_json, format_in)
+    rows, parts, unseen = run(model, data, output, fmt, proba, scheduler, limits)
+    for name, count in unseen.items():
+        warn(f"{data}: column {name!r}: {count} value(s) never seen in training, treated as missing")
+    info(f"{rows:,} row(s) predicted into {parts} part(s) in {output}")
 
 
 def _early(data: str, output, fmt: str, explain: bool, format_in, limits):
@@ -142,7 +180,7 @@ def _streamed(tree, model, early, output, proba, metrics_json, quiet: bool) -> b
     return True
 
 
-def _predict(tree, table, quiet: bool):
+def predict_table(tree, table, quiet: bool):
     """(class codes, probabilities) of a tree or a rule set, in chunks of rows, with a progress bar
     on a terminal (render.progress) unless ``quiet``."""
     from dtcli.model.rules import RuleSet
@@ -248,7 +286,7 @@ def _report(tree, encoded, predicted, probabilities, quiet: bool, metrics_json: 
 ECHO_ROWS = 50_000  # rows echoed, with their new cells, a piece at a time
 
 
-def _output(raw, tree, predicted, probabilities, proba: bool, why):
+def csv_output(raw, tree, predicted, probabilities, proba: bool, why):
     """The input rows, as written when possible, with the new columns appended, as CSV: an iterator
     of pieces of ``ECHO_ROWS`` rows when the rows are echoed (the whole text never in memory), else a str."""
     names = list(_columns(tree, predicted, probabilities, proba, why, range(0)))
