@@ -5,8 +5,8 @@ Contract: ``check`` refuses, in one line, what the Dask path cannot do (no -o, -
 reads DATA on the cluster (``io/dask_frames.read_frame``: a CSV file or glob, Parquet file,
 directory or glob), ships the model's text to every worker once (``scatter``, broadcast), and on
 each partition's worker reads the rows as the local reader would (``io/dask_parts.raw_of``),
-predicts them with the local code (``predict.predict_table``) and writes
-OUTDIR/part-NNNNN.csv (``predict.csv_output``: the rows and new columns as ``dtree predict``
+predicts them with the local code (``predict_rows.predict_table``) and writes
+OUTDIR/part-NNNNN.csv (``predict_rows.csv_output``: the rows and new columns as ``dtree predict``
 writes them) or .parquet (DATA's columns, ``prediction``, ``proba_<class>`` as doubles), each
 atomically. Only row counts and unseen-value counts come back to the client.
 """
@@ -31,6 +31,20 @@ class Spec(NamedTuple):
     parquet: bool
     source: str
     model: str
+
+
+def predict_on_dask(model, data, output, proba, fmt, others, engine, scheduler) -> None:
+    """``--engine dask``: the workers write OUTDIR's parts; a line on what was done."""
+    from dtcli.render.console import info, warn
+
+    explain, metrics_json, format_in, limits = others
+    if engine != "dask":
+        raise ParameterError("--scheduler applies to --engine dask")
+    check(output, fmt, explain, metrics_json, format_in)
+    rows, parts, unseen = run(model, data, output, fmt, proba, scheduler, limits)
+    for name, count in unseen.items():
+        warn(f"{data}: column {name!r}: {count} value(s) never seen in training, treated as missing")
+    info(f"{rows:,} row(s) predicted into {parts} part(s) in {output}")
 
 
 def check(output, fmt: str, explain: bool, metrics_json, format_in) -> None:
@@ -105,7 +119,7 @@ def _model(text: str, name: str):
 
 def predict_part(part, index: int, model: str, spec: Spec) -> tuple:
     """Predict one partition and write its file (runs on a worker): (rows, unseen counts by column)."""
-    from dtcli.cli.predict import csv_output, predict_table
+    from dtcli.cli.predict_rows import csv_output, predict_table
     from dtcli.io.dask_parts import raw_of, write_parquet_part, write_part
     from dtcli.io.encode import encode_for_schema, text_columns
 
