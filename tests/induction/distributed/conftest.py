@@ -1,11 +1,11 @@
-"""The Dask tests' cluster: one real LocalCluster (2 worker processes, loopback) for the whole folder."""
+"""The Dask tests' cluster: a real LocalCluster (2 worker processes, loopback), one per test module."""
 
 from __future__ import annotations
 
 import pytest
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")  # (not the session: later tests check no process is left)
 def client():
     distributed = pytest.importorskip(
         "distributed", reason="the Dask engine needs the optional extra: pip install 'dtree[scale]'"
