@@ -33,10 +33,12 @@ class Command(click.Command):
                 raise ParameterError(f"{names[name]}: empty file name; give a file name, or - for standard "
                                      f"{'input' if name in INPUTS else 'output'}")  # fmt: skip
         inputs = {names[name]: ctx.params[name] for name in INPUTS if ctx.params.get(name)}
+        folder = self.name == "predict" and ctx.params.get("engine") == "dask"  # -o OUTDIR (predict_dask.check)
         for name in OUTPUTS:
             if ctx.params.get(name) and ctx.params[name] != "-":
                 refuse_inputs(ctx.params[name], names[name], inputs)
-                check_output(ctx.params[name])
+                if not (folder and name == "output"):
+                    check_output(ctx.params[name])
         return super().invoke(ctx)
 
 

@@ -2,29 +2,27 @@
 
 from __future__ import annotations
 
-from itertools import chain
-
 import click
-import numpy as np
 
 from dtcli.cli.common import format_in_option, load_model, output_option, write_output
 from dtcli.cli.guard import Command
 from dtcli.cli.options import format_option, limit_options, metrics_json_option
-from dtcli.render.predicted import added_columns, plain, row_tails
+from dtcli.cli.predict_rows import csv_output, predict_table
 
-FORMATS = ("csv", "json", "text")
+FORMATS = ("csv", "json", "text", "parquet")
 
 
 @click.command("predict", cls=Command)
 @click.argument("model", metavar="MODEL")
 @click.argument("data", metavar="DATA")
-@output_option("Write the predictions to FILE instead of standard output.")
+@output_option("Write the predictions to FILE instead of standard output (--engine dask: into the directory FILE).")
 @click.option("-p", "--proba", is_flag=True, help="Add the class probabilities (CSV: one proba_<class> column each).")
 @format_option(
     FORMATS,
     "csv",
     "csv: DATA's rows with the new columns; json: a 'dtree-predictions' document for scripts; "
-    "text: for people, a block per row explaining its prediction (implies --explain).",
+    "text: for people, a block per row explaining its prediction (implies --explain); "
+    "parquet (--engine dask only): Parquet parts.",
 )
 @click.option(
     "--explain",
@@ -35,8 +33,23 @@ FORMATS = ("csv", "json", "text")
 @metrics_json_option
 @format_in_option
 @limit_options
+@click.option(
+    "--engine",
+    type=click.Choice(["local", "dask"]),
+    default="local",
+    show_default=True,
+    help="dask: the workers of a Dask cluster read DATA (a CSV file or glob, a Parquet file, directory or glob) "
+    "and write the predictions a partition at a time into the new or empty directory -o OUTDIR "
+    "(part-00000.csv, ... or with -f parquet part-00000.parquet, ...); the rows never reach this process.",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    help="With --engine dask: the Dask scheduler to run on (e.g. tcp://10.0.0.5:8786); without it, a "
+    "local cluster of one worker process a core starts on 127.0.0.1 for the run.",
+)
 @click.option("-q", "--quiet", is_flag=True, help="Do not report accuracy nor show progress on standard error.")
-def command(model, data, output, proba, fmt, explain, metrics_json, format_in, limits, quiet):
+def command(model, data, output, proba, fmt, explain, metrics_json, format_in, limits, engine, scheduler, quiet):
     """Predict the class of every row of DATA with MODEL (from 'dtree train -o',
     or a rule set from 'dtree rules -f json': the first rule that fires, else the default).
 
@@ -58,6 +71,16 @@ def command(model, data, output, proba, fmt, explain, metrics_json, format_in, l
     from dtcli.io.read import read_data
     from dtcli.render.console import warn
 
+    if engine == "dask" or scheduler is not None:
+        from dtcli.cli.predict_dask import predict_on_dask
+
+        return predict_on_dask(
+            model, data, output, proba, fmt, (explain, metrics_json, format_in, limits), engine, scheduler
+        )
+    if fmt == "parquet":
+        from dtcli.errors import ParameterError
+
+        raise ParameterError("-f parquet writes Parquet parts, with --engine dask -o OUTDIR; use -f csv for one file")
     if metrics_json == "-" and (not output or output == "-"):
         from dtcli.errors import ParameterError
 
@@ -85,11 +108,11 @@ def command(model, data, output, proba, fmt, explain, metrics_json, format_in, l
         why = row_paths(tree, encoded.table)
         codes, probabilities = why.codes, why.proba
     else:
-        codes, probabilities = _predict(tree, encoded.table, quiet)
+        codes, probabilities = predict_table(tree, encoded.table, quiet)
     regression = tree.schema.is_regression
     predicted = probabilities[:, 0] if regression else codes
     if fmt == "csv":
-        text = _output(raw, tree, predicted, probabilities, proba, why)
+        text = csv_output(raw, tree, predicted, probabilities, proba, why)
     elif fmt == "json":
         text = _json(tree, predicted, probabilities if proba else None, why)
     else:
@@ -140,35 +163,6 @@ def _streamed(tree, model, early, output, proba, metrics_json, quiet: bool) -> b
         about = {"model": model, "data": done.source, "method": "test-set"}
         _report(tree, done, done.predicted, done.probabilities, quiet, metrics_json, about)
     return True
-
-
-def _predict(tree, table, quiet: bool):
-    """(class codes, probabilities) of a tree or a rule set, in chunks of rows, with a progress bar
-    on a terminal (render.progress) unless ``quiet``."""
-    from dtcli.model.rules import RuleSet
-    from dtcli.render.progress import announce_compiling, steps
-
-    with steps("predicting", table.n_rows, quiet=quiet) as work:
-        if isinstance(tree, RuleSet):
-            from dtcli.induction.apply.rules import predict_rules
-
-            return predict_rules(tree, table, done=work.advance)
-        from dtcli.induction.apply.predict import predict_proba
-
-        announce = lambda seconds: announce_compiling(seconds, work, quiet)  # noqa: E731
-        probabilities = predict_proba(tree, table, done=work.advance, compiling=announce)
-    return probabilities.argmax(axis=1), probabilities
-
-
-def _columns(tree, predicted, probabilities, proba: bool, why, rows: range) -> dict:
-    """The CSV columns added to DATA's for ``rows``: prediction, proba_<class> with --proba, path with --explain."""
-    predicted, probabilities = predicted[rows.start : rows.stop], probabilities[rows.start : rows.stop]
-    columns = added_columns(tree, predicted, probabilities, proba)
-    if why is not None:
-        from dtcli.render.paths import paths_cell
-
-        columns["path"] = [paths_cell(why.paths(i), tree.classes) for i in rows]
-    return columns
 
 
 def _json(tree, predicted, probabilities, why) -> str:
@@ -245,41 +239,6 @@ def _report(tree, encoded, predicted, probabilities, quiet: bool, metrics_json: 
         write_output(metrics_json, evaluation_output([part], "json", about))
 
 
-ECHO_ROWS = 50_000  # rows echoed, with their new cells, a piece at a time
-
-
-def _output(raw, tree, predicted, probabilities, proba: bool, why):
-    """The input rows, as written when possible, with the new columns appended, as CSV: an iterator
-    of pieces of ``ECHO_ROWS`` rows when the rows are echoed (the whole text never in memory), else a str."""
-    names = list(_columns(tree, predicted, probabilities, proba, why, range(0)))
-    replaced = [name for name in ("prediction", "path") if name in names and name in raw.frame.columns]
-    if not replaced and all(plain(name, raw.sep) for name in names) and _plain_labels(tree, predicted, raw.sep):
-        echo = raw.echo_blocks(ECHO_ROWS)  # (numbers as formatted are plain; a path is quoted where it must be)
-        if echo is not None:
-            return _echoed(
-                echo, raw.sep, names, lambda rows: _columns(tree, predicted, probabilities, proba, why, rows)
-            )
-    return _framed(raw, _columns(tree, predicted, probabilities, proba, why, range(len(predicted))), replaced)
-
-
-def _plain_labels(tree, predicted, sep: str) -> bool:
-    """Whether the predicted class labels need no quoting (regression predictions are numbers)."""
-    if tree.schema.is_regression or not len(predicted):
-        return True
-    return all(plain(tree.classes[code], sep) for code in np.unique(predicted).tolist())
-
-
-def _echoed(echo, sep: str, names: list[str], columns_of):
-    """Each block of input lines with its rows' new cells (``columns_of(rows)``), header first."""
-    header, blocks = echo
-    yield header + "".join(sep + name for name in names) + "\n"
-    start = 0
-    for lines in blocks:
-        tails = row_tails(columns_of(range(start, start + len(lines))), sep, "path" in names)
-        yield "".join(chain.from_iterable(zip(lines, tails)))
-        start += len(lines)
-
-
 def _write(output, text) -> None:
     """``text`` (a str, or pieces of it) to ``output`` as ``write_output`` writes it, a piece at a time."""
     if isinstance(text, str):
@@ -295,29 +254,3 @@ def _write(output, text) -> None:
         with atomic(output, "wb", last=True) as handle:
             for piece in text:
                 handle.write(piece.encode("utf-8"))
-
-
-def _framed(raw, columns: dict, replaced: list[str]) -> str:
-    """The rows written anew from the read table (quoted where they must be) with the new columns."""
-    import csv
-    import io
-
-    frame = raw.frame.to_pandas()
-    if replaced:
-        from dtcli.render.console import warn
-
-        for name in replaced:
-            warn(f"{raw.source}: the existing {name!r} column is replaced")
-        frame = frame.drop(columns=replaced)
-    for name, values in columns.items():
-        frame[name] = values
-    # The CSV writers quote a cell holding a line feed but not one holding a lone carriage return,
-    # which a reader then takes for a line end. Such a CR goes out as NUL + LF (so the cell is quoted;
-    # NUL never comes in, the reader refuses it) and comes back as CR once the text is made.
-    texts = [name for name in frame.columns if frame[name].dtype == object]
-    carriage = [name for name in texts if frame[name].astype(str).str.contains("\r", regex=False).any()]
-    for name in carriage:
-        frame[name] = frame[name].where(frame[name].isna(), frame[name].astype(str).str.replace("\r", "\0\n"))
-    buffer = io.StringIO()
-    frame.to_csv(buffer, index=False, lineterminator="\n", quoting=csv.QUOTE_MINIMAL, na_rep="?")
-    return buffer.getvalue().replace("\0\n", "\r") if carriage else buffer.getvalue()

@@ -1,7 +1,14 @@
 """The Dask engine's data (``--engine dask``): read on the workers, its schema found in passes, encoded and kept there.
 
-``read_frame`` is the one function that knows the format (CSV today: a path or a glob of CSV files,
-every cell read as text); the rest works on its partitions. The schema follows ``io/encode.py:
+``read_frame`` is the one function that knows the format: a CSV file or a glob of them (every cell
+read as text, a partition a block of ``blocksize`` bytes), or Parquet (a ``.parquet`` file, a
+directory of parts as ``parquet.parts`` lists them, or a glob of ``.parquet`` files: a partition a
+part, or a run of its row groups up to ``blocksize``), each partition turned by ``cells`` into what
+``parquet.table_columns`` reads those rows as (text cells, or float64 numbers); the rest works on
+its partitions. A Parquet string or bool column is nominal, as its type declares, with its values in
+order of first appearance over the parts in order (``parquet.nominal_values``'s rules); an integer
+target or ``--nominal`` column is read as its digits, and a floating one as ``encode`` labels a
+number, so the schema is the local reader's. The schema follows ``io/encode.py:
 infer_table``: a column is numeric when every non-missing cell of every partition is a number (and
 one is), else nominal with its values in order of first appearance over the partitions in order
 (the CSV reader's order); the target (the last column unless named) holds the classes. Only these
@@ -17,21 +24,99 @@ from typing import NamedTuple
 import numpy as np
 
 from dtcli.errors import DataError
-from dtcli.io.columns import parse_number
+from dtcli.io.columns import NumberColumn, parse_number
 from dtcli.io.encode import MISSING_ANY, MISSING_NUMERIC
 from dtcli.model.table import NOMINAL, NUMERIC, Attribute, Schema, saturate
 
 NOT_NUMBERS = frozenset(MISSING_ANY) | frozenset(MISSING_NUMERIC)
 
 
-def read_frame(path: str, blocksize: str | int = "64MB"):
-    """The dask DataFrame of ``path`` (a CSV file or a glob of them), every cell as text."""
+class Frame(NamedTuple):
+    """DATA on the cluster: the dask DataFrame, the files read when Parquet (else None), the columns
+    their types declare nominal, and the name for messages."""
+
+    frame: object
+    files: list | None
+    declared: frozenset
+    source: str
+
+
+def read_frame(path: str, blocksize: str | int = "64MB") -> Frame:
+    """DATA at ``path`` (see the module docstring) as a dask DataFrame."""
     import dask.dataframe as dd
 
+    source = path.rstrip("/") or path
+    files = _parquet_files(path, source)
     try:
-        return dd.read_csv(path, dtype=str, keep_default_na=False, na_filter=False, blocksize=blocksize)
+        if files is None:
+            frame = dd.read_csv(path, dtype=str, keep_default_na=False, na_filter=False, blocksize=blocksize)
+            return Frame(frame, None, frozenset(), source)
+        frame = dd.read_parquet(files, dtype_backend="pyarrow", split_row_groups="adaptive", blocksize=blocksize)
     except (OSError, ValueError) as exc:
-        raise DataError(f"{path}: cannot be read by dask ({str(exc).splitlines()[0]})") from None
+        raise DataError(f"{source}: cannot be read by dask ({str(exc).splitlines()[0]})") from None
+    return Frame(frame, files, _declared(files[0]), source)
+
+
+def _parquet_files(path: str, source: str) -> list | None:
+    """The Parquet files ``path`` names (a file, a directory of parts, a glob of ``.parquet`` names), else None."""
+    import glob
+
+    from dtcli.io.parquet import parts
+    from dtcli.io.read import is_parquet
+
+    if glob.has_magic(path):
+        if not path.rstrip("/").lower().endswith(".parquet"):
+            return None
+        files = sorted(glob.glob(path))
+        if not files:
+            raise DataError(f"{source}: no file matches; check the pattern")
+        return files
+    return parts(path, source) if is_parquet(path) else None
+
+
+def _declared(first: str) -> frozenset:
+    """The columns whose Parquet type (in the first part: the parts agree) is nominal."""
+    from dtcli.io.parquet import column_kind
+
+    try:
+        import pyarrow.parquet as pq
+
+        schema = pq.read_schema(first)
+    except (OSError, ValueError) as exc:
+        raise DataError(f"{first}: not a readable Parquet file ({str(exc).splitlines()[0]})") from None
+    return frozenset(f.name for f in schema if column_kind(f.type, first, f.name) in ("nominal", "bool"))
+
+
+def cells(part, source: str, texts=()):
+    """A Parquet partition (pyarrow-backed pandas) as the cells the rest reads (runs on a worker): text
+    columns as str ("" missing), numbers as float64 (NaN missing); ``texts`` (target, --nominal) as
+    text, numbers written as ``encode`` labels them."""
+    import pyarrow as pa
+
+    from dtcli.io.pandas_import import pandas
+    from dtcli.io.parquet import table_columns
+
+    columns, _ = table_columns(pa.Table.from_pandas(part, preserve_index=False), source, texts)
+    frame = {}
+    for name in columns.columns:
+        column = columns[name]
+        if isinstance(column, NumberColumn) and name in texts:
+            frame[name] = np.array([f"{v:.15g}" if v == v else "" for v in column.values.tolist()], dtype=object)
+        elif isinstance(column, NumberColumn):
+            frame[name] = column.values
+        else:
+            frame[name] = np.array(list(column.uniques) + [""], dtype=object)[column.codes]
+    return pandas().DataFrame(frame, columns=columns.columns)
+
+
+def partitions(read: Frame, texts=()) -> list:
+    """The partitions (dask Delayed) as cells: CSV's as read, Parquet's through ``cells``."""
+    from dask import delayed
+
+    parts = read.frame.to_delayed()
+    if read.files is None:
+        return parts
+    return [delayed(cells)(p, read.source, tuple(texts)) for p in parts]
 
 
 class Layout(NamedTuple):
@@ -40,10 +125,12 @@ class Layout(NamedTuple):
     attributes: tuple
     target: str
     nominal: frozenset
+    declared: frozenset = frozenset()
 
 
-def layout(columns: list, target: str | None, ignore, nominal, source: str) -> Layout:
-    """The attributes and target from the header and --target, --ignore, --nominal."""
+def layout(columns: list, target: str | None, ignore, nominal, source: str, declared=frozenset()) -> Layout:
+    """The attributes and target from the header and --target, --ignore, --nominal (``declared``:
+    the columns the file's types make nominal)."""
     target = columns[-1] if target is None else target
     for name, option in [
         (target, "--target"),
@@ -55,15 +142,18 @@ def layout(columns: list, target: str | None, ignore, nominal, source: str) -> L
     if target in ignore:
         raise DataError(f"{source}: the target column {target!r} cannot be ignored")
     names = tuple(c for c in columns if c not in ignore and c != target)
-    return Layout(names, target, frozenset(nominal) | {target})
+    return Layout(names, target, frozenset(nominal) | {target}, declared)
 
 
 def kinds_of(part, names) -> dict:
     """Per column of a partition: (every non-missing cell a number, some cell a number)."""
     found = {}
     for name in names:
-        cells = [str(c).strip() for c in part[name].unique()]
-        numbers = [c for c in cells if c not in NOT_NUMBERS]
+        if _is_float(part[name]):
+            found[name] = (True, bool(part[name].notna().any()))
+            continue
+        texts = [str(c).strip() for c in part[name].unique()]
+        numbers = [c for c in texts if c not in NOT_NUMBERS]
         found[name] = (all(parse_number(c) is not None for c in numbers), bool(numbers))
     return found
 
@@ -77,15 +167,18 @@ def labels_of(part, drops: dict) -> dict:
     """Per nominal column: its values in order of first appearance, without the missing markers ``drops``."""
     found = {}
     for name, drop in drops.items():
-        cells = (str(c).strip() for c in part[name].unique())  # (pandas' unique: first appearance)
-        found[name] = list(dict.fromkeys(c for c in cells if c not in drop))
+        if _is_float(part[name]):
+            found[name] = []  # (numbers only where no cell is a number: every cell missing)
+            continue
+        texts = (str(c).strip() for c in part[name].unique())  # (pandas' unique: first appearance)
+        found[name] = list(dict.fromkeys(c for c in texts if c not in drop))
     return found
 
 
 def schema_of(lay: Layout, kinds: dict, labels: dict) -> Schema:
     attributes = []
     for name in (*lay.attributes, lay.target):
-        numeric = kinds[name][0] and kinds[name][1] and name not in lay.nominal
+        numeric = kinds[name][0] and kinds[name][1] and name not in lay.nominal and name not in lay.declared
         values = tuple(dict.fromkeys(v for part in labels for v in part.get(name, ())))
         attributes.append(Attribute(name, NUMERIC) if numeric else Attribute(name, NOMINAL, values))
     return Schema(tuple(attributes[:-1]), attributes[-1])
@@ -96,7 +189,9 @@ def drops_of(lay: Layout, kinds: dict) -> dict:
     drops = {}
     for name in (*lay.attributes, lay.target):
         numbers, some = kinds[name]
-        if name in lay.nominal or not (numbers and some):
+        if name in lay.declared:
+            drops[name] = frozenset(MISSING_ANY)  # (a string column's NA is a value, as locally)
+        elif name in lay.nominal or not (numbers and some):
             drops[name] = NOT_NUMBERS if name in lay.nominal and numbers and some else frozenset(MISSING_ANY)
     return drops
 
@@ -131,7 +226,14 @@ def _codes(series, attribute: Attribute) -> np.ndarray:
     return lookup[codes]
 
 
+def _is_float(series) -> bool:
+    """Whether a partition's column holds numbers (a Parquet partition's), not text cells."""
+    return series.dtype.kind == "f"
+
+
 def _numbers(series) -> np.ndarray:
+    if _is_float(series):
+        return series.to_numpy(dtype=np.float64)
     codes, uniques = series.factorize()
     lookup = [parse_number(str(u)) if str(u).strip() not in NOT_NUMBERS else None for u in uniques]
     return np.array([np.nan if v is None else v for v in lookup] + [np.nan])[codes]
@@ -169,10 +271,10 @@ def load(client, data: str, columns: tuple, summed, blocksize="64MB") -> Loaded:
     partial results are added up on the cluster): three passes (kinds, values, encoding)."""
     from dask import delayed
 
-    frame = read_frame(data, blocksize)
-    source = os.path.basename(data)
-    lay = layout(list(frame.columns), *columns, source)
-    parts = frame.to_delayed()
+    read = read_frame(data, blocksize)
+    source = os.path.basename(read.source)
+    lay = layout(list(read.frame.columns), *columns, source, read.declared)
+    parts = partitions(read, lay.nominal)
     names = (*lay.attributes, lay.target)
     kinds = merge_kinds(client.gather(client.compute([delayed(kinds_of)(p, names) for p in parts])))
     drops = drops_of(lay, kinds)
@@ -180,5 +282,20 @@ def load(client, data: str, columns: tuple, summed, blocksize="64MB") -> Loaded:
     schema = schema_of(lay, kinds, labels)
     encoded = client.compute([delayed(encode)(p, schema) for p in parts])
     n_rows, by_class = summed(client, client.map(_sizes, encoded, n_classes=len(schema.classes)))
-    sha = _digest(data) if os.path.isfile(data) else ""  # (a glob: several files, no one digest)
-    return Loaded(schema, encoded, source, sha, int(n_rows[0]), by_class)
+    return Loaded(schema, encoded, source, _fingerprint(data, read), int(n_rows[0]), by_class)
+
+
+def _fingerprint(data: str, read: Frame) -> str:
+    """The SHA-256 the local reader records: a file's bytes, a Parquet directory's parts' one after
+    the other; a glob "" (several files, no one digest; the local readers take no glob)."""
+    from dtcli.io.parquet import digest
+
+    if read.files is not None and not glob_of(data):
+        return digest(read.files)
+    return _digest(data) if os.path.isfile(data) else ""
+
+
+def glob_of(path: str) -> bool:
+    import glob
+
+    return glob.has_magic(path)

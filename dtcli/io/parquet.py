@@ -20,8 +20,9 @@ cells. Nulls and NaN are missing values. Date, time, timestamp, duration, binary
 and map columns are refused, naming the column. Integer columns that must be read as text (a
 classification target, ``--nominal``) keep their digits (``7``, not ``7.0``).
 
-``parts`` (the files of a path), ``column_kind`` (what an Arrow type reads as) and
-``nominal_values`` are for other readers of the same inputs (a distributed engine).
+``parts`` (the files of a path), ``column_kind`` (what an Arrow type reads as), ``nominal_values``,
+``table_columns`` (an Arrow table of some of the rows as read here) and ``digest`` (the SHA-256
+recorded) are for other readers of the same inputs (the Dask engine, ``dask_frames``).
 
 pyarrow is an optional dependency (the ``scale`` extra): it is imported only here, only when a
 Parquet input is read; without it, reading one is a DataError that names the extra.
@@ -63,7 +64,7 @@ def read_parquet(path: str, text_columns=(), max_bytes: int = 0, max_rows: int =
     pq = _pyarrow(source)
     handles = _open_parts(pq, files, source, max_rows)
     frame, declared = _columns(handles, files, set(text_columns))
-    return Parquet(frame, declared, source, _digest(files) if fingerprint else "")
+    return Parquet(frame, declared, source, digest(files) if fingerprint else "")
 
 
 def parts(path: str, source: str | None = None) -> list[str]:
@@ -207,14 +208,31 @@ def _columns(handles: list, files: list[str], texts: set) -> tuple[Columns, dict
     for name in names:
         kinds = {column_kind(handle.schema_arrow.field(name).type, files[0], name) for handle in handles}
         pieces = [_read_column(file, handle, name) for file, handle in zip(files, handles)]
-        if kinds & {"nominal", "bool"} or (kinds == {"integer"} and name in texts):
-            data[name] = _text(pieces)
-            if kinds != {"integer"}:
-                declared[name] = Attribute(name, NOMINAL, nominal_values(data[name].uniques))
-        else:
-            data[name] = NumberColumn(_numbers(pieces))
+        data[name], attribute = column_of(pieces, kinds, name, texts)
+        if attribute is not None:
+            declared[name] = attribute
         del pieces
     return Columns(data, sum(handle.metadata.num_rows for handle in handles)), declared
+
+
+def column_of(pieces: list, kinds: set, name: str, texts) -> tuple:
+    """One column (its pieces, Arrow arrays of the ``kinds`` of ``column_kind``) as read: a TextColumn and
+    the nominal Attribute its type declares (None for integers read as text), or a NumberColumn and None."""
+    if kinds & {"nominal", "bool"} or (kinds == {"integer"} and name in texts):
+        text = _text(pieces)
+        return text, None if kinds == {"integer"} else Attribute(name, NOMINAL, nominal_values(text.uniques))
+    return NumberColumn(_numbers(pieces)), None
+
+
+def table_columns(table, source: str, texts=()) -> tuple[Columns, dict]:
+    """An Arrow table (a part, or a piece of one, read elsewhere: a Dask partition) as ``read_parquet``
+    reads a file of those rows: the Columns and the nominal attributes the types declare."""
+    data, declared = {}, {}
+    for name, column in zip(table.column_names, table.columns):
+        data[name], attribute = column_of([column], {column_kind(column.type, source, name)}, name, set(texts))
+        if attribute is not None:
+            declared[name] = attribute
+    return Columns(data, table.num_rows), declared
 
 
 def _read_column(file: str, handle, name: str):
@@ -268,16 +286,16 @@ def nominal_values(uniques) -> tuple[str, ...]:
     return tuple(dict.fromkeys(label for label in labels if label not in MISSING_CELLS))
 
 
-def _digest(files: list[str]) -> str:
+def digest(files: list[str]) -> str:
     """The SHA-256 of the files' bytes, one after the other."""
     import hashlib
 
-    digest = hashlib.sha256()
+    hashed = hashlib.sha256()
     for name in files:
         try:
             with open(name, "rb") as handle:
                 while chunk := handle.read(HASH_CHUNK):
-                    digest.update(chunk)
+                    hashed.update(chunk)
         except OSError as exc:
             raise DataError(f"{name}: cannot read: {exc.strerror}") from None
-    return digest.hexdigest()
+    return hashed.hexdigest()

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from contextlib import contextmanager
 
@@ -37,6 +38,7 @@ def client(scheduler: str | None):
             n_workers=os.cpu_count() or 1,
             threads_per_worker=1,
             dashboard_address=None,
+            silence_logs=logging.CRITICAL,  # a task's DataError is the run's one-line error, not a logged traceback
         )
         try:
             with distributed.Client(cluster) as made:

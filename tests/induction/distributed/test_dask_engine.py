@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -82,3 +84,30 @@ def test_bins_on_the_cluster_are_bin_codes(client, tmp_path):
     for j, i in enumerate([0, 1]):  # a (many values), b (12 values: each its own bin)
         _, tops = bin_codes(local.columns[i], local.labelled(), 32)
         assert np.array_equal(bins[j][2], tops)
+
+
+def _parquet_parts(csv_path: str, folder, rows_per_part: int) -> str:
+    """The CSV table as Parquet parts (numbers as int64 / float64, text as strings, ? as null), in row order."""
+    import pyarrow.csv as pv
+    import pyarrow.parquet as pq
+
+    table = pv.read_csv(csv_path, convert_options=pv.ConvertOptions(null_values=["?"], strings_can_be_null=True))
+    folder.mkdir()
+    for i, start in enumerate(range(0, table.num_rows, rows_per_part)):
+        pq.write_table(table.slice(start, rows_per_part), folder / f"part-{i:05d}.parquet", row_group_size=400)
+    return str(folder)
+
+
+def test_parquet_parts_train_the_local_engines_model(client, tmp_path):
+    pytest.importorskip("pyarrow", reason="Parquet needs the optional extra: pip install 'dtree[scale]'")
+    csv_path = _write(tmp_path / "t.csv", 3000, seed=11)
+    folder = _parquet_parts(csv_path, tmp_path / "parts", 700)
+    params = grow_params("c45", max_bins=32)
+    model = _dask_model(client, folder, params, blocksize=20_000)
+    assert model == _local_model(folder, params, "compiled")  # the same bytes, sha256 of the parts included
+    # the CSV file's model but for the name and the digest of the bytes read
+    csv_model = _local_model(csv_path, params, "compiled")
+    strip = lambda text: re.sub(r'"(sha256|source)": "[^"]*"', "", text)  # noqa: E731
+    assert strip(model) == strip(csv_model)
+    glob = _dask_model(client, folder + "/part-*.parquet", params, blocksize=20_000)
+    assert strip(glob) == strip(model) and '"sha256": ""' in glob

@@ -1,0 +1,150 @@
+"""``dtree predict MODEL DATA --engine dask -o OUTDIR``: the workers predict and write a file a partition.
+
+Contract: ``check`` refuses, in one line, what the Dask path cannot do (no -o, -f json or text,
+--explain, --metrics-json, ARFF) and an OUTDIR that exists and is not an empty directory; ``run``
+reads DATA on the cluster (``io/dask_frames.read_frame``: a CSV file or glob, Parquet file,
+directory or glob), ships the model's text to every worker once (``scatter``, broadcast), and on
+each partition's worker reads the rows as the local reader would (``io/dask_parts.raw_of``),
+predicts them with the local code (``predict_rows.predict_table``) and writes
+OUTDIR/part-NNNNN.csv (``predict_rows.csv_output``: the rows and new columns as ``dtree predict``
+writes them) or .parquet (DATA's columns, ``prediction``, ``proba_<class>`` as doubles), each
+atomically. Only row counts and unseen-value counts come back to the client.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import NamedTuple
+
+from dtcli.errors import DataError, ModelFormatError, ParameterError
+
+PART = "part-{:05d}.{}"
+PART_FORMATS = ("csv", "parquet")
+
+
+class Spec(NamedTuple):
+    """What every partition's task needs besides its rows and the model."""
+
+    output: str
+    fmt: str
+    proba: bool
+    parquet: bool
+    source: str
+    model: str
+
+
+def predict_on_dask(model, data, output, proba, fmt, others, engine, scheduler) -> None:
+    """``--engine dask``: the workers write OUTDIR's parts; a line on what was done."""
+    from dtcli.render.console import info, warn
+
+    explain, metrics_json, format_in, limits = others
+    if engine != "dask":
+        raise ParameterError("--scheduler applies to --engine dask")
+    check(output, fmt, explain, metrics_json, format_in)
+    rows, parts, unseen = run(model, data, output, fmt, proba, scheduler, limits)
+    for name, count in unseen.items():
+        warn(f"{data}: column {name!r}: {count} value(s) never seen in training, treated as missing")
+    info(f"{rows:,} row(s) predicted into {parts} part(s) in {output}")
+
+
+def check(output, fmt: str, explain: bool, metrics_json, format_in) -> None:
+    """What --engine dask cannot be combined with, refused in one line, and OUTDIR checked."""
+    if not output or output == "-":
+        raise ParameterError("--engine dask writes a file per partition into a directory: give -o OUTDIR")
+    if fmt not in PART_FORMATS:
+        raise ParameterError(f"--engine dask writes CSV or Parquet parts: give -f csv or -f parquet, not -f {fmt}")
+    if explain or metrics_json:
+        raise ParameterError("--engine dask writes the predictions only: leave out --explain and --metrics-json")
+    if format_in == "arff":
+        raise ParameterError("--engine dask reads CSV and Parquet, not ARFF: convert DATA, or leave out --engine dask")
+    if os.path.lexists(output) and not os.path.isdir(output):
+        raise DataError(f"{output}: exists and is not a directory; give -o a new or empty directory")
+    if os.path.isdir(output) and os.listdir(output):
+        raise DataError(f"{output}: is a directory that is not empty; give -o a new or empty directory")
+    parent = os.path.dirname(os.path.abspath(output))
+    if not os.path.isdir(parent):
+        raise DataError(f"{output}: cannot write: directory {parent!r} does not exist")
+
+
+def run(model_path: str, data: str, output: str, fmt: str, proba: bool, scheduler, limits) -> tuple:
+    """Predict DATA's partitions into OUTDIR; (rows, parts, unseen counts by column)."""
+    from dtcli.induction.distributed.cluster import client as connect
+    from dtcli.induction.distributed.cluster import modules
+    from dtcli.io.dask_frames import read_frame
+    from dtcli.io.source import MODEL, read_text
+    from dtcli.model.serialize import loads_model
+
+    try:
+        text = read_text(model_path, MODEL, limits.max_bytes)
+    except DataError as exc:
+        raise ModelFormatError(str(exc)) from None
+    schema = loads_model(text, model_path).schema  # checked here, once: a bad model is an error before any work
+    modules()
+    with connect(scheduler) as client:
+        read = read_frame(data)
+        _check_columns(schema, list(read.frame.columns), os.path.basename(read.source))
+        parts = client.compute(read.frame.to_delayed())  # (futures: the rows stay on the workers)
+        os.makedirs(output, exist_ok=True)
+        spec = Spec(output, fmt, proba, read.files is not None, os.path.basename(read.source), model_path)
+        shipped = client.scatter(text, broadcast=True)
+        done = client.gather(client.map(predict_part, parts, range(len(parts)), model=shipped, spec=spec))
+    unseen: dict[str, int] = {}
+    for _, counts in done:
+        for name, count in counts.items():
+            unseen[name] = unseen.get(name, 0) + count
+    return sum(rows for rows, _ in done), len(done), unseen
+
+
+def _check_columns(schema, columns: list, source: str) -> None:
+    """The model's attributes must be DATA's columns (as ``encode_for_schema`` says, before any work)."""
+    missing = [a.name for a in schema.attributes if a.name not in columns]
+    if missing:
+        raise DataError(
+            f"{source}: the model needs column(s) {', '.join(map(repr, missing))}, "
+            f"which the data lacks; columns are: {', '.join(map(str, columns))}"
+        )
+
+
+_MODELS: dict = {}  # per worker process: the model's text -> the model (parsed once, not per partition)
+
+
+def _model(text: str, name: str):
+    from dtcli.model.serialize import loads_model
+
+    if text not in _MODELS:
+        _MODELS.clear()
+        _MODELS[text] = loads_model(text, name)
+    return _MODELS[text]
+
+
+def predict_part(part, index: int, model: str, spec: Spec) -> tuple:
+    """Predict one partition and write its file (runs on a worker): (rows, unseen counts by column)."""
+    from dtcli.cli.predict_rows import csv_output, predict_table
+    from dtcli.io.dask_parts import raw_of, write_parquet_part, write_part
+    from dtcli.io.encode import encode_for_schema, text_columns
+
+    tree = _model(model, spec.model)
+    raw = raw_of(part, spec.parquet, spec.source, text_columns(tree.schema))
+    encoded = encode_for_schema(raw, tree.schema)
+    codes, probabilities = predict_table(tree, encoded.table, quiet=True)
+    regression = tree.schema.is_regression
+    predicted = probabilities[:, 0] if regression else codes
+    path = os.path.join(spec.output, PART.format(index, spec.fmt))
+    if spec.fmt == "csv":
+        write_part(path, csv_output(raw, tree, predicted, probabilities, spec.proba, None))
+    else:
+        write_parquet_part(path, part, _parquet_columns(tree, predicted, probabilities, spec.proba))
+    return len(predicted), encoded.unseen
+
+
+def _parquet_columns(tree, predicted, probabilities, proba: bool) -> dict:
+    """The new columns of a Parquet part: the class label (a number for regression), the probabilities."""
+    import numpy as np
+
+    if tree.schema.is_regression:
+        return {"prediction": np.asarray(predicted, dtype=np.float64)}
+    columns = {"prediction": [tree.classes[c] for c in predicted.tolist()]}
+    if proba:
+        for j, label in enumerate(tree.classes):
+            columns[f"proba_{label}"] = np.ascontiguousarray(probabilities[:, j], dtype=np.float64)
+    return columns

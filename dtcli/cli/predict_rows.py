@@ -1,0 +1,103 @@
+"""The rows ``dtree predict`` writes: the predictions of a table, and the CSV of its rows with the new columns.
+
+Shared by the local command (``predict``) and the Dask workers (``predict_dask``), so a part
+written on a worker holds the bytes the local command writes for those rows.
+"""
+
+from __future__ import annotations
+
+from itertools import chain
+
+import numpy as np
+
+from dtcli.render.predicted import added_columns, plain, row_tails
+
+
+def predict_table(tree, table, quiet: bool):
+    """(class codes, probabilities) of a tree or a rule set, in chunks of rows, with a progress bar
+    on a terminal (render.progress) unless ``quiet``."""
+    from dtcli.model.rules import RuleSet
+    from dtcli.render.progress import announce_compiling, steps
+
+    with steps("predicting", table.n_rows, quiet=quiet) as work:
+        if isinstance(tree, RuleSet):
+            from dtcli.induction.apply.rules import predict_rules
+
+            return predict_rules(tree, table, done=work.advance)
+        from dtcli.induction.apply.predict import predict_proba
+
+        announce = lambda seconds: announce_compiling(seconds, work, quiet)  # noqa: E731
+        probabilities = predict_proba(tree, table, done=work.advance, compiling=announce)
+    return probabilities.argmax(axis=1), probabilities
+
+
+def _columns(tree, predicted, probabilities, proba: bool, why, rows: range) -> dict:
+    """The CSV columns added to DATA's for ``rows``: prediction, proba_<class> with --proba, path with --explain."""
+    predicted, probabilities = predicted[rows.start : rows.stop], probabilities[rows.start : rows.stop]
+    columns = added_columns(tree, predicted, probabilities, proba)
+    if why is not None:
+        from dtcli.render.paths import paths_cell
+
+        columns["path"] = [paths_cell(why.paths(i), tree.classes) for i in rows]
+    return columns
+
+
+ECHO_ROWS = 50_000  # rows echoed, with their new cells, a piece at a time
+
+
+def csv_output(raw, tree, predicted, probabilities, proba: bool, why):
+    """The input rows, as written when possible, with the new columns appended, as CSV: an iterator
+    of pieces of ``ECHO_ROWS`` rows when the rows are echoed (the whole text never in memory), else a str."""
+    names = list(_columns(tree, predicted, probabilities, proba, why, range(0)))
+    replaced = [name for name in ("prediction", "path") if name in names and name in raw.frame.columns]
+    if not replaced and all(plain(name, raw.sep) for name in names) and _plain_labels(tree, predicted, raw.sep):
+        echo = raw.echo_blocks(ECHO_ROWS)  # (numbers as formatted are plain; a path is quoted where it must be)
+        if echo is not None:
+            return _echoed(
+                echo, raw.sep, names, lambda rows: _columns(tree, predicted, probabilities, proba, why, rows)
+            )
+    return _framed(raw, _columns(tree, predicted, probabilities, proba, why, range(len(predicted))), replaced)
+
+
+def _plain_labels(tree, predicted, sep: str) -> bool:
+    """Whether the predicted class labels need no quoting (regression predictions are numbers)."""
+    if tree.schema.is_regression or not len(predicted):
+        return True
+    return all(plain(tree.classes[code], sep) for code in np.unique(predicted).tolist())
+
+
+def _echoed(echo, sep: str, names: list[str], columns_of):
+    """Each block of input lines with its rows' new cells (``columns_of(rows)``), header first."""
+    header, blocks = echo
+    yield header + "".join(sep + name for name in names) + "\n"
+    start = 0
+    for lines in blocks:
+        tails = row_tails(columns_of(range(start, start + len(lines))), sep, "path" in names)
+        yield "".join(chain.from_iterable(zip(lines, tails)))
+        start += len(lines)
+
+
+def _framed(raw, columns: dict, replaced: list[str]) -> str:
+    """The rows written anew from the read table (quoted where they must be) with the new columns."""
+    import csv
+    import io
+
+    frame = raw.frame.to_pandas()
+    if replaced:
+        from dtcli.render.console import warn
+
+        for name in replaced:
+            warn(f"{raw.source}: the existing {name!r} column is replaced")
+        frame = frame.drop(columns=replaced)
+    for name, values in columns.items():
+        frame[name] = values
+    # The CSV writers quote a cell holding a line feed but not one holding a lone carriage return,
+    # which a reader then takes for a line end. Such a CR goes out as NUL + LF (so the cell is quoted;
+    # NUL never comes in, the reader refuses it) and comes back as CR once the text is made.
+    texts = [name for name in frame.columns if frame[name].dtype == object]
+    carriage = [name for name in texts if frame[name].astype(str).str.contains("\r", regex=False).any()]
+    for name in carriage:
+        frame[name] = frame[name].where(frame[name].isna(), frame[name].astype(str).str.replace("\r", "\0\n"))
+    buffer = io.StringIO()
+    frame.to_csv(buffer, index=False, lineterminator="\n", quoting=csv.QUOTE_MINIMAL, na_rep="?")
+    return buffer.getvalue().replace("\0\n", "\r") if carriage else buffer.getvalue()
