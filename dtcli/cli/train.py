@@ -152,7 +152,9 @@ def prepare_engines(source, engine: str) -> None:
     import threading
 
     from dtcli.induction.kernels.setup import set_up
+    from dtcli.induction.memory import release
 
+    release()  # (first: one heap for all threads, or the set-up strands about 20 MB in a heap of its own)
     threading.Thread(target=set_up, name="dtree-numba-set-up", daemon=True).start()
 
 

@@ -178,6 +178,9 @@ def main() -> None:
     work = Path(args.keep or tempfile.mkdtemp(prefix="dtree-bench-"))
     work.mkdir(parents=True, exist_ok=True)
     dtree = shlex.split(args.dtree) if args.dtree else [sys.executable, "-m", "dtcli"]
+    if not args.dtree:  # dtree's modules compiled to bytecode, as pip does when it installs a package: with
+        # PYTHONDONTWRITEBYTECODE set (as in some containers), every run would compile the ones edited since
+        run([sys.executable, "-m", "compileall", "-q", str(ROOT / "dtcli")])
     sizes = sorted(set(args.sizes) | ({args.cold_rows} if not args.no_cold else set()))
     for size in sizes:
         data = work / f"bench-{size}.csv"
