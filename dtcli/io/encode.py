@@ -28,7 +28,7 @@ import numpy as np
 from dtcli.errors import DataError
 from dtcli.io.columns import NumberColumn, TextColumn, parse_number
 from dtcli.io.read import RawData
-from dtcli.model.table import MISSING, NOMINAL, NUMERIC, Attribute, Schema, Table, saturate
+from dtcli.model.table import MISSING, NOMINAL, NUMERIC, Attribute, LineRun, Schema, Table, saturate
 
 STRAY_SHARE = 0.9  # numbers at least this share of a nominal column's cells: numbers with stray text
 CODE = re.compile(r"[+-]?0[0-9]")  # a number written with a leading zero (007): the column holds codes
@@ -133,7 +133,7 @@ def infer_table(
     if task == "regression" and target_attr.kind != NUMERIC:
         raise DataError(f"{raw.source}: --task regression needs a numeric target, and {target!r} is not numeric")
     schema = Schema(tuple(attributes), target_attr)
-    return Table(schema, data, y, source=raw.source, sha256=raw.sha256, lines=raw.lines)
+    return Table(schema, data, y, source=raw.source, sha256=raw.sha256, lines=LineRun.of(raw.lines))
 
 
 def _infer_column(raw: RawData, name: str, force_nominal: bool) -> tuple[Attribute, np.ndarray]:

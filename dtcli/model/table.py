@@ -29,6 +29,40 @@ def saturate(values: np.ndarray) -> np.ndarray:
     return np.clip(values, -LARGEST, LARGEST)
 
 
+class LineRun:
+    """The file lines ``first``, ``first + 1``, ... of ``n`` rows in a row (a file without blank lines
+    or records over several lines, the common case): two numbers instead of an array of ``n`` (on a
+    million rows 4 MB less, all through training). Indexed as the array would be."""
+
+    __slots__ = ("first", "n")
+
+    def __init__(self, first: int, n: int):
+        self.first, self.n = first, n
+
+    @classmethod
+    def of(cls, lines):
+        """``lines`` as a LineRun when they follow each other, else as they are."""
+        if lines is None or isinstance(lines, LineRun) or len(lines) < 2:
+            return lines
+        first = int(lines[0])
+        if int(lines[-1]) - first == len(lines) - 1 and bool(np.all(np.diff(lines) == 1)):
+            return cls(first, len(lines))
+        return lines
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, rows):
+        if isinstance(rows, (int, np.integer)):
+            if not -self.n <= rows < self.n:
+                raise IndexError(f"row {rows} of {self.n}")
+            return self.first + int(rows) % self.n
+        return np.arange(self.first, self.first + self.n, dtype=np.int64)[rows]
+
+    def tolist(self) -> list[int]:
+        return list(range(self.first, self.first + self.n))
+
+
 @dataclass(frozen=True)
 class Attribute:
     """One column: its name, kind and (for nominal columns) its values in order."""
@@ -100,7 +134,7 @@ class Table:
     weights: np.ndarray = field(default=None)  # type: ignore[assignment]
     source: str = "<data>"
     sha256: str = ""
-    lines: np.ndarray | None = None
+    lines: np.ndarray | LineRun | None = None
     origin: np.ndarray | None = None
 
     def __post_init__(self) -> None:
