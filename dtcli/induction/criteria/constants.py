@@ -11,10 +11,26 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 SMALL = 1e-6  # Weka's tolerance (weka.core.Utils.SMALL)
 GAIN_TOLERANCE = 1e-6  # a split must gain more than --min-gain plus this (Weka's Id3 uses the same 1e-6)
 EPSILON = 2.220446049250313e-16  # float64 machine epsilon: a regression node this pure is a leaf (scikit-learn)
 LN2 = math.log(2.0)
+
+# --max-bins (and so the Dask engine, which bins): a fractional case (a case with a missing value sent
+# down every branch, its weight times the branch's share) weighs a whole multiple of 1 / GRID_SCALE,
+# the product rounded to the nearest (``on_grid``). Every sum of such weights below EXACT_WEIGHT is
+# then exact in float64, whatever the order of the additions: counts summed over partitions on a
+# cluster have the bits one pass over the rows gives. (The rounding moves a weight by 3e-8 at most.)
+GRID_SCALE = 2.0**24
+EXACT_WEIGHT = 2.0**29
+
+
+def on_grid(weights):
+    """``weights`` (a number or an array) rounded to the nearest multiple of 1 / GRID_SCALE (ties to even)."""
+    return np.rint(weights * GRID_SCALE) / GRID_SCALE
+
 
 # Criterion codes the compiled kernels take: one numbering for every engine and kernel.
 GINI, ENTROPY, CART, RATIO = 0, 1, 2, 3
