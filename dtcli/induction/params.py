@@ -57,6 +57,18 @@ class GrowParams:
     def as_dict(self) -> dict:
         return asdict(self)
 
+    @property
+    def grid(self) -> bool:
+        """Whether fractional case weights go on ``constants.on_grid`` (``fraction_grid``)."""
+        return fraction_grid(self.algorithm, self.max_bins)
+
+
+def fraction_grid(algorithm: str, max_bins) -> bool:
+    """C4.5 and ID3 with ``--max-bins`` put fractional case weights on the grid of ``constants.on_grid``,
+    so that sums of weights are exact in any order (the Dask engine, which bins, adds partitions
+    in any order); CART (its own compiled builder, sklearn's arithmetic) and unbinned growth do not."""
+    return bool(max_bins) and algorithm != "cart"
+
 
 @dataclass(frozen=True)
 class PruneParams:

@@ -241,7 +241,7 @@ def _split(grower: Grower, item: _Pending, choice: Choice) -> list[_Pending]:
     remaining = [i for i in item.available if i != index] if isinstance(test, NominalTest) else item.available
     children = []
     heavier = grower.params.algorithm == "cart" and grower.params.missing != "fractional"
-    for part in partition(rows, index, test, heavier, item.filled):
+    for part in partition(rows, index, test, heavier, item.filled, grower.params.grid):
         if part.weights.sum() <= 0:
             empty = Node(
                 np.zeros(len(node.counts)), node.label, value=node.value, impurity=None if node.value is None else 0.0

@@ -43,7 +43,7 @@ from functools import partial
 
 import numpy as np
 
-from dtcli.induction.criteria.constants import KERNEL_CODES
+from dtcli.induction.criteria.constants import GRID_SCALE, KERNEL_CODES
 from dtcli.induction.criteria.midpoint import midpoint
 from dtcli.induction.grow.flat import FlatTree, best_first
 from dtcli.induction.kernels.cache import load
@@ -216,7 +216,8 @@ class _Growth:
             branch, sizes = self._route(level)
         shares = branch_shares(sizes, level.nb)
         n_children = int(level.nb.sum())
-        self.recs, dest, dups = k.spread(self.recs, branch, shares, level.cstart, n_children)
+        scale = GRID_SCALE if self.params.grid else 0.0  # (--max-bins: fractional weights on the grid)
+        self.recs, dest, dups = k.spread(self.recs, branch, shares, level.cstart, n_children, scale)
         del branch, sizes, shares
         carry = [i for i in self.orders if self.fill is None or i not in self.fill.distinct]  # (others: refilled)
         carrying = partial(_carry, k, self.orders, dest, dups, self.recs, n_children)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dtcli.induction.backend import compiled_pruning
 from dtcli.induction.grow.flat import FlatTree, from_nodes, n_leaves
+from dtcli.induction.params import fraction_grid
 from dtcli.induction.prune.pessimistic_flat import flat_prune
 from dtcli.induction.prune.pessimistic_reference import TableCases, prune_cases, pruned_tree
 from dtcli.induction.prune.steps import Step
@@ -42,7 +43,8 @@ def pessimistic_prune(
         flat = from_nodes(root, table.attributes) if compiled_pruning(table, engine) else None
     else:
         original_leaves = n_leaves(flat)
-    done = flat_prune(flat, table, cf, raising, bound, record) if flat is not None else None
+    grid = fraction_grid(tree.algorithm, tree.parameters.get("max_bins"))
+    done = flat_prune(flat, table, cf, raising, bound, record, grid) if flat is not None else None
     if done is not None:
         from dtcli.induction.compiling import remember
 
@@ -52,5 +54,6 @@ def pessimistic_prune(
     if done is not None:
         pruned_root, steps = done
     else:
-        pruned_root, steps = prune_cases(root, table.take(table.labelled()), TableCases, cf, raising, bound)
+        cases = TableCases(grid)
+        pruned_root, steps = prune_cases(root, table.take(table.labelled()), cases, cf, raising, bound)
     return pruned_tree(tree, pruned_root, cf, raising, bound, original_leaves), steps

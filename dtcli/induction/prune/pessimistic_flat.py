@@ -15,7 +15,7 @@ from statistics import NormalDist
 import numpy as np
 
 from dtcli.induction.criteria.bounds import r8_coefficient
-from dtcli.induction.criteria.constants import gr
+from dtcli.induction.criteria.constants import GRID_SCALE, gr
 from dtcli.induction.grow.flat import FlatTree
 from dtcli.induction.prune.kernels.state import Cases, Estimate, Flat, Record
 from dtcli.induction.prune.steps import Step
@@ -26,7 +26,7 @@ from dtcli.model.tree import Node, majority
 ACTIONS = ("leaf", "raise", "keep")
 
 
-def flat_prune(flat: FlatTree, table: Table, cf: float, raising: bool, bound: str, record: bool = True):
+def flat_prune(flat: FlatTree, table: Table, cf: float, raising: bool, bound: str, record: bool = True, grid=False):
     from dtcli.induction.levelwise.data import Columns
     from dtcli.induction.levelwise.engine import kernels
 
@@ -46,7 +46,8 @@ def flat_prune(flat: FlatTree, table: Table, cf: float, raising: bool, bound: st
     coeff = r8_coefficient(cf) if bound == "c45r8" else 0.0
     capacity = 2 * int((flat.attr >= 0).sum()) + 64  # steps: one a visit of an internal node
     entries = 2 * n_slots + 64  # path entries: one a visit of a child
-    cases = Cases(columns.is_nominal, columns.slot, columns.nominal, columns.numeric, y, n_classes)
+    scale = GRID_SCALE if grid else 0.0  # (--max-bins: fractional weights on the grid, ``params.fraction_grid``)
+    cases = Cases(columns.is_nominal, columns.slot, columns.nominal, columns.numeric, y, n_classes, scale)
     estimate = Estimate(cf, z, bound == "c45r8", coeff, raising)
     while True:
         t = Flat(

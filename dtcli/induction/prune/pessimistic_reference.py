@@ -35,7 +35,11 @@ from dtcli.model.tree import Node, Tree, majority
 
 class TableCases:
     """How the pruning reads cases held as a Table (its rows, weighted); another holder (the Dask
-    engine's ``distributed/prune.py``) offers the same three methods on cases it keeps elsewhere."""
+    engine's ``distributed/prune.py``) offers the same methods on cases it keeps elsewhere.
+    ``grid``: fractional weights on ``constants.on_grid`` (grown with ``--max-bins``: ``params.fraction_grid``)."""
+
+    def __init__(self, grid: bool = False):
+        self.grid = grid
 
     @staticmethod
     def counts(cases: Table) -> np.ndarray:
@@ -45,9 +49,8 @@ class TableCases:
     def size(cases: Table) -> float:
         return float(seqsum(cases.weights))
 
-    @staticmethod
-    def route(test, cases: Table) -> tuple[np.ndarray, list]:
-        return _route(test, cases)
+    def route(self, test, cases: Table) -> tuple[np.ndarray, list]:
+        return _route(test, cases, self.grid)
 
     @staticmethod
     def watch(top) -> None:
@@ -65,7 +68,7 @@ class _P:
 
 
 class _Pruner:
-    def __init__(self, cf: float, raising: bool, bound: str, cases=TableCases):
+    def __init__(self, cf: float, raising: bool, bound: str, cases):
         self.cf, self.raising, self.bound, self.cases = cf, raising, bound, cases
         self.steps: list[Step] = []
 
@@ -150,10 +153,10 @@ def _shares(bags: np.ndarray) -> np.ndarray:
     return sizes / total if not eq(total, 0.0) else np.full(len(sizes), 1.0 / len(sizes))
 
 
-def _route(test, data: Table) -> tuple[np.ndarray, list[Table]]:
+def _route(test, data: Table, grid: bool) -> tuple[np.ndarray, list[Table]]:
     """J48's resetDistribution + split: the split's class distribution, cases with a missing
     value spread in proportion to the known ones, and each branch's cases (missing ones with
-    their weight multiplied by the branch's share)."""
+    their weight multiplied by the branch's share; on the grid with ``grid``)."""
     old_shares = _known_shares(test, data)
     branch = test.route(data.columns[data.schema.index(test.attribute.name)])
     missing = branch == MISSING
@@ -165,7 +168,7 @@ def _route(test, data: Table) -> tuple[np.ndarray, list[Table]]:
     if missing.any():
         unknown = np.bincount(data.y[missing], weights=data.weights[missing], minlength=k)
         bags += np.outer(old_shares, unknown)
-    return bags, spread(data, branch, _shares(bags), test.n_branches)
+    return bags, spread(data, branch, _shares(bags), test.n_branches, grid)
 
 
 def _known_shares(test, data: Table) -> np.ndarray:
@@ -176,7 +179,7 @@ def _known_shares(test, data: Table) -> np.ndarray:
     return sizes / total if not eq(total, 0.0) else np.full(test.n_branches, 1.0 / test.n_branches)
 
 
-def _build(node: Node, data, holder=TableCases) -> _P:
+def _build(node: Node, data, holder) -> _P:
     """The pruning's view of the tree: each node with the training cases reaching it."""
     top = _P(node, data)
     stack = [top]
@@ -231,7 +234,7 @@ def _to_nodes(p: _P) -> Node:
 
 def prune_cases(root: Node, data, holder, cf: float, raising: bool, bound: str) -> tuple[Node, list[Step]]:
     """The reference pruning of the tree at ``root`` (its Nodes reused) on the training cases ``data``,
-    read through ``holder`` (``TableCases`` for a Table): the pruned root and the decisions."""
+    read through ``holder`` (a ``TableCases`` for a Table): the pruned root and the decisions."""
     p = _build(root, data, holder)
     holder.watch(p)
     pruner = _Pruner(cf, raising, bound, holder)

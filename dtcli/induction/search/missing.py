@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dtcli.induction.criteria.constants import gr
+from dtcli.induction.criteria.constants import gr, on_grid
 from dtcli.model.table import MISSING, Table
 
 POLICIES = ("reject", "fractional", "majority", "class-majority", "root-majority", "root-class-majority")
@@ -39,7 +39,9 @@ ROOT_FILL = {"root-majority": "majority", "root-class-majority": "class-majority
 FILL = (*NODE_FILL, *ROOT_FILL)  # every policy that fills values in (prediction: the heaviest branch)
 
 
-def partition(rows: Table, index: int, test, heavier: bool = False, filled: Table | None = None) -> list[Table]:
+def partition(
+    rows: Table, index: int, test, heavier: bool = False, filled: Table | None = None, grid: bool = False
+) -> list[Table]:
     """One Table per branch of ``test`` (on column ``index``).
 
     Missing values are spread fractionally, or (``heavier``, CART's
@@ -56,12 +58,14 @@ def partition(rows: Table, index: int, test, heavier: bool = False, filled: Tabl
     if heavier:
         shares = np.zeros(test.n_branches)
         shares[int(np.argmax(known_sizes))] = 1.0
-    return spread(rows, branch, shares, test.n_branches)
+    return spread(rows, branch, shares, test.n_branches, grid)
 
 
-def spread(rows: Table, branch: np.ndarray, shares: np.ndarray, n_branches: int) -> list[Table]:
+def spread(rows: Table, branch: np.ndarray, shares: np.ndarray, n_branches: int, grid: bool = False) -> list[Table]:
     """The rows of each branch; a row with no branch (missing) joins every branch whose share
-    exceeds 1e-6, its weight multiplied by that share (C4.5, as J48 splits instances)."""
+    exceeds 1e-6, its weight multiplied by that share (C4.5, as J48 splits instances); with
+    ``grid`` (``--max-bins``) the product is rounded to the grid of ``constants.on_grid``, so
+    that every sum of weights is exact in any order (the Dask engine's partitions)."""
     missing = branch == MISSING
     parts = []
     for b in range(n_branches):
@@ -69,7 +73,8 @@ def spread(rows: Table, branch: np.ndarray, shares: np.ndarray, n_branches: int)
         if missing.any() and gr(shares[b], 0.0):
             take = here | missing
             part = rows.take(take)
-            part.weights = np.where(missing[take], part.weights * shares[b], part.weights)
+            fractional = part.weights * shares[b]
+            part.weights = np.where(missing[take], on_grid(fractional) if grid else fractional, part.weights)
         else:
             part = rows.take(here)
         parts.append(part)

@@ -72,10 +72,11 @@ def _starts(counts, n_children):
 
 
 @kernel
-def spread(recs, branch, shares, child_base, n_children):
+def spread(recs, branch, shares, child_base, n_children, scale):
     """The next level's records, grouped by node (each node's records in row order): a known
     record goes to its branch; a missing one to every branch whose share exceeds 1e-6, its weight
-    times the share.
+    times the share (``scale`` > 0, ``--max-bins``: rounded to a multiple of 1 / scale, as
+    ``constants.on_grid`` rounds it).
 
     ``dest[r]`` tells where old record ``r`` went, in one 8-byte word so that
     carrying a sorted list down costs one look-up an entry: ``new << 32 |
@@ -128,6 +129,8 @@ def spread(recs, branch, shares, child_base, n_children):
                     position[c] += 1
                     new_row[i], new_y[i], new_node[i] = rec_row[r], rec_y[r], c
                     new_w[i] = rec_w[r] * shares[k, j]
+                    if scale > 0.0:
+                        new_w[i] = np.rint(new_w[i] * scale) / scale
                     dups[d] = i
                     d += 1
                     dups[head] += 1

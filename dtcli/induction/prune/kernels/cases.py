@@ -114,6 +114,8 @@ def split(node, rows, ws, t, d):
             else:
                 i = ordered[m]
                 out_rows[j], out_ws[j] = rows[i], ws[i] * shares[b]
+                if d.scale > 0.0:
+                    out_ws[j] = np.rint(out_ws[j] * d.scale) / d.scale
                 m += 1
             j += 1
     return bags, out_rows, out_ws, offsets
