@@ -2,12 +2,13 @@
 """The Dask engine against the local binned engine on the same Parquet partitions, in one run.
 
     python tests/benchmarks/run_dask_benchmark.py [--sizes 1000000 10000000] [--parts 20]
-        [--max-bins 256] [--workers 2] [--dtree COMMAND] [--make-data PATH] [--keep DIR]
+        [--max-bins 256] [--workers 2] [--missing 0.01] [--dtree COMMAND] [--make-data PATH] [--keep DIR]
 
 Needs the scale extra (pyarrow, dask, distributed) in the Python that runs it. For each size, a
-table from ../shared/bench/make_data.py (10 nominal and 10 numeric attributes, 3 classes, without
-missing values: the Dask engine does not yet grow C4.5's fractional cases) is written as --parts
-Parquet files into a temporary directory (never into the repository). Then, in this order:
+table from ../shared/bench/make_data.py (10 nominal and 10 numeric attributes, 3 classes, and
+make_data's 1% of missing values in every attribute unless --missing says otherwise) is written as
+--parts Parquet files into a temporary directory (never into the repository; with --keep, tables
+already written there are used again). Then, in this order:
 
 - the local binned engine: ``dtree train PARTS -a c45 --no-prune --max-bins N -q -o local.json``;
 - the Dask engine: a scheduler and --workers workers started by hand on 127.0.0.1 (``dask
@@ -125,14 +126,17 @@ class Cluster:
                 process.kill()
 
 
-def table(rows: int, folder: Path, parts: int, make_data: Path) -> tuple[Path, float]:
+def table(rows: int, folder: Path, parts: int, make_data: Path, missing: float) -> tuple[Path, float]:
     """The Parquet partitions of a ``rows``-row table, and the table's encoded size in MB
     (8 bytes a numeric cell, 4 a nominal one, as the workers hold it)."""
     csv = folder / f"bench-{rows}.csv"
-    out = folder / f"parts-{rows}"
-    subprocess.run([sys.executable, str(make_data), str(rows), str(csv), "--missing", "0"], check=True)
-    subprocess.run([sys.executable, "-c", TO_PARQUET, str(csv), str(out), str(rows), str(parts)], check=True)
-    csv.unlink()
+    out = folder / f"parts-{rows}-{parts}-{missing}"
+    done = folder / f"parts-{rows}-{parts}-{missing}.done"
+    if not done.exists():
+        subprocess.run([sys.executable, str(make_data), str(rows), str(csv), "--missing", str(missing)], check=True)
+        subprocess.run([sys.executable, "-c", TO_PARQUET, str(csv), str(out), str(rows), str(parts)], check=True)
+        csv.unlink()
+        done.touch()
     return out, rows * (10 * 8 + 11 * 4) / 1e6
 
 
@@ -142,6 +146,7 @@ def main() -> int:
     parser.add_argument("--parts", type=int, default=20)
     parser.add_argument("--max-bins", type=int, default=256)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--missing", type=float, default=0.01, help="make_data's share of missing values")
     parser.add_argument("--dtree", default=f"{shlex.quote(sys.executable)} -m dtcli")
     parser.add_argument("--make-data", type=Path, default=MAKE_DATA)
     parser.add_argument("--keep", type=Path, help="keep tables and models in this directory")
@@ -152,7 +157,7 @@ def main() -> int:
     print(machine(), flush=True)
     results = []
     for rows in sorted(args.sizes):
-        parts, encoded = table(rows, folder, args.parts, args.make_data)
+        parts, encoded = table(rows, folder, args.parts, args.make_data, args.missing)
         train = [*dtree, "train", str(parts), "-t", "label", "-a", "c45", "--no-prune", "--max-bins"]
         train += [str(args.max_bins), "-q"]
         local = run([*train, "-o", str(folder / f"local-{rows}.json")])
