@@ -1,9 +1,11 @@
 """C4.5's split scores from a level's summed histograms (numba), with the level-wise engine's formulas.
 
-The histograms count cases (every weight is 1: the sums are whole numbers, exact in any order), so
-the scans below add the same numbers as ``levelwise/kernels/bins.py: c45_binned`` and
+The histograms sum the records' weights, which lie on the grid of ``constants.on_grid`` (whole
+cases, and C4.5's fractional cases rounded there with ``--max-bins``): every sum is exact in any
+order, so the scans below add up the very numbers ``levelwise/kernels/bins.py: c45_binned`` and
 ``nominal.py: nominal_splits`` add record by record, and call the same gain, ratio and cut
-kernels: the scores agree to the last bit.
+kernels: the scores agree to the last bit. What ``c45_binned`` counts in records rather than
+weight (the known records of a node, the bins it occupies) comes from the records' counts.
 """
 
 from __future__ import annotations
@@ -47,9 +49,10 @@ def nominal_scores(hist, active, totals, min_leaf):
 
 
 @kernel
-def binned_scores(hist, tops, active, totals, min_leaf, mdl):
+def binned_scores(hist, records, tops, active, totals, min_leaf, mdl):
     """Per node: J48's best cut between the occupied bins of a binned numeric attribute whose
-    (node, bin, class) counts are ``hist`` (the last bin: missing); as ``c45_binned`` returns it."""
+    (node, bin, class) weights are ``hist`` and (node, bin) record counts ``records`` (the last
+    bin: missing); as ``c45_binned`` returns it."""
     n_nodes, n_bins, C = hist.shape[0], hist.shape[1] - 1, hist.shape[2]
     found, best_lower, best_upper, best_gains, ratios = cut_outputs(n_nodes)
     scan = scan_buffers(C)
@@ -62,17 +65,16 @@ def binned_scores(hist, tops, active, totals, min_leaf, mdl):
             for c in range(C):
                 scan.known[c] += hist[k, b, c]
         kw, old = start_scan(scan)
-        n_known = kw  # (one case, one unit of weight)
+        n_known = 0
+        for b in range(n_bins):
+            n_known += records[k, b]
         ms = min_split_of(kw, C, min_leaf)
         if 2 * ms - n_known > SMALL or n_known < 2:
             continue
         best[:] = 0.0
         previous = np.nan
         for b in range(n_bins):
-            size = 0.0
-            for c in range(C):
-                size += hist[k, b, c]
-            if size == 0.0:
+            if records[k, b] == 0:
                 continue
             value = tops[b]
             if not np.isnan(previous) and previous + 1e-5 < value:
