@@ -146,3 +146,12 @@ def test_parquet_parts_train_the_local_engines_model(client, tmp_path):
     assert strip(model) == strip(csv_model)
     glob = _dask_model(client, folder + "/part-*.parquet", params, blocksize=20_000)
     assert strip(glob) == strip(model) and '"sha256": ""' in glob
+
+
+def test_parquet_parts_with_nulls_grow_the_local_engines_model(client, tmp_path):
+    """Nulls in Parquet parts (numbers and strings) are C4.5's fractional cases as on one machine."""
+    pytest.importorskip("pyarrow", reason="Parquet needs the optional extra: pip install 'dtree[scale]'")
+    folder = _parquet_parts(_write(tmp_path / "t.csv", 3000, seed=12, missing=0.1), tmp_path / "parts", 900)
+    params = grow_params("c45", max_bins=16)
+    model = _dask_model(client, folder, params, blocksize=20_000)
+    assert _fractional(model) and model == _local_model(folder, params, "compiled")
