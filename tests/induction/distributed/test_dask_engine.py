@@ -78,6 +78,19 @@ def test_fractional_cases_grow_the_local_binned_engines_model(client, tmp_path, 
     assert model == _local_model(path, params, "reference")
 
 
+@pytest.mark.parametrize("shard_nodes", [1, 5])
+def test_many_shards_grow_the_same_model(client, tmp_path, monkeypatch, shard_nodes):
+    """Levels scored by several shards of nodes (each a few nodes here) give the same model file."""
+    from dtcli.induction.distributed import engine
+
+    monkeypatch.setattr(engine, "SHARD_NODES", shard_nodes)
+    path = _write(tmp_path / "s.csv", 3000, seed=11, missing=0.1)
+    params = grow_params("c45", max_bins=16)
+    model = _dask_model(client, path, params, blocksize=20_000)
+    assert _fractional(model)
+    assert model == _local_model(path, params, "compiled")
+
+
 def test_midpoint_thresholds_with_fractional_cases(client, tmp_path):
     """Thresholds that are no bin's largest value: the branches' known weights asked of the workers.
     (--max-depth: both engines route the values, not the bins, by a midpoint between bins' largest
