@@ -18,6 +18,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+DENSE_SPAN = 1 << 22  # pieces whose keys span at most this many (or 8 per cell) are summed by key, unsorted
+
 
 class Cells(NamedTuple):
     keys: np.ndarray  # int64, ascending: node * width + code
@@ -30,6 +32,13 @@ def cells_of(node: np.ndarray, codes: np.ndarray, w: np.ndarray, y: np.ndarray, 
     weights ``w`` and classes ``y``."""
     codes = np.where(codes < 0, width - 1, codes).astype(np.int64)
     full = (node.astype(np.int64) * width + codes) * n_classes + y
+    span = (int(node.max()) + 1) * width * n_classes if len(full) else 0
+    if span <= 8 * len(full):  # (few nodes: counted by key directly, no sort)
+        counts = np.bincount(full, minlength=span).reshape(-1, n_classes)
+        sums = np.bincount(full, weights=w, minlength=span).reshape(-1, n_classes)
+        records = counts.sum(axis=1)
+        keys = np.flatnonzero(records)
+        return Cells(keys.astype(np.int64), sums[keys], records[keys].astype(np.int64))
     distinct, inverse = np.unique(full, return_inverse=True)
     sums = np.bincount(inverse, weights=w, minlength=len(distinct))
     counts = np.bincount(inverse, minlength=len(distinct))
@@ -61,6 +70,14 @@ def merged(parts: list[Cells], n_classes: int) -> Cells:
     keys = np.concatenate([p.keys for p in parts])
     weights = np.concatenate([p.weights for p in parts])
     records = np.concatenate([p.records for p in parts])
+    span = int(keys.max()) + 1
+    if span <= max(DENSE_SPAN, 8 * len(keys)):  # (counted by key directly: no sort)
+        counts = np.bincount(keys, weights=records, minlength=span)
+        distinct = np.flatnonzero(counts)
+        summed = np.zeros((len(distinct), n_classes))
+        for c in range(n_classes):
+            summed[:, c] = np.bincount(keys, weights=weights[:, c], minlength=span)[distinct]
+        return Cells(distinct.astype(np.int64), summed, counts[distinct].astype(np.int64))
     distinct, inverse = np.unique(keys, return_inverse=True)
     summed = np.zeros((len(distinct), n_classes))
     for c in range(n_classes):

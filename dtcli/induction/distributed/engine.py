@@ -167,9 +167,8 @@ class _Growth:
         value (``--thresholds midpoint``), where a bin may lie on both sides."""
         width = max(int(level.nb.max()), 1)
         if not self._on_tops(level):
-            asked = self.client.map(
-                record_sizes, self.parts, self.recs, attr=level.attr, thr=level.thr, width=width, blocks=self.blocks
-            )
+            tests = self.client.scatter((level.attr, level.thr), broadcast=True)  # (map's keywords: small only)
+            asked = self.client.map(record_sizes, self.parts, self.recs, tests=tests, width=width, blocks=self.blocks)
             return summed(self.client, asked)
         attr, thr = level.attr[rows], level.thr[rows]
         asked = [

@@ -82,9 +82,10 @@ def node_counts(enc, recs: Records, n_nodes: int, n_classes: int) -> np.ndarray:
     return np.bincount(at, weights=recs.w, minlength=n_nodes * n_classes).reshape(n_nodes, n_classes)
 
 
-def record_sizes(enc, recs: Records, attr, thr, width: int, blocks: Blocks) -> np.ndarray:
-    """This partition's known weight per (frontier node, branch) of the tests ``attr``, ``thr`` (asked
+def record_sizes(enc, recs: Records, tests: tuple, width: int, blocks: Blocks) -> np.ndarray:
+    """This partition's known weight per (frontier node, branch) of the ``tests`` (attr, thr) (asked
     when a threshold is no bin's largest value: ``--thresholds midpoint``)."""
+    attr, thr = tests
     branch = branches(enc, blocks, recs, attr, thr)
     known = branch >= 0
     at = recs.node[known] * width + branch[known]

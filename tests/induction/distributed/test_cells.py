@@ -90,3 +90,17 @@ def test_a_bin_of_zero_weight_records_is_still_a_value():
     starts, found = rows_of(cells, 1, 4)
     got = sparse_binned_scores(starts, found, cells.weights, cells.records, 3, tops, np.array([10.0]), 2.0, True)
     assert got[0][0] and (got[1][0], got[2][0]) == (1.0, 2.0)
+
+
+@pytest.mark.parametrize("dense_span", [0, 1 << 22])
+def test_sums_by_sorting_and_by_key_agree(monkeypatch, dense_span):
+    """Pieces are summed by key where the keys span little, by sorting them where they span much."""
+    from dtcli.induction.distributed import cells as module
+
+    monkeypatch.setattr(module, "DENSE_SPAN", dense_span)
+    node, codes, w, y = _records(9)
+    width = 50_000  # (keys spread thinly: many more possible than present)
+    whole = cells_of(node, codes, w, y, width, 3)
+    cut = [0, 500, 1700, 2900, len(node)]
+    parts = [cells_of(*(a[lo:hi] for a in (node, codes, w, y)), width, 3) for lo, hi in zip(cut, cut[1:])]
+    assert _same(merged(parts[::-1], 3), whole)
