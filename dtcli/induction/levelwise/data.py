@@ -207,6 +207,13 @@ class Candidates:
         rows = self.rows
         self.found[:, i], self.gains[:, i], self.ratios[:, i] = found[rows], gains[rows], ratios[rows]
 
+    def put_rows(self, i: int, found, gains, ratios, lower=None, upper=None) -> None:
+        """Attribute ``i``'s candidates given by active node already (row ``r``: node ``rows[r]``), with
+        the cut of a numeric one (the Dask engine's shards score only the active nodes)."""
+        self.found[:, i], self.gains[:, i], self.ratios[:, i] = found, gains, ratios
+        if lower is not None:
+            self.cuts[i] = (lower, upper)
+
     def by_node(self, values: np.ndarray, fill) -> np.ndarray:
         """Values by active node spread over the level's nodes (``fill`` for the others)."""
         out = np.full((len(self.front.active), *values.shape[1:]), fill, dtype=values.dtype)

@@ -1,0 +1,108 @@
+"""A level's split search on the workers: each partition's records as sparse cells, cut into shards of
+nodes; each shard summed and scored where it lies; only the candidates travel to the client.
+
+Contract (functions run on workers, numpy and the scoring kernels):
+
+- ``level_cells(enc, recs, pos, bounds, layout)``: a partition's records (``histograms.Records``)
+  at the level's active nodes (``pos``: a node's place among them, -1 for the others) as one
+  tuple of ``Cells`` an attribute (schema order) per shard (``bounds``: the shards' first active
+  nodes, and the end);
+- ``score_shard(pieces, totals, layout, min_leaf)``: a shard's pieces from every partition summed
+  (``cells.merged``: exact, in any order) and scored with the level-wise engine's kernels: per
+  attribute, (found, gain, ratio) for a nominal one and (found, gain, ratio, lower, upper) for a
+  numeric one, by the shard's nodes; and the summed cells, kept on the worker for ``shard_sizes``;
+- ``shard_sizes(scored, attr, thr, layout, width)``: each split node's known weight per branch.
+
+``Layout``: per attribute (schema order) whether nominal, its slot in the encoded blocks, its width
+(values or bins, and one for the missing value) and, for a numeric one, its bins (edges,
+renumbering, tops).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from dtcli.induction.distributed.cells import Cells, cells_of, dense, merged, pieces, rows_of
+from dtcli.induction.distributed.quantiles import bin_of
+
+CHUNK = 1 << 15  # nominal attributes are scored this many nodes at a time (dense: nodes x values x classes)
+
+
+class Layout(NamedTuple):
+    is_nominal: tuple
+    slot: tuple
+    width: tuple
+    bins: tuple  # per attribute: (edges, renumbering, tops), or None for a nominal one
+    n_classes: int
+
+
+def level_cells(enc, recs, pos: np.ndarray, bounds: np.ndarray, layout: Layout) -> list[tuple]:
+    """This partition's cells at the active nodes, by shard then attribute (see the module docstring)."""
+    keep = pos[recs.node] >= 0
+    node, rows, w = pos[recs.node[keep]], recs.row[keep], recs.w[keep]
+    y = enc.y[rows]
+    by_attribute = []
+    for i, nominal in enumerate(layout.is_nominal):
+        if nominal:
+            codes = enc.nominal[layout.slot[i]][rows]
+        else:
+            edges, renumber, _ = layout.bins[i]
+            codes = bin_of(enc.numeric[layout.slot[i]][rows], edges, renumber)
+        cells = cells_of(node, codes, w, y, layout.width[i], layout.n_classes)
+        by_attribute.append(pieces(cells, bounds, layout.width[i]))
+    return [tuple(cut[r] for cut in by_attribute) for r in range(len(bounds) - 1)]
+
+
+def score_shard(shard: list[tuple], totals: np.ndarray, layout: Layout, min_leaf: float) -> tuple[list, list]:
+    """The shard's candidates per attribute, and its summed cells (see the module docstring)."""
+    from dtcli.induction.distributed.kernels.scores import nominal_scores
+    from dtcli.induction.distributed.kernels.sparse import sparse_binned_scores
+
+    m = len(totals)
+    summed_cells, candidates = [], []
+    for i, nominal in enumerate(layout.is_nominal):
+        cells = merged([piece[i] for piece in shard], layout.n_classes)
+        summed_cells.append(cells)
+        width = layout.width[i]
+        if nominal:
+            out = [np.zeros(m, dtype=np.bool_), np.zeros(m), np.zeros(m)]
+            for lo in range(0, m, CHUNK):
+                hi = min(m, lo + CHUNK)
+                at = np.searchsorted(cells.keys, np.array([lo, hi]) * width)
+                part = Cells(
+                    cells.keys[at[0] : at[1]] - lo * width, cells.weights[at[0] : at[1]], cells.records[at[0] : at[1]]
+                )
+                hist = dense(part, hi - lo, width)
+                scored = nominal_scores(hist, np.ones(hi - lo, dtype=np.bool_), totals[lo:hi], min_leaf)
+                for whole, piece in zip(out, scored):
+                    whole[lo:hi] = piece
+            candidates.append(tuple(out))
+        else:
+            starts, codes = rows_of(cells, m, width)
+            tops = layout.bins[i][2]
+            found, lower, upper, gains, ratios = sparse_binned_scores(
+                starts, codes, cells.weights, cells.records, width - 1, tops, totals, min_leaf, True
+            )
+            candidates.append((found, gains, ratios, lower, upper))
+    return candidates, summed_cells
+
+
+def shard_sizes(scored: tuple, attr: np.ndarray, thr: np.ndarray, layout: Layout, width: int) -> np.ndarray:
+    """Each of the shard's nodes' known weight per branch of its test (``attr`` -1: none; a numeric
+    test's threshold a bin's largest value, so each bin lies wholly on one side)."""
+    cells_by_attribute = scored[1]
+    sizes = np.zeros((len(attr), width))
+    for i in np.unique(attr[attr >= 0]):
+        cells = cells_by_attribute[i]
+        n_codes = layout.width[i] - 1
+        node, code = cells.keys // layout.width[i], cells.keys % layout.width[i]
+        take = (code < n_codes) & (attr[node] == i)
+        node, code, weight = node[take], code[take], cells.weights[take].sum(axis=1)
+        if layout.is_nominal[i]:
+            branch = code
+        else:
+            branch = (layout.bins[i][2][code] > thr[node]).astype(np.int64)
+        np.add.at(sizes, (node, branch), weight)
+    return sizes
