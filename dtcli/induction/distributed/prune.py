@@ -50,6 +50,7 @@ class ClusterCases:
         self.slot[~self.is_nominal] = np.arange(int((~self.is_nominal).sum()))
         self.known = {(): np.asarray(by_class, dtype=np.float64)}
         self.lacking: dict = {}  # (path, attribute, threshold) -> class sums of the path's cases lacking the value
+        self.splits: dict = {}  # (path, attribute, threshold) -> _split's answer, once known
         self.missing = None  # by attribute: whether any labelled row lacks its value (fetched once)
         self.position = {a.name: i for i, a in enumerate(schema.attributes)}
         self.grown, self.top = root, None
@@ -68,7 +69,7 @@ class ClusterCases:
         if split is None:
             self._fetch(self._queries(test, path))
             split = self._split(test, path)
-        return split
+        return split[0].copy(), split[1]
 
     def watch(self, top) -> None:
         self.top = top
@@ -80,6 +81,15 @@ class ClusterCases:
 
     def _split(self, test, path: tuple):
         """``_route``'s (bags, the branches' paths) for ``test`` on ``path``'s cases; None if not fetched yet."""
+        key = (path, self.position[test.attribute.name], test.threshold if test.kind == "numeric" else None)
+        split = self.splits.get(key)
+        if split is None:
+            split = self._splitting(test, path)
+            if split is not None:
+                self.splits[key] = split
+        return split
+
+    def _splitting(self, test, path: tuple):
         queries = self._queries(test, path)
         if any(q not in self.known for q in queries):
             return None
@@ -124,7 +134,10 @@ class ClusterCases:
 
     def _pass(self, wanted: set) -> None:
         listed, arrays = paths_of(wanted, self.is_nominal, self.slot)
-        futures = self.client.map(path_counts, self.parts, paths=arrays, n_classes=self.n_classes)
+        # Sent ahead (a future, not a keyword argument: distributed keys a keyword's value over 100 kB
+        # by the keyword's name, and the next pass's paths would clash with this pass's).
+        shipped = self.client.scatter([arrays], broadcast=True)[0]
+        futures = self.client.map(path_counts, self.parts, paths=shipped, n_classes=self.n_classes)
         counts, lacking = summed(self.client, futures)
         for p, c, m in zip(listed, counts, lacking):
             self.known[p] = c

@@ -124,7 +124,8 @@ def _write_missing(path, n: int, seed: int) -> str:
 
 def _pruned_on_cluster(client, path: str, params, prune: PruneParams):
     """The local binned engine's unpruned tree, pruned on the cluster (partitions of 20,000 bytes): the
-    pruning alone, whatever the Dask engine's growth refuses."""
+    pruning alone, whatever the Dask engine's growth refuses. (The table is put on the cluster first: once
+    the local reader has imported pandas, without pyarrow, dask's CSV reader cannot have pyarrow strings.)"""
     table = load(client, path, (None, (), ()), summed, 20_000)
     assert len(table.parts) > 1
     grown = _local_tree(path, params, NO_PRUNING)
@@ -191,3 +192,24 @@ def test_fractional_weights_along_a_path(client, tmp_path):
     bags, below = holder.route(NumericTest(x, 1.5), parts[a])
     assert [holder.counts(p)[yes] for p in below] == [1 + 5592406 / 2**24] * 2
     assert bags[:, yes].tolist() == [1 + 11184811 / 2**25] * 2
+
+
+def test_many_paths_in_a_pass(client, tmp_path):
+    """A grown tree of about 3,000 nodes: a pass's paths (over 100 kB) are sent ahead to the workers
+    (as a keyword argument, distributed would key them by the keyword's name alone: the scheduler
+    failed an assertion). The table: 10 nominal attributes of 2-12 values, 10 numeric, 3 classes."""
+    rng = np.random.default_rng(2)
+    n = 12000
+    cats = [rng.integers(0, 2 + (j * 5) % 11, n) for j in range(10)]
+    x = rng.normal(50 + 10 * np.arange(10)[:, None], 15, (10, n)).round(2)
+    score = (cats[0] == 0) + np.isin(cats[1], [1, 3, 5]) + (x[0] > 50) + (x[1] > 65) * (x[0] <= 45)
+    y = np.where(rng.random(n) < 0.15, rng.integers(0, 3, n), np.floor(score * 3 / 4).clip(0, 2)).astype(int)
+    header = ",".join([*(f"c{j}" for j in range(10)), *(f"x{j}" for j in range(10)), "label"])
+    rows = [",".join([*(f"v{c[i]}" for c in cats), *(str(v) for v in x[:, i]), f"k{y[i]}"]) for i in range(n)]
+    path = tmp_path / "wide.csv"
+    path.write_text(header + "\n" + "\n".join(rows) + "\n")
+    params = grow_params("c45", max_bins=16)
+    prune = PruneParams(method="pessimistic")
+    tree = _pruned_on_cluster(client, str(path), params, prune)
+    assert dumps_model(tree) == _local(str(path), params, prune)
+    assert tree.parameters["pruning"]["original_leaves"] > 1000
