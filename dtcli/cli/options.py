@@ -65,7 +65,8 @@ engine_option = click.option(
     type=click.Choice((*ENGINES, DASK)),
     help="Who grows the tree: auto (the compiled engines from 5,000 rows, the per-node reference "
     "below), reference, or compiled (numba; where it cannot run, the reference with a warning); "
-    "dask (dtree train only: on a Dask cluster; C4.5 on quantile bins, unpruned or pruned pessimistically). "
+    "dask (dtree train only: on a Dask cluster; C4.5 on quantile bins, 256 unless told otherwise, "
+    "unpruned or pruned pessimistically). "
     "The same tree either way. Default: the DTREE_ENGINE environment variable (numpy and numba "
     "also accepted), else auto.",
 )
@@ -126,7 +127,8 @@ growth_options = option_group(
         type=int,
         metavar="N",
         help="Approximate mode for very large tables: each numeric attribute is cut only between N "
-        "quantile bins (thresholds are bin maxima), not between every pair of distinct values.",
+        "quantile bins (thresholds are bin maxima), not between every pair of distinct values. "
+        "--engine dask: 256 unless given.",
     ),
     engine_option,
 )

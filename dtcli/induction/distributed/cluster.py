@@ -81,7 +81,7 @@ def _add(a, b):
 
 def summed(client, futures: list):
     """The sum of the partitions' results, added pairwise on the cluster (a tree of additions:
-    every addition exact, the results integer counts), gathered to the client."""
+    every addition exact: counts, and weights on ``constants.on_grid``'s grid), gathered to the client."""
     while len(futures) > 1:
         pairs = [client.submit(_add, futures[i], futures[i + 1]) for i in range(0, len(futures) - 1, 2)]
         futures = pairs + ([futures[-1]] if len(futures) % 2 else [])

@@ -1,17 +1,29 @@
-"""The Dask engine's growth: the client drives the levels, the workers count.
+"""The Dask engine's growth: the client drives the levels, the workers count and score.
 
 Contract: ``grow_dask(client, parts, shape, params, bins)`` returns the FlatTree the level-wise
 engine (``levelwise/engine.py``) grows with ``--max-bins`` on the same table, for the cases
-``train.unsupported`` lets through. Each level ships the tests grown so far (``histograms.Tests``,
-a few arrays per level) to every partition; each sends back its counts per (node, class) and per
-(node, attribute value or bin, class): about ``nodes x (sum of values and bins + attributes) x
-classes`` 8-byte counts a level; the cluster adds them pairwise; the client scores them with the
-level-wise engine's own kernels and rules (``C45Level``, ``Candidates``, ``Placer``) and
-places the thresholds. No row reaches the client.
+``train.unsupported`` lets through. Per level:
+
+1. each partition keeps its records ``(row, weight, node)`` on its worker (``records.py``), carried
+   one level down by the tests just chosen (a case whose tested value is missing goes down every
+   branch, its weight on the grid of ``constants.on_grid``: every sum below is exact in any order);
+2. the partitions' class weights per node are added on the cluster and reach the client
+   (``nodes x classes`` numbers), which decides the nodes that may split (``C45Level.splittable``);
+3. each partition turns its records at those nodes into sparse cells, one piece per shard of
+   nodes (``shards.level_cells``); each shard sums its pieces and scores its nodes with the
+   level-wise engine's kernels where it lies (``shards.score_shard``); only the candidates reach
+   the client (``active nodes x attributes`` found, gain, ratio and cut);
+4. the client chooses (``C45Level.select``), places the thresholds (``Placer``: J48's), and asks
+   the shards each split's known weight per branch, from which it computes the shares exactly
+   as ``levelwise/engine.branch_shares`` does.
+
+No row reaches the client, and no array of nodes x bins exists anywhere: a deep level of many
+small nodes costs what its records cost.
 """
 
 from __future__ import annotations
 
+import operator
 import time
 from typing import NamedTuple
 
@@ -20,13 +32,15 @@ import numpy as np
 from dtcli.errors import ParameterError
 from dtcli.induction.criteria.midpoint import midpoint
 from dtcli.induction.distributed.cluster import summed
-from dtcli.induction.distributed.histograms import Tests, histograms
-from dtcli.induction.distributed.kernels.scores import binned_scores, nominal_scores
+from dtcli.induction.distributed.records import Blocks, advance, node_counts, record_sizes, start
+from dtcli.induction.distributed.shards import Layout, level_cells, score_shard, shard_sizes
 from dtcli.induction.grow.flat import FlatTree, best_first
 from dtcli.induction.levelwise.c45_level import C45Level
 from dtcli.induction.levelwise.data import Candidates, LevelTree, Placer, assemble
-from dtcli.induction.levelwise.engine import kernels
+from dtcli.induction.levelwise.engine import branch_shares, kernels
 from dtcli.induction.levelwise.kernels.state import Frontier
+
+SHARD_NODES = 2048  # a shard holds at least this many active nodes (fewer shards on a narrow level)
 
 
 class Shape(NamedTuple):
@@ -70,34 +84,32 @@ class _Growth:
         self.slot = np.zeros(len(attributes), dtype=np.int64)
         self.slot[self.is_nominal] = np.arange(int(self.is_nominal.sum()))
         self.slot[~self.is_nominal] = np.arange(int((~self.is_nominal).sum()))
-        self.n_values = tuple(len(a.values) for a in attributes if a.is_nominal)
-        usable = list(range(len(attributes)))
-        self.scorer = C45Level(kernels(), shape, params, None, usable, {})
+        self.scorer = C45Level(kernels(), shape, params, None, list(range(len(attributes))), {})
         self.placer = Placer(shape, params.thresholds or "data")
         for i in np.flatnonzero(~self.is_nominal):
             self.placer.distinct[int(i)] = bins[int(self.slot[i])][2]
+        layout = Layout(
+            tuple(bool(v) for v in self.is_nominal),
+            tuple(int(v) for v in self.slot),
+            tuple(
+                len(a.values) + 1 if a.is_nominal else len(bins[int(s)][2]) + 1 for a, s in zip(attributes, self.slot)
+            ),
+            tuple(None if a.is_nominal else bins[int(s)] for a, s in zip(attributes, self.slot)),
+            self.n_classes,
+        )
+        self.layout = client.scatter(layout, broadcast=True)
+        self.blocks = Blocks(self.is_nominal, self.slot)
+        self.n_workers = max(1, len(client.scheduler_info().get("workers", {})))
+        self.recs = client.map(start, parts)
         self.levels: list[LevelTree] = []
         self.parent_labels = np.zeros(1, dtype=np.int64)
         self.started = time.perf_counter()
 
-    def _histograms(self, n_nodes: int) -> dict:
-        tests = Tests(tuple((v.attr, v.thr, v.nb, v.cstart) for v in self.levels), self.is_nominal, self.slot)
-        asked = self.client.map(
-            histograms,
-            self.parts,
-            tests=tests,
-            n_nodes=n_nodes,
-            n_classes=self.n_classes,
-            n_values=self.n_values,
-            bins=self.bins,
-        )
-        return summed(self.client, asked)
-
     def level(self, progress) -> bool:
         """Grow the frontier by one level; False when no node splits."""
         n_nodes, depth = len(self.parent_labels), len(self.levels)
-        h = self._histograms(n_nodes)
-        counts = h["counts"].astype(np.float64)
+        asked = self.client.map(node_counts, self.parts, self.recs, n_nodes=n_nodes, n_classes=self.n_classes)
+        counts = summed(self.client, asked)
         totals = counts.sum(axis=1)
         tops = counts.max(axis=1)
         labels = np.where(totals > 0, counts.argmax(axis=1), self.parent_labels)
@@ -108,43 +120,75 @@ class _Growth:
         active = self.scorer.splittable(counts, totals, tops, depth)
         if not active.any():
             return False
-        candidates = self._candidates(h, active, totals)
+        candidates = Candidates(
+            None, Frontier(active, totals, self.n_classes, self.scorer.min_leaf), len(self.attributes)
+        )
+        scored, bounds = self._score(candidates, totals)
         best, scores, gains, _ = self.scorer.select(candidates)
         split = np.flatnonzero(best >= 0)
         if len(split) == 0:
             return False
-        self._refuse_missing(h, split, best)
         self._set_tests(level, split, best, scores, gains, candidates)
         level.cstart = np.cumsum(level.nb) - level.nb
+        shares = branch_shares(self._sizes(level, candidates.rows, scored, bounds), level.nb)
+        del scored
+        test = self.client.scatter((level.attr, level.thr, level.cstart, shares), broadcast=True)
+        self.recs = self.client.map(advance, self.parts, self.recs, test=test, blocks=self.blocks)
         self.parent_labels = np.repeat(level.labels, level.nb)
         return True
 
-    def _hist(self, h: dict, i: int) -> np.ndarray:
-        kind = "nominal" if self.is_nominal[i] else "numeric"
-        return h[kind][int(self.slot[i])].astype(np.float64)
-
-    def _candidates(self, h: dict, active, totals) -> Candidates:
-        min_leaf = self.scorer.min_leaf
-        candidates = Candidates(None, Frontier(active, totals, self.n_classes, min_leaf), len(self.attributes))
+    def _score(self, candidates: Candidates, totals: np.ndarray) -> tuple[list, np.ndarray]:
+        """Every active node's candidates, scored by shards on the cluster; the shards' futures and bounds."""
+        client, rows = self.client, candidates.rows
+        m = len(rows)
+        n_shards = int(min(2 * self.n_workers, max(1, m // SHARD_NODES)))
+        weight = np.cumsum(totals[rows])
+        inner = np.searchsorted(weight, weight[-1] * np.arange(1, n_shards) / n_shards)
+        bounds = np.unique(np.concatenate([[0], inner, [m]])).astype(np.int64)
+        pos = np.full(len(totals), -1, dtype=np.int64)
+        pos[rows] = np.arange(m)
+        pos = client.scatter(pos, broadcast=True)
+        cells = client.map(level_cells, self.parts, self.recs, pos=pos, bounds=bounds, layout=self.layout)
+        scored = []
+        for r in range(len(bounds) - 1):
+            shard = [client.submit(operator.getitem, f, r) for f in cells]
+            here = totals[rows[bounds[r] : bounds[r + 1]]]
+            scored.append(client.submit(score_shard, shard, here, self.layout, self.scorer.min_leaf))
+        del cells
+        results = client.gather([client.submit(operator.getitem, s, 0) for s in scored])
         for i in range(len(self.attributes)):
-            hist = self._hist(h, i)
-            if self.is_nominal[i]:
-                candidates.put(i, *nominal_scores(hist, active, totals, min_leaf))
-            else:
-                tops = self.bins[int(self.slot[i])][2]
-                candidates.cut(i, *binned_scores(hist, tops, active, totals, min_leaf, True))
-        return candidates
+            columns = [np.concatenate([result[i][j] for result in results]) for j in range(len(results[0][i]))]
+            candidates.put_rows(i, *columns)
+        return scored, bounds
 
-    def _refuse_missing(self, h: dict, split, best) -> None:
-        """A split on an attribute with missing values at its node would make fractional cases."""
-        for s in split:
-            i = int(best[s])
-            if self._hist(h, i)[s, -1].sum() > 0:
-                raise ParameterError(
-                    f"--engine dask: column {self.attributes[i].name!r} has missing values where the tree splits "
-                    "on it, and C4.5's fractional cases are not supported by the Dask engine yet: fill them in, "
-                    "or leave --engine dask out"
-                )
+    def _sizes(self, level: LevelTree, rows: np.ndarray, scored: list, bounds: np.ndarray) -> np.ndarray:
+        """Each split node's known weight per branch (``route``'s ``sizes``), from the shards' summed
+        cells (exact: weights on the grid); from the records when a threshold is no bin's largest
+        value (``--thresholds midpoint``), where a bin may lie on both sides."""
+        width = max(int(level.nb.max()), 1)
+        if not self._on_tops(level):
+            asked = self.client.map(
+                record_sizes, self.parts, self.recs, attr=level.attr, thr=level.thr, width=width, blocks=self.blocks
+            )
+            return summed(self.client, asked)
+        attr, thr = level.attr[rows], level.thr[rows]
+        asked = [
+            self.client.submit(shard_sizes, s, attr[lo:hi], thr[lo:hi], self.layout, width)
+            for s, lo, hi in zip(scored, bounds[:-1], bounds[1:])
+        ]
+        sizes = np.zeros((len(level.nb), width))
+        sizes[rows] = np.concatenate(self.client.gather(asked))
+        return sizes
+
+    def _on_tops(self, level: LevelTree) -> bool:
+        """Whether every numeric split's threshold is a bin's largest value (so each bin lies wholly
+        on one side: the data placement J48 makes; ``--thresholds midpoint`` places between)."""
+        for i in np.unique(level.attr[level.attr >= 0]):
+            if not self.is_nominal[i]:
+                tops = self.bins[int(self.slot[i])][2]
+                if not np.isin(level.thr[level.attr == i], tops).all():
+                    return False
+        return True
 
     def _set_tests(self, level: LevelTree, split, best, scores, gains, candidates: Candidates) -> None:
         """The split nodes' tests, as the level-wise engine sets them (J48's threshold placement)."""

@@ -1,5 +1,7 @@
-"""A level's split search on the workers: each partition's records as sparse cells, cut into shards of
-nodes; each shard summed and scored where it lies; only the candidates travel to the client.
+"""A level's split search on the workers: the partitions' sparse cells summed and scored by shards of nodes.
+
+Each partition's records become sparse cells, cut into shards of nodes; each shard is summed and
+scored where it lies; only the candidates travel to the client.
 
 Contract (functions run on workers, numpy and the scoring kernels):
 

@@ -2,12 +2,15 @@
 
 Contract: ``train_dask(load, params, prune, scheduler)`` returns ``(Tree, warnings)`` equal to what
 ``algorithms.train`` returns for the same file read locally with the same ``--max-bins`` (the model
-file byte for byte), for C4.5 classification, unpruned or pruned pessimistically (``prune.py``),
-without splits on attributes with missing values at the split node (whole-number weights: every sum
-exact); anything else is refused with one line naming the option (``unsupported``), never a different tree.
+file byte for byte; without ``--max-bins``, ``DEFAULT_BINS``, recorded as if given), for C4.5
+classification, unpruned or pruned pessimistically (``prune.py``), missing values included (C4.5's
+fractional cases, their weights on the grid of ``constants.on_grid``: every sum exact in any order);
+anything else is refused with one line naming the option (``unsupported``), never a different tree.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 
@@ -19,13 +22,13 @@ from dtcli.induction.distributed.quantiles import numeric_bins
 from dtcli.induction.params import check_grow, check_pessimistic
 from dtcli.model.tree import Tree
 
+DEFAULT_BINS = 256  # --max-bins when --engine dask is given without it
+
 
 def unsupported(params, prune) -> str | None:
-    """Why the Dask engine cannot train with these options (None: it can)."""
+    """Why the Dask engine cannot train with these options (None: it can; ``params`` with its bins: ``with_bins``)."""
     if params.algorithm != "c45":
         return f"--algorithm {params.algorithm} (C4.5 only so far: --algorithm c45)"
-    if not params.max_bins:
-        return "no --max-bins (it bins numeric attributes: give --max-bins N, e.g. 256)"
     if prune.method not in ("none", "pessimistic"):
         return f"--prune {prune.method} (it needs a hold-out drawn row by row: use --prune pessimistic or --no-prune)"
     if params.criterion == "gini":
@@ -42,6 +45,7 @@ def unsupported(params, prune) -> str | None:
 def train_dask(load, params, prune, scheduler: str | None, progress=None):
     """Train on the cluster; ``load(client, summed)`` puts the table there (``io/dask_frames.load``);
     ``prune``: PruneParams, its method given. Returns (tree, warnings)."""
+    params = with_bins(params)
     check_grow(params)
     if prune.method == "pessimistic":
         check_pessimistic(prune, False)
@@ -64,6 +68,11 @@ def train_dask(load, params, prune, scheduler: str | None, progress=None):
 
             tree = prune_dask(client, table.parts, schema, tree, table.by_class, prune)
     return tree, _warnings(table.source, table.n_rows, rows)
+
+
+def with_bins(params):
+    """``params`` with ``--max-bins DEFAULT_BINS`` when none is given (the model records it so)."""
+    return replace(params, max_bins=DEFAULT_BINS) if params.max_bins is None else params
 
 
 def _check(schema, n_rows: int, by_class, source: str) -> None:

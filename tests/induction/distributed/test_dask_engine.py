@@ -10,7 +10,6 @@ import pytest
 pytest.importorskip("distributed", reason="the Dask engine needs the optional extra: pip install 'dtree[scale]'")
 
 from dtcli.cli.common import Source
-from dtcli.errors import ParameterError
 from dtcli.induction.algorithms import grow_params, train
 from dtcli.induction.distributed.cluster import summed
 from dtcli.induction.distributed.engine import NoColumns, Shape, grow_dask
@@ -21,8 +20,9 @@ from dtcli.io.dask_frames import load
 from dtcli.model.serialize import dumps_model
 
 
-def _write(path, n: int, seed: int, missing: bool = False) -> str:
-    """A table of numeric (many distinct values, few distinct values) and nominal attributes."""
+def _write(path, n: int, seed: int, missing: float = 0.0) -> str:
+    """A table of numeric (many distinct values, few distinct values) and nominal attributes; each
+    attribute's cells missing (``?``) with probability ``missing``, drawn after the class."""
     rng = np.random.default_rng(seed)
     a = rng.normal(size=n).round(3)
     b = rng.integers(0, 12, n)
@@ -30,10 +30,8 @@ def _write(path, n: int, seed: int, missing: bool = False) -> str:
     d = rng.exponential(2, n).round(2)
     y = np.where(((a > 0.2) & (c != "blue")) | (d > 3), "yes", np.where(b > 7, "maybe", "no"))
     y = np.where(rng.random(n) < 0.1, rng.choice(["no", "yes", "maybe"], n), y)
-    lines = ["a,b,c,d,class"]
-    for i in range(n):
-        cell = "?" if missing and rng.random() < 0.05 else str(d[i])
-        lines.append(f"{a[i]},{b[i]},{c[i]},{cell},{y[i]}")
+    cells = [np.where(rng.random(n) < missing, "?", column.astype(str)) for column in (a, b, c, d)]
+    lines = ["a,b,c,d,class"] + [",".join(row) for row in zip(*cells, y)]
     path.write_text("\n".join(lines) + "\n")
     return str(path)
 
@@ -47,6 +45,12 @@ def _dask_model(client, path: str, params, blocksize: int) -> str:
     shape = Shape(table.schema.attributes, table.schema.classes, table.n_rows, NoColumns(table.schema.attributes))
     flat = grow_dask(client, table.parts, shape, params, bins)
     return dumps_model(tree_of(table.schema, flat, params, table.source, int(table.by_class.sum()), table.sha256))
+
+
+def _fractional(model: str) -> bool:
+    """Whether some node's class counts are not whole numbers."""
+    counts = re.findall(r'"counts": \[([^\]]*)\]', model)
+    return any(float(x) != round(float(x)) for c in counts for x in c.split(","))
 
 
 def _local_model(path: str, params, engine: str) -> str:
@@ -63,10 +67,54 @@ def test_c45_model_file_is_the_local_binned_engines(client, tmp_path, max_bins):
     assert model == _local_model(path, params, "reference")  # (the per-node grower on the binned table)
 
 
-def test_a_split_on_missing_values_is_refused_not_different(client, tmp_path):
-    path = _write(tmp_path / "m.csv", 2000, seed=3, missing=True)
-    with pytest.raises(ParameterError, match="column 'd' has missing values where the tree splits"):
-        _dask_model(client, path, grow_params("c45", max_bins=16), blocksize=20_000)
+@pytest.mark.parametrize("max_bins, missing, seed", [(4, 0.3, 1), (8, 0.1, 2), (64, 0.05, 3), (256, 0.2, 4)])
+def test_fractional_cases_grow_the_local_binned_engines_model(client, tmp_path, max_bins, missing, seed):
+    """Missing values in every attribute, nominal and numeric: C4.5's fractional cases, on the grid."""
+    path = _write(tmp_path / "m.csv", 3000, seed=seed, missing=missing)
+    params = grow_params("c45", max_bins=max_bins)
+    model = _dask_model(client, path, params, blocksize=20_000)  # several partitions
+    assert _fractional(model)  # (the case is met: some node holds fractional cases)
+    assert model == _local_model(path, params, "compiled")
+    assert model == _local_model(path, params, "reference")
+
+
+@pytest.mark.parametrize("shard_nodes", [1, 5])
+def test_many_shards_grow_the_same_model(client, tmp_path, monkeypatch, shard_nodes):
+    """Levels scored by several shards of nodes (each a few nodes here) give the same model file."""
+    from dtcli.induction.distributed import engine
+
+    monkeypatch.setattr(engine, "SHARD_NODES", shard_nodes)
+    path = _write(tmp_path / "s.csv", 3000, seed=11, missing=0.1)
+    params = grow_params("c45", max_bins=16)
+    model = _dask_model(client, path, params, blocksize=20_000)
+    assert _fractional(model)
+    assert model == _local_model(path, params, "compiled")
+
+
+def test_midpoint_thresholds_with_fractional_cases(client, tmp_path):
+    """Thresholds that are no bin's largest value: the branches' known weights asked of the workers.
+    (--max-depth: both engines route the values, not the bins, by a midpoint between bins' largest
+    values, and may send a node's every case down one branch, level after level.)"""
+    path = _write(tmp_path / "p.csv", 2000, seed=9, missing=0.15)
+    params = grow_params("c45", max_bins=16, thresholds="midpoint", max_depth=5)
+    model = _dask_model(client, path, params, blocksize=15_000)
+    assert model == _local_model(path, params, "compiled")
+
+
+def test_without_max_bins_the_model_is_max_bins_256s(client, tmp_path):
+    """--engine dask defaults to --max-bins 256, recorded as if given: the local --max-bins 256 model file."""
+    from click.testing import CliRunner
+
+    from dtcli.cli import cli
+
+    path = _write(tmp_path / "n.csv", 3000, seed=6, missing=0.1)
+    common = ["train", path, "-a", "c45", "--no-prune", "-q"]
+    dask = [*common, "--engine", "dask", "--scheduler", client.scheduler.address, "-o", str(tmp_path / "d.json")]
+    assert CliRunner().invoke(cli, dask).exit_code == 0
+    local = [*common, "--max-bins", "256", "-o", str(tmp_path / "l.json")]
+    assert CliRunner().invoke(cli, local).exit_code == 0
+    model = (tmp_path / "d.json").read_text()
+    assert '"max_bins": 256' in model and model == (tmp_path / "l.json").read_text()
 
 
 def test_quantile_positions_are_numpys():
@@ -111,3 +159,12 @@ def test_parquet_parts_train_the_local_engines_model(client, tmp_path):
     assert strip(model) == strip(csv_model)
     glob = _dask_model(client, folder + "/part-*.parquet", params, blocksize=20_000)
     assert strip(glob) == strip(model) and '"sha256": ""' in glob
+
+
+def test_parquet_parts_with_nulls_grow_the_local_engines_model(client, tmp_path):
+    """Nulls in Parquet parts (numbers and strings) are C4.5's fractional cases as on one machine."""
+    pytest.importorskip("pyarrow", reason="Parquet needs the optional extra: pip install 'dtree[scale]'")
+    folder = _parquet_parts(_write(tmp_path / "t.csv", 3000, seed=12, missing=0.1), tmp_path / "parts", 900)
+    params = grow_params("c45", max_bins=16)
+    model = _dask_model(client, folder, params, blocksize=20_000)
+    assert _fractional(model) and model == _local_model(folder, params, "compiled")
