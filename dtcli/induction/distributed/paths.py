@@ -1,12 +1,15 @@
-"""What each partition computes for pruning, on a worker: its rows' class counts along paths of tests.
+"""What each partition computes for pruning, on a worker: its rows' class sums along paths of tests.
 
-A path is a chain of conditions from the root, each ``(attribute, threshold, branch)`` (attribute by
-schema position; the threshold 0.0 for a nominal test): the rows that take that branch of every test.
-``Paths`` lists the paths asked for with all their prefixes, in the order of sorted tuples (a prefix
-before its extensions, an extension right after its prefix's other extensions): each row of it is the
-depth and the last condition. Per path, a partition returns its labelled rows' class counts and how
-many of its parent path's rows lack the tested value (the client refuses to count those: C4.5 would
-split them into fractional cases).
+A path is a chain of conditions from the root, each ``(attribute, threshold, branch, share)``
+(attribute by schema position; the threshold 0.0 for a nominal test): the rows that take that
+branch of every test, as C4.5 sends them. A row that knows the tested value keeps its weight if it
+takes the branch; a row lacking it goes down with weight ``on_grid(weight * share)`` when ``share``
+exceeds 1e-6 (``constants.gr``), else not at all (share 0.0: the branch's known rows only).
+Every weight is then a multiple of 2**-24, so every sum below is exact in any order.
+``Paths`` lists the paths asked for with all their prefixes, in the order of sorted tuples (a
+prefix before its extensions, an extension right after its prefix's other extensions): each row of
+it is the depth and the last condition. Per path, a partition returns the class sums of its rows
+along the path and the class sums of its parent path's rows that lack the tested value.
 """
 
 from __future__ import annotations
@@ -15,12 +18,15 @@ from typing import NamedTuple
 
 import numpy as np
 
+from dtcli.induction.criteria.constants import gr, on_grid
+
 
 class Paths(NamedTuple):
     depth: np.ndarray  # (paths,) length of each path, from 1
     attr: np.ndarray
     thr: np.ndarray
     branch: np.ndarray
+    share: np.ndarray  # of the weight of the parent's rows lacking the value (0.0: none of it)
     is_nominal: np.ndarray  # by attribute
     slot: np.ndarray  # attribute -> row in the encoded nominal or numeric block
 
@@ -38,6 +44,7 @@ def paths_of(asked, is_nominal: np.ndarray, slot: np.ndarray) -> tuple[list, Pat
         np.array([c[0] for c in last], dtype=np.int64),
         np.array([c[1] for c in last], dtype=np.float64),
         np.array([c[2] for c in last], dtype=np.int64),
+        np.array([c[3] for c in last], dtype=np.float64),
         is_nominal,
         slot,
     )
@@ -45,26 +52,60 @@ def paths_of(asked, is_nominal: np.ndarray, slot: np.ndarray) -> tuple[list, Pat
 
 
 def path_counts(enc, paths: Paths, n_classes: int) -> tuple[np.ndarray, np.ndarray]:
-    """This partition's (class counts, missing) per path: (paths, classes) and (paths,)."""
+    """This partition's (class sums, class sums of the parent's rows lacking the value) per path:
+    two (paths, classes) arrays."""
     n = len(paths.depth)
-    counts = np.zeros((n, n_classes), dtype=np.int64)
-    missing = np.zeros(n, dtype=np.int64)
-    stack = [np.flatnonzero(enc.y >= 0)]  # the rows along the current path's prefixes
+    counts = np.zeros((n, n_classes))
+    lacking = np.zeros((n, n_classes))
+    labelled = np.flatnonzero(enc.y >= 0)
+    stack = [(labelled, np.ones(len(labelled)), {})]  # along the current path's prefixes: rows, weights, tests seen
     for q in range(n):
         del stack[int(paths.depth[q]) :]
-        rows = stack[-1]
-        a = int(paths.attr[q])
-        if paths.is_nominal[a]:
-            codes = enc.nominal[paths.slot[a]][rows]
-            lack = codes < 0
-            take = codes == paths.branch[q]
+        rows, weights, seen = stack[-1]
+        if not len(rows):
+            stack.append((rows, weights, {}))
+            continue
+        key = (int(paths.attr[q]), float(paths.thr[q]))
+        if key not in seen:  # (a test's branches follow each other: the rows are looked at once)
+            seen[key] = _tested(enc, paths, key[0], key[1], rows, weights, n_classes)
+        below, lack, lacking[q] = seen[key]
+        if paths.is_nominal[key[0]]:
+            take = below == paths.branch[q]  # (a missing code, -1, is no branch)
         else:
-            values = enc.numeric[paths.slot[a]][rows]
-            lack = np.isnan(values)
-            below = values <= paths.thr[q]
-            take = below if paths.branch[q] == 0 else ~below & ~lack
-        here = rows[take]
-        missing[q] = int(lack.sum())
-        counts[q] = np.bincount(enc.y[here], minlength=n_classes)
+            take = below if paths.branch[q] == 0 else ~below & ~lack  # (NaN <= threshold is False)
+        share = float(paths.share[q])
+        if gr(share, 0.0) and lacking[q].any():
+            keep = take | lack
+            here = (rows[keep], np.where(lack, on_grid(weights * share), weights)[keep], {})
+        else:
+            here = (rows[take], weights[take], {})
+        counts[q] = np.bincount(enc.y[here[0]], weights=here[1], minlength=n_classes)
         stack.append(here)
-    return counts, missing
+    return counts, lacking
+
+
+def _tested(enc, paths: Paths, a: int, threshold: float, rows, weights, n_classes: int) -> tuple:
+    """A test on ``rows``: their nominal codes (or whether each value is at most ``threshold``),
+    which lack the value, and those rows' class sums."""
+    if paths.is_nominal[a]:
+        codes = enc.nominal[paths.slot[a]][rows]
+        lack = codes < 0
+        below = codes
+    else:
+        values = enc.numeric[paths.slot[a]][rows]
+        lack = np.isnan(values)
+        below = values <= threshold
+    sums = np.bincount(enc.y[rows[lack]], weights=weights[lack], minlength=n_classes) if lack.any() else 0.0
+    return below, lack, sums
+
+
+def missing_by_attribute(enc, is_nominal: np.ndarray, slot: np.ndarray) -> np.ndarray:
+    """How many of this partition's labelled rows lack each attribute's value (by schema position)."""
+    labelled = enc.y >= 0
+    out = np.zeros(len(is_nominal), dtype=np.int64)
+    for a in range(len(is_nominal)):
+        if is_nominal[a]:
+            out[a] = int((enc.nominal[slot[a]][labelled] < 0).sum())
+        else:
+            out[a] = int(np.isnan(enc.numeric[slot[a]][labelled]).sum())
+    return out

@@ -1,31 +1,41 @@
 """The Dask engine's pessimistic pruning: the local pruning's own decisions, on counts summed on the cluster.
 
 Contract: ``prune_dask(client, parts, schema, tree, by_class, prune)`` returns what
-``pessimistic_prune`` returns for ``tree`` on the same table (the model file byte for byte), by
-running the reference pruning (``prune_cases``: its order of decisions, its every float) with the
-cases reaching a node held as a path of tests (``paths.py``) instead of rows. A node's class counts
-are those of the rows along its path, counted per partition and summed on the cluster; every weight
-is whole, so the counts are exact. Subtree raising sends a node's cases down its largest branch:
-the counts of every node of that branch under the new routing are fetched the same way. Counts are
-fetched ahead, in one pass, for every path the pruning may ask next (each node's, and each node's
-cases down its current largest branch); a path not fetched yet (after a raise) costs one more pass.
-Cases that reach a test without its value would be split into fractional cases: refused in one line.
+``pessimistic_prune`` returns for ``tree`` on the same table with ``--max-bins`` (the model file byte
+for byte), by running the reference pruning (``prune_cases``: its order of decisions, its every
+float) with the cases reaching a node held as a path of tests (``paths.py``) instead of rows.
+A node's class sums are those of the rows along its path, summed per partition and on the cluster.
+Cases lacking a tested value go down each branch as C4.5's fractional cases, their weights on the
+2**-24 grid (``constants.on_grid``), so every sum is exact and the order of the partitions is
+immaterial. A branch's share of them is ``_route``'s (``pessimistic_reference``): from the class sums
+of the parent's cases that know the value, by branch, and of those that lack it, which a pass over
+the partitions returns with the paths; the children's paths carry it. Subtree raising sends a node's
+cases down its largest branch: the counts of every node of that branch under the new routing are
+fetched the same way. Counts are fetched ahead, for every path the pruning may ask next (each
+node's, and each node's cases down its largest branch), depth by depth: one pass over the partitions
+finds which attributes lack values anywhere; a test on one that does needs its split's sums before
+its children's paths are known (one more pass per depth of such tests, every node of that depth in
+the same pass); a test on one that does not has its children's paths at once.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from dtcli.errors import ParameterError
+from dtcli.induction.criteria.constants import eq, gr
+from dtcli.induction.criteria.impurity import seqsum
 from dtcli.induction.distributed.cluster import summed
-from dtcli.induction.distributed.paths import path_counts, paths_of
+from dtcli.induction.distributed.paths import missing_by_attribute, path_counts, paths_of
 from dtcli.induction.prune.pessimistic_reference import max_bag, prune_cases, pruned_tree
 
+OWN, BELOW, LARGEST = 0, 1, 2  # a node's own cases (raising asked below it), cases routed below, its largest branch
 
-def condition(position: int, test, branch: int) -> tuple:
-    """Branch ``branch`` of ``test`` (on the attribute at schema ``position``) as a path's condition."""
+
+def condition(position: int, test, branch: int, share: float = 0.0) -> tuple:
+    """Branch ``branch`` of ``test`` (on the attribute at schema ``position``) as a path's condition;
+    ``share``: of the cases lacking the value (0.0: none of them)."""
     threshold = float(test.threshold) if test.kind == "numeric" else 0.0
-    return (position, threshold, branch)
+    return (position, threshold, branch, share)
 
 
 class ClusterCases:
@@ -33,95 +43,163 @@ class ClusterCases:
 
     def __init__(self, client, parts, schema, by_class, raising: bool, root):
         self.client, self.parts, self.raising = client, parts, raising
-        self.attributes = schema.attributes
         self.n_classes = len(schema.classes)
         self.is_nominal = np.array([a.is_nominal for a in schema.attributes], dtype=bool)
         self.slot = np.zeros(len(self.is_nominal), dtype=np.int64)
         self.slot[self.is_nominal] = np.arange(int(self.is_nominal.sum()))
         self.slot[~self.is_nominal] = np.arange(int((~self.is_nominal).sum()))
-        self.known = {(): (np.asarray(by_class, dtype=np.float64), 0)}
+        self.known = {(): np.asarray(by_class, dtype=np.float64)}
+        self.lacking: dict = {}  # (path, attribute, threshold) -> class sums of the path's cases lacking the value
+        self.splits: dict = {}  # (path, attribute, threshold) -> _split's answer, once known
+        self.missing = None  # by attribute: whether any labelled row lacks its value (fetched once)
         self.position = {a.name: i for i, a in enumerate(schema.attributes)}
         self.grown, self.top = root, None
         self.passes = 0
 
     def counts(self, path: tuple) -> np.ndarray:
         if path not in self.known:
-            self._fetch(path)
-        counts, missing = self.known[path]
-        if missing:
-            name = self.attributes[path[-1][0]].name
-            raise ParameterError(
-                f"--engine dask: pruning would send cases without a value of {name!r} down a test on it, "
-                "where C4.5 splits them into fractional cases (not supported by the Dask engine yet): fill the "
-                "missing values in, add --no-raise or --no-prune, or leave --engine dask out"
-            )
-        return counts
+            self._fetch([path])
+        return self.known[path]
 
     def size(self, path: tuple) -> float:
         return float(self.counts(path).sum())
 
     def route(self, test, path: tuple) -> tuple[np.ndarray, list]:
-        parts = [path + (self.condition(test, b),) for b in range(test.n_branches)]
-        return np.stack([self.counts(part) for part in parts]), parts
-
-    def condition(self, test, branch: int) -> tuple:
-        return condition(self.position[test.attribute.name], test, branch)
+        split = self._split(test, path)
+        if split is None:
+            self._fetch(self._queries(test, path))
+            split = self._split(test, path)
+        return split[0].copy(), split[1]
 
     def watch(self, top) -> None:
         self.top = top
 
-    def _fetch(self, path: tuple) -> None:
-        asked = [p for p in self._ahead() if p not in self.known] + [path]
-        listed, arrays = paths_of(asked, self.is_nominal, self.slot)
-        futures = self.client.map(path_counts, self.parts, paths=arrays, n_classes=self.n_classes)
-        counts, missing = summed(self.client, futures)
-        for p, c, m in zip(listed, counts.astype(np.float64), missing):
-            self.known[p] = (c, int(m))
+    def _queries(self, test, path: tuple) -> list:
+        """The paths whose sums give ``test``'s split of ``path``'s cases: each branch's known cases."""
+        position = self.position[test.attribute.name]
+        return [path + (condition(position, test, b),) for b in range(test.n_branches)]
+
+    def _split(self, test, path: tuple):
+        """``_route``'s (bags, the branches' paths) for ``test`` on ``path``'s cases; None if not fetched yet."""
+        key = (path, self.position[test.attribute.name], test.threshold if test.kind == "numeric" else None)
+        split = self.splits.get(key)
+        if split is None:
+            split = self._splitting(test, path)
+            if split is not None:
+                self.splits[key] = split
+        return split
+
+    def _splitting(self, test, path: tuple):
+        queries = self._queries(test, path)
+        if any(q not in self.known for q in queries):
+            return None
+        known = np.stack([self.known[q] for q in queries])
+        position, threshold = queries[0][-1][:2]
+        if not self._flags()[position]:
+            return known, queries
+        unknown = self.lacking.get((path, position, threshold))
+        if unknown is None:
+            return None
+        if not unknown.any():  # (cases lacking the value but weighing 0 add nothing anywhere below)
+            return known, queries
+        bags = known + np.outer(_fractions(seqsum(known, axis=1)), unknown)
+        shares = _fractions(seqsum(bags, axis=1))
+        return bags, [q[:-1] + (q[-1][:3] + (float(s) if gr(s, 0.0) else 0.0,),) for q, s in zip(queries, shares)]
+
+    def _children(self, test, path: tuple) -> list | None:
+        """The paths of ``test``'s branches from ``path``: known before their counts when no case
+        anywhere lacks the tested value; else once the split is fetched (None until then)."""
+        if not self._flags()[self.position[test.attribute.name]]:
+            return self._queries(test, path)
+        split = self._split(test, path)
+        return None if split is None else split[1]
+
+    def _flags(self) -> np.ndarray:
+        if self.missing is None:
+            futures = self.client.map(missing_by_attribute, self.parts, is_nominal=self.is_nominal, slot=self.slot)
+            self.missing = summed(self.client, futures) > 0
+            self.passes += 1
+        return self.missing
+
+    def _fetch(self, asked: list) -> None:
+        """``asked`` and every path the pruning may ask next, a pass per round of the walk (``_walk``)."""
+        items = self._tops()
+        while True:
+            blocked, wanted = self._walk(items)
+            wanted.update(p for p in asked if p not in self.known)
+            if not wanted:
+                return
+            self._pass(wanted)
+            items = blocked
+
+    def _pass(self, wanted: set) -> None:
+        listed, arrays = paths_of(wanted, self.is_nominal, self.slot)
+        # Sent ahead (a future, not a keyword argument: distributed keys a keyword's value over 100 kB
+        # by the keyword's name, and the next pass's paths would clash with this pass's).
+        shipped = self.client.scatter([arrays], broadcast=True)[0]
+        futures = self.client.map(path_counts, self.parts, paths=shipped, n_classes=self.n_classes)
+        counts, lacking = summed(self.client, futures)
+        for p, c, m in zip(listed, counts, lacking):
+            self.known[p] = c
+            self.lacking[(p[:-1], *p[-1][:2])] = m
         self.passes += 1
 
-    def _ahead(self) -> list:
-        """The paths the pruning may ask for: every node's, and (with raising) every internal node's
-        cases down its largest branch; from the grown Nodes until the working tree is built."""
+    def _tops(self) -> list:
         if self.top is None:
-            shape, bags = _grown, lambda node: np.stack([child.counts for child in node.children])
-            top = ((), self.grown)
-        else:
-            shape, bags = _working, lambda p: p.bags
-            top = (self.top.data, self.top)
-        asked = []
-        stack = [top]
+            return [((), self.grown, OWN)]
+        return [(self.top.data, self.top, OWN)]
+
+    def _walk(self, items: list) -> tuple[list, set]:
+        """From ``items`` (path, node, kind) down the tree as far as the paths are known: the items
+        waiting for a pass, and the paths that pass must fetch. A node's largest branch not known
+        yet is guessed from the tree (the grown counts, the working bags) and checked after the pass."""
+        stack, blocked, wanted = list(items), [], set()
         while stack:
-            data, node = stack.pop()
-            test, children = shape(node)
+            item = stack.pop()
+            path, node, kind = item
+            test, children = _shape(node)
+            if path not in self.known:
+                wanted.add(path)
             if not children:
                 continue
-            parts = [data + (self.condition(test, b),) for b in range(len(children))]
-            asked.extend(parts)
-            stack.extend(zip(parts, children))
-            if self.raising:
-                asked.extend(data + rel for rel in self._below(children[max_bag(bags(node))], shape))
-        return asked
+            if kind == LARGEST:
+                split = self._split(test, path)
+                if split is None:
+                    wanted.update(self._queries(test, path))
+                    blocked.append(item)
+                    stack.append((path, children[max_bag(_guess(node))], BELOW))
+                else:
+                    stack.append((path, children[max_bag(split[0])], BELOW))
+                continue
+            parts = self._children(test, path)
+            if parts is None:
+                wanted.update(self._queries(test, path))
+                blocked.append(item)
+                continue
+            stack.extend((part, child, kind) for part, child in zip(parts, children))
+            if kind == OWN and self.raising:
+                stack.append((path, node, LARGEST))
+        return blocked, wanted
 
-    def _below(self, branch, shape) -> list:
-        """The paths, relative to ``branch``, of every node below it."""
-        out = []
-        stack = [((), branch)]
-        while stack:
-            rel, node = stack.pop()
-            test, children = shape(node)
-            for b, child in enumerate(children):
-                out.append(rel + (self.condition(test, b),))
-                stack.append((out[-1], child))
-        return out
+
+def _fractions(sizes: np.ndarray) -> np.ndarray:
+    """Each size's share of their total (``_route``'s, to the bit); equal shares if it is 0."""
+    total = seqsum(sizes)
+    return sizes / total if not eq(total, 0.0) else np.full(len(sizes), 1.0 / len(sizes))
 
 
-def _grown(node) -> tuple:
+def _shape(node) -> tuple:
+    """A grown Node's, or a node of the pruning's working tree's (``pessimistic_reference._P``), test and children."""
+    if hasattr(node, "node"):
+        return node.node.test, node.children
     return node.test, node.children
 
 
-def _working(p) -> tuple:
-    """A node of the pruning's working tree (``pessimistic._P``): its test and children."""
-    return p.node.test, p.children
+def _guess(node) -> np.ndarray:
+    """The bags a node had when the tree was grown, or when its working node was last routed."""
+    if hasattr(node, "node"):
+        return node.bags
+    return np.stack([child.counts for child in node.children])
 
 
 def prune_dask(client, parts, schema, tree, by_class, prune):
