@@ -97,7 +97,7 @@ class _Growth:
             tuple(None if a.is_nominal else bins[int(s)] for a, s in zip(attributes, self.slot)),
             self.n_classes,
         )
-        self.layout = client.scatter(layout, broadcast=True)
+        self.layout = client.scatter(layout, broadcast=True, hash=False)
         self.blocks = Blocks(self.is_nominal, self.slot)
         self.n_workers = max(1, len(client.scheduler_info().get("workers", {})))
         self.recs = client.map(start, parts)
@@ -132,7 +132,7 @@ class _Growth:
         level.cstart = np.cumsum(level.nb) - level.nb
         shares = branch_shares(self._sizes(level, candidates.rows, scored, bounds), level.nb)
         del scored
-        test = self.client.scatter((level.attr, level.thr, level.cstart, shares), broadcast=True)
+        test = self.client.scatter((level.attr, level.thr, level.cstart, shares), broadcast=True, hash=False)
         self.recs = self.client.map(advance, self.parts, self.recs, test=test, blocks=self.blocks)
         self.parent_labels = np.repeat(level.labels, level.nb)
         return True
@@ -147,7 +147,7 @@ class _Growth:
         bounds = np.unique(np.concatenate([[0], inner, [m]])).astype(np.int64)
         pos = np.full(len(totals), -1, dtype=np.int64)
         pos[rows] = np.arange(m)
-        pos = client.scatter(pos, broadcast=True)
+        pos = client.scatter(pos, broadcast=True, hash=False)
         cells = client.map(level_cells, self.parts, self.recs, pos=pos, bounds=bounds, layout=self.layout)
         scored = []
         for r in range(len(bounds) - 1):
@@ -167,7 +167,9 @@ class _Growth:
         value (``--thresholds midpoint``), where a bin may lie on both sides."""
         width = max(int(level.nb.max()), 1)
         if not self._on_tops(level):
-            tests = self.client.scatter((level.attr, level.thr), broadcast=True)  # (map's keywords: small only)
+            tests = self.client.scatter(
+                (level.attr, level.thr), broadcast=True, hash=False
+            )  # (map's keywords: small only)
             asked = self.client.map(record_sizes, self.parts, self.recs, tests=tests, width=width, blocks=self.blocks)
             return summed(self.client, asked)
         attr, thr = level.attr[rows], level.thr[rows]

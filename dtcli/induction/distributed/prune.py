@@ -136,7 +136,7 @@ class ClusterCases:
         listed, arrays = paths_of(wanted, self.is_nominal, self.slot)
         # Sent ahead (a future, not a keyword argument: distributed keys a keyword's value over 100 kB
         # by the keyword's name, and the next pass's paths would clash with this pass's).
-        shipped = self.client.scatter([arrays], broadcast=True)[0]
+        shipped = self.client.scatter([arrays], broadcast=True, hash=False)[0]
         futures = self.client.map(path_counts, self.parts, paths=shipped, n_classes=self.n_classes)
         counts, lacking = summed(self.client, futures)
         for p, c, m in zip(listed, counts, lacking):
