@@ -32,7 +32,7 @@ import numpy as np
 from dtcli.errors import ParameterError
 from dtcli.induction.criteria.midpoint import midpoint
 from dtcli.induction.distributed.cluster import summed
-from dtcli.induction.distributed.records import Blocks, advance, node_counts, record_sizes, start
+from dtcli.induction.distributed.records import Blocks, advance, node_counts, start
 from dtcli.induction.distributed.shards import Layout, level_cells, score_shard, shard_sizes
 from dtcli.induction.grow.flat import FlatTree, best_first
 from dtcli.induction.levelwise.c45_level import C45Level
@@ -85,7 +85,7 @@ class _Growth:
         self.slot[self.is_nominal] = np.arange(int(self.is_nominal.sum()))
         self.slot[~self.is_nominal] = np.arange(int((~self.is_nominal).sum()))
         self.scorer = C45Level(kernels(), shape, params, None, list(range(len(attributes))), {})
-        self.placer = Placer(shape, params.thresholds or "data")
+        self.placer = Placer(shape, params.thresholds or "data", snap=True)
         for i in np.flatnonzero(~self.is_nominal):
             self.placer.distinct[int(i)] = bins[int(self.slot[i])][2]
         layout = Layout(
@@ -163,15 +163,9 @@ class _Growth:
 
     def _sizes(self, level: LevelTree, rows: np.ndarray, scored: list, bounds: np.ndarray) -> np.ndarray:
         """Each split node's known weight per branch (``route``'s ``sizes``), from the shards' summed
-        cells (exact: weights on the grid); from the records when a threshold is no bin's largest
-        value (``--thresholds midpoint``), where a bin may lie on both sides."""
+        cells (exact: weights on the grid). Every numeric threshold is a binned value (``Placer``
+        with ``snap``), so each bin lies wholly on one side of it."""
         width = max(int(level.nb.max()), 1)
-        if not self._on_tops(level):
-            tests = self.client.scatter(
-                (level.attr, level.thr), broadcast=True, hash=False
-            )  # (map's keywords: small only)
-            asked = self.client.map(record_sizes, self.parts, self.recs, tests=tests, width=width, blocks=self.blocks)
-            return summed(self.client, asked)
         attr, thr = level.attr[rows], level.thr[rows]
         asked = [
             self.client.submit(shard_sizes, s, attr[lo:hi], thr[lo:hi], self.layout, width)
@@ -180,16 +174,6 @@ class _Growth:
         sizes = np.zeros((len(level.nb), width))
         sizes[rows] = np.concatenate(self.client.gather(asked))
         return sizes
-
-    def _on_tops(self, level: LevelTree) -> bool:
-        """Whether every numeric split's threshold is a bin's largest value (so each bin lies wholly
-        on one side: the data placement J48 makes; ``--thresholds midpoint`` places between)."""
-        for i in np.unique(level.attr[level.attr >= 0]):
-            if not self.is_nominal[i]:
-                tops = self.bins[int(self.slot[i])][2]
-                if not np.isin(level.thr[level.attr == i], tops).all():
-                    return False
-        return True
 
     def _set_tests(self, level: LevelTree, split, best, scores, gains, candidates: Candidates) -> None:
         """The split nodes' tests, as the level-wise engine sets them (J48's threshold placement)."""

@@ -9,8 +9,8 @@ partitions' sums add up, in any order, to the bits the local engine's one pass g
 stay on the worker between levels (the client holds their futures), so a level costs one pass over
 them, not a walk from the root.
 
-Contract: ``start``, ``advance`` (one level down), ``node_counts`` (class weights per frontier node)
-and ``record_sizes`` (known weight per node and branch of given tests), all run on workers.
+Contract: ``start``, ``advance`` (one level down) and ``node_counts`` (class weights per frontier
+node), all run on workers.
 """
 
 from __future__ import annotations
@@ -80,13 +80,3 @@ def node_counts(enc, recs: Records, n_nodes: int, n_classes: int) -> np.ndarray:
     """This partition's class weights per frontier node (nodes, classes)."""
     at = recs.node * n_classes + enc.y[recs.row]
     return np.bincount(at, weights=recs.w, minlength=n_nodes * n_classes).reshape(n_nodes, n_classes)
-
-
-def record_sizes(enc, recs: Records, tests: tuple, width: int, blocks: Blocks) -> np.ndarray:
-    """This partition's known weight per (frontier node, branch) of the ``tests`` (attr, thr) (asked
-    when a threshold is no bin's largest value: ``--thresholds midpoint``)."""
-    attr, thr = tests
-    branch = branches(enc, blocks, recs, attr, thr)
-    known = branch >= 0
-    at = recs.node[known] * width + branch[known]
-    return np.bincount(at, weights=recs.w[known], minlength=len(attr) * width).reshape(len(attr), width)

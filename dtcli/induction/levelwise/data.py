@@ -113,19 +113,21 @@ class Placer:
     values answer it unless several values lie within 1e-4 below the threshold (then file order
     decides, as in J48, and the exact scan runs)."""
 
-    def __init__(self, table: Table, mode: str):
+    def __init__(self, table: Table, mode: str, snap: bool = False):
         self.exact = Thresholds(table, mode)
         self.mode = mode
         self.table = table
+        self.snap = snap
         self.distinct: dict[int, np.ndarray] = {}
 
     def place(self, i: int, midpoint: float, lower: float | None = None) -> float:
+        """The threshold of a cut between ``lower`` and the value above it (``midpoint`` between them).
+        ``snap`` (rows routed by their raw values while the cut is between binned values, ``--max-bins``):
+        a midpoint is moved down to the largest binned value not above it, as ``bins.snap`` moves the
+        reference's, so that the rows go where their binned values went."""
         if self.mode == "midpoint":
-            return midpoint
-        if i not in self.distinct:
-            column = self.table.columns[i]
-            self.distinct[i] = np.unique(column[~np.isnan(column)])
-        u = self.distinct[i]
+            return self._snapped(i, midpoint) if self.snap else midpoint
+        u = self._values(i)
         at = int(np.searchsorted(u, midpoint + 1e-6, side="right"))
         while at > 0 and not float(u[at - 1]) - midpoint < 1e-6:  # (Python floats: no overflow warning)
             at -= 1
@@ -137,6 +139,17 @@ class Placer:
         if at >= 2 and u[at - 2] >= top - 1e-4:
             return self.exact.place(i, midpoint, lower)
         return top if lower is None else max(top, lower)
+
+    def _snapped(self, i: int, midpoint: float) -> float:
+        u = self._values(i)
+        at = int(np.searchsorted(u, midpoint, side="right")) - 1
+        return float(u[at]) if at >= 0 else midpoint
+
+    def _values(self, i: int) -> np.ndarray:
+        if i not in self.distinct:
+            column = self.table.columns[i]
+            self.distinct[i] = np.unique(column[~np.isnan(column)])
+        return self.distinct[i]
 
 
 class LevelTree:

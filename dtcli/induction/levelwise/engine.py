@@ -135,7 +135,7 @@ class _Growth:
             self.binned = _binned(table, self.labelled, rows, self.numeric, max_bins)
             self.scorer = C45Level(k, table, params, self.columns, self.usable, self.binned)
             if self.binned:  # thresholds placed among the binned values, as the reference grows on them
-                self.placer = Placer(BinnedView(original, max_bins, self.binned), self.placer.mode)
+                self.placer = Placer(BinnedView(original, max_bins, self.binned), self.placer.mode, snap=True)
                 for i, (_, tops) in self.binned.items():
                     self.placer.distinct[i] = tops  # the binned column's distinct values (bin_codes)
         self.chi = None if params.chi2_alpha is None else ChiTests(params.chi2_alpha, self.n_classes, self.attributes)

@@ -92,13 +92,14 @@ def test_many_shards_grow_the_same_model(client, tmp_path, monkeypatch, shard_no
 
 
 def test_midpoint_thresholds_with_fractional_cases(client, tmp_path):
-    """Thresholds that are no bin's largest value: the branches' known weights asked of the workers.
-    (--max-depth: both engines route the values, not the bins, by a midpoint between bins' largest
-    values, and may send a node's every case down one branch, level after level.)"""
+    """--thresholds midpoint: a midpoint between two binned values moved down to the lower one, as the
+    local engines place it, so every row goes where its binned value went (a midpoint routing the raw
+    values had sent a node's every case down one branch, level after level, without end)."""
     path = _write(tmp_path / "p.csv", 2000, seed=9, missing=0.15)
-    params = grow_params("c45", max_bins=16, thresholds="midpoint", max_depth=5)
+    params = grow_params("c45", max_bins=16, thresholds="midpoint")
     model = _dask_model(client, path, params, blocksize=15_000)
     assert model == _local_model(path, params, "compiled")
+    assert model == _local_model(path, params, "reference")
 
 
 def test_without_max_bins_the_model_is_max_bins_256s(client, tmp_path):

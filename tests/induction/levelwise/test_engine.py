@@ -250,6 +250,20 @@ def test_binned_thresholds_are_the_references(seed):
         assert reference == compiled
 
 
+@pytest.mark.parametrize("seed", [4, 9])
+def test_binned_midpoint_thresholds_route_rows_as_their_bins(seed):
+    """--thresholds midpoint with --max-bins: a midpoint between two binned values is moved down to
+    the lower one (where the reference's ``bins.snap`` moves it after growing on the binned table), so
+    the engine's rows go where their binned values went. (Routed by the midpoint itself, a node's rows
+    all went down one branch and the node split again, level after level, without end.)"""
+    table = generated(3000, seed)
+    reference, compiled = grow_both(table, max_bins=7, thresholds="midpoint", prune="none")
+    assert reference == compiled
+    pruned = [fit(table, "c45", engine=e, max_bins=7, thresholds="midpoint")[0] for e in ("reference", "compiled")]
+    assert Same(json.loads(dumps_model(pruned[0]))) == json.loads(dumps_model(pruned[1]))  # (the reference's trace
+    # names the midpoints it pruned before ``snap`` moved them; the model files agree)
+
+
 def test_branch_shares_add_up_as_the_per_node_partition_does():
     """A node's shares divide each branch's known weight by their total, summed over the node's own
     branches as ``missing.partition`` sums them (numpy adds 8 or more numbers pairwise, so zeros
