@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from dtcli.induction.criteria.constants import eq, gr
+from dtcli.induction.criteria.constants import gr
 from dtcli.induction.criteria.impurity import seqsum
 from dtcli.induction.distributed.cluster import summed
 from dtcli.induction.distributed.paths import missing_by_attribute, path_counts, paths_of
-from dtcli.induction.prune.pessimistic_reference import max_bag, prune_cases, pruned_tree
+from dtcli.induction.prune.pessimistic_reference import max_bag, prune_cases, pruned_tree, shares_of
 
 OWN, BELOW, LARGEST = 0, 1, 2  # a node's own cases (raising asked below it), cases routed below, its largest branch
 
@@ -102,8 +102,8 @@ class ClusterCases:
             return None
         if not unknown.any():  # (cases lacking the value but weighing 0 add nothing anywhere below)
             return known, queries
-        bags = known + np.outer(_fractions(seqsum(known, axis=1)), unknown)
-        shares = _fractions(seqsum(bags, axis=1))
+        bags = known + np.outer(shares_of(seqsum(known, axis=1)), unknown)
+        shares = shares_of(seqsum(bags, axis=1))
         return bags, [q[:-1] + (q[-1][:3] + (float(s) if gr(s, 0.0) else 0.0,),) for q, s in zip(queries, shares)]
 
     def _children(self, test, path: tuple) -> list | None:
@@ -180,12 +180,6 @@ class ClusterCases:
             if kind == OWN and self.raising:
                 stack.append((path, node, LARGEST))
         return blocked, wanted
-
-
-def _fractions(sizes: np.ndarray) -> np.ndarray:
-    """Each size's share of their total (``_route``'s, to the bit); equal shares if it is 0."""
-    total = seqsum(sizes)
-    return sizes / total if not eq(total, 0.0) else np.full(len(sizes), 1.0 / len(sizes))
 
 
 def _shape(node) -> tuple:

@@ -147,8 +147,9 @@ def _beats(a: float, b: float) -> bool:
     return sm_or_eq(a, b + 0.1)
 
 
-def _shares(bags: np.ndarray) -> np.ndarray:
-    sizes = seqsum(bags, axis=1)
+def shares_of(sizes: np.ndarray) -> np.ndarray:
+    """Each branch's share of the branches' total weight, summed in order as J48 sums it (equal shares
+    when the total is 0): the distribution J48 splits a case with a missing value by."""
     total = seqsum(sizes)
     return sizes / total if not eq(total, 0.0) else np.full(len(sizes), 1.0 / len(sizes))
 
@@ -168,15 +169,13 @@ def _route(test, data: Table, grid: bool) -> tuple[np.ndarray, list[Table]]:
     if missing.any():
         unknown = np.bincount(data.y[missing], weights=data.weights[missing], minlength=k)
         bags += np.outer(old_shares, unknown)
-    return bags, spread(data, branch, _shares(bags), test.n_branches, grid)
+    return bags, spread(data, branch, shares_of(seqsum(bags, axis=1)), test.n_branches, grid)
 
 
 def _known_shares(test, data: Table) -> np.ndarray:
     branch = test.route(data.columns[data.schema.index(test.attribute.name)])
     known = branch != MISSING
-    sizes = np.bincount(branch[known], weights=data.weights[known], minlength=test.n_branches)
-    total = seqsum(sizes)
-    return sizes / total if not eq(total, 0.0) else np.full(test.n_branches, 1.0 / test.n_branches)
+    return shares_of(np.bincount(branch[known], weights=data.weights[known], minlength=test.n_branches))
 
 
 def _build(node: Node, data, holder) -> _P:
