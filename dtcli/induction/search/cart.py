@@ -87,7 +87,15 @@ LN2 = float(np.log(2.0))
 
 def _numeric(table: Table, i: int, criterion: str, min_leaf: float, exact: bool = False):
     values = single(table.columns[i]) if exact else table.columns[i]
-    cuts = cut_table(values, table.y, table.weights, len(table.classes), FEATURE_THRESHOLD)
+    split = numeric_split(values, table.y, table.weights, len(table.classes), criterion, min_leaf, exact)
+    return None if split is None else (split[0], NumericTest(table.attributes[i], split[1]), *split[2:])
+
+
+def numeric_split(values, y, w, n_classes: int, criterion: str, min_leaf: float, exact: bool = False):
+    """The best cut ``<= v`` of a node's ``values`` (NaN: missing) with classes ``y`` and weights ``w``:
+    (score, threshold v, (2, classes) known counts, key), or None. The rows may come in any order,
+    and grouped (one a value and class, weighing their sum): with whole weights the sums are the same."""
+    cuts = cut_table(values, y, w, n_classes, FEATURE_THRESHOLD)
     if cuts.n == 0:
         return None
     ok = (cuts.left.sum(axis=1) >= min_leaf) & (cuts.right.sum(axis=1) >= min_leaf)
@@ -98,9 +106,8 @@ def _numeric(table: Table, i: int, criterion: str, min_leaf: float, exact: bool 
     scores = decrease(cuts.left, cuts.right, criterion)
     lower, upper = float(cuts.lower[best]), float(cuts.upper[best])
     threshold = single_midpoint(lower, upper) if exact else midpoint(lower, upper)
-    test = NumericTest(table.attributes[i], threshold)
     key = float(rank[best])
-    return float(scores[best]), test, np.vstack([cuts.left[best], cuts.right[best]]), key
+    return float(scores[best]), threshold, np.vstack([cuts.left[best], cuts.right[best]]), key
 
 
 def subset_candidates(counts: np.ndarray, criterion: str, limit: int) -> tuple[np.ndarray, np.ndarray] | None:
@@ -149,6 +156,12 @@ def _greedy(counts: np.ndarray, criterion: str) -> tuple[np.ndarray, np.ndarray]
 def _nominal(table: Table, i: int, criterion: str, min_leaf: float, limit: int):
     attribute = table.attributes[i]
     counts = nominal_branch_counts(table.columns[i], table.y, table.weights, len(attribute.values), len(table.classes))
+    return nominal_split(counts, attribute, criterion, min_leaf, limit)
+
+
+def nominal_split(counts: np.ndarray, attribute, criterion: str, min_leaf: float, limit: int = SUBSET_LIMIT):
+    """The best ``A in V`` of a node whose known class weights per value are ``counts`` (values,
+    classes): (score, test, (2, classes) counts of the test's branches, key), or None."""
     present = np.flatnonzero(counts.sum(axis=1) > 0)
     found = subset_candidates(counts[present], criterion, limit)
     if found is None:
@@ -171,11 +184,11 @@ def _nominal(table: Table, i: int, criterion: str, min_leaf: float, limit: int):
     return float(scores[best]), SubsetTest(attribute, values), np.vstack([first, second]), key
 
 
-def _on_proxy_scale(table: Table, criterion: str, total: float, score: float) -> float:
+def _on_proxy_scale(counts: np.ndarray, criterion: str, total: float, score: float) -> float:
     """A scaled decrease as a key comparable with scikit-learn's proxies: ``W dI - W I(node)``
     (the proxy of a split of all the node's cases is exactly that)."""
     impurity = gini if criterion == "gini" else entropy
-    return total * score - total * float(impurity(table.class_counts()))
+    return total * score - total * float(impurity(counts))
 
 
 def cart_choose(
@@ -187,30 +200,47 @@ def cart_choose(
     attributes are tried in that order, numbers in single precision, and
     splits compared by scikit-learn's proxy; otherwise in column order.
     """
-    total = float(table.weights.sum())
     exact = order is not None
-    best, best_key = None, -np.inf
-    for i in order if exact else range(len(table.attributes)):
-        attribute = table.attributes[i]
-        if attribute.is_nominal:
-            found = _nominal(table, i, criterion, min_leaf, subset_limit)
+
+    def found(i: int):
+        if table.attributes[i].is_nominal:
+            split = _nominal(table, i, criterion, min_leaf, subset_limit)
         else:
-            found = _numeric(table, i, criterion, min_leaf, exact)
-        if found is None:
+            split = _numeric(table, i, criterion, min_leaf, exact)
+        return split, split is not None and bool(table.missing_mask(i).any())
+
+    best = first_best(
+        (found(i) for i in (order if exact else range(len(table.attributes)))),
+        float(table.weights.sum()),
+        table.class_counts(),
+        criterion,
+        exact,
+    )
+    return None if best is None else best[0]
+
+
+def first_best(splits, total: float, counts: np.ndarray, criterion: str, exact: bool = False):
+    """(Choice, its (branches, classes) known counts) of the first best of ``splits``, each
+    (``numeric_split``/``nominal_split``'s result, whether the node lacks that attribute's value in
+    some case), in visiting order; None when none. ``total``: the node's weight; ``counts``: its class
+    weights. A split over part of the node is scored times the known share (C4.5's way)."""
+    best, best_key, best_counts = None, -np.inf, None
+    for split, missing in splits:
+        if split is None:
             continue
-        score, test, counts, key = found
+        score, test, known, key = split
         # the known share; exactly 1 when no value is missing (sums of fractional weights in
         # another order could make it differ from 1 in the last bit)
-        share = 1.0 if not table.missing_mask(i).any() else (counts.sum() / total if total > 0 else 0.0)
+        share = 1.0 if not missing else (known.sum() / total if total > 0 else 0.0)
         if share != 1.0:
             score *= share
-            key = score if criterion == "cart" else _on_proxy_scale(table, criterion, total, score)
+            key = score if criterion == "cart" else _on_proxy_scale(counts, criterion, total, score)
         if not exact:
             key = score
         if best is None or key > best_key:
-            gain = float(entropy(counts.sum(axis=0)) - (counts.sum(axis=1) @ entropy(counts)) / counts.sum())
-            best, best_key = Choice(test, score, gain * share), key
-    return best
+            gain = float(entropy(known.sum(axis=0)) - (known.sum(axis=1) @ entropy(known)) / known.sum())
+            best, best_key, best_counts = Choice(test, score, gain * share), key, known
+    return None if best is None else (best, best_counts)
 
 
 def cart_candidates(
