@@ -175,6 +175,8 @@ def _train_dask(source, training, scheduler):
     from dtcli.induction.backend import train_distributed
 
     params = training.growth.params(missing=training.missing, seed=training.ccp.seed, **training.stopping)
+    if params.algorithm == "cart" and training.growth.options.get("ties") is None:
+        params = replace(params, ties="column")  # (the engine's default: see distributed/cart.py)
     if training.costs.path is not None:
         raise ParameterError("--engine dask does not take --costs")
     method = training.pruning.method or ALGORITHMS[training.growth.algorithm].prune
@@ -183,7 +185,7 @@ def _train_dask(source, training, scheduler):
     def load(client, summed):
         from dtcli.io.dask_frames import load as load_on
 
-        return load_on(client, source.data, columns, summed)
+        return load_on(client, source.data, columns, summed, task=training.target_task)
 
     return train_distributed(load, params, replace(training.pruning, method=method), scheduler)
 

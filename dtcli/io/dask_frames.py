@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from dtcli.errors import DataError
+from dtcli.errors import DataError, ParameterError
 from dtcli.io.columns import NumberColumn, parse_number
 from dtcli.io.encode import MISSING_ANY, MISSING_NUMERIC
 from dtcli.model.table import NOMINAL, NUMERIC, Attribute, Schema, saturate
@@ -266,9 +266,11 @@ def _sizes(enc: Encoded, n_classes: int):
     return np.array([len(enc.y)]), np.bincount(enc.y[labelled], minlength=n_classes)
 
 
-def load(client, data: str, columns: tuple, summed, blocksize="64MB") -> Loaded:
+def load(client, data: str, columns: tuple, summed, blocksize="64MB", task: str = "classification") -> Loaded:
     """Read ``data`` on the cluster (``columns``: --target, --ignore, --nominal; ``summed``: how
-    partial results are added up on the cluster): three passes (kinds, values, encoding)."""
+    partial results are added up on the cluster): three passes (kinds, values, encoding). The target
+    is read as classes; ``task`` (``auto``: regression for a numeric target, as the local reader
+    takes it for CART; ``regression``) that would make a regression tree is refused."""
     from dask import delayed
 
     read = read_frame(data, blocksize)
@@ -277,12 +279,25 @@ def load(client, data: str, columns: tuple, summed, blocksize="64MB") -> Loaded:
     parts = partitions(read, lay.nominal)
     names = (*lay.attributes, lay.target)
     kinds = merge_kinds(client.gather(client.compute([delayed(kinds_of)(p, names) for p in parts])))
+    _classes_only(lay, kinds, task, columns[2])
     drops = drops_of(lay, kinds)
     labels = client.gather(client.compute([delayed(labels_of)(p, drops) for p in parts]))
     schema = schema_of(lay, kinds, labels)
     encoded = client.compute([delayed(encode)(p, schema) for p in parts])
     n_rows, by_class = summed(client, client.map(_sizes, encoded, n_classes=len(schema.classes)))
     return Loaded(schema, encoded, source, _fingerprint(data, read), int(n_rows[0]), by_class)
+
+
+def _classes_only(lay: Layout, kinds: dict, task: str, nominal) -> None:
+    """Refuse a task that makes the target a number to regress (the Dask engine grows classification
+    trees); ``nominal``: the columns --nominal names."""
+    numbers, some = kinds[lay.target]
+    numeric = numbers and some and lay.target not in nominal and lay.target not in lay.declared
+    if task == "regression" or (task == "auto" and numeric):
+        raise ParameterError(
+            f"--engine dask grows classification trees, and the target {lay.target!r} is read as numbers for "
+            "regression: give --task classification to take its values as classes, or leave --engine dask out"
+        )
 
 
 def _fingerprint(data: str, read: Frame) -> str:

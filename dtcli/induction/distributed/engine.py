@@ -33,7 +33,7 @@ from dtcli.errors import ParameterError
 from dtcli.induction.criteria.midpoint import midpoint
 from dtcli.induction.distributed.cluster import summed
 from dtcli.induction.distributed.records import Blocks, advance, node_counts, start
-from dtcli.induction.distributed.shards import Layout, level_cells, score_shard, shard_sizes
+from dtcli.induction.distributed.shards import layout_of, level_cells, score_shard, shard_sizes
 from dtcli.induction.grow.flat import FlatTree, best_first
 from dtcli.induction.levelwise.c45_level import C45Level
 from dtcli.induction.levelwise.data import Candidates, LevelTree, Placer, assemble
@@ -75,28 +75,33 @@ def grow_dask(client, parts: list, shape: Shape, params, bins: dict, progress=No
     return flat
 
 
+def shard_cells(client, parts: list, recs: list, rows: np.ndarray, totals: np.ndarray, layout, n_workers: int):
+    """The cells of the level's active nodes ``rows`` (ascending) cut into shards of nodes of about equal
+    weight (``totals`` by node): (per shard, its pieces' futures from every partition; the shards' bounds)."""
+    m = len(rows)
+    n_shards = int(min(2 * n_workers, max(1, m // SHARD_NODES)))
+    weight = np.cumsum(totals[rows])
+    inner = np.searchsorted(weight, weight[-1] * np.arange(1, n_shards) / n_shards)
+    bounds = np.unique(np.concatenate([[0], inner, [m]])).astype(np.int64)
+    pos = np.full(len(totals), -1, dtype=np.int64)
+    pos[rows] = np.arange(m)
+    pos = client.scatter(pos, broadcast=True, hash=False)
+    cells = client.map(level_cells, parts, recs, pos=pos, bounds=bounds, layout=layout)
+    return [[client.submit(operator.getitem, f, r) for f in cells] for r in range(len(bounds) - 1)], bounds
+
+
 class _Growth:
     def __init__(self, client, parts, shape: Shape, params, bins: dict):
         self.client, self.parts, self.params, self.bins = client, parts, params, bins
         attributes = shape.attributes
         self.attributes, self.n_classes = attributes, len(shape.classes)
-        self.is_nominal = np.array([a.is_nominal for a in attributes], dtype=bool)
-        self.slot = np.zeros(len(attributes), dtype=np.int64)
-        self.slot[self.is_nominal] = np.arange(int(self.is_nominal.sum()))
-        self.slot[~self.is_nominal] = np.arange(int((~self.is_nominal).sum()))
+        layout = layout_of(attributes, bins, self.n_classes)
+        self.is_nominal = np.array(layout.is_nominal, dtype=bool)
+        self.slot = np.array(layout.slot, dtype=np.int64)
         self.scorer = C45Level(kernels(), shape, params, None, list(range(len(attributes))), {})
         self.placer = Placer(shape, params.thresholds or "data", snap=True)
         for i in np.flatnonzero(~self.is_nominal):
             self.placer.distinct[int(i)] = bins[int(self.slot[i])][2]
-        layout = Layout(
-            tuple(bool(v) for v in self.is_nominal),
-            tuple(int(v) for v in self.slot),
-            tuple(
-                len(a.values) + 1 if a.is_nominal else len(bins[int(s)][2]) + 1 for a, s in zip(attributes, self.slot)
-            ),
-            tuple(None if a.is_nominal else bins[int(s)] for a, s in zip(attributes, self.slot)),
-            self.n_classes,
-        )
         self.layout = client.scatter(layout, broadcast=True, hash=False)
         self.blocks = Blocks(self.is_nominal, self.slot)
         self.n_workers = max(1, len(client.scheduler_info().get("workers", {})))
@@ -140,21 +145,12 @@ class _Growth:
     def _score(self, candidates: Candidates, totals: np.ndarray) -> tuple[list, np.ndarray]:
         """Every active node's candidates, scored by shards on the cluster; the shards' futures and bounds."""
         client, rows = self.client, candidates.rows
-        m = len(rows)
-        n_shards = int(min(2 * self.n_workers, max(1, m // SHARD_NODES)))
-        weight = np.cumsum(totals[rows])
-        inner = np.searchsorted(weight, weight[-1] * np.arange(1, n_shards) / n_shards)
-        bounds = np.unique(np.concatenate([[0], inner, [m]])).astype(np.int64)
-        pos = np.full(len(totals), -1, dtype=np.int64)
-        pos[rows] = np.arange(m)
-        pos = client.scatter(pos, broadcast=True, hash=False)
-        cells = client.map(level_cells, self.parts, self.recs, pos=pos, bounds=bounds, layout=self.layout)
+        shards, bounds = shard_cells(client, self.parts, self.recs, rows, totals, self.layout, self.n_workers)
         scored = []
-        for r in range(len(bounds) - 1):
-            shard = [client.submit(operator.getitem, f, r) for f in cells]
+        for r, shard in enumerate(shards):
             here = totals[rows[bounds[r] : bounds[r + 1]]]
             scored.append(client.submit(score_shard, shard, here, self.layout, self.scorer.min_leaf))
-        del cells
+        del shards
         results = client.gather([client.submit(operator.getitem, s, 0) for s in scored])
         for i in range(len(self.attributes)):
             columns = [np.concatenate([result[i][j] for result in results]) for j in range(len(results[0][i]))]

@@ -42,20 +42,23 @@ def start(enc) -> Records:
 
 
 def advance(enc, recs: Records, test: tuple, blocks: Blocks) -> Records:
-    """The records one level down: ``test`` is the level's (attr, thr, cstart, shares) by node."""
-    attr, thr, cstart, shares = test
-    return _spread(recs, branches(enc, blocks, recs, attr, thr), shares, cstart)
+    """The records one level down: ``test`` is the level's (attr, thr, cstart, shares) by node, and
+    for CART's ``A in V`` tests (sides) too."""
+    attr, thr, cstart, shares = test[:4]
+    return _spread(recs, branches(enc, blocks, recs, attr, thr, *test[4:]), shares, cstart)
 
 
-def branches(enc, blocks: Blocks, recs: Records, attr, thr) -> np.ndarray:
-    """Each record's branch at its node's test (-1: the tested value is missing, -2: a leaf)."""
+def branches(enc, blocks: Blocks, recs: Records, attr, thr, sides=None) -> np.ndarray:
+    """Each record's branch at its node's test (-1: the tested value is missing, -2: a leaf). A nominal
+    test's branch is the value, or with ``sides`` (nodes, values) the side of the value at the node."""
     a = attr[recs.node]
     branch = np.full(len(recs.row), -2, dtype=np.int64)
     for i in np.unique(a[a >= 0]):
         at = np.flatnonzero(a == i)
         rows = recs.row[at]
         if blocks.is_nominal[i]:
-            branch[at] = enc.nominal[blocks.slot[i]][rows]
+            codes = enc.nominal[blocks.slot[i]][rows].astype(np.int64)
+            branch[at] = codes if sides is None else np.where(codes < 0, -1, sides[recs.node[at], codes])
         else:
             values = enc.numeric[blocks.slot[i]][rows]
             branch[at] = np.where(np.isnan(values), -1, np.where(values <= thr[recs.node[at]], 0, 1))

@@ -40,6 +40,21 @@ class Layout(NamedTuple):
     n_classes: int
 
 
+def layout_of(attributes, bins: dict, n_classes: int) -> Layout:
+    """The Layout of a table's ``attributes`` (schema order) with its numeric slots' ``bins``."""
+    is_nominal = np.array([a.is_nominal for a in attributes], dtype=bool)
+    slot = np.zeros(len(attributes), dtype=np.int64)
+    slot[is_nominal] = np.arange(int(is_nominal.sum()))
+    slot[~is_nominal] = np.arange(int((~is_nominal).sum()))
+    return Layout(
+        tuple(bool(v) for v in is_nominal),
+        tuple(int(v) for v in slot),
+        tuple(len(a.values) + 1 if a.is_nominal else len(bins[int(s)][2]) + 1 for a, s in zip(attributes, slot)),
+        tuple(None if a.is_nominal else bins[int(s)] for a, s in zip(attributes, slot)),
+        n_classes,
+    )
+
+
 def level_cells(enc, recs, pos: np.ndarray, bounds: np.ndarray, layout: Layout) -> list[tuple]:
     """This partition's cells at the active nodes, by shard then attribute (see the module docstring)."""
     keep = pos[recs.node] >= 0

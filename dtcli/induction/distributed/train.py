@@ -4,8 +4,9 @@ Contract: ``train_dask(load, params, prune, scheduler)`` returns ``(Tree, warnin
 ``algorithms.train`` returns for the same file read locally with the same ``--max-bins`` (the model
 file byte for byte; without ``--max-bins``, ``DEFAULT_BINS``, recorded as if given), for C4.5
 classification, unpruned or pruned pessimistically (``prune.py``), missing values included (C4.5's
-fractional cases, their weights on the grid of ``constants.on_grid``: every sum exact in any order);
-anything else is refused with one line naming the option (``unsupported``), never a different tree.
+fractional cases, their weights on the grid of ``constants.on_grid``: every sum exact in any order),
+and for CART classification, unpruned, with ties to the first column (``cart.py``); anything else is
+refused with one line naming the option (``unsupported``), never a different tree.
 """
 
 from __future__ import annotations
@@ -20,21 +21,43 @@ from dtcli.induction.distributed.cluster import modules, summed
 from dtcli.induction.distributed.engine import NoColumns, Shape, grow_dask
 from dtcli.induction.distributed.quantiles import numeric_bins
 from dtcli.induction.params import check_grow, check_pessimistic
-from dtcli.model.tree import Tree
+from dtcli.induction.prune.collapse import collapse
+from dtcli.model.tree import Node, Tree
 
 DEFAULT_BINS = 256  # --max-bins when --engine dask is given without it
 
 
 def unsupported(params, prune) -> str | None:
     """Why the Dask engine cannot train with these options (None: it can; ``params`` with its bins: ``with_bins``)."""
-    if params.algorithm != "c45":
-        return f"--algorithm {params.algorithm} (C4.5 only so far: --algorithm c45)"
+    if params.algorithm not in ("c45", "cart"):
+        return f"--algorithm {params.algorithm} (C4.5 and CART: --algorithm c45 or cart)"
+    if params.algorithm == "cart":
+        return _cart_unsupported(params, prune)
     if prune.method not in ("none", "pessimistic"):
         return f"--prune {prune.method} (it needs a hold-out drawn row by row: use --prune pessimistic or --no-prune)"
     if params.criterion == "gini":
         return "--criterion gini (use gain-ratio or gain)"
     if params.missing != "fractional":
         return f"--missing {params.missing} (only C4.5's own fractional cases)"
+    if params.chi2_alpha is not None:
+        return "--chi2-alpha"
+    if params.costs is not None:
+        return "--costs"
+    return None
+
+
+def _cart_unsupported(params, prune) -> str | None:
+    if prune.method != "none":
+        return f"--prune {prune.method} with --algorithm cart (CART grows unpruned here: leave --prune out)"
+    if params.ties == "sklearn":
+        return (
+            "--ties sklearn (scikit-learn draws each node's attribute order in turn, depth first, and the "
+            "cluster grows a level at a time: leave --ties out, or give --ties column)"
+        )
+    if params.missing != "majority":
+        return f"--missing {params.missing} with --algorithm cart (only its default, majority: the heavier branch)"
+    if params.max_leaves is not None:
+        return "--max-leaves with --algorithm cart (it grows best first, node by node)"
     if params.chi2_alpha is not None:
         return "--chi2-alpha"
     if params.costs is not None:
@@ -59,10 +82,16 @@ def train_dask(load, params, prune, scheduler: str | None, progress=None):
         schema = table.schema
         n_numeric = sum(not a.is_nominal for a in schema.attributes)
         bins = numeric_bins(client, table.parts, n_numeric, params.max_bins)
-        shape = Shape(schema.attributes, schema.classes, table.n_rows, NoColumns(schema.attributes))
-        flat = grow_dask(client, table.parts, shape, params, bins, progress)
         rows = int(table.by_class.sum())
-        tree = tree_of(schema, flat, params, table.source, rows, table.sha256)
+        if params.algorithm == "cart":
+            from dtcli.induction.distributed.cart import grow_cart_dask
+
+            root = grow_cart_dask(client, table.parts, schema, params, bins, progress)
+            tree = tree_of(schema, root, params, table.source, rows, table.sha256)
+        else:
+            shape = Shape(schema.attributes, schema.classes, table.n_rows, NoColumns(schema.attributes))
+            flat = grow_dask(client, table.parts, shape, params, bins, progress)
+            tree = tree_of(schema, flat, params, table.source, rows, table.sha256)
         if prune.method == "pessimistic":
             from dtcli.induction.distributed.prune import prune_dask
 
@@ -94,10 +123,15 @@ def _warnings(source: str, n_rows: int, rows: int) -> list[str]:
     return [f"{source}: {unlabelled} row(s) without a class value were left out"] if unlabelled else []
 
 
-def tree_of(schema, flat, params, source: str, rows: int, sha: str) -> Tree:
-    if params.collapse:
-        from dtcli.induction.grow.flat import collapse
+def tree_of(schema, grown, params, source: str, rows: int, sha: str) -> Tree:
+    """The Tree of ``grown``: C4.5's FlatTree, or CART's root Node (collapsed as ``algorithms.train`` does)."""
+    if isinstance(grown, Node):
+        root = collapse(grown) if params.collapse else grown
+    else:
+        if params.collapse:
+            from dtcli.induction.grow.flat import collapse as flat_collapse
 
-        collapse(flat)
+            flat_collapse(grown)
+        root = grown.to_nodes()
     training = {"source": source, "rows": rows, "sha256": sha}
-    return Tree(schema, flat.to_nodes(), params.algorithm, params.as_dict(), training, trace=[])
+    return Tree(schema, root, params.algorithm, params.as_dict(), training, trace=[])

@@ -133,13 +133,7 @@ class Grower:
         return placed(Choice(best.test, best.score, best.gain), self.thresholds, node)
 
     def stops(self, counts: np.ndarray, available: list[int], depth: int) -> bool:
-        p = self.params
-        total = counts.sum()
-        if total <= 0 or np.count_nonzero(counts) <= 1 or not available:
-            return True
-        if p.max_depth is not None and depth >= p.max_depth:
-            return True
-        return total < p.min_split or counts.max() / total >= p.purity
+        return stops(self.params, counts, bool(available), depth)
 
     def stops_regression(self, node: Node, available: list[int], depth: int) -> bool:
         """Regression: a leaf when the targets are all equal or a stopping rule holds."""
@@ -160,6 +154,17 @@ class Grower:
         if p.zero_gain == "split":  # ID3 as in Mitchell Table 3.1: split an impure node whatever the gain
             return True
         return improvement > p.min_gain + GAIN_TOLERANCE
+
+
+def stops(p: GrowParams, counts: np.ndarray, available: bool, depth: int) -> bool:
+    """Whether a classification node with class weights ``counts`` at ``depth`` stays a leaf by the
+    stopping rules (``available``: some attribute may still split it)."""
+    total = counts.sum()
+    if total <= 0 or np.count_nonzero(counts) <= 1 or not available:
+        return True
+    if p.max_depth is not None and depth >= p.max_depth:
+        return True
+    return total < p.min_split or counts.max() / total >= p.purity
 
 
 @dataclass
