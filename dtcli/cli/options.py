@@ -65,8 +65,8 @@ engine_option = click.option(
     type=click.Choice((*ENGINES, DASK)),
     help="Who grows the tree: auto (the compiled engines from 5,000 rows, the per-node reference "
     "below), reference, or compiled (numba; where it cannot run, the reference with a warning); "
-    "dask (dtree train only: on a Dask cluster; C4.5 on quantile bins, 256 unless told otherwise, "
-    "unpruned or pruned pessimistically). "
+    "dask (dtree train only: on a Dask cluster; on quantile bins, 256 unless told otherwise: C4.5 "
+    "unpruned or pruned pessimistically, CART unpruned with ties to the first column). "
     "The same tree either way. Default: the DTREE_ENGINE environment variable (numpy and numba "
     "also accepted), else auto.",
 )
