@@ -167,5 +167,9 @@ def training_line(tree, table) -> str:
         errors = predicted - actual
         rmse, mae = float(np.sqrt(np.mean(errors**2))), float(np.mean(np.abs(errors)))
         return f"Training set: RMSE {rmse:.4g}, MAE {mae:.4g} on {len(actual):,} rows"
-    correct, total = int((predicted == actual).sum()), len(actual)
+    return accuracy_line(int((predicted == actual).sum()), len(actual))
+
+
+def accuracy_line(correct: int, total: int) -> str:
+    """``Training set: 13 of 14 correct (92.9%)``."""
     return f"Training set: {correct:,} of {total:,} correct ({100 * correct / total:.1f}%)"

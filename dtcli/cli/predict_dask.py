@@ -105,25 +105,14 @@ def _check_columns(schema, columns: list, source: str) -> None:
         )
 
 
-_MODELS: dict = {}  # per worker process: the model's text -> the model (parsed once, not per partition)
-
-
-def _model(text: str, name: str):
-    from dtcli.model.serialize import loads_model
-
-    if text not in _MODELS:
-        _MODELS.clear()
-        _MODELS[text] = loads_model(text, name)
-    return _MODELS[text]
-
-
 def predict_part(part, index: int, model: str, spec: Spec) -> tuple:
     """Predict one partition and write its file (runs on a worker): (rows, unseen counts by column)."""
     from dtcli.cli.predict_rows import csv_output, predict_table
     from dtcli.io.dask_parts import raw_of, write_parquet_part, write_part
     from dtcli.io.encode import encode_for_schema, text_columns
+    from dtcli.model.serialize import loads_once
 
-    tree = _model(model, spec.model)
+    tree = loads_once(model, spec.model)
     raw = raw_of(part, spec.parquet, spec.source, text_columns(tree.schema))
     encoded = encode_for_schema(raw, tree.schema)
     codes, probabilities = predict_table(tree, encoded.table, quiet=True)
@@ -148,3 +137,33 @@ def _parquet_columns(tree, predicted, probabilities, proba: bool) -> dict:
         for j, label in enumerate(tree.classes):
             columns[f"proba_{label}"] = np.ascontiguousarray(probabilities[:, j], dtype=np.float64)
     return columns
+
+
+def training_correct(client, parts: list, tree) -> int:
+    """How many labelled rows of the encoded ``parts`` (``io/dask_frames.Encoded``) ``tree`` predicts
+    right, counted on the workers (the "Training set" line of ``dtree train --engine dask``; the
+    model's text goes to every worker once)."""
+
+    from dtcli.induction.distributed.cluster import summed
+    from dtcli.model.serialize import dumps_model
+
+    shipped = client.scatter(dumps_model(tree), broadcast=True, hash=False)
+    return int(summed(client, client.map(training_counts, parts, model=shipped))[0])
+
+
+def training_counts(enc, model: str):
+    """Run on a worker: [rows of the partition ``enc`` whose class the tree predicts right]."""
+    import numpy as np
+
+    from dtcli.induction.apply.predict import predict_proba
+    from dtcli.model.serialize import loads_once
+    from dtcli.model.table import Table
+
+    tree = loads_once(model)
+    nominal = [a.is_nominal for a in tree.schema.attributes]
+    slots = np.cumsum(nominal) - 1, np.cumsum([not n for n in nominal]) - 1
+    columns = [enc.nominal[slots[0][i]] if n else enc.numeric[slots[1][i]] for i, n in enumerate(nominal)]
+    known = enc.y >= 0
+    table = Table(tree.schema, columns, enc.y).take(known)
+    predicted = predict_proba(tree, table, done=lambda n: None).argmax(axis=1)
+    return np.array([np.count_nonzero(predicted == table.y)], dtype=np.float64)

@@ -102,8 +102,8 @@ def command(source, training, trace, trace_file, id_column, scheme, scheduler, m
     _check_evaluation(scheme, metrics_json, quiet, output)
     if training.growth.engine == "dask" or scheduler is not None:
         _check_dask(training, scheduler, trace or trace_file or id_column or scheme.given or metrics_json)
-        tree, warnings = _train_dask(source, training, scheduler)
-        return _finish(tree, warnings, output, fmt, show, quiet, training)
+        tree, warnings, accuracy = _train_dask(source, training, scheduler)
+        return _finish(tree, warnings, accuracy, output, fmt, show, quiet, training)
     ccp = training.ccp
     trace = trace or bool(trace_file)
     hold(fmt == "json" and ((trace and not trace_file) or bool(ccp.folds)))
@@ -187,11 +187,15 @@ def _train_dask(source, training, scheduler):
 
         return load_on(client, source.data, columns, summed, task=training.target_task)
 
-    return train_distributed(load, params, replace(training.pruning, method=method), scheduler)
+    from dtcli.cli.predict_dask import training_correct
+
+    return train_distributed(load, params, replace(training.pruning, method=method), scheduler, judge=training_correct)
 
 
-def _finish(tree, warnings, output, fmt, show, quiet, training) -> None:
-    """Warnings, the tree and the summary line of a tree trained by the Dask engine."""
+def _finish(tree, warnings, accuracy, output, fmt, show, quiet, training) -> None:
+    """Warnings, the tree, the "Training set" line (``accuracy``: correct, rows) and the summary line
+    of a tree trained by the Dask engine."""
+    from dtcli.cli.crossval import accuracy_line
     from dtcli.render.console import info, warn
     from dtcli.render.tree import summary
 
@@ -199,6 +203,7 @@ def _finish(tree, warnings, output, fmt, show, quiet, training) -> None:
         warn(message)
     emit_tree(tree, output, show or fmt, quiet, None)
     title = ALGORITHMS[training.growth.algorithm].title
+    info(accuracy_line(*accuracy))
     info(f"{title} tree: {summary(tree)}" + written_to(output))
 
 

@@ -137,12 +137,13 @@ def grow(table, params, choice: str, progress=None, trace: list | None = None, n
     return grow_reference(table, params, trace, progress, narrate)
 
 
-def train_distributed(load, params, prune, scheduler: str | None, progress=None):
-    """``--engine dask``: (tree, warnings) trained on a Dask cluster from the table ``load(client, summed)``
-    puts there (``io/dask_frames.load``), the same model the level-wise engine trains with ``--max-bins``."""
+def train_distributed(load, params, prune, scheduler: str | None, progress=None, judge=None):
+    """``--engine dask``: (tree, warnings, (correct, rows)) trained on a Dask cluster from the table
+    ``load(client, summed)`` puts there (``io/dask_frames.load``), the same model the local engines train
+    with ``--max-bins`` (``judge``: ``distributed/train.train_dask``'s)."""
     from dtcli.induction.distributed.train import train_dask
 
-    return train_dask(load, params, prune, scheduler, progress=progress)
+    return train_dask(load, params, prune, scheduler, progress=progress, judge=judge)
 
 
 def grow_nodes(table, params, engine: str = "auto", progress=None, trace: list | None = None):

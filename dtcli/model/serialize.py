@@ -132,6 +132,18 @@ def branch_values(test) -> list[str]:
     return list(test.attribute.values)
 
 
+_LOADED: dict = {}  # the last model text loads_once parsed -> its Tree
+
+
+def loads_once(text: str, source: str = "<model>") -> Tree:
+    """``loads_model(text, source)``, kept for the next call with the same text (a Dask worker
+    parses a model shipped to it once, not once a partition)."""
+    if text not in _LOADED:
+        _LOADED.clear()
+        _LOADED[text] = loads_model(text, source)
+    return _LOADED[text]
+
+
 def loads_model(text: str, source: str = "<model>", on_schema=None, flat: bool = False) -> Tree:
     """Parse and validate model JSON (or a rule set); raise ModelFormatError naming the problem.
     ``on_schema(schema)``, when given, is called as soon as a tree's schema is read (before its nodes);

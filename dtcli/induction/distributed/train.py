@@ -1,12 +1,15 @@
 """``dtree train DATA --engine dask``: read, bin and grow on a Dask cluster; the model as the local engine writes it.
 
-Contract: ``train_dask(load, params, prune, scheduler)`` returns ``(Tree, warnings)`` equal to what
+Contract: ``train_dask(load, params, prune, scheduler)`` returns ``(Tree, warnings, (correct, rows))``,
+the tree and warnings equal to what
 ``algorithms.train`` returns for the same file read locally with the same ``--max-bins`` (the model
 file byte for byte; without ``--max-bins``, ``DEFAULT_BINS``, recorded as if given), for C4.5
 classification, unpruned or pruned pessimistically (``prune.py``), missing values included (C4.5's
 fractional cases, their weights on the grid of ``constants.on_grid``: every sum exact in any order),
 and for CART classification, unpruned, with ties to the first column (``cart.py``); anything else is
-refused with one line naming the option (``unsupported``), never a different tree.
+refused with one line naming the option (``unsupported``), never a different tree. ``(correct,
+rows)``: how many of the labelled rows the tree predicts right (the "Training set" line), as
+``judge`` counts them where they lie (``cli/predict_dask.training_correct``), and how many there are.
 """
 
 from __future__ import annotations
@@ -65,9 +68,10 @@ def _cart_unsupported(params, prune) -> str | None:
     return None
 
 
-def train_dask(load, params, prune, scheduler: str | None, progress=None):
+def train_dask(load, params, prune, scheduler: str | None, progress=None, judge=None):
     """Train on the cluster; ``load(client, summed)`` puts the table there (``io/dask_frames.load``);
-    ``prune``: PruneParams, its method given. Returns (tree, warnings)."""
+    ``prune``: PruneParams, its method given; ``judge(client, parts, tree)``, when given, counts the
+    labelled rows the tree predicts right. Returns (tree, warnings, (correct or None, labelled rows))."""
     params = with_bins(params)
     check_grow(params)
     if prune.method == "pessimistic":
@@ -96,7 +100,8 @@ def train_dask(load, params, prune, scheduler: str | None, progress=None):
             from dtcli.induction.distributed.prune import prune_dask
 
             tree = prune_dask(client, table.parts, schema, tree, table.by_class, prune)
-    return tree, _warnings(table.source, table.n_rows, rows)
+        correct = None if judge is None else judge(client, table.parts, tree)
+    return tree, _warnings(table.source, table.n_rows, rows), (correct, rows)
 
 
 def with_bins(params):

@@ -45,7 +45,7 @@ def _dask(client, path: str, params, prune: PruneParams):
     def put(on, summed):
         return load(on, path, (None, (), ()), summed, 20_000)  # several partitions
 
-    tree, _ = train_dask(put, params, prune, client.scheduler.address)
+    tree, _, _ = train_dask(put, params, prune, client.scheduler.address)
     return tree
 
 
