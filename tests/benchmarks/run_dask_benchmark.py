@@ -2,7 +2,8 @@
 """The Dask engine against the local binned engine on the same Parquet partitions, in one run.
 
     python tests/benchmarks/run_dask_benchmark.py [--sizes 1000000 10000000] [--parts 20]
-        [--max-bins 256] [--workers 2] [--missing 0.01] [--dtree COMMAND] [--make-data PATH] [--keep DIR]
+        [--max-bins 256] [--workers 2] [--missing 0.01] [--algorithm c45|cart] [--dtree COMMAND]
+        [--make-data PATH] [--keep DIR]
 
 Needs the scale extra (pyarrow, dask, distributed) in the Python that runs it. For each size, a
 table from ../shared/bench/make_data.py (10 nominal and 10 numeric attributes, 3 classes, and
@@ -10,7 +11,8 @@ make_data's 1% of missing values in every attribute unless --missing says otherw
 --parts Parquet files into a temporary directory (never into the repository; with --keep, tables
 already written there are used again). Then, in this order:
 
-- the local binned engine: ``dtree train PARTS -a c45 --no-prune --max-bins N -q -o local.json``;
+- the local binned engine: ``dtree train PARTS -a c45 --no-prune --max-bins N -q -o local.json``
+  (with ``--algorithm cart``: ``-a cart --ties column``, the Dask engine's tie order for CART);
 - the Dask engine: a scheduler and --workers workers started by hand on 127.0.0.1 (``dask
   scheduler``, ``dask worker``: one process and one thread each, no memory limit), fresh for each
   size, and ``dtree train PARTS ... --engine dask --scheduler ADDRESS -o dask.json``.
@@ -147,6 +149,7 @@ def main() -> int:
     parser.add_argument("--max-bins", type=int, default=256)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--missing", type=float, default=0.01, help="make_data's share of missing values")
+    parser.add_argument("--algorithm", choices=("c45", "cart"), default="c45")
     parser.add_argument("--dtree", default=f"{shlex.quote(sys.executable)} -m dtcli")
     parser.add_argument("--make-data", type=Path, default=MAKE_DATA)
     parser.add_argument("--keep", type=Path, help="keep tables and models in this directory")
@@ -158,18 +161,20 @@ def main() -> int:
     results = []
     for rows in sorted(args.sizes):
         parts, encoded = table(rows, folder, args.parts, args.make_data, args.missing)
-        train = [*dtree, "train", str(parts), "-t", "label", "-a", "c45", "--no-prune", "--max-bins"]
-        train += [str(args.max_bins), "-q"]
-        local = run([*train, "-o", str(folder / f"local-{rows}.json")])
+        train = [*dtree, "train", str(parts), "-t", "label", "-a", args.algorithm, "--no-prune", "--max-bins"]
+        train += [str(args.max_bins), "-q"] + (["--ties", "column"] if args.algorithm == "cart" else [])
+        local = run([*train, "-o", str(folder / f"local-{args.algorithm}-{rows}.json")])
         print(f"  {rows:,} rows, local binned engine: {local.wall:.1f} s, {local.peak_mb:.0f} MB", flush=True)
         cluster = Cluster(folder, args.workers)
         try:
-            model = str(folder / f"dask-{rows}.json")
+            model = str(folder / f"dask-{args.algorithm}-{rows}.json")
             dask = run([*train, "--engine", "dask", "--scheduler", cluster.address, "-o", model])
             peaks = cluster.worker_peaks()
         finally:
             cluster.close()
-        same = filecmp.cmp(folder / f"local-{rows}.json", folder / f"dask-{rows}.json", shallow=False)
+        same = filecmp.cmp(
+            folder / f"local-{args.algorithm}-{rows}.json", folder / f"dask-{args.algorithm}-{rows}.json", shallow=False
+        )
         print(f"  {rows:,} rows, Dask engine: {dask.wall:.1f} s, client {dask.peak_mb:.0f} MB, workers {peaks}")
         results.append((rows, local, dask, peaks, encoded / max(args.workers, 1), same))
     report(results, args.workers)
