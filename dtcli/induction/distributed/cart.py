@@ -6,8 +6,8 @@ reference on the binned table, thresholds snapped: ``search/bins.py``), for clas
 ``--missing majority`` (CART's default). Every case weighs 1 and a case whose tested value is missing
 goes whole down the heavier branch, so every sum is a whole number and exact in any order: the
 partitions' cells add up to the very counts one pass over the binned table gives, and each node's
-split is chosen from them by the reference's own arithmetic (``search/cart.py``: ``numeric_split``,
-``nominal_split`` and ``first_best`` on a node's values grouped by bin and class).
+split is chosen from them by the reference's own arithmetic (``cart_scores.py``: the search's
+functions on the candidates of all a shard's nodes at once).
 
 Per level, as for C4.5 (``engine.py``): the class weights per frontier node reach the client, which
 applies the stopping rules (``grower.stops``, the minimum leaf); the records at the nodes that may
@@ -26,14 +26,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-from dtcli.induction.distributed.cells import merged, rows_of
+from dtcli.induction.distributed.cart_scores import shard_choices
+from dtcli.induction.distributed.cells import merged
 from dtcli.induction.distributed.cluster import summed
 from dtcli.induction.distributed.engine import shard_cells
 from dtcli.induction.distributed.records import Blocks, advance, node_counts, start
 from dtcli.induction.distributed.shards import Layout, layout_of
 from dtcli.induction.grow.grower import stops
-from dtcli.induction.search.cart import SUBSET_LIMIT, first_best, nominal_split, numeric_split
-from dtcli.model.tree import Node, NumericTest, SubsetTest, majority
+from dtcli.model.tree import Node, SubsetTest, majority
 
 
 class Rules(NamedTuple):
@@ -136,43 +136,6 @@ def _choose(client, parts, recs, rows, counts, layout, rules, n_workers: int) ->
 
 def cart_shard(shard: list[tuple], counts: np.ndarray, layout: Layout, rules: Rules) -> list:
     """Run on a worker: the shard's pieces summed, and each of its nodes' best split as the reference
-    chooses it on the binned table, (attribute, Choice, known weight per branch) or None."""
-    n_classes, m = layout.n_classes, len(counts)
-    cells = [merged([piece[i] for piece in shard], n_classes) for i in range(len(layout.is_nominal))]
-    runs = [rows_of(c, m, layout.width[i]) for i, c in enumerate(cells)]
-    out = []
-    for k in range(m):
-        splits = (_split(k, i, cells[i], runs[i], layout, rules) for i in range(len(layout.is_nominal)))
-        best = first_best(splits, float(counts[k].sum()), counts[k], rules.criterion)
-        if best is None:
-            out.append(None)
-            continue
-        choice, known = best
-        out.append((rules.attributes.index(choice.test.attribute), choice, known.sum(axis=1)))
-    return out
-
-
-def _split(k: int, i: int, cells, runs, layout: Layout, rules: Rules):
-    """Node ``k``'s best split on attribute ``i`` from its cells, and whether some of its cases lack the value."""
-    starts, codes = runs
-    lo, hi = starts[k], starts[k + 1]
-    code, weights = codes[lo:hi], cells.weights[lo:hi]
-    n_codes = layout.width[i] - 1
-    known = code < n_codes
-    missing = not known.all()
-    attribute = rules.attributes[i]
-    if layout.is_nominal[i]:
-        by_value = np.zeros((n_codes, layout.n_classes))
-        by_value[code[known]] = weights[known]
-        split = nominal_split(by_value, attribute, rules.criterion, rules.min_leaf, SUBSET_LIMIT)
-        return split, split is not None and missing
-    n_classes = layout.n_classes
-    tops = layout.bins[i][2]
-    values = np.repeat(tops[code[known]], n_classes)
-    classes = np.tile(np.arange(n_classes), int(known.sum()))
-    split = numeric_split(values, classes, weights[known].ravel(), n_classes, rules.criterion, rules.min_leaf)
-    if split is None:
-        return None, False
-    score, threshold, sides, key = split
-    at = int(np.searchsorted(tops, threshold, side="right")) - 1  # where search/bins.snap moves it
-    return (score, NumericTest(attribute, float(tops[at]) if at >= 0 else threshold), sides, key), missing
+    chooses it on the binned table, (attribute, Choice, known weight per branch) or None (``cart_scores``)."""
+    cells = [merged([piece[i] for piece in shard], layout.n_classes) for i in range(len(layout.is_nominal))]
+    return shard_choices(cells, counts, layout, rules)
