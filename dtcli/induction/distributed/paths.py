@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from dtcli.induction.criteria.constants import gr, on_grid
+from dtcli.induction.criteria.constants import GRID_SCALE
 
 
 class Paths(NamedTuple):
@@ -53,50 +53,25 @@ def paths_of(asked, is_nominal: np.ndarray, slot: np.ndarray) -> tuple[list, Pat
 
 def path_counts(enc, paths: Paths, n_classes: int) -> tuple[np.ndarray, np.ndarray]:
     """This partition's (class sums, class sums of the parent's rows lacking the value) per path:
-    two (paths, classes) arrays."""
-    n = len(paths.depth)
-    counts = np.zeros((n, n_classes))
-    lacking = np.zeros((n, n_classes))
-    labelled = np.flatnonzero(enc.y >= 0)
-    stack = [(labelled, np.ones(len(labelled)), {})]  # along the current path's prefixes: rows, weights, tests seen
-    for q in range(n):
-        del stack[int(paths.depth[q]) :]
-        rows, weights, seen = stack[-1]
-        if not len(rows):
-            stack.append((rows, weights, {}))
-            continue
-        key = (int(paths.attr[q]), float(paths.thr[q]))
-        if key not in seen:  # (a test's branches follow each other: the rows are looked at once)
-            seen[key] = _tested(enc, paths, key[0], key[1], rows, weights, n_classes)
-        below, lack, lacking[q] = seen[key]
-        if paths.is_nominal[key[0]]:
-            take = below == paths.branch[q]  # (a missing code, -1, is no branch)
-        else:
-            take = below if paths.branch[q] == 0 else ~below & ~lack  # (NaN <= threshold is False)
-        share = float(paths.share[q])
-        if gr(share, 0.0) and lacking[q].any():
-            keep = take | lack
-            here = (rows[keep], np.where(lack, on_grid(weights * share), weights)[keep], {})
-        else:
-            here = (rows[take], weights[take], {})
-        counts[q] = np.bincount(enc.y[here[0]], weights=here[1], minlength=n_classes)
-        stack.append(here)
-    return counts, lacking
+    two (paths, classes) arrays (``kernels/paths.path_sums``: each row down the trie of paths)."""
+    from dtcli.induction.distributed.kernels.paths import path_sums
 
-
-def _tested(enc, paths: Paths, a: int, threshold: float, rows, weights, n_classes: int) -> tuple:
-    """A test on ``rows``: their nominal codes (or whether each value is at most ``threshold``),
-    which lack the value, and those rows' class sums."""
-    if paths.is_nominal[a]:
-        codes = enc.nominal[paths.slot[a]][rows]
-        lack = codes < 0
-        below = codes
-    else:
-        values = enc.numeric[paths.slot[a]][rows]
-        lack = np.isnan(values)
-        below = values <= threshold
-    sums = np.bincount(enc.y[rows[lack]], weights=weights[lack], minlength=n_classes) if lack.any() else 0.0
-    return below, lack, sums
+    if len(paths.depth) == 0:
+        return np.zeros((0, n_classes)), np.zeros((0, n_classes))
+    return path_sums(
+        paths.depth,
+        paths.attr,
+        paths.thr,
+        paths.branch,
+        paths.share,
+        paths.is_nominal,
+        paths.slot,
+        np.ascontiguousarray(enc.nominal),
+        np.ascontiguousarray(enc.numeric),
+        enc.y,
+        n_classes,
+        float(GRID_SCALE),
+    )
 
 
 def missing_by_attribute(enc, is_nominal: np.ndarray, slot: np.ndarray) -> np.ndarray:
