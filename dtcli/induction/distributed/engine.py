@@ -12,10 +12,13 @@ engine (``levelwise/engine.py``) grows with ``--max-bins`` on the same table, fo
 3. each partition turns its records at those nodes into sparse cells, one piece per shard of
    nodes (``shards.level_cells``); each shard sums its pieces and scores its nodes with the
    level-wise engine's kernels where it lies (``shards.score_shard``); only the candidates reach
-   the client (``active nodes x attributes`` found, gain, ratio and cut);
-4. the client chooses (``C45Level.select``), places the thresholds (``Placer``: J48's), and asks
-   the shards each split's known weight per branch, from which it computes the shares exactly
-   as ``levelwise/engine.branch_shares`` does.
+   the client (``active nodes x attributes`` found, gain, ratio and cut). A deep level goes a group
+   of attributes at a time (``attribute_groups``), so that a worker holds about
+   ``CELLS_PER_WORKER`` cells at once, not one per record and attribute;
+4. the client chooses (``C45Level.select``), places the thresholds (``Placer``: J48's), and has
+   the partitions add up each split's known weight per branch from their records
+   (``records.branch_sizes``), from which it computes the shares exactly as
+   ``levelwise/engine.branch_shares`` does.
 
 No row reaches the client, and no array of nodes x bins exists anywhere: a deep level of many
 small nodes costs what its records cost.
@@ -32,8 +35,8 @@ import numpy as np
 from dtcli.errors import ParameterError
 from dtcli.induction.criteria.midpoint import midpoint
 from dtcli.induction.distributed.cluster import summed
-from dtcli.induction.distributed.records import Blocks, advance, node_counts, start
-from dtcli.induction.distributed.shards import layout_of, level_cells, score_shard, shard_sizes
+from dtcli.induction.distributed.records import Blocks, advance, branch_sizes, node_counts, start
+from dtcli.induction.distributed.shards import layout_of, level_cells, score_shard
 from dtcli.induction.grow.flat import FlatTree, best_first
 from dtcli.induction.levelwise.c45_level import C45Level
 from dtcli.induction.levelwise.data import Candidates, LevelTree, Placer, assemble
@@ -41,6 +44,7 @@ from dtcli.induction.levelwise.engine import branch_shares, kernels
 from dtcli.induction.levelwise.kernels.state import Frontier
 
 SHARD_NODES = 2048  # a shard holds at least this many active nodes (fewer shards on a narrow level)
+CELLS_PER_WORKER = 8_000_000  # a level's attributes are counted in groups of about this many cells a worker
 
 
 class Shape(NamedTuple):
@@ -75,9 +79,12 @@ def grow_dask(client, parts: list, shape: Shape, params, bins: dict, progress=No
     return flat
 
 
-def shard_cells(client, parts: list, recs: list, rows: np.ndarray, totals: np.ndarray, layout, n_workers: int):
+def shard_cells(
+    client, parts: list, recs: list, rows: np.ndarray, totals: np.ndarray, layout, n_workers: int, attributes=None
+):
     """The cells of the level's active nodes ``rows`` (ascending) cut into shards of nodes of about equal
-    weight (``totals`` by node): (per shard, its pieces' futures from every partition; the shards' bounds)."""
+    weight (``totals`` by node), for ``attributes`` (default all): (per shard, its pieces' futures from
+    every partition; the shards' bounds)."""
     m = len(rows)
     n_shards = int(min(2 * n_workers, max(1, m // SHARD_NODES)))
     weight = np.cumsum(totals[rows])
@@ -86,8 +93,25 @@ def shard_cells(client, parts: list, recs: list, rows: np.ndarray, totals: np.nd
     pos = np.full(len(totals), -1, dtype=np.int64)
     pos[rows] = np.arange(m)
     pos = client.scatter(pos, broadcast=True, hash=False)
-    cells = client.map(level_cells, parts, recs, pos=pos, bounds=bounds, layout=layout)
+    cells = client.map(level_cells, parts, recs, pos=pos, bounds=bounds, layout=layout, attributes=attributes)
     return [[client.submit(operator.getitem, f, r) for f in cells] for r in range(len(bounds) - 1)], bounds
+
+
+def attribute_groups(widths, n_active: int, weight: float, n_workers: int) -> list[tuple]:
+    """The attributes (schema positions) in groups whose cells at a level fit ``CELLS_PER_WORKER`` a
+    worker: an attribute of ``width`` codes has at most min(active nodes x width, records) cells, the
+    records taken as the active nodes' weight (each worker sums and holds its shards' share)."""
+    budget = CELLS_PER_WORKER * max(n_workers, 1)
+    groups, group, used = [], [], 0.0
+    for i, width in enumerate(widths):
+        cells = min(float(n_active) * width, weight)
+        if group and used + cells > budget:
+            groups.append(tuple(group))
+            group, used = [], 0.0
+        group.append(i)
+        used += cells
+    groups.append(tuple(group))
+    return groups
 
 
 class _Growth:
@@ -103,6 +127,7 @@ class _Growth:
         for i in np.flatnonzero(~self.is_nominal):
             self.placer.distinct[int(i)] = bins[int(self.slot[i])][2]
         self.layout = client.scatter(layout, broadcast=True, hash=False)
+        self.widths = layout.width
         self.blocks = Blocks(self.is_nominal, self.slot)
         self.n_workers = max(1, len(client.scheduler_info().get("workers", {})))
         self.recs = client.map(start, parts)
@@ -128,48 +153,46 @@ class _Growth:
         candidates = Candidates(
             None, Frontier(active, totals, self.n_classes, self.scorer.min_leaf), len(self.attributes)
         )
-        scored, bounds = self._score(candidates, totals)
+        self._score(candidates, totals)
         best, scores, gains, _ = self.scorer.select(candidates)
         split = np.flatnonzero(best >= 0)
         if len(split) == 0:
             return False
         self._set_tests(level, split, best, scores, gains, candidates)
         level.cstart = np.cumsum(level.nb) - level.nb
-        shares = branch_shares(self._sizes(level, candidates.rows, scored, bounds), level.nb)
-        del scored
+        shares = branch_shares(self._sizes(level), level.nb)
         test = self.client.scatter((level.attr, level.thr, level.cstart, shares), broadcast=True, hash=False)
         self.recs = self.client.map(advance, self.parts, self.recs, test=test, blocks=self.blocks)
         self.parent_labels = np.repeat(level.labels, level.nb)
         return True
 
-    def _score(self, candidates: Candidates, totals: np.ndarray) -> tuple[list, np.ndarray]:
-        """Every active node's candidates, scored by shards on the cluster; the shards' futures and bounds."""
+    def _score(self, candidates: Candidates, totals: np.ndarray) -> None:
+        """Every active node's candidates, counted and scored by shards on the cluster, a group of
+        attributes at a time (``attribute_groups``: only one group's cells exist at once)."""
         client, rows = self.client, candidates.rows
-        shards, bounds = shard_cells(client, self.parts, self.recs, rows, totals, self.layout, self.n_workers)
-        scored = []
-        for r, shard in enumerate(shards):
-            here = totals[rows[bounds[r] : bounds[r + 1]]]
-            scored.append(client.submit(score_shard, shard, here, self.layout, self.scorer.min_leaf))
-        del shards
-        results = client.gather([client.submit(operator.getitem, s, 0) for s in scored])
-        for i in range(len(self.attributes)):
-            columns = [np.concatenate([result[i][j] for result in results]) for j in range(len(results[0][i]))]
-            candidates.put_rows(i, *columns)
-        return scored, bounds
+        weight = float(totals[rows].sum())
+        for group in attribute_groups(self.widths, len(rows), weight, self.n_workers):
+            shards, bounds = shard_cells(
+                client, self.parts, self.recs, rows, totals, self.layout, self.n_workers, group
+            )
+            scored = [
+                client.submit(score_shard, shard, totals[rows[lo:hi]], self.layout, self.scorer.min_leaf, group)
+                for shard, lo, hi in zip(shards, bounds[:-1], bounds[1:])
+            ]
+            del shards
+            results = client.gather(scored)
+            for at, i in enumerate(group):
+                parts = results[0][at]
+                columns = [np.concatenate([result[at][j] for result in results]) for j in range(len(parts))]
+                candidates.put_rows(i, *columns)
 
-    def _sizes(self, level: LevelTree, rows: np.ndarray, scored: list, bounds: np.ndarray) -> np.ndarray:
-        """Each split node's known weight per branch (``route``'s ``sizes``), from the shards' summed
-        cells (exact: weights on the grid). Every numeric threshold is a binned value (``Placer``
-        with ``snap``), so each bin lies wholly on one side of it."""
+    def _sizes(self, level: LevelTree) -> np.ndarray:
+        """Each split node's known weight per branch (``route``'s ``sizes``), summed over the partitions'
+        records (exact: weights on the grid)."""
         width = max(int(level.nb.max()), 1)
-        attr, thr = level.attr[rows], level.thr[rows]
-        asked = [
-            self.client.submit(shard_sizes, s, attr[lo:hi], thr[lo:hi], self.layout, width)
-            for s, lo, hi in zip(scored, bounds[:-1], bounds[1:])
-        ]
-        sizes = np.zeros((len(level.nb), width))
-        sizes[rows] = np.concatenate(self.client.gather(asked))
-        return sizes
+        test = self.client.scatter((level.attr, level.thr), broadcast=True, hash=False)
+        asked = self.client.map(branch_sizes, self.parts, self.recs, test=test, blocks=self.blocks, width=width)
+        return summed(self.client, asked)
 
     def _set_tests(self, level: LevelTree, split, best, scores, gains, candidates: Candidates) -> None:
         """The split nodes' tests, as the level-wise engine sets them (J48's threshold placement)."""

@@ -9,8 +9,8 @@ partitions' sums add up, in any order, to the bits the local engine's one pass g
 stay on the worker between levels (the client holds their futures), so a level costs one pass over
 them, not a walk from the root.
 
-Contract: ``start``, ``advance`` (one level down) and ``node_counts`` (class weights per frontier
-node), all run on workers.
+Contract: ``start``, ``advance`` (one level down), ``node_counts`` (class weights per frontier
+node) and ``branch_sizes`` (each split node's known weight per branch), all run on workers.
 """
 
 from __future__ import annotations
@@ -83,3 +83,13 @@ def node_counts(enc, recs: Records, n_nodes: int, n_classes: int) -> np.ndarray:
     """This partition's class weights per frontier node (nodes, classes)."""
     at = recs.node * n_classes + enc.y[recs.row]
     return np.bincount(at, weights=recs.w, minlength=n_nodes * n_classes).reshape(n_nodes, n_classes)
+
+
+def branch_sizes(enc, recs: Records, test: tuple, blocks: Blocks, width: int) -> np.ndarray:
+    """This partition's known weight per branch of each frontier node's test (``test``: the level's
+    (attr, thr) by node; attr -1: no test): a (nodes, width) array."""
+    attr, thr = test
+    branch = branches(enc, blocks, recs, attr, thr)
+    known = branch >= 0
+    at = recs.node[known] * width + branch[known]
+    return np.bincount(at, weights=recs.w[known], minlength=len(attr) * width).reshape(len(attr), width)

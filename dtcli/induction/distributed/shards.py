@@ -12,8 +12,10 @@ Contract (functions run on workers, numpy and the scoring kernels):
 - ``score_shard(pieces, totals, layout, min_leaf)``: a shard's pieces from every partition summed
   (``cells.merged``: exact, in any order) and scored with the level-wise engine's kernels: per
   attribute, (found, gain, ratio) for a nominal one and (found, gain, ratio, lower, upper) for a
-  numeric one, by the shard's nodes; and the summed cells, kept on the worker for ``shard_sizes``;
-- ``shard_sizes(scored, attr, thr, layout, width)``: each split node's known weight per branch.
+  numeric one, by the shard's nodes.
+
+Both take ``attributes`` (schema positions): a level's attributes may be counted and scored a group at
+a time, so that only one group's cells exist at once.
 
 ``Layout``: per attribute (schema order) whether nominal, its slot in the encoded blocks, its width
 (values or bins, and one for the missing value) and, for a numeric one, its bins (edges,
@@ -55,14 +57,15 @@ def layout_of(attributes, bins: dict, n_classes: int) -> Layout:
     )
 
 
-def level_cells(enc, recs, pos: np.ndarray, bounds: np.ndarray, layout: Layout) -> list[tuple]:
-    """This partition's cells at the active nodes, by shard then attribute (see the module docstring)."""
+def level_cells(enc, recs, pos: np.ndarray, bounds: np.ndarray, layout: Layout, attributes=None) -> list[tuple]:
+    """This partition's cells at the active nodes, by shard then attribute (of ``attributes``, schema
+    positions; default all; see the module docstring)."""
     keep = pos[recs.node] >= 0
     node, rows, w = pos[recs.node[keep]], recs.row[keep], recs.w[keep]
     y = enc.y[rows]
     by_attribute = []
-    for i, nominal in enumerate(layout.is_nominal):
-        if nominal:
+    for i in range(len(layout.is_nominal)) if attributes is None else attributes:
+        if layout.is_nominal[i]:
             codes = enc.nominal[layout.slot[i]][rows]
         else:
             edges, renumber, _ = layout.bins[i]
@@ -72,24 +75,25 @@ def level_cells(enc, recs, pos: np.ndarray, bounds: np.ndarray, layout: Layout) 
     return [tuple(cut[r] for cut in by_attribute) for r in range(len(bounds) - 1)]
 
 
-def score_shard(shard: list[tuple], totals: np.ndarray, layout: Layout, min_leaf: float) -> tuple[list, list]:
-    """The shard's candidates per attribute, and its summed cells (see the module docstring)."""
+def score_shard(shard: list[tuple], totals: np.ndarray, layout: Layout, min_leaf: float, attributes=None) -> list:
+    """The shard's candidates per attribute of ``attributes`` (the pieces' order; default all)."""
     from dtcli.induction.distributed.kernels.scores import nominal_scores
     from dtcli.induction.distributed.kernels.sparse import sparse_binned_scores
 
     m = len(totals)
-    summed_cells, candidates = [], []
-    for i, nominal in enumerate(layout.is_nominal):
-        cells = merged([piece[i] for piece in shard], layout.n_classes)
-        summed_cells.append(cells)
+    candidates = []
+    for at, i in enumerate(range(len(layout.is_nominal)) if attributes is None else attributes):
+        cells = merged([piece[at] for piece in shard], layout.n_classes)
         width = layout.width[i]
-        if nominal:
+        if layout.is_nominal[i]:
             out = [np.zeros(m, dtype=np.bool_), np.zeros(m), np.zeros(m)]
             for lo in range(0, m, CHUNK):
                 hi = min(m, lo + CHUNK)
-                at = np.searchsorted(cells.keys, np.array([lo, hi]) * width)
+                at_cells = np.searchsorted(cells.keys, np.array([lo, hi]) * width)
                 part = Cells(
-                    cells.keys[at[0] : at[1]] - lo * width, cells.weights[at[0] : at[1]], cells.records[at[0] : at[1]]
+                    cells.keys[at_cells[0] : at_cells[1]] - lo * width,
+                    cells.weights[at_cells[0] : at_cells[1]],
+                    cells.records[at_cells[0] : at_cells[1]],
                 )
                 hist = dense(part, hi - lo, width)
                 scored = nominal_scores(hist, np.ones(hi - lo, dtype=np.bool_), totals[lo:hi], min_leaf)
@@ -103,23 +107,5 @@ def score_shard(shard: list[tuple], totals: np.ndarray, layout: Layout, min_leaf
                 starts, codes, cells.weights, cells.records, width - 1, tops, totals, min_leaf, True
             )
             candidates.append((found, gains, ratios, lower, upper))
-    return candidates, summed_cells
-
-
-def shard_sizes(scored: tuple, attr: np.ndarray, thr: np.ndarray, layout: Layout, width: int) -> np.ndarray:
-    """Each of the shard's nodes' known weight per branch of its test (``attr`` -1: none; a numeric
-    test's threshold a bin's largest value, so each bin lies wholly on one side)."""
-    cells_by_attribute = scored[1]
-    sizes = np.zeros((len(attr), width))
-    for i in np.unique(attr[attr >= 0]):
-        cells = cells_by_attribute[i]
-        n_codes = layout.width[i] - 1
-        node, code = cells.keys // layout.width[i], cells.keys % layout.width[i]
-        take = (code < n_codes) & (attr[node] == i)
-        node, code, weight = node[take], code[take], cells.weights[take].sum(axis=1)
-        if layout.is_nominal[i]:
-            branch = code
-        else:
-            branch = (layout.bins[i][2][code] > thr[node]).astype(np.int64)
-        np.add.at(sizes, (node, branch), weight)
-    return sizes
+        del cells
+    return candidates

@@ -91,6 +91,19 @@ def test_many_shards_grow_the_same_model(client, tmp_path, monkeypatch, shard_no
     assert model == _local_model(path, params, "compiled")
 
 
+def test_attributes_counted_a_group_at_a_time_grow_the_same_model(client, tmp_path, monkeypatch):
+    """A level's attributes counted and scored one at a time (a budget of one cell) give the same model file."""
+    from dtcli.induction.distributed import engine
+
+    monkeypatch.setattr(engine, "CELLS_PER_WORKER", 1)
+    assert engine.attribute_groups((3, 5, 2), 10, 100.0, 2) == [(0,), (1,), (2,)]
+    path = _write(tmp_path / "g.csv", 3000, seed=13, missing=0.1)
+    params = grow_params("c45", max_bins=16)
+    model = _dask_model(client, path, params, blocksize=20_000)
+    assert _fractional(model)
+    assert model == _local_model(path, params, "compiled")
+
+
 def test_midpoint_thresholds_with_fractional_cases(client, tmp_path):
     """--thresholds midpoint: a midpoint between two binned values moved down to the lower one, as the
     local engines place it, so every row goes where its binned value went (a midpoint routing the raw

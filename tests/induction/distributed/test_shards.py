@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from dtcli.induction.criteria.constants import on_grid
-from dtcli.induction.distributed.shards import Layout, level_cells, score_shard, shard_sizes
+from dtcli.induction.distributed.records import Blocks, branch_sizes
+from dtcli.induction.distributed.shards import Layout, level_cells, score_shard
 
 numba = pytest.importorskip("numba")
 
@@ -71,7 +72,7 @@ def test_shards_score_as_the_level_wise_kernels(seed, n_parts, n_shards):
     front = Frontier(active, totals, 3, 2.0)
     flat = Records(np.arange(len(recs.row), dtype=np.int32), y, recs.w, recs.node.astype(np.int32))
     for i in range(4):
-        got = [np.concatenate([s[0][i][j] for s in shards]) for j in range(len(shards[0][0][i]))]
+        got = [np.concatenate([s[i][j] for s in shards]) for j in range(len(shards[0][i]))]
         column = (enc.nominal if layout.is_nominal[i] else enc.numeric)[layout.slot[i]][recs.row]
         if layout.is_nominal[i]:
             hist = np.zeros((n_nodes, layout.width[i], 3))
@@ -87,23 +88,41 @@ def test_shards_score_as_the_level_wise_kernels(seed, n_parts, n_shards):
             assert np.array_equal(a, b)
 
 
-def test_shard_sizes_are_the_records_known_weights():
-    enc, layout, recs, active, n_nodes = _level(5)
+@pytest.mark.parametrize("group", [(0, 1, 2, 3), (3, 1), (2,)])
+def test_a_group_of_attributes_scores_as_the_whole_level(group):
+    """Counting and scoring a group of attributes gives those attributes' candidates of the whole level."""
+    enc, layout, recs, active, n_nodes = _level(4)
     totals = np.bincount(recs.node, weights=recs.w, minlength=n_nodes)
-    shards, bounds, rows = _scored(enc, layout, recs, active, totals, 4, 3)
+    whole, bounds, rows = _scored(enc, layout, recs, active, totals, 3, 2)
+    cells = [level_cells(enc, recs, _positions(active), bounds, layout, group)]
+    for r, (lo, hi) in enumerate(zip(bounds[:-1], bounds[1:])):
+        scored = score_shard([c[r] for c in cells], totals[rows[lo:hi]], layout, 2.0, group)
+        for at, i in enumerate(group):
+            assert all(np.array_equal(a, b) for a, b in zip(scored[at], whole[r][i]))
+
+
+def _positions(active):
+    pos = np.full(len(active), -1)
+    pos[np.flatnonzero(active)] = np.arange(int(active.sum()))
+    return pos
+
+
+def test_branch_sizes_are_the_records_known_weights():
+    enc, layout, recs, active, n_nodes = _level(5)
     rng = np.random.default_rng(0)
-    attr = rng.choice([-1, 0, 1, 2, 3], len(rows))
+    attr = rng.choice([-1, 0, 1, 2, 3], n_nodes)
     thr = np.where(attr == 1, layout.bins[1][2][5], np.where(attr == 3, 2.0, 0.0))
-    got = np.concatenate(
-        [shard_sizes(s, attr[lo:hi], thr[lo:hi], layout, 5) for s, lo, hi in zip(shards, bounds, bounds[1:])]
-    )
-    for k, node in enumerate(rows):
+    blocks = Blocks(np.array(layout.is_nominal), np.array(layout.slot))
+    cut = [0, len(recs.row) // 3, len(recs.row)]
+    parts = [Recs(*(a[lo:hi] for a in recs)) for lo, hi in zip(cut[:-1], cut[1:])]
+    got = sum(branch_sizes(enc, part, (attr, thr), blocks, 5) for part in parts)
+    for node in range(n_nodes):
         here = recs.node == node
         expected = np.zeros(5)
-        if attr[k] >= 0:
-            i = attr[k]
+        if attr[node] >= 0:
+            i = attr[node]
             column = (enc.nominal if layout.is_nominal[i] else enc.numeric)[layout.slot[i]][recs.row[here]]
             known = ~np.isnan(column) if not layout.is_nominal[i] else column >= 0
-            branch = column[known].astype(int) if layout.is_nominal[i] else (column[known] > thr[k]).astype(int)
+            branch = column[known].astype(int) if layout.is_nominal[i] else (column[known] > thr[node]).astype(int)
             np.add.at(expected, branch, recs.w[here][known])
-        assert np.array_equal(got[k], expected)
+        assert np.array_equal(got[node], expected)
