@@ -142,28 +142,37 @@ def _parquet_columns(tree, predicted, probabilities, proba: bool) -> dict:
 def training_correct(client, parts: list, tree) -> int:
     """How many labelled rows of the encoded ``parts`` (``io/dask_frames.Encoded``) ``tree`` predicts
     right, counted on the workers (the "Training set" line of ``dtree train --engine dask``; the
-    model's text goes to every worker once)."""
-
+    model's text goes to every worker once, and each lays the tree out once for all its partitions)."""
     from dtcli.induction.distributed.cluster import summed
     from dtcli.model.serialize import dumps_model
 
+    rows = int(tree.training.get("rows", 0))
     shipped = client.scatter(dumps_model(tree), broadcast=True, hash=False)
-    return int(summed(client, client.map(training_counts, parts, model=shipped))[0])
+    return int(summed(client, client.map(training_counts, parts, model=shipped, rows=rows))[0])
 
 
-def training_counts(enc, model: str):
-    """Run on a worker: [rows of the partition ``enc`` whose class the tree predicts right]."""
+_PREDICTORS: dict = {}  # per worker process: the model's text -> (tree, its predictor), the last one only
+
+
+def training_counts(enc, model: str, rows: int):
+    """Run on a worker: [rows of the partition ``enc`` whose class the tree predicts right]. ``rows``:
+    the table's labelled rows (the compiled descent is chosen for the whole table, as locally)."""
     import numpy as np
 
-    from dtcli.induction.apply.predict import predict_proba
-    from dtcli.model.serialize import loads_once
+    from dtcli.induction.apply.predict import predictor
+    from dtcli.model.serialize import loads_model
     from dtcli.model.table import Table
 
-    tree = loads_once(model)
+    if model not in _PREDICTORS:
+        _PREDICTORS.clear()
+        _PREDICTORS[model] = (loads_model(model, flat=True), None)
+    tree, predict = _PREDICTORS[model]
     nominal = [a.is_nominal for a in tree.schema.attributes]
     slots = np.cumsum(nominal) - 1, np.cumsum([not n for n in nominal]) - 1
     columns = [enc.nominal[slots[0][i]] if n else enc.numeric[slots[1][i]] for i, n in enumerate(nominal)]
-    known = enc.y >= 0
-    table = Table(tree.schema, columns, enc.y).take(known)
-    predicted = predict_proba(tree, table, done=lambda n: None).argmax(axis=1)
+    table = Table(tree.schema, columns, enc.y).take(enc.y >= 0)
+    if predict is None:
+        predict = predictor(tree, table, rows, threads=1)
+        _PREDICTORS[model] = (tree, predict)
+    predicted = predict(table).argmax(axis=1)
     return np.array([np.count_nonzero(predicted == table.y)], dtype=np.float64)
