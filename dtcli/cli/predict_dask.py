@@ -14,6 +14,7 @@ atomically. Only row counts and unseen-value counts come back to the client.
 from __future__ import annotations
 
 import os
+import threading
 from typing import NamedTuple
 
 from dtcli.errors import DataError, ModelFormatError, ParameterError
@@ -141,38 +142,46 @@ def _parquet_columns(tree, predicted, probabilities, proba: bool) -> dict:
 
 def training_correct(client, parts: list, tree) -> int:
     """How many labelled rows of the encoded ``parts`` (``io/dask_frames.Encoded``) ``tree`` predicts
-    right, counted on the workers (the "Training set" line of ``dtree train --engine dask``; the
-    model's text goes to every worker once, and each lays the tree out once for all its partitions)."""
-    from dtcli.induction.distributed.cluster import summed
-    from dtcli.model.serialize import dumps_model
+    right, counted on the workers (the "Training set" line of ``dtree train --engine dask``). The tree
+    goes to every worker once, laid out as the arrays the descent walks (``apply/predict.layout``)."""
+    import secrets
 
-    rows = int(tree.training.get("rows", 0))
-    shipped = client.scatter(dumps_model(tree), broadcast=True, hash=False)
-    return int(summed(client, client.map(training_counts, parts, model=shipped, rows=rows))[0])
-
-
-_PREDICTORS: dict = {}  # per worker process: the model's text -> (tree, its predictor), the last one only
-
-
-def training_counts(enc, model: str, rows: int):
-    """Run on a worker: [rows of the partition ``enc`` whose class the tree predicts right]. ``rows``:
-    the table's labelled rows (the compiled descent is chosen for the whole table, as locally)."""
     import numpy as np
 
-    from dtcli.induction.apply.predict import predictor
-    from dtcli.model.serialize import loads_model
+    from dtcli.induction.apply.predict import layout
+    from dtcli.induction.distributed.cluster import summed
     from dtcli.model.table import Table
 
-    if model not in _PREDICTORS:
-        _PREDICTORS.clear()
-        _PREDICTORS[model] = (loads_model(model, flat=True), None)
-    tree, predict = _PREDICTORS[model]
-    nominal = [a.is_nominal for a in tree.schema.attributes]
+    schema = tree.schema
+    empty = [np.zeros(0, dtype=np.int32 if a.is_nominal else np.float64) for a in schema.attributes]
+    flat = layout(tree, Table(schema, empty, np.zeros(0, dtype=np.int32)))
+    flat.nodes = flat.columns = None  # (arrays only: no Node objects travel)
+    rows = int(tree.training.get("rows", 0))
+    shipped = client.scatter((secrets.token_hex(8), schema, flat, rows), broadcast=True, hash=False)
+    return int(summed(client, client.map(training_counts, parts, shipped=shipped))[0])
+
+
+_PREDICTORS: dict = {}  # per worker process: the shipped tree's token -> its predictor, the last one only
+_PREDICTING = threading.Lock()  # (a predictor sets its layout's columns: one partition at a time)
+
+
+def training_counts(enc, shipped: tuple):
+    """Run on a worker: [rows of the partition ``enc`` whose class the tree predicts right]. ``shipped``:
+    (token, schema, laid-out tree, the table's labelled rows: the compiled descent is chosen for the
+    whole table, as locally)."""
+    import numpy as np
+
+    from dtcli.induction.apply.predict import laid_out_predictor
+    from dtcli.model.table import Table
+
+    token, schema, flat, rows = shipped
+    nominal = [a.is_nominal for a in schema.attributes]
     slots = np.cumsum(nominal) - 1, np.cumsum([not n for n in nominal]) - 1
     columns = [enc.nominal[slots[0][i]] if n else enc.numeric[slots[1][i]] for i, n in enumerate(nominal)]
-    table = Table(tree.schema, columns, enc.y).take(enc.y >= 0)
-    if predict is None:
-        predict = predictor(tree, table, rows, threads=1)
-        _PREDICTORS[model] = (tree, predict)
-    predicted = predict(table).argmax(axis=1)
+    table = Table(schema, columns, enc.y).take(enc.y >= 0)
+    with _PREDICTING:
+        if token not in _PREDICTORS:
+            _PREDICTORS.clear()
+            _PREDICTORS[token] = laid_out_predictor(flat, rows, threads=1)
+        predicted = _PREDICTORS[token](table).argmax(axis=1)
     return np.array([np.count_nonzero(predicted == table.y)], dtype=np.float64)

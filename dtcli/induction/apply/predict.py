@@ -72,9 +72,13 @@ def predictor(tree: Tree, table: Table, rows: int, engine: str = "auto", compili
     the tree laid out once: a function of such a table. ``rows``: about how many rows all the
     tables hold (the engine is chosen for those); ``compiling`` as for ``predict_proba``;
     ``threads``: at most this many threads for the compiled kernel (None: all it has)."""
+    return laid_out_predictor(layout(tree, table), rows, engine, compiling, threads)
+
+
+def laid_out_predictor(flat: _Layout, rows: int, engine: str = "auto", compiling=None, threads=None):
+    """``predictor`` of a tree already laid out (``layout``; its columns are set by each call)."""
     from dtcli.induction.backend import compiled_prediction
 
-    flat = layout(tree, table)
     levels = depth(flat)
     if compiled_prediction(rows, levels, engine):
         from dtcli.induction.apply.compiled import packed_predictor
