@@ -75,6 +75,10 @@ def grow_params(algorithm: str, **options) -> GrowParams:
         raise ParameterError(f"unknown growth option {unknown[0]!r}; choose from {', '.join(GROW_OPTIONS)}")
     params = GrowParams(algorithm=algorithm, **ALGORITHMS[algorithm].defaults)
     params = replace(params, **{k: v for k, v in options.items() if v is not None})
+    if algorithm == "cart" and params.max_bins and options.get("ties") is None:
+        # binned CART has no scikit-learn tree to equal: ties go to the first column, which needs no
+        # random order drawn node after node, so the Dask engine grows the very same model file
+        params = replace(params, ties="column")
     if params.criterion == "entropy" and algorithm != "cart":  # entropy is information gain (--help)
         params = replace(params, criterion="gain")
     return params

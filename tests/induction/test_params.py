@@ -95,3 +95,12 @@ def test_costs_must_be_finite_and_not_too_small():
     gain = math.log2(2**40)  # far more bits than any tree's gain
     assert np.isfinite(costs.score(gain, costs.cost("x")))
     AttributeCosts({"x": 0.0}, "nunez")  # Nunez adds 1 to the cost
+
+
+def test_binned_cart_breaks_ties_by_column_unless_told():
+    """scikit-learn's tie order is CART's default, but not with --max-bins: binned growth has no
+    scikit-learn tree to equal, and column ties let the Dask engine grow the same model file."""
+    assert grow_params("cart").ties == "sklearn"
+    assert grow_params("cart", max_bins=64).ties == "column"
+    assert grow_params("cart", max_bins=64, ties="sklearn").ties == "sklearn"
+    assert grow_params("cart", ties="column").ties == "column"
