@@ -12,7 +12,7 @@ make_data's 1% of missing values in every attribute unless --missing says otherw
 already written there are used again). Then, in this order:
 
 - the local binned engine: ``dtree train PARTS -a c45 --no-prune --max-bins N -q -o local.json``
-  (with ``--algorithm cart``: ``-a cart --ties column``, the Dask engine's tie order for CART);
+  (``-a cart`` with ``--algorithm cart``);
 - the Dask engine: a scheduler and --workers workers started by hand on 127.0.0.1 (``dask
   scheduler``, ``dask worker``: one process and one thread each, no memory limit), fresh for each
   size, and ``dtree train PARTS ... --engine dask --scheduler ADDRESS -o dask.json``.
@@ -162,7 +162,7 @@ def main() -> int:
     for rows in sorted(args.sizes):
         parts, encoded = table(rows, folder, args.parts, args.make_data, args.missing)
         train = [*dtree, "train", str(parts), "-t", "label", "-a", args.algorithm, "--no-prune", "--max-bins"]
-        train += [str(args.max_bins), "-q"] + (["--ties", "column"] if args.algorithm == "cart" else [])
+        train += [str(args.max_bins), "-q"]
         local = run([*train, "-o", str(folder / f"local-{args.algorithm}-{rows}.json")])
         print(f"  {rows:,} rows, local binned engine: {local.wall:.1f} s, {local.peak_mb:.0f} MB", flush=True)
         cluster = Cluster(folder, args.workers)
