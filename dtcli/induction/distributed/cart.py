@@ -31,7 +31,7 @@ from dtcli.induction.distributed.cells import merged
 from dtcli.induction.distributed.cluster import summed
 from dtcli.induction.distributed.engine import shard_cells
 from dtcli.induction.distributed.records import Blocks, advance, node_counts, start
-from dtcli.induction.distributed.shards import Layout, layout_of
+from dtcli.induction.distributed.shards import Layout, layout_of, partition_codes
 from dtcli.induction.grow.grower import stops
 from dtcli.model.tree import Node, SubsetTest, majority
 
@@ -56,6 +56,7 @@ def grow_cart_dask(client, parts: list, schema, params, bins: dict, progress=Non
     n_values = max((len(a.values) for a in attributes if a.is_nominal), default=1)
     n_workers = max(1, len(client.scheduler_info().get("workers", {})))
     recs = client.map(start, parts)
+    codes = client.map(partition_codes, parts, layout=shared)
     root = Node(np.zeros(n_classes), 0)
     frontier: list[tuple[Node | None, int]] = [(None, 0)]  # each frontier node's parent and branch
     depth, started = 0, time.perf_counter()
@@ -71,7 +72,7 @@ def grow_cart_dask(client, parts: list, schema, params, bins: dict, progress=Non
             [k for k in range(n) if not stops(params, counts[k], usable, depth) and totals[k] >= 2 * min_leaf],
             dtype=np.int64,
         )
-        chosen = _choose(client, parts, recs, rows, counts, shared, rules, n_workers) if len(rows) else []
+        chosen = _choose(client, parts, recs, codes, rows, counts, shared, rules, n_workers) if len(rows) else []
         test = _Tests(n, n_values)
         frontier = []
         for k, found in zip(rows, chosen):
@@ -124,9 +125,9 @@ class _Tests:
         return self.attr, self.thr, self.cstart, self.shares, self.sides
 
 
-def _choose(client, parts, recs, rows, counts, layout, rules, n_workers: int) -> list:
+def _choose(client, parts, recs, codes, rows, counts, layout, rules, n_workers: int) -> list:
     """Each node of ``rows``' chosen split (None: none), scored by shards on the cluster."""
-    shards, bounds = shard_cells(client, parts, recs, rows, counts.sum(axis=1), layout, n_workers)
+    shards, bounds = shard_cells(client, parts, recs, rows, counts.sum(axis=1), layout, n_workers, codes=codes)
     asked = [
         client.submit(cart_shard, shard, counts[rows[lo:hi]], layout, rules)
         for shard, lo, hi in zip(shards, bounds[:-1], bounds[1:])

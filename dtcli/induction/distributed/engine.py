@@ -36,7 +36,7 @@ from dtcli.errors import ParameterError
 from dtcli.induction.criteria.midpoint import midpoint
 from dtcli.induction.distributed.cluster import summed
 from dtcli.induction.distributed.records import Blocks, advance, branch_sizes, node_counts, start
-from dtcli.induction.distributed.shards import layout_of, level_cells, score_shard
+from dtcli.induction.distributed.shards import coded_cells, layout_of, partition_codes, score_shard
 from dtcli.induction.grow.flat import FlatTree, best_first
 from dtcli.induction.levelwise.c45_level import C45Level
 from dtcli.induction.levelwise.data import Candidates, LevelTree, Placer, assemble
@@ -80,11 +80,20 @@ def grow_dask(client, parts: list, shape: Shape, params, bins: dict, progress=No
 
 
 def shard_cells(
-    client, parts: list, recs: list, rows: np.ndarray, totals: np.ndarray, layout, n_workers: int, attributes=None
+    client,
+    parts: list,
+    recs: list,
+    rows: np.ndarray,
+    totals: np.ndarray,
+    layout,
+    n_workers: int,
+    attributes=None,
+    codes=None,
 ):
     """The cells of the level's active nodes ``rows`` (ascending) cut into shards of nodes of about equal
-    weight (``totals`` by node), for ``attributes`` (default all): (per shard, its pieces' futures from
-    every partition; the shards' bounds)."""
+    weight (``totals`` by node), for ``attributes`` (default all); ``codes``: the partitions'
+    ``shards.partition_codes``. Returns (per shard, its pieces' futures from every partition; the
+    shards' bounds)."""
     m = len(rows)
     n_shards = int(min(2 * n_workers, max(1, m // SHARD_NODES)))
     weight = np.cumsum(totals[rows])
@@ -93,7 +102,8 @@ def shard_cells(
     pos = np.full(len(totals), -1, dtype=np.int64)
     pos[rows] = np.arange(m)
     pos = client.scatter(pos, broadcast=True, hash=False)
-    cells = client.map(level_cells, parts, recs, pos=pos, bounds=bounds, layout=layout, attributes=attributes)
+    codes = [None] * len(parts) if codes is None else codes
+    cells = client.map(coded_cells, parts, recs, codes, pos=pos, bounds=bounds, layout=layout, attributes=attributes)
     return [[client.submit(operator.getitem, f, r) for f in cells] for r in range(len(bounds) - 1)], bounds
 
 
@@ -131,6 +141,7 @@ class _Growth:
         self.blocks = Blocks(self.is_nominal, self.slot)
         self.n_workers = max(1, len(client.scheduler_info().get("workers", {})))
         self.recs = client.map(start, parts)
+        self.codes = client.map(partition_codes, parts, layout=self.layout)
         self.levels: list[LevelTree] = []
         self.parent_labels = np.zeros(1, dtype=np.int64)
         self.started = time.perf_counter()
@@ -173,7 +184,7 @@ class _Growth:
         weight = float(totals[rows].sum())
         for group in attribute_groups(self.widths, len(rows), weight, self.n_workers):
             shards, bounds = shard_cells(
-                client, self.parts, self.recs, rows, totals, self.layout, self.n_workers, group
+                client, self.parts, self.recs, rows, totals, self.layout, self.n_workers, group, self.codes
             )
             scored = [
                 client.submit(score_shard, shard, totals[rows[lo:hi]], self.layout, self.scorer.min_leaf, group)

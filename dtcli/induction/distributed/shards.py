@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from dtcli.induction.distributed.cells import Cells, cells_of, dense, merged, pieces, rows_of
+from dtcli.induction.distributed.cells import Cells, NodeOrder, cells_of, dense, merged, pieces, rows_of
 from dtcli.induction.distributed.quantiles import bin_of
 
 CHUNK = 1 << 15  # nominal attributes are scored this many nodes at a time (dense: nodes x values x classes)
@@ -57,22 +57,44 @@ def layout_of(attributes, bins: dict, n_classes: int) -> Layout:
     )
 
 
-def level_cells(enc, recs, pos: np.ndarray, bounds: np.ndarray, layout: Layout, attributes=None) -> list[tuple]:
+def partition_codes(enc, layout: Layout) -> np.ndarray:
+    """This partition's numeric values as their bins' codes (-1: missing), a row per numeric slot,
+    made once for all the levels (2 bytes a value while the bins fit)."""
+    numeric = [i for i, nominal in enumerate(layout.is_nominal) if not nominal]
+    wide = max((layout.width[i] for i in numeric), default=0) >= np.iinfo(np.int16).max
+    codes = np.empty((len(numeric), len(enc.y)), dtype=np.int32 if wide else np.int16)
+    for i in numeric:
+        edges, renumber, _ = layout.bins[i]
+        codes[layout.slot[i]] = bin_of(enc.numeric[layout.slot[i]], edges, renumber)
+    return codes
+
+
+def level_cells(
+    enc, recs, pos: np.ndarray, bounds: np.ndarray, layout: Layout, attributes=None, codes=None
+) -> list[tuple]:
     """This partition's cells at the active nodes, by shard then attribute (of ``attributes``, schema
-    positions; default all; see the module docstring)."""
+    positions; default all; see the module docstring); ``codes``: ``partition_codes`` (else binned here)."""
     keep = pos[recs.node] >= 0
     node, rows, w = pos[recs.node[keep]], recs.row[keep], recs.w[keep]
     y = enc.y[rows]
+    order = NodeOrder(node)
     by_attribute = []
     for i in range(len(layout.is_nominal)) if attributes is None else attributes:
         if layout.is_nominal[i]:
-            codes = enc.nominal[layout.slot[i]][rows]
+            values = enc.nominal[layout.slot[i]][rows]
+        elif codes is not None:
+            values = codes[layout.slot[i]][rows]
         else:
             edges, renumber, _ = layout.bins[i]
-            codes = bin_of(enc.numeric[layout.slot[i]][rows], edges, renumber)
-        cells = cells_of(node, codes, w, y, layout.width[i], layout.n_classes)
+            values = bin_of(enc.numeric[layout.slot[i]][rows], edges, renumber)
+        cells = cells_of(node, values, w, y, layout.width[i], layout.n_classes, order)
         by_attribute.append(pieces(cells, bounds, layout.width[i]))
     return [tuple(cut[r] for cut in by_attribute) for r in range(len(bounds) - 1)]
+
+
+def coded_cells(enc, recs, codes, pos: np.ndarray, bounds: np.ndarray, layout: Layout, attributes=None) -> list:
+    """``level_cells`` with the partition's ``codes`` (``partition_codes``, or None) as a third argument."""
+    return level_cells(enc, recs, pos, bounds, layout, attributes, codes)
 
 
 def score_shard(shard: list[tuple], totals: np.ndarray, layout: Layout, min_leaf: float, attributes=None) -> list:

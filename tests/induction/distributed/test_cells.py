@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from dtcli.induction.criteria.constants import on_grid
-from dtcli.induction.distributed.cells import Cells, cells_of, dense, merged, pieces, rows_of
+from dtcli.induction.distributed.cells import Cells, NodeOrder, cells_of, dense, merged, pieces, rows_of
 
 
 def _records(seed: int, n: int = 3000, n_nodes: int = 40, n_bins: int = 9, n_classes: int = 3):
@@ -104,3 +104,18 @@ def test_sums_by_sorting_and_by_key_agree(monkeypatch, dense_span):
     cut = [0, 500, 1700, 2900, len(node)]
     parts = [cells_of(*(a[lo:hi] for a in (node, codes, w, y)), width, 3) for lo, hi in zip(cut, cut[1:])]
     assert _same(merged(parts[::-1], 3), whole)
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("dtype", [np.int16, np.int32])
+def test_cells_counted_node_by_node_are_the_sorted_keys_cells(seed, dtype):
+    """Many nodes (a span of keys far above the records): the compiled node-by-node count gives the
+    cells that sorting the keys gives, weights to the bit, zero-weight records included."""
+    node, codes, w, y = _records(seed, n=5000, n_nodes=3000, n_bins=200)
+    rng = np.random.default_rng(seed)
+    shuffle = rng.permutation(len(node))  # (records in any order)
+    node, codes, w, y = node[shuffle], codes[shuffle].astype(dtype), w[shuffle], y[shuffle]
+    sorted_keys = cells_of(node, codes, w, y, 201, 3)
+    by_node = cells_of(node, codes, w, y, 201, 3, NodeOrder(node))
+    assert _same(sorted_keys, by_node)
+    assert by_node.keys.dtype == np.int64 and by_node.records.sum() == len(node)
