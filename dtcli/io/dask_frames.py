@@ -46,6 +46,11 @@ def read_frame(path: str, blocksize: str | int = "64MB") -> Frame:
     import dask.dataframe as dd
 
     source = path.rstrip("/") or path
+    if source.lower().endswith((".arff", ".arff.gz")):
+        raise DataError(
+            f"{source}: --engine dask reads CSV and Parquet files, not ARFF: leave --engine dask out, or "
+            "write the table as CSV or Parquet"
+        )
     files = _parquet_files(path, source)
     try:
         if files is None:

@@ -161,3 +161,13 @@ def test_the_training_set_line_is_the_local_ones(client, tmp_path, algorithm, lo
     lines = [[line for line in r.stderr.splitlines() if line.startswith("Training set: ")] for r in (dask, mine)]
     assert len(lines[0]) == 1 and lines[0] == lines[1]
     assert lines[0][0] != "Training set: 2,000 of 2,000 correct (100.0%)"  # (some rows predicted wrong)
+
+
+def test_an_arff_file_is_refused_in_one_line(client, tmp_path):
+    """The cluster reads CSV and Parquet: an ARFF file gets one line saying so, not dask's read_csv error."""
+    path = tmp_path / "w.arff"
+    path.write_text("@relation w\n@attribute a {x,y}\n@attribute class {p,n}\n@data\nx,p\ny,n\n")
+    args = ["train", str(path), "-a", "cart", "--engine", "dask", "--scheduler", client.scheduler.address]
+    result = CliRunner().invoke(cli, [*args, "-o", str(tmp_path / "m.json")])
+    assert result.exit_code == 1 and result.output.count("\n") == 1
+    assert "reads CSV and Parquet files, not ARFF" in result.output and not (tmp_path / "m.json").exists()
