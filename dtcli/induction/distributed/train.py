@@ -34,6 +34,10 @@ def unsupported(params, prune) -> str | None:
     """Why the Dask engine cannot train with these options (None: it can; ``params`` with its bins: ``with_bins``)."""
     if params.algorithm not in ("c45", "cart"):
         return f"--algorithm {params.algorithm} (C4.5 and CART: --algorithm c45 or cart)"
+    if params.chi2_alpha is not None:
+        return "--chi2-alpha"
+    if params.costs is not None:
+        return "--costs"
     if params.algorithm == "cart":
         return _cart_unsupported(params, prune)
     if prune.method not in ("none", "pessimistic"):
@@ -42,10 +46,6 @@ def unsupported(params, prune) -> str | None:
         return "--criterion gini (use gain-ratio or gain)"
     if params.missing != "fractional":
         return f"--missing {params.missing} (only C4.5's own fractional cases)"
-    if params.chi2_alpha is not None:
-        return "--chi2-alpha"
-    if params.costs is not None:
-        return "--costs"
     return None
 
 
@@ -61,10 +61,6 @@ def _cart_unsupported(params, prune) -> str | None:
         return f"--missing {params.missing} with --algorithm cart (only its default, majority: the heavier branch)"
     if params.max_leaves is not None:
         return "--max-leaves with --algorithm cart (it grows best first, node by node)"
-    if params.chi2_alpha is not None:
-        return "--chi2-alpha"
-    if params.costs is not None:
-        return "--costs"
     return None
 
 

@@ -115,6 +115,7 @@ def test_dtree_train_cart_on_dask_is_the_local_max_bins_256_model(client, tmp_pa
         (["--missing", "fractional"], "--missing fractional"),
         (["--prune", "pessimistic"], "--prune pessimistic"),
         (["--max-leaves", "5"], "--max-leaves"),
+        (["--chi2-alpha", "0.05"], "--chi2-alpha"),
     ],
 )
 def test_what_cart_on_dask_cannot_do_is_refused_in_one_line(client, tmp_path, extra, named):
