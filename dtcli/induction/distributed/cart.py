@@ -110,19 +110,21 @@ class _Tests:
         self.thr = np.zeros(n_nodes)
         self.cstart = np.zeros(n_nodes, dtype=np.int64)
         self.shares = np.zeros((n_nodes, 2))
-        self.sides = np.ones((n_nodes, max(n_values, 1)), dtype=np.int8)
+        self.width = max(n_values, 1)
+        self.inside: list[int] = []  # node x width + value, for each value of an A in V test's V
 
     def put(self, k: int, i: int, test, sizes: np.ndarray, cstart: int) -> None:
         """Node ``k`` splits by ``test`` on attribute ``i``; its missing cases go down the heavier branch."""
         self.attr[k], self.cstart[k] = i, cstart
         self.shares[k, int(np.argmax(sizes))] = 1.0
         if isinstance(test, SubsetTest):
-            self.sides[k, [test.attribute.codes[v] for v in test.values]] = 0
+            self.inside.extend(k * self.width + test.attribute.codes[v] for v in test.values)
         else:
             self.thr[k] = test.threshold
 
     def arrays(self) -> tuple:
-        return self.attr, self.thr, self.cstart, self.shares, self.sides
+        sides = (np.array(sorted(self.inside), dtype=np.int64), self.width)
+        return self.attr, self.thr, self.cstart, self.shares, sides
 
 
 def _choose(client, parts, recs, codes, rows, counts, layout, rules, n_workers: int) -> list:

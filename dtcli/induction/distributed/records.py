@@ -50,7 +50,8 @@ def advance(enc, recs: Records, test: tuple, blocks: Blocks) -> Records:
 
 def branches(enc, blocks: Blocks, recs: Records, attr, thr, sides=None) -> np.ndarray:
     """Each record's branch at its node's test (-1: the tested value is missing, -2: a leaf). A nominal
-    test's branch is the value, or with ``sides`` (nodes, values) the side of the value at the node."""
+    test's branch is the value, or with ``sides`` (CART's ``A in V`` tests: the sorted keys node x width
+    + value of each V's values, and the width) 0 for a value in its node's V, else 1."""
     a = attr[recs.node]
     branch = np.full(len(recs.row), -2, dtype=np.int64)
     for i in np.unique(a[a >= 0]):
@@ -58,7 +59,12 @@ def branches(enc, blocks: Blocks, recs: Records, attr, thr, sides=None) -> np.nd
         rows = recs.row[at]
         if blocks.is_nominal[i]:
             codes = enc.nominal[blocks.slot[i]][rows].astype(np.int64)
-            branch[at] = codes if sides is None else np.where(codes < 0, -1, sides[recs.node[at], codes])
+            if sides is None:
+                branch[at] = codes
+            else:
+                keys, width = sides
+                inside = np.isin(recs.node[at] * width + codes, keys)
+                branch[at] = np.where(codes < 0, -1, np.where(inside, 0, 1))
         else:
             values = enc.numeric[blocks.slot[i]][rows]
             branch[at] = np.where(np.isnan(values), -1, np.where(values <= thr[recs.node[at]], 0, 1))
