@@ -23,7 +23,20 @@ def seqsum(x, axis: int = -1) -> np.ndarray | float:
     x = np.asarray(x, dtype=np.float64)
     if x.shape[axis] == 0:
         return np.sum(x, axis=axis)
+    if x.size <= SMALL_SUM and x.ndim <= 2 and axis in (-1, x.ndim - 1):  # (class vectors: a loop is cheaper)
+        rows = [_ordered(row) for row in (x.tolist() if x.ndim == 2 else [x.tolist()])]
+        return np.float64(rows[0]) if x.ndim == 1 else np.array(rows)
     return np.take(np.cumsum(x, axis=axis), -1, axis=axis)
+
+
+SMALL_SUM = 256  # at most this many values: summed in a Python loop (the same additions, in the same order)
+
+
+def _ordered(values: list) -> float:
+    total = values[0]
+    for v in values[1:]:
+        total += v
+    return total
 
 
 def entropy(counts) -> np.ndarray | float:

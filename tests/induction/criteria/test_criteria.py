@@ -22,6 +22,7 @@ from dtcli.induction.criteria.impurity import (
     gini,
     gini_gain,
     information_gain,
+    seqsum,
     split_information,
     weighted_impurity,
 )
@@ -161,3 +162,23 @@ def test_gain_ignores_branch_order_and_empty_branches(branches):
     assert information_gain(branches[::-1]) == pytest.approx(g, abs=1e-12)
     padded = branches + [[0] * len(branches[0])]
     assert information_gain(padded) == pytest.approx(g, abs=1e-12)
+
+
+_weights = st.floats(min_value=-1e12, max_value=1e12, allow_nan=False, allow_subnormal=True)
+
+
+@given(st.lists(st.lists(_weights, min_size=1, max_size=20), min_size=1, max_size=14))
+@settings(max_examples=300, deadline=None)
+def test_seqsum_adds_in_order_whatever_the_size(rows):
+    """Small vectors are summed in a Python loop, larger ones with numpy: either way each row's values are
+    added one after another from the first, as ``np.cumsum`` adds them (not pairwise as ``np.sum``)."""
+    width = len(rows[0])
+    x = np.array([(row * width)[:width] for row in rows])
+    want = np.cumsum(x, axis=1)[:, -1]
+    assert seqsum(x, axis=1).tolist() == want.tolist() and seqsum(x).tolist() == want.tolist()
+    single = seqsum(x[0])
+    assert isinstance(single, np.float64) and single == want[0]
+    assert math.copysign(1, single) == math.copysign(1, want[0])  # (-0.0 stays -0.0)
+    tall = np.tile(x, (30, 1))  # (more values than the loop takes)
+    assert seqsum(tall, axis=1).tolist() == np.cumsum(tall, axis=1)[:, -1].tolist()
+    assert seqsum(x, axis=0).tolist() == np.cumsum(x, axis=0)[-1].tolist()
