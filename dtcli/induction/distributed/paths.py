@@ -6,10 +6,12 @@ branch of every test, as C4.5 sends them. A row that knows the tested value keep
 takes the branch; a row lacking it goes down with weight ``on_grid(weight * share)`` when ``share``
 exceeds 1e-6 (``constants.gr``), else not at all (share 0.0: the branch's known rows only).
 Every weight is then a multiple of 2**-24, so every sum below is exact in any order.
-``Paths`` lists the paths asked for with all their prefixes, in the order of sorted tuples (a
-prefix before its extensions, an extension right after its prefix's other extensions): each row of
-it is the depth and the last condition. Per path, a partition returns the class sums of its rows
-along the path and the class sums of its parent path's rows that lack the tested value.
+The client holds paths interned in a ``Trie``: each path an integer id (0: the root, no condition),
+made of its parent's id and its last condition, so a path costs one entry however deep it lies.
+``Paths`` lists the paths asked for with all their prefixes in preorder (a prefix before its
+extensions, and a path's extensions, with theirs, right after it): each row of it is the depth and
+the last condition. Per path, a partition returns the class sums of its rows along the path and the
+class sums of its parent path's rows that lack the tested value.
 """
 
 from __future__ import annotations
@@ -31,24 +33,70 @@ class Paths(NamedTuple):
     slot: np.ndarray  # attribute -> row in the encoded nominal or numeric block
 
 
-def paths_of(asked, is_nominal: np.ndarray, slot: np.ndarray) -> tuple[list, Paths]:
-    """The paths ``asked`` (tuples of conditions) with their prefixes, sorted, and their arrays."""
-    every = set()
-    for path in asked:
-        for end in range(1, len(path) + 1):
-            every.add(path[:end])
-    listed = sorted(every)
-    last = [path[-1] for path in listed]
-    arrays = Paths(
-        np.array([len(path) for path in listed], dtype=np.int64),
-        np.array([c[0] for c in last], dtype=np.int64),
-        np.array([c[1] for c in last], dtype=np.float64),
-        np.array([c[2] for c in last], dtype=np.int64),
-        np.array([c[3] for c in last], dtype=np.float64),
-        is_nominal,
-        slot,
-    )
-    return listed, arrays
+class Trie:
+    """Paths interned as integer ids: ``child(parent, condition)`` is the same id for the same path
+    every time; id 0 is the root. Its columns grow by doubling."""
+
+    ROOT = 0
+
+    def __init__(self):
+        self.ids: dict = {}  # (parent id, *condition) -> id
+        self.n = 1
+        self.parent = np.full(1024, -1, dtype=np.int64)
+        self.depth = np.zeros(1024, dtype=np.int64)
+        self.attr = np.zeros(1024, dtype=np.int64)
+        self.thr = np.zeros(1024)
+        self.branch = np.zeros(1024, dtype=np.int64)
+        self.share = np.zeros(1024)
+
+    def child(self, parent: int, condition: tuple) -> int:
+        """The id of ``parent``'s path extended by ``condition`` (attribute, threshold, branch, share)."""
+        key = (parent, *condition)
+        found = self.ids.get(key)
+        if found is not None:
+            return found
+        q = self.n
+        if q == len(self.parent):
+            for name in ("parent", "depth", "attr", "thr", "branch", "share"):
+                column = getattr(self, name)
+                setattr(self, name, np.concatenate([column, np.zeros_like(column)]))
+        self.parent[q], self.depth[q] = parent, self.depth[parent] + 1
+        self.attr[q], self.thr[q], self.branch[q], self.share[q] = condition
+        self.ids[key] = q
+        self.n = q + 1
+        return q
+
+    def last(self, q: int) -> tuple:
+        """Path ``q``'s last condition."""
+        return (int(self.attr[q]), float(self.thr[q]), int(self.branch[q]), float(self.share[q]))
+
+    def listing(self, asked, is_nominal: np.ndarray, slot: np.ndarray) -> tuple[np.ndarray, Paths]:
+        """The paths ``asked`` (ids, not the root) with their prefixes, in preorder, and their arrays."""
+        taken = {self.ROOT}
+        below: dict = {}  # id -> its taken extensions
+        for q in asked:
+            while q not in taken:
+                taken.add(q)
+                parent = int(self.parent[q])
+                below.setdefault(parent, []).append(q)
+                q = parent
+        order: list = []
+        stack = list(below.get(self.ROOT, ()))
+        while stack:
+            q = stack.pop()
+            order.append(q)
+            stack.extend(below.get(q, ()))
+        listed = np.array(order, dtype=np.int64)
+        arrays = Paths(
+            self.depth[listed],
+            self.attr[listed],
+            self.thr[listed],
+            self.branch[listed],
+            self.share[listed],
+            is_nominal,
+            slot,
+        )
+        return listed, arrays
 
 
 def path_counts(enc, paths: Paths, n_classes: int) -> tuple[np.ndarray, np.ndarray]:

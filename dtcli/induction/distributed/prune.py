@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from dtcli.induction.criteria.constants import gr
+from dtcli.induction.criteria.bounds import added_errors
+from dtcli.induction.criteria.constants import eq, gr, sm_or_eq
 from dtcli.induction.criteria.impurity import seqsum
 from dtcli.induction.distributed.cluster import summed
-from dtcli.induction.distributed.paths import missing_by_attribute, path_counts, paths_of
+from dtcli.induction.distributed.paths import Trie, missing_by_attribute, path_counts
 from dtcli.induction.prune.pessimistic_reference import max_bag, prune_cases, pruned_tree, shares_of
 
 OWN, BELOW, LARGEST = 0, 1, 2  # a node's own cases (raising asked below it), cases routed below, its largest branch
@@ -39,32 +40,38 @@ def condition(position: int, test, branch: int, share: float = 0.0) -> tuple:
 
 
 class ClusterCases:
-    """The cases reaching a node as a path (a tuple of conditions), their counts fetched from the cluster."""
+    """The cases reaching a node as a path (an id of a ``paths.Trie``), their counts fetched from the cluster."""
 
-    def __init__(self, client, parts, schema, by_class, raising: bool, root):
+    def __init__(self, client, parts, schema, by_class, raising: bool, root, leaves: frozenset = frozenset()):
         self.client, self.parts, self.raising = client, parts, raising
+        self.leaves = leaves  # ids of the grown Nodes expected to end as leaves (``expected_leaves``)
         self.n_classes = len(schema.classes)
         self.is_nominal = np.array([a.is_nominal for a in schema.attributes], dtype=bool)
         self.slot = np.zeros(len(self.is_nominal), dtype=np.int64)
         self.slot[self.is_nominal] = np.arange(int(self.is_nominal.sum()))
         self.slot[~self.is_nominal] = np.arange(int((~self.is_nominal).sum()))
-        self.known = {(): np.asarray(by_class, dtype=np.float64)}
+        self.trie = Trie()
+        self.root = Trie.ROOT  # the path of every case
+        self.known = np.zeros((1024, self.n_classes))  # class sums by path id, once fetched (``have``)
+        self.have = np.zeros(1024, dtype=bool)
+        self.known[self.root], self.have[self.root] = np.asarray(by_class, dtype=np.float64), True
         self.lacking: dict = {}  # (path, attribute, threshold) -> class sums of the path's cases lacking the value
         self.splits: dict = {}  # (path, attribute, threshold) -> _split's answer, once known
         self.missing = None  # by attribute: whether any labelled row lacks its value (fetched once)
         self.position = {a.name: i for i, a in enumerate(schema.attributes)}
         self.grown, self.top = root, None
+        self.walked: set = set()  # the walk's items below which every path was known (``_walk``)
         self.passes = 0
 
-    def counts(self, path: tuple) -> np.ndarray:
-        if path not in self.known:
+    def counts(self, path: int) -> np.ndarray:
+        if not self._has(path):
             self._fetch([path])
-        return self.known[path]
+        return self.known[path].copy()
 
-    def size(self, path: tuple) -> float:
+    def size(self, path: int) -> float:
         return float(self.counts(path).sum())
 
-    def route(self, test, path: tuple) -> tuple[np.ndarray, list]:
+    def route(self, test, path: int) -> tuple[np.ndarray, list]:
         split = self._split(test, path)
         if split is None:
             self._fetch(self._queries(test, path))
@@ -74,39 +81,45 @@ class ClusterCases:
     def watch(self, top) -> None:
         self.top = top
 
-    def _queries(self, test, path: tuple) -> list:
+    def _has(self, path: int) -> bool:
+        return path < len(self.have) and bool(self.have[path])
+
+    def _queries(self, test, path: int) -> list:
         """The paths whose sums give ``test``'s split of ``path``'s cases: each branch's known cases."""
         position = self.position[test.attribute.name]
-        return [path + (condition(position, test, b),) for b in range(test.n_branches)]
+        return [self.trie.child(path, condition(position, test, b)) for b in range(test.n_branches)]
 
-    def _split(self, test, path: tuple):
+    def _split(self, test, path: int):
         """``_route``'s (bags, the branches' paths) for ``test`` on ``path``'s cases; None if not fetched yet."""
-        key = (path, self.position[test.attribute.name], test.threshold if test.kind == "numeric" else None)
+        position = self.position[test.attribute.name]
+        key = (path, position, float(test.threshold) if test.kind == "numeric" else 0.0)
         split = self.splits.get(key)
         if split is None:
-            split = self._splitting(test, path)
+            split = self._splitting(test, path, key)
             if split is not None:
                 self.splits[key] = split
         return split
 
-    def _splitting(self, test, path: tuple):
+    def _splitting(self, test, path: int, key: tuple):
         queries = self._queries(test, path)
-        if any(q not in self.known for q in queries):
+        if not all(self._has(q) for q in queries):
             return None
-        known = np.stack([self.known[q] for q in queries])
-        position, threshold = queries[0][-1][:2]
-        if not self._flags()[position]:
+        known = self.known[queries]
+        if not self._flags()[key[1]]:
             return known, queries
-        unknown = self.lacking.get((path, position, threshold))
+        unknown = self.lacking.get(key)
         if unknown is None:
             return None
         if not unknown.any():  # (cases lacking the value but weighing 0 add nothing anywhere below)
             return known, queries
         bags = known + np.outer(shares_of(seqsum(known, axis=1)), unknown)
         shares = shares_of(seqsum(bags, axis=1))
-        return bags, [q[:-1] + (q[-1][:3] + (float(s) if gr(s, 0.0) else 0.0,),) for q, s in zip(queries, shares)]
+        children = [
+            self.trie.child(path, (key[1], key[2], b, float(s) if gr(s, 0.0) else 0.0)) for b, s in enumerate(shares)
+        ]
+        return bags, children
 
-    def _children(self, test, path: tuple) -> list | None:
+    def _children(self, test, path: int) -> list | None:
         """The paths of ``test``'s branches from ``path``: known before their counts when no case
         anywhere lacks the tested value; else once the split is fetched (None until then)."""
         if not self._flags()[self.position[test.attribute.name]]:
@@ -126,41 +139,57 @@ class ClusterCases:
         items = self._tops()
         while True:
             blocked, wanted = self._walk(items)
-            wanted.update(p for p in asked if p not in self.known)
+            wanted.update(p for p in asked if not self._has(p))
             if not wanted:
                 return
             self._pass(wanted)
             items = blocked
 
     def _pass(self, wanted: set) -> None:
-        listed, arrays = paths_of(wanted, self.is_nominal, self.slot)
+        listed, arrays = self.trie.listing(wanted, self.is_nominal, self.slot)
         # Sent ahead (a future, not a keyword argument: distributed keys a keyword's value over 100 kB
         # by the keyword's name, and the next pass's paths would clash with this pass's).
         shipped = self.client.scatter([arrays], broadcast=True, hash=False)[0]
         futures = self.client.map(path_counts, self.parts, paths=shipped, n_classes=self.n_classes)
         counts, lacking = summed(self.client, futures)
-        for p, c, m in zip(listed, counts, lacking):
-            self.known[p] = c
-            self.lacking[(p[:-1], *p[-1][:2])] = m
+        if self.trie.n > len(self.have):
+            grown = self.trie.n + self.trie.n // 2
+            self.known = np.concatenate([self.known, np.zeros((grown - len(self.known), self.n_classes))])
+            self.have = np.concatenate([self.have, np.zeros(grown - len(self.have), dtype=bool)])
+        self.known[listed], self.have[listed] = counts, True
+        parents, attrs, thresholds = self.trie.parent[listed], arrays.attr, arrays.thr
+        for i in range(len(listed)):  # (siblings share one entry: the same tested attribute's missing cases)
+            self.lacking[(int(parents[i]), int(attrs[i]), float(thresholds[i]))] = lacking[i]
         self.passes += 1
 
     def _tops(self) -> list:
         if self.top is None:
-            return [((), self.grown, OWN)]
+            return [(self.root, self.grown, OWN)]
         return [(self.top.data, self.top, OWN)]
 
     def _walk(self, items: list) -> tuple[list, set]:
         """From ``items`` (path, node, kind) down the tree as far as the paths are known: the items
         waiting for a pass, and the paths that pass must fetch. A node's largest branch not known
         yet is guessed from the tree (the grown counts, the working bags) and checked after the pass."""
-        stack, blocked, wanted = list(items), [], set()
+        stack, blocked, wanted, guessed = list(items), [], set(), [0]
         while stack:
             item = stack.pop()
             path, node, kind = item
+            if node is None:  # leaving the walk below ``kind`` (the item's key): done if it asked for nothing
+                if path == (len(wanted), len(blocked), guessed[0]):
+                    self.walked.add(kind)
+                continue
             test, children = _shape(node)
-            if path not in self.known:
+            key = (id(node), id(test), path, kind)  # (a raised node has its new test: walked anew)
+            if key in self.walked:
+                continue
+            stack.append(((len(wanted), len(blocked), guessed[0]), None, key))
+            if not self._has(path):
                 wanted.add(path)
             if not children:
+                continue
+            if kind == BELOW and id(node.node if hasattr(node, "node") else node) in self.leaves:
+                guessed[0] += 1  # (expected to be a leaf by the time its cases go down it: walked again then)
                 continue
             if kind == LARGEST:
                 split = self._split(test, path)
@@ -196,12 +225,38 @@ def _guess(node) -> np.ndarray:
     return np.stack([child.counts for child in node.children])
 
 
+def expected_leaves(root, cf: float, bound: str) -> frozenset:
+    """The ids of the grown Nodes that pruning without raising would make leaves, judged on their
+    grown counts: what the walk ahead expects to find below a node whose cases go down its largest
+    branch (subtree raising asks for that branch's counts once the branch is pruned). Only a guess
+    of what to fetch: a wrong one costs a pass, never a different tree."""
+    leaves, estimate = set(), {}
+    stack = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        total = float(seqsum(node.counts))
+        wrong = total - float(node.counts.max()) if total > 0 else 0.0
+        leaf = wrong + added_errors(total, wrong, cf, bound) if not eq(total, 0.0) else 0.0
+        if not node.children:
+            estimate[id(node)] = leaf
+        elif done:
+            below = sum(estimate.pop(id(child)) for child in node.children)
+            if sm_or_eq(leaf, below + 0.1):
+                leaves.add(id(node))
+            estimate[id(node)] = min(leaf, below) if id(node) in leaves else below
+        else:
+            stack.append((node, True))
+            stack.extend((child, False) for child in node.children)
+    return frozenset(leaves)
+
+
 def prune_dask(client, parts, schema, tree, by_class, prune):
     """``tree`` (grown on the cluster's table) pruned pessimistically with ``prune``'s settings."""
     root = tree.root
     original_leaves = root.n_leaves()
-    holder = ClusterCases(client, parts, schema, by_class, prune.raising, root)
-    pruned_root, steps = prune_cases(root, (), holder, prune.cf, prune.raising, prune.error_bound)
+    leaves = expected_leaves(root, prune.cf, prune.error_bound) if prune.raising else frozenset()
+    holder = ClusterCases(client, parts, schema, by_class, prune.raising, root, leaves)
+    pruned_root, steps = prune_cases(root, holder.root, holder, prune.cf, prune.raising, prune.error_bound)
     pruned = pruned_tree(tree, pruned_root, prune.cf, prune.raising, prune.error_bound, original_leaves)
     pruned.trace = steps
     return pruned

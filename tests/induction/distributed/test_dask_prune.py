@@ -184,7 +184,7 @@ def test_fractional_weights_along_a_path(client, tmp_path):
     yes, no = (table.schema.classes.index(c) for c in ("yes", "no"))
     leaf = Node(np.asarray(table.by_class, dtype=np.float64), yes)
     holder = ClusterCases(client, table.parts, table.schema, table.by_class, True, leaf)
-    bags, parts = holder.route(NominalTest(g), ())
+    bags, parts = holder.route(NominalTest(g), holder.root)
     a, b = g.values.index("A"), g.values.index("B")
     assert bags[a][[yes, no]].tolist() == [2 + 2 / 3, 0] and bags[b][[yes, no]].tolist() == [1 / 3, 1]
     assert holder.counts(parts[a])[[yes, no]].tolist() == [2 + 11184811 / 2**24, 0]
