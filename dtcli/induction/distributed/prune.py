@@ -171,26 +171,25 @@ class ClusterCases:
         """From ``items`` (path, node, kind) down the tree as far as the paths are known: the items
         waiting for a pass, and the paths that pass must fetch. A node's largest branch not known
         yet is guessed from the tree (the grown counts, the working bags) and checked after the pass."""
-        stack, blocked, wanted, guessed = list(items), [], set(), [0]
+        stack, blocked, wanted = list(items), [], set()
         while stack:
             item = stack.pop()
             path, node, kind = item
             if node is None:  # leaving the walk below ``kind`` (the item's key): done if it asked for nothing
-                if path == (len(wanted), len(blocked), guessed[0]):
+                if path == (len(wanted), len(blocked)):
                     self.walked.add(kind)
                 continue
             test, children = _shape(node)
             key = (id(node), id(test), path, kind)  # (a raised node has its new test: walked anew)
             if key in self.walked:
                 continue
-            stack.append(((len(wanted), len(blocked), guessed[0]), None, key))
+            stack.append(((len(wanted), len(blocked)), None, key))
             if not self._has(path):
                 wanted.add(path)
             if not children:
                 continue
             if kind == BELOW and id(node.node if hasattr(node, "node") else node) in self.leaves:
-                guessed[0] += 1  # (expected to be a leaf by the time its cases go down it: walked again then)
-                continue
+                continue  # (expected to be a leaf by the time its cases go down it; if not, fetched when asked)
             if kind == LARGEST:
                 split = self._split(test, path)
                 if split is None:
