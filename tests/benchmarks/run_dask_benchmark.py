@@ -2,8 +2,8 @@
 """The Dask engine against the local binned engine on the same Parquet partitions, in one run.
 
     python tests/benchmarks/run_dask_benchmark.py [--sizes 1000000 10000000] [--parts 20]
-        [--max-bins 256] [--workers 2] [--missing 0.01] [--algorithm c45|cart] [--dtree COMMAND]
-        [--make-data PATH] [--keep DIR]
+        [--max-bins 256] [--workers 2] [--missing 0.01] [--algorithm c45|cart] [--prune]
+        [--dtree COMMAND] [--make-data PATH] [--keep DIR]
 
 Needs the scale extra (pyarrow, dask, distributed) in the Python that runs it. For each size, a
 table from ../shared/bench/make_data.py (10 nominal and 10 numeric attributes, 3 classes, and
@@ -12,7 +12,8 @@ make_data's 1% of missing values in every attribute unless --missing says otherw
 already written there are used again). Then, in this order:
 
 - the local binned engine: ``dtree train PARTS -a c45 --no-prune --max-bins N -q -o local.json``
-  (``-a cart`` with ``--algorithm cart``);
+  (``-a cart`` with ``--algorithm cart``; with ``--prune``, C4.5's default pessimistic pruning instead
+  of ``--no-prune``, as a plain ``dtree train PARTS --engine dask`` runs);
 - the Dask engine: a scheduler and --workers workers started by hand on 127.0.0.1 (``dask
   scheduler``, ``dask worker``: one process and one thread each, no memory limit), fresh for each
   size, and ``dtree train PARTS ... --engine dask --scheduler ADDRESS -o dask.json``.
@@ -150,6 +151,7 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--missing", type=float, default=0.01, help="make_data's share of missing values")
     parser.add_argument("--algorithm", choices=("c45", "cart"), default="c45")
+    parser.add_argument("--prune", action="store_true", help="C4.5's default pruning (else --no-prune)")
     parser.add_argument("--dtree", default=f"{shlex.quote(sys.executable)} -m dtcli")
     parser.add_argument("--make-data", type=Path, default=MAKE_DATA)
     parser.add_argument("--keep", type=Path, help="keep tables and models in this directory")
@@ -161,7 +163,8 @@ def main() -> int:
     results = []
     for rows in sorted(args.sizes):
         parts, encoded = table(rows, folder, args.parts, args.make_data, args.missing)
-        train = [*dtree, "train", str(parts), "-t", "label", "-a", args.algorithm, "--no-prune", "--max-bins"]
+        pruning = [] if args.prune else ["--no-prune"]
+        train = [*dtree, "train", str(parts), "-t", "label", "-a", args.algorithm, *pruning, "--max-bins"]
         train += [str(args.max_bins), "-q"]
         local = run([*train, "-o", str(folder / f"local-{args.algorithm}-{rows}.json")])
         print(f"  {rows:,} rows, local binned engine: {local.wall:.1f} s, {local.peak_mb:.0f} MB", flush=True)
@@ -177,6 +180,7 @@ def main() -> int:
         )
         print(f"  {rows:,} rows, Dask engine: {dask.wall:.1f} s, client {dask.peak_mb:.0f} MB, workers {peaks}")
         results.append((rows, local, dask, peaks, encoded / max(args.workers, 1), same))
+    print(f"\n{args.algorithm}, {'pruned' if args.prune else '--no-prune'}, --max-bins {args.max_bins}")
     report(results, args.workers)
     if not args.keep:
         import shutil
