@@ -1,21 +1,26 @@
 """The Dask engine's pessimistic pruning: the local pruning's own decisions, on counts summed on the cluster.
 
 Contract: ``prune_dask(client, parts, schema, tree, by_class, prune)`` returns what
-``pessimistic_prune`` returns for ``tree`` on the same table with ``--max-bins`` (the model file byte
-for byte), by running the reference pruning (``prune_cases``: its order of decisions, its every
-float) with the cases reaching a node held as a path of tests (``paths.py``) instead of rows.
-A node's class sums are those of the rows along its path, summed per partition and on the cluster.
-Cases lacking a tested value go down each branch as C4.5's fractional cases, their weights on the
-2**-24 grid (``constants.on_grid``), so every sum is exact and the order of the partitions is
-immaterial. A branch's share of them is ``_route``'s (``pessimistic_reference``): from the class sums
-of the parent's cases that know the value, by branch, and of those that lack it, which a pass over
-the partitions returns with the paths; the children's paths carry it. Subtree raising sends a node's
+``pessimistic_prune`` returns for ``tree`` on the same table with ``--max-bins`` (the model file
+byte for byte), by running the reference pruning (``prune_cases``: its order of decisions, its every
+float) with the cases reaching a node held as a path of tests (``paths.py``; an id of the client's
+``Trie``, so a path costs one entry at any depth) instead of rows. A node's class sums are those of
+the rows along its path, summed per partition and on the cluster. Cases lacking a tested value go
+down each branch as C4.5's fractional cases, their weights on the 2**-24 grid
+(``constants.on_grid``), so every sum is exact and the order of the partitions is immaterial. A
+branch's share of them is ``_route``'s (``pessimistic_reference``): from the class sums of the
+parent's cases that know the value, by branch, and of those that lack it, which a pass over the
+partitions returns with the paths; the children's paths carry it. Subtree raising sends a node's
 cases down its largest branch: the counts of every node of that branch under the new routing are
 fetched the same way. Counts are fetched ahead, for every path the pruning may ask next (each
 node's, and each node's cases down its largest branch), depth by depth: one pass over the partitions
 finds which attributes lack values anywhere; a test on one that does needs its split's sums before
 its children's paths are known (one more pass per depth of such tests, every node of that depth in
-the same pass); a test on one that does not has its children's paths at once.
+the same pass); a test on one that does not has its children's paths at once. Raising is asked of a
+node once its branches are pruned, so the walk ahead goes down a largest branch only as far as the
+grown counts say that branch will remain (``expected_leaves``: pruning without raising, judged on
+the grown counts); where the guess is wrong, the pruning's own request fetches what it needs. A walk
+skips what an earlier walk found known throughout.
 """
 
 from __future__ import annotations
