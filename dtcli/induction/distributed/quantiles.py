@@ -1,21 +1,24 @@
 """``--max-bins`` on the cluster: the bins ``search/bins.py: bin_codes`` makes, computed exactly.
 
-A numeric attribute with at most N distinct labelled known values has each as its own bin (one
-pass: each partition sends its distinct values, or none once it has more than N). Otherwise the
-bin edges are ``np.quantile(values, q, method="inverted_cdf")``, which picks the values at
-known positions of the sorted values (``positions``); those are found by an exact radix selection
-over the values' 64-bit order-preserving keys, one byte a pass (8 passes; each sends a 256-bucket
-histogram per position still being resolved, never values). One more pass takes each bin's
-largest value (over every known value, labelled or not, as ``bin_codes``) and drops empty bins.
+A numeric attribute with at most N distinct labelled known values has each as its own bin. Otherwise
+the bin edges are ``np.quantile(values, q, method="inverted_cdf")``, which picks the values at known
+positions of the sorted values (``positions``). Three passes, none sending a whole column:
+
+1. each partition sorts its labelled known values and sends their count, its distinct values (none
+   once it has more than N) and every s-th of them (about ``SAMPLES``);
+2. from the samples the client brackets each wanted position between two values ``lo < hi`` that
+   surely hold it (a partition with k samples at or below v has from k s to (k + 1) s - 1 of its
+   values there); each partition sends its number of values at or below ``lo`` and its distinct values
+   in (lo, hi] with their counts, and the client counts its way to the position, exactly;
+3. each bin's largest value (over every known value, labelled or not, as ``bin_codes``), which drops
+   empty bins.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from dtcli.induction.distributed.cluster import summed
-
-SIGN = np.uint64(1 << 63)
+SAMPLES = 2048  # sorted values a partition sends per numeric attribute to bracket the quantiles
 
 
 def positions(n: int, quantiles: np.ndarray) -> np.ndarray:
@@ -27,43 +30,82 @@ def positions(n: int, quantiles: np.ndarray) -> np.ndarray:
     return np.clip(chosen, 0, n - 1).astype(np.int64)
 
 
-def keys(values: np.ndarray) -> np.ndarray:
-    """Unsigned keys in the order of the (non-NaN) float64 values."""
-    bits = values.view(np.uint64)
-    return np.where(bits & SIGN, ~bits, bits | SIGN)
-
-
-def value_of(key: int) -> float:
-    key = np.uint64(key)
-    bits = key & ~SIGN if key & SIGN else ~key
-    return float(np.array([bits], dtype=np.uint64).view(np.float64)[0])
+def _sorted_known(enc, j: int) -> np.ndarray:
+    column = enc.numeric[j]
+    return np.sort(column[(enc.y >= 0) & ~np.isnan(column)])
 
 
 def _distinct(enc, cap: int) -> dict:
-    """Per numeric attribute: (labelled known values, their distinct values or None beyond ``cap``)."""
-    labelled = enc.y >= 0
+    """Per numeric attribute: (labelled known values, their distinct values or None beyond ``cap``,
+    every ``step``-th of them sorted, ``step``)."""
     found = {}
-    for j, column in enumerate(enc.numeric):
-        values = column[labelled & ~np.isnan(column)]
-        distinct = np.unique(values)
-        found[j] = (len(values), distinct if len(distinct) <= cap else None)
+    for j in range(len(enc.numeric)):
+        values = _sorted_known(enc, j)
+        distinct = values[np.concatenate(([True], values[1:] != values[:-1]))] if len(values) else values
+        step = max(1, -(-len(values) // SAMPLES))
+        found[j] = (len(values), distinct if len(distinct) <= cap else None, values[step - 1 :: step], step)
     return found
 
 
-def _digits(enc, wanted: dict, shift: int) -> dict:
-    """Per attribute ``j``: for each prefix of ``wanted[j]`` (sorted), the counts of the next byte
-    of the keys of the labelled known values that start with it."""
-    labelled = enc.y >= 0
+def _windows(enc, brackets: dict) -> dict:
+    """Per attribute: for each (lo, hi) of ``brackets[j]``, the number of this partition's labelled known
+    values at or below ``lo``, and its distinct values in (lo, hi] with their counts."""
     found = {}
-    for j, prefixes in wanted.items():
-        column = enc.numeric[j]
-        k = keys(column[labelled & ~np.isnan(column)])
-        top = k >> np.uint64(shift + 8) if shift < 56 else np.zeros(len(k), dtype=np.uint64)
-        at = np.minimum(np.searchsorted(prefixes, top), len(prefixes) - 1)
-        hit = prefixes[at] == top
-        digit = ((k[hit] >> np.uint64(shift)) & np.uint64(255)).astype(np.int64)
-        found[j] = np.bincount(at[hit] * 256 + digit, minlength=256 * len(prefixes)).reshape(len(prefixes), 256)
+    for j, (lo, hi) in brackets.items():
+        values = _sorted_known(enc, j)
+        below = np.searchsorted(values, lo, side="right")
+        upto = np.searchsorted(values, hi, side="right")
+        found[j] = [(int(b), *np.unique(values[b:u], return_counts=True)) for b, u in zip(below, upto)]
     return found
+
+
+def _brackets(parts: list, j: int, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each wanted position, ``lo`` (at most that many values at or below it, surely) and ``hi``
+    (more than that many at or below it, surely), from the partitions' samples; -inf, inf at the ends."""
+    candidates = np.unique(np.concatenate([p[j][2] for p in parts]))
+    least = np.zeros(len(candidates), dtype=np.int64)
+    most = np.zeros(len(candidates), dtype=np.int64)
+    for m, _, sample, step in (p[j] for p in parts):
+        k = np.searchsorted(sample, candidates, side="right")
+        least += k * step
+        most += np.minimum(m, (k + 1) * step - 1)
+    at_lo = np.searchsorted(most, wanted, side="right") - 1  # the last candidate with surely <= p at or below
+    at_hi = np.searchsorted(least, wanted + 1, side="left")  # the first with surely > p at or below
+    lo = np.where(at_lo >= 0, candidates[np.maximum(at_lo, 0)], -np.inf)
+    hi = np.where(at_hi < len(candidates), candidates[np.minimum(at_hi, len(candidates) - 1)], np.inf)
+    return lo, hi
+
+
+def select(client, futures: list, parts: list, wanted: dict) -> dict:
+    """Per attribute ``j``: the values at the sorted positions ``wanted[j]`` (``parts``: ``_distinct``'s)."""
+    brackets, asked = {}, {}
+    for j, at in wanted.items():
+        lo, hi = _brackets(parts, j, at)
+        pairs, which = np.unique(np.stack([lo, hi], axis=1), axis=0, return_inverse=True)
+        brackets[j], asked[j] = which.reshape(-1), (pairs[:, 0].copy(), pairs[:, 1].copy())
+    windows = [f.result() for f in client.map(_windows, futures, brackets=_shipped(client, asked))]
+    chosen = {}
+    for j, at in wanted.items():
+        values = np.empty(len(at))
+        for pair in np.unique(brackets[j]):
+            below = sum(w[j][pair][0] for w in windows)
+            merged = np.concatenate([w[j][pair][1] for w in windows])
+            counts = np.concatenate([w[j][pair][2] for w in windows])
+            order = np.argsort(merged, kind="stable")
+            merged, reached = merged[order], below + np.cumsum(counts[order])
+            for i in np.flatnonzero(brackets[j] == pair):
+                k = int(np.searchsorted(reached, at[i] + 1, side="left"))
+                if not below <= at[i] < (reached[-1] if len(reached) else below) or k >= len(merged):
+                    raise AssertionError(f"quantile bracket missed position {at[i]} of attribute {j}")
+                values[i] = merged[k]
+        chosen[j] = values
+    return chosen
+
+
+def _shipped(client, value):
+    """``value`` sent to every worker ahead, for a keyword argument of ``client.map``: distributed keys a
+    keyword's value over 100 kB by the keyword's name alone (many numeric attributes would pass that)."""
+    return client.scatter([value], broadcast=True, hash=False)[0]
 
 
 def _tops(enc, edges: dict) -> dict:
@@ -79,28 +121,12 @@ def _tops(enc, edges: dict) -> dict:
 
 
 def _largest(client, futures: list, j_edges: dict) -> dict:
-    partial = client.map(_tops, futures, edges=j_edges)
+    partial = client.map(_tops, futures, edges=_shipped(client, j_edges))
     tops = partial[0].result()
     for more in partial[1:]:
         for j, t in more.result().items():
             np.maximum(tops[j], t, out=tops[j])  # (a maximum: exact in any order)
     return tops
-
-
-def select(client, futures: list, wanted: dict) -> dict:
-    """Per attribute ``j``: the values at the sorted positions ``wanted[j]``, found byte by byte."""
-    prefix = {j: np.zeros(len(p), dtype=np.uint64) for j, p in wanted.items()}
-    offset = {j: p.copy() for j, p in wanted.items()}
-    for shift in range(56, -8, -8):
-        asked = {j: np.unique(prefix[j]) for j in wanted}
-        counts = summed(client, client.map(_digits, futures, wanted=asked, shift=shift))
-        for j in wanted:
-            row = np.searchsorted(asked[j], prefix[j])
-            cum = np.cumsum(counts[j][row], axis=1)
-            digit = (cum <= offset[j][:, None]).sum(axis=1)
-            offset[j] -= np.where(digit > 0, cum[np.arange(len(row)), np.maximum(digit - 1, 0)], 0)
-            prefix[j] = (prefix[j] << np.uint64(8)) | digit.astype(np.uint64)
-    return {j: np.array([value_of(k) for k in prefix[j]]) for j in wanted}
 
 
 def numeric_bins(client, futures: list, n_numeric: int, max_bins: int) -> dict:
@@ -116,7 +142,7 @@ def numeric_bins(client, futures: list, n_numeric: int, max_bins: int) -> dict:
                 edges[j] = union
                 continue
         wanted[j] = np.unique(positions(n, np.linspace(0, 1, max_bins + 1)[1:-1]))
-    for j, values in select(client, futures, wanted).items():
+    for j, values in select(client, futures, parts, wanted).items():
         edges[j] = np.unique(values)
     tops = _largest(client, futures, edges)
     made = {}
