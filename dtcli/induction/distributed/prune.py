@@ -60,7 +60,7 @@ class ClusterCases:
         self.known = np.zeros((1024, self.n_classes))  # class sums by path id, once fetched (``have``)
         self.have = np.zeros(1024, dtype=bool)
         self.known[self.root], self.have[self.root] = np.asarray(by_class, dtype=np.float64), True
-        self.lacking: dict = {}  # (path, attribute, threshold) -> class sums of the path's cases lacking the value
+        self.lacking = np.zeros((1024, self.n_classes))  # by path id: its parent's cases lacking its tested value
         self.splits: dict = {}  # (path, attribute, threshold) -> _split's answer, once known
         self.missing = None  # by attribute: whether any labelled row lacks its value (fetched once)
         self.position = {a.name: i for i, a in enumerate(schema.attributes)}
@@ -112,9 +112,7 @@ class ClusterCases:
         known = self.known[queries]
         if not self._flags()[key[1]]:
             return known, queries
-        unknown = self.lacking.get(key)
-        if unknown is None:
-            return None
+        unknown = self.lacking[queries[0]]  # (fetched with the branches' sums, the same for each branch)
         if not unknown.any():  # (cases lacking the value but weighing 0 add nothing anywhere below)
             return known, queries
         bags = known + np.outer(shares_of(seqsum(known, axis=1)), unknown)
@@ -161,10 +159,8 @@ class ClusterCases:
             grown = self.trie.n + self.trie.n // 2
             self.known = np.concatenate([self.known, np.zeros((grown - len(self.known), self.n_classes))])
             self.have = np.concatenate([self.have, np.zeros(grown - len(self.have), dtype=bool)])
-        self.known[listed], self.have[listed] = counts, True
-        parents, attrs, thresholds = self.trie.parent[listed], arrays.attr, arrays.thr
-        for i in range(len(listed)):  # (siblings share one entry: the same tested attribute's missing cases)
-            self.lacking[(int(parents[i]), int(attrs[i]), float(thresholds[i]))] = lacking[i]
+            self.lacking = np.concatenate([self.lacking, np.zeros((grown - len(self.lacking), self.n_classes))])
+        self.known[listed], self.have[listed], self.lacking[listed] = counts, True, lacking
         self.passes += 1
 
     def _tops(self) -> list:
