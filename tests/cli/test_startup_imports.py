@@ -76,7 +76,8 @@ RUNS = {
 def imported(args: list[str], tmp_path: Path) -> set[str]:
     """The modules ``python ARGS`` imports (it must succeed)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT), NUMBA_CACHE_DIR=str(tmp_path / "numba"), HOME=str(tmp_path))
-    env.pop("DTREE_ENGINE", None)
+    for name in ("DTREE_ENGINE", "COLUMNS", "LINES"):  # (pytest-xdist's workers set COLUMNS=80: not a pipe's width)
+        env.pop(name, None)
     run = subprocess.run(
         [sys.executable, "-X", "importtime", *args],
         capture_output=True,
