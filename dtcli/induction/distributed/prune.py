@@ -27,12 +27,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from dtcli.induction.criteria.bounds import added_errors
-from dtcli.induction.criteria.constants import eq, gr, sm_or_eq
+from dtcli.induction.criteria.constants import gr, sm_or_eq
 from dtcli.induction.criteria.impurity import seqsum
 from dtcli.induction.distributed.cluster import summed
 from dtcli.induction.distributed.paths import Trie, missing_by_attribute, path_counts
-from dtcli.induction.prune.pessimistic_reference import max_bag, prune_cases, pruned_tree, shares_of
+from dtcli.induction.prune.pessimistic_reference import (
+    estimated_errors,
+    max_bag,
+    prune_cases,
+    pruned_tree,
+    shares_of,
+)
 
 OWN, BELOW, LARGEST = 0, 1, 2  # a node's own cases (raising asked below it), cases routed below, its largest branch
 
@@ -234,9 +239,7 @@ def expected_leaves(root, cf: float, bound: str) -> frozenset:
     stack = [(root, False)]
     while stack:
         node, done = stack.pop()
-        total = float(seqsum(node.counts))
-        wrong = total - float(node.counts.max()) if total > 0 else 0.0
-        leaf = wrong + added_errors(total, wrong, cf, bound) if not eq(total, 0.0) else 0.0
+        leaf = estimated_errors(node.counts, cf, bound)
         if not node.children:
             estimate[id(node)] = leaf
         elif done:

@@ -73,11 +73,7 @@ class _Pruner:
         self.steps: list[Step] = []
 
     def errors(self, counts: np.ndarray) -> float:
-        total = float(seqsum(counts))
-        if eq(total, 0.0):
-            return 0.0
-        wrong = total - float(counts.max())
-        return wrong + added_errors(total, wrong, self.cf, self.bound)
+        return estimated_errors(counts, self.cf, self.bound)
 
     def branch_errors(self, p: _P, data: Table) -> float:
         """E(branch): the estimate if ``data`` went down ``p``'s subtree, summed as J48 sums it
@@ -140,6 +136,15 @@ class _Pruner:
         self.steps.append(Step(path, cases, leaf, tree, branch, "keep"))
         p.estimate = tree
         return False
+
+
+def estimated_errors(counts: np.ndarray, cf: float, bound: str) -> float:
+    """E(leaf) of a leaf holding ``counts``: its errors plus ``added_errors`` (0 for no cases)."""
+    total = float(seqsum(counts))
+    if eq(total, 0.0):
+        return 0.0
+    wrong = total - float(counts.max())
+    return wrong + added_errors(total, wrong, cf, bound)
 
 
 def _beats(a: float, b: float) -> bool:
