@@ -58,6 +58,13 @@ def client(scheduler: str | None):
         yield made
 
 
+def shipped(client, value):
+    """One future holding ``value``, sent to every worker ahead: how a large argument reaches
+    ``client.map`` (distributed keys a keyword's value over 100 kB by the keyword's name alone, so two
+    calls' values would clash), under a key of its own (equal values scattered twice stay apart)."""
+    return client.scatter([value], broadcast=True, hash=False)[0]
+
+
 def _add(a, b):
     """Two partial results summed: arrays, or tuples / dicts of arrays, nested (runs on a worker;
     walked with a stack, children before their container, as every walker in dtree)."""

@@ -29,7 +29,7 @@ import numpy as np
 
 from dtcli.induction.criteria.constants import gr, sm_or_eq
 from dtcli.induction.criteria.impurity import seqsum
-from dtcli.induction.distributed.cluster import summed
+from dtcli.induction.distributed.cluster import shipped, summed
 from dtcli.induction.distributed.paths import Trie, missing_by_attribute, path_counts
 from dtcli.induction.prune.pessimistic_reference import (
     estimated_errors,
@@ -155,10 +155,7 @@ class ClusterCases:
 
     def _pass(self, wanted: set) -> None:
         listed, arrays = self.trie.listing(wanted, self.is_nominal, self.slot)
-        # Sent ahead (a future, not a keyword argument: distributed keys a keyword's value over 100 kB
-        # by the keyword's name, and the next pass's paths would clash with this pass's).
-        shipped = self.client.scatter([arrays], broadcast=True, hash=False)[0]
-        futures = self.client.map(path_counts, self.parts, paths=shipped, n_classes=self.n_classes)
+        futures = self.client.map(path_counts, self.parts, paths=shipped(self.client, arrays), n_classes=self.n_classes)
         counts, lacking = summed(self.client, futures)
         if self.trie.n > len(self.have):
             grown = self.trie.n + self.trie.n // 2

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from dtcli.induction.distributed.cluster import shipped
+
 SAMPLES = 2048  # sorted values a partition sends per numeric attribute to bracket the quantiles
 
 
@@ -83,7 +85,7 @@ def select(client, futures: list, parts: list, wanted: dict) -> dict:
         lo, hi = _brackets(parts, j, at)
         pairs, which = np.unique(np.stack([lo, hi], axis=1), axis=0, return_inverse=True)
         brackets[j], asked[j] = which.reshape(-1), (pairs[:, 0].copy(), pairs[:, 1].copy())
-    windows = [f.result() for f in client.map(_windows, futures, brackets=_shipped(client, asked))]
+    windows = [f.result() for f in client.map(_windows, futures, brackets=shipped(client, asked))]
     chosen = {}
     for j, at in wanted.items():
         values = np.empty(len(at))
@@ -102,12 +104,6 @@ def select(client, futures: list, parts: list, wanted: dict) -> dict:
     return chosen
 
 
-def _shipped(client, value):
-    """``value`` sent to every worker ahead, for a keyword argument of ``client.map``: distributed keys a
-    keyword's value over 100 kB by the keyword's name alone (many numeric attributes would pass that)."""
-    return client.scatter([value], broadcast=True, hash=False)[0]
-
-
 def _tops(enc, edges: dict) -> dict:
     """Per attribute: each bin's largest known value (-inf: an empty bin)."""
     found = {}
@@ -121,7 +117,7 @@ def _tops(enc, edges: dict) -> dict:
 
 
 def _largest(client, futures: list, j_edges: dict) -> dict:
-    partial = client.map(_tops, futures, edges=_shipped(client, j_edges))
+    partial = client.map(_tops, futures, edges=shipped(client, j_edges))
     tops = partial[0].result()
     for more in partial[1:]:
         for j, t in more.result().items():
