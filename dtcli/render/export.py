@@ -9,7 +9,6 @@ commands' option lists read ``FORMATS``); the writers load when used.
 
 from __future__ import annotations
 
-import io
 import os
 from typing import TYPE_CHECKING
 
@@ -34,7 +33,7 @@ def draw(tree: Tree, fmt: str, max_depth: int | None = None, heading: str = "Dec
 
 def printout(tree: Tree, fmt: str, max_depth: int | None = None) -> str:
     """The ``text``, ``rich`` (no colour) or ``json`` form of ``tree`` as written to a file."""
-    from dtcli.render.tree import TEXT_DEPTH, rich_tree, text_tree
+    from dtcli.render.tree import TEXT_DEPTH, text_tree
 
     if fmt == "json":
         from dtcli.model.serialize import dumps_model
@@ -42,16 +41,8 @@ def printout(tree: Tree, fmt: str, max_depth: int | None = None) -> str:
         return dumps_model(tree)
     if fmt == "text":
         return text_tree(tree, TEXT_DEPTH if max_depth is None else max_depth)
-    from rich.console import Console
-
     from dtcli.render.console import PIPE_WIDTH
-    from dtcli.render.tree import rich_depth, widest_line
+    from dtcli.render.tree import rich_depth, rich_text
 
-    width = int(os.environ.get("COLUMNS") or PIPE_WIDTH)
-    drawn = rich_tree(tree, rich_depth(width) if max_depth is None else max_depth)
-    width = max(width, widest_line(drawn) + 1)  # never wrap a node's line: as wide as the widest
-    buffer = io.StringIO()
-    console = Console(file=buffer, width=width, no_color=True, color_system=None, markup=False, highlight=False,
-                      emoji=False, soft_wrap=False)  # fmt: skip
-    console.print(drawn)
-    return buffer.getvalue()
+    width = int(os.environ.get("COLUMNS") or PIPE_WIDTH)  # how deep; a node's line is never wrapped
+    return rich_text(tree, rich_depth(width) if max_depth is None else max_depth)

@@ -103,42 +103,66 @@ def _describe(node: Node, classes, name: str) -> str:
     return f"{counts} · split on {shown(node.test.attribute.name)}{score}"
 
 
+def _branches(node: Node, depth: int, max_depth: int | None, classes, name: str) -> list:
+    """The lines under ``node`` in the rich form, each (label, the child it opens or None): none for
+    a leaf, one saying what is below a split at ``max_depth``, else one a branch in order."""
+    if node.is_leaf:
+        return []
+    if max_depth is not None and depth >= max_depth:
+        return [(_not_shown(node, short=True), None)]
+    labels = node.test.branch_labels(shown)
+    return [(f"{label} {_describe(child, classes, name)}", child) for label, child in zip(labels, node.children)]
+
+
+def _root_label(tree: Tree, name: str) -> str:
+    return f"{shown(tree.schema.target.name)} {_describe(tree.root, tree.classes, name)}"
+
+
 def rich_tree(tree: Tree, max_depth: int | None = None) -> RichTree:
     """A rich Tree: the root names the target, each branch its condition and counts; with
     ``max_depth``, a split at that depth gets one child saying what is below it."""
     classes = tree.classes
     name = score_name(tree.parameters)
-    top = RichTree(f"{shown(tree.schema.target.name)} {_describe(tree.root, classes, name)}")
+    top = RichTree(_root_label(tree, name))
     stack = [(tree.root, top, 0)]
     while stack:
         node, parent, depth = stack.pop()
-        if node.is_leaf:
-            continue
-        if max_depth is not None and depth >= max_depth:
-            parent.add(_not_shown(node, short=True))
-            continue
-        for label, child in zip(node.test.branch_labels(shown), node.children):
-            stack.append((child, parent.add(f"{label} {_describe(child, classes, name)}"), depth + 1))
+        for label, child in _branches(node, depth, max_depth, classes, name):
+            drawn = parent.add(label)
+            if child is not None:
+                stack.append((child, drawn, depth + 1))
     return top
+
+
+def rich_text(tree: Tree, max_depth: int | None = None) -> str:
+    """The rich form as rich prints ``rich_tree`` without colour on a console wide enough that no
+    line wraps, written directly (rich's layout takes seconds on a 10,000-node tree): the root's
+    line, then each node's line after its guides, 4 cells a level (``├── `` or ``└── `` for the
+    node, ``│   `` or 4 spaces for each ancestor with or without siblings below it)."""
+    classes = tree.classes
+    name = score_name(tree.parameters)
+    lines = [_root_label(tree, name)]
+    stack = [("", _branches(tree.root, 0, max_depth, classes, name), 0)]
+    while stack:  # depth first, branches in order; a frame: its guides, its lines, the next one
+        guides, rows, at = stack[-1]
+        if at == len(rows):
+            stack.pop()
+            continue
+        stack[-1] = (guides, rows, at + 1)
+        label, child = rows[at]
+        last = at == len(rows) - 1
+        lines.append(f"{guides}{'└── ' if last else '├── '}{label}")
+        if child is not None:
+            below = _branches(child, len(stack), max_depth, classes, name)
+            if below:
+                stack.append((guides + ("    " if last else "│   "), below, 0))
+    return "\n".join(lines) + "\n"
 
 
 def rich_depth(width: int) -> int:
     """How many levels of the rich form a console ``width`` cells wide shows (each indents by 4,
     ``RICH_ROOM`` cells left for a label)."""
     return max(1, (width - RICH_ROOM) // 4 - 1)
-
-
-def widest_line(top: RichTree) -> int:
-    """The cells of the longest line of ``top`` as rich draws it unwrapped: 4 cells of guide a
-    level, then the label."""
-    from rich.cells import cell_len
-
-    widest, stack = 0, [(top, 0)]
-    while stack:
-        node, depth = stack.pop()
-        widest = max(widest, 4 * depth + cell_len(str(node.label)))
-        stack.extend((child, depth + 1) for child in node.children)
-    return widest
 
 
 class ShownTree:
