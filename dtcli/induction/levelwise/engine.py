@@ -40,6 +40,7 @@ import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
+from typing import NamedTuple
 
 import numpy as np
 
@@ -87,7 +88,36 @@ def grow_levelwise(table: Table, params, progress=None, trace: list | None = Non
     chi-square pre-pruning, ``trace`` receives the tests (``ChiStep``) in the per-node order.
     """
     growth = _Growth(kernels(), table, params, progress)
-    pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 1)
+    _run(growth, table, os.cpu_count() or 1)
+    return growth.finish(trace)
+
+
+class Start(NamedTuple):
+    """A growth that begins at a frontier, not at a table's root (the Dask engine's last levels,
+    ``distributed/finish.py``): every row of the table is a record of weight ``weights`` at frontier
+    node ``node`` (rows grouped by node), the frontier's nodes have ``labels`` (their class) and
+    ``depth``; ``binned`` holds the numeric attributes' bins (codes by row, each bin's largest
+    value) and ``shape`` what the level rules read of the whole table (``distributed/engine.Shape``:
+    its row count, and no columns)."""
+
+    node: np.ndarray
+    weights: np.ndarray
+    labels: np.ndarray
+    depth: int
+    binned: dict
+    shape: object
+
+
+def grow_levels(table: Table, params, start: Start, threads: int = 1) -> list[LevelTree]:
+    """The levels grown from the frontier ``start`` describes, that frontier first: C4.5 with
+    ``--max-bins`` and fractional cases (the Dask engine's growth, which ``start`` continues)."""
+    growth = _Growth(kernels(), table, params, None, start)
+    _run(growth, table, threads)
+    return growth.levels
+
+
+def _run(growth, table: Table, threads: int) -> None:
+    pool = ThreadPoolExecutor(max_workers=threads)
     release(table.n_rows)  # the table's own columns, now views into the engine's blocks (data.Columns)
     try:
         growth.sort(pool)
@@ -97,14 +127,13 @@ def grow_levelwise(table: Table, params, progress=None, trace: list | None = Non
     finally:
         pool.shutdown()
         growth.columns.give_back(growth.table)
-    return growth.finish(trace)
 
 
 class _Growth:
     """One tree's growth, level after level: the records at the frontier, the numeric
     attributes' sorted lists (``orders``) and the levels grown so far."""
 
-    def __init__(self, k, original: Table, params, progress):
+    def __init__(self, k, original: Table, params, progress, start: Start | None = None):
         table = filled_at_root(original, params.missing)  # root-majority, root-class-majority
         self.k, self.table, self.params, self.progress = k, table, params, progress
         self.labelled = table.labelled()
@@ -131,7 +160,7 @@ class _Growth:
             self.binned = {}
             self.scorer = Id3Level(k, table, rows, params, self.columns, self.usable)
         else:
-            max_bins = None if self.fill else params.max_bins  # (filled: ``train`` bins the table beforehand)
+            max_bins = None if self.fill or start else params.max_bins  # (filled: ``train`` bins the table beforehand)
             self.binned = _binned(table, self.labelled, rows, self.numeric, max_bins)
             self.scorer = C45Level(k, table, params, self.columns, self.usable, self.binned)
             if self.binned:  # thresholds placed among the binned values, as the reference grows on them
@@ -143,6 +172,22 @@ class _Growth:
         self.parent_labels = np.zeros(1, dtype=np.int64)
         self.depth = 0
         self.started = time.perf_counter()
+        if start is not None:
+            self._begin_at(start)
+
+    def _begin_at(self, start: Start) -> None:
+        """Begin at the frontier ``start`` describes instead of the root: its records, bins and depth,
+        and the level rules of the whole table (its row count decides which nominal attributes are
+        counted in the average gain) with thresholds placed among the bins' values only."""
+        self.recs = Records(self.recs.row, self.recs.y, np.asarray(start.weights, dtype=np.float64),
+                            np.asarray(start.node, dtype=np.int32))  # fmt: skip
+        self.parent_labels = np.asarray(start.labels, dtype=np.int64)
+        self.depth = start.depth
+        self.binned = start.binned
+        self.scorer = C45Level(self.k, start.shape, self.params, self.columns, self.usable, self.binned)
+        self.placer = Placer(start.shape, self.params.thresholds, snap=True)
+        for i, (_, tops) in self.binned.items():
+            self.placer.distinct[i] = tops
 
     def sort(self, pool) -> None:
         """The sorted lists of the numeric attributes not binned (sorted in parallel)."""
