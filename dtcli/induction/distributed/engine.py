@@ -35,6 +35,7 @@ import numpy as np
 from dtcli.errors import ParameterError
 from dtcli.induction.criteria.midpoint import midpoint
 from dtcli.induction.distributed.cluster import summed
+from dtcli.induction.distributed.finish import finish, hands_over
 from dtcli.induction.distributed.records import Blocks, advance, branch_sizes, node_counts, start
 from dtcli.induction.distributed.shards import coded_cells, layout_of, partition_codes, score_shard
 from dtcli.induction.grow.flat import FlatTree, best_first
@@ -126,7 +127,7 @@ def attribute_groups(widths, n_active: int, weight: float, n_workers: int) -> li
 
 class _Growth:
     def __init__(self, client, parts, shape: Shape, params, bins: dict):
-        self.client, self.parts, self.params, self.bins = client, parts, params, bins
+        self.client, self.parts, self.params, self.bins, self.shape = client, parts, params, bins, shape
         attributes = shape.attributes
         self.attributes, self.n_classes = attributes, len(shape.classes)
         layout = layout_of(attributes, bins, self.n_classes)
@@ -155,10 +156,13 @@ class _Growth:
         tops = counts.max(axis=1)
         labels = np.where(totals > 0, counts.argmax(axis=1), self.parent_labels)
         level = LevelTree(counts, labels, n_nodes)
-        self.levels.append(level)
         if progress is not None:
             progress(depth, n_nodes, int(totals.sum()), time.perf_counter() - self.started)
         active = self.scorer.splittable(counts, totals, tops, depth)
+        if active.any() and hands_over(totals, active, self.n_workers):  # the rest on the workers (finish.py)
+            self.levels.extend(finish(self, labels, totals, depth))
+            return False
+        self.levels.append(level)
         if not active.any():
             return False
         candidates = Candidates(

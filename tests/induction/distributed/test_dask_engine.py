@@ -182,3 +182,56 @@ def test_parquet_parts_with_nulls_grow_the_local_engines_model(client, tmp_path)
     params = grow_params("c45", max_bins=16)
     model = _dask_model(client, folder, params, blocksize=20_000)
     assert _fractional(model) and model == _local_model(folder, params, "compiled")
+
+
+@pytest.mark.parametrize(
+    "share, options",
+    [
+        (0, {}),
+        (1, {}),
+        (4, {}),
+        (4, {"max_depth": 6}),
+        (1, {"max_depth": 4}),
+        (2, {"max_leaves": 9}),
+        (4, {"min_leaf": 20}),
+    ],
+)
+def test_the_last_levels_grown_on_the_workers_give_the_same_model(client, tmp_path, monkeypatch, share, options):
+    """The frontier handed over to the workers early (share 1: at depth 3 here), as by default (4: at
+    depth 5) or never (0); with a depth limit a level or two below the handover, best first, a larger
+    --min-leaf: the same model file as the local engine's."""
+    from dtcli.induction.distributed import engine, finish
+
+    monkeypatch.setattr(finish, "FINISH_SHARE", share)
+    depths = []
+    monkeypatch.setattr(engine, "finish", lambda *args: depths.append(args[3]) or finish.finish(*args))
+    path = _write(tmp_path / "f.csv", 3000, seed=17, missing=0.1)
+    params = grow_params("c45", max_bins=32, **options)
+    model = _dask_model(client, path, params, blocksize=20_000)
+    assert _fractional(model)
+    assert model == _local_model(path, params, "compiled")
+    assert len(depths) == (share > 0) and all(d >= 1 for d in depths)  # (never at the root: one node)
+
+
+def test_runs_of_nodes_and_their_levels_side_by_side():
+    from dtcli.induction.distributed.finish import hands_over, merged, node_groups
+    from dtcli.induction.levelwise.data import LevelTree
+
+    totals = np.array([5.0, 0.0, 1.0, 4.0, 5.0, 5.0])
+    assert hands_over(totals, totals > 0, 1) and not hands_over(totals, totals > 0, 2)  # 5 x 4 <= 20; 5 x 8 > 20
+    assert not hands_over(totals, totals < 0, 1)  # nothing may split
+    bounds = node_groups(totals, 3)
+    assert bounds[0] == 0 and bounds[-1] == 6 and list(bounds) == sorted(set(bounds))
+    assert np.add.reduceat(totals, bounds[:-1]).max() <= 10.0  # about a third each, a node never cut
+
+    def level(nb):
+        made = LevelTree(np.zeros((len(nb), 2)), np.zeros(len(nb), dtype=np.int64), len(nb))
+        made.nb = np.array(nb, dtype=np.int64)
+        made.attr = np.where(made.nb > 0, 0, -1)
+        made.cstart = np.cumsum(made.nb) - made.nb
+        return made
+
+    runs = [[level([2, 0]), level([0, 3])], [level([1]), level([2]), level([0, 0])], [level([0])]]
+    out = merged(runs)
+    assert [list(lv.nb) for lv in out] == [[2, 0, 1, 0], [0, 3, 2], [0, 0]]
+    assert [list(lv.cstart) for lv in out] == [[0, 2, 2, 3], [0, 0, 3], [0, 0]]  # as one level's cumsum
