@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -34,6 +35,7 @@ class FlatTree:
     nodes: list | None = None  # the Nodes it was laid out from (reused by to_nodes)
     value: np.ndarray | None = None  # regression: each node's mean target
     impurity: np.ndarray | None = None  # regression: each node's mean squared error
+    grafts: dict | None = None  # leaf slot -> Graft: a subtree grown, collapsed and pruned elsewhere
 
     @property
     def n_slots(self) -> int:
@@ -62,7 +64,11 @@ class FlatTree:
         labels = self.label.tolist() if self.nodes is None else None
         means = None if self.value is None else self.value.tolist()
         errors = None if self.impurity is None else self.impurity.tolist()
+        grafts = self.grafts or {}
         for slot in reversed(order):
+            if slot in grafts:  # (a leaf here) the subtree grown below it, as pruned where it grew
+                made[slot] = grafts[slot].root
+                continue
             node = self.nodes[slot] if labels is None else Node(self.counts[slot], labels[slot])
             if means is not None:
                 node.value, node.impurity = means[slot], errors[slot]
@@ -104,19 +110,41 @@ def from_nodes(root: Node, attributes: tuple[Attribute, ...]) -> FlatTree | None
     )
 
 
-def collapse(flat: FlatTree) -> FlatTree:
-    """``prune/collapse.py`` on the arrays: top down, a subtree whose leaves misclassify no fewer
-    training cases than a leaf in its place would (within 1e-3) becomes that leaf."""
+class Graft(NamedTuple):
+    """A subtree that stands at a leaf slot of a FlatTree (the Dask engine grows and prunes the
+    last levels on its workers: ``distributed/finish.py``): the training errors of its leaves as
+    grown (what ``collapse`` weighs above it), its leaves after collapsing, and its pruned root."""
+
+    errors: float
+    leaves: int
+    root: Node
+
+
+def subtree_errors(flat: FlatTree) -> np.ndarray:
+    """Each slot's training errors: a leaf's cases not of its class; a split's, its children's
+    summed (a graft's: as it grew)."""
     leaf_errors = seqsum(flat.counts, axis=1) - flat.counts.max(axis=1)
     errors = leaf_errors.copy()
+    for slot, graft in (flat.grafts or {}).items():
+        errors[slot] = graft.errors
     internal = np.flatnonzero(flat.attr >= 0)
     for slot in internal[::-1]:  # children sit in later slots: bottom up
         total = 0
         for child in range(int(flat.cstart[slot]), int(flat.cstart[slot] + flat.nb[slot])):
             total += errors[child]
         errors[slot] = total
+    return errors
+
+
+def collapse(flat: FlatTree, roots=(0,)) -> FlatTree:
+    """``prune/collapse.py`` on the arrays: top down from each of ``roots``, a subtree whose leaves
+    misclassify no fewer training cases than a leaf in its place would (within 1e-3) becomes that
+    leaf (a graft's leaves counted as grown)."""
+    leaf_errors = seqsum(flat.counts, axis=1) - flat.counts.max(axis=1)
+    errors = subtree_errors(flat)
+    internal = np.flatnonzero(flat.attr >= 0)
     reach = np.zeros(flat.n_slots, dtype=bool)
-    reach[0] = True
+    reach[list(roots)] = True
     for slot in internal:  # parents first: top down
         if not reach[slot]:
             continue
@@ -129,11 +157,14 @@ def collapse(flat: FlatTree) -> FlatTree:
 
 
 def n_leaves(flat: FlatTree) -> int:
-    """Leaves reachable from the root."""
+    """Leaves reachable from the root (a graft's: its leaves as collapsed, before pruning)."""
     count, stack = 0, [0]
+    grafts = flat.grafts or {}
     while stack:
         slot = stack.pop()
-        if flat.attr[slot] < 0:
+        if slot in grafts:
+            count += grafts[slot].leaves
+        elif flat.attr[slot] < 0:
             count += 1
         else:
             stack.extend(range(int(flat.cstart[slot]), int(flat.cstart[slot] + flat.nb[slot])))
@@ -169,3 +200,26 @@ def best_first(flat: FlatTree, gain: np.ndarray, max_leaves: int) -> list[int]:
     flat.attr[unexpanded] = -1
     flat.score[unexpanded] = np.nan
     return order_expanded
+
+
+def subtree(flat: FlatTree, slot: int) -> FlatTree:
+    """The slots reachable from ``slot`` as a FlatTree of their own, ``slot`` its root (breadth first)."""
+    order, starts, i = [slot], [], 0
+    while i < len(order):
+        at = order[i]
+        i += 1
+        starts.append(len(order))
+        if flat.attr[at] >= 0:
+            order.extend(range(int(flat.cstart[at]), int(flat.cstart[at] + flat.nb[at])))
+    taken = np.array(order, dtype=np.int64)
+    attr = flat.attr[taken].copy()
+    return FlatTree(
+        attributes=flat.attributes,
+        attr=attr,
+        thr=flat.thr[taken].copy(),
+        nb=np.where(attr >= 0, flat.nb[taken], 0),
+        cstart=np.array(starts, dtype=np.int64),
+        counts=flat.counts[taken].copy(),
+        label=flat.label[taken].copy(),
+        score=flat.score[taken].copy(),
+    )
