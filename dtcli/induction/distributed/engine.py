@@ -69,12 +69,17 @@ class NoColumns:
         )
 
 
-def grow_dask(client, parts: list, shape: Shape, params, bins: dict, progress=None) -> FlatTree:
-    """Grow the tree level by level (see the module docstring); ``bins`` per numeric slot."""
-    growth = _Growth(client, parts, shape, params, bins)
+def grow_dask(client, parts: list, shape: Shape, params, bins: dict, progress=None, prune=None) -> FlatTree:
+    """Grow the tree level by level (see the module docstring); ``bins`` per numeric slot. With
+    ``prune`` (J48's pruning to follow, no --max-leaves), the subtrees grown on the workers come
+    collapsed and pruned there, as the FlatTree's grafts (``finish.py``)."""
+    growth = _Growth(client, parts, shape, params, bins, prune if params.max_leaves is None else None)
     while growth.level(progress):
         pass
     flat = assemble(growth.levels, shape.attributes)
+    for d, grafts in growth.grafts.items():
+        at = sum(len(level.labels) for level in growth.levels[:d])  # the level's first slot
+        flat.grafts = {at + i: graft for i, graft in grafts.items()}
     if params.max_leaves is not None:
         best_first(flat, np.concatenate([level.gain for level in growth.levels]), params.max_leaves)
     return flat
@@ -126,8 +131,10 @@ def attribute_groups(widths, n_active: int, weight: float, n_workers: int) -> li
 
 
 class _Growth:
-    def __init__(self, client, parts, shape: Shape, params, bins: dict):
+    def __init__(self, client, parts, shape: Shape, params, bins: dict, prune=None):
         self.client, self.parts, self.params, self.bins, self.shape = client, parts, params, bins, shape
+        self.prune = prune if params.collapse else None  # (J48 collapses before it prunes: both there)
+        self.grafts: dict = {}
         attributes = shape.attributes
         self.attributes, self.n_classes = attributes, len(shape.classes)
         layout = layout_of(attributes, bins, self.n_classes)
@@ -160,7 +167,9 @@ class _Growth:
             progress(depth, n_nodes, int(totals.sum()), time.perf_counter() - self.started)
         active = self.scorer.splittable(counts, totals, tops, depth)
         if active.any() and hands_over(totals, active, self.n_workers):  # the rest on the workers (finish.py)
-            self.levels.extend(finish(self, labels, totals, depth))
+            levels, grafts = finish(self, level, totals, depth)
+            self.grafts = {len(self.levels): grafts} if grafts else {}
+            self.levels.extend(levels)
             return False
         self.levels.append(level)
         if not active.any():

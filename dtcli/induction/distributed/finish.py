@@ -24,8 +24,10 @@ import operator
 
 import numpy as np
 
-from dtcli.induction.levelwise.data import LevelTree
+from dtcli.induction.grow.flat import FlatTree, Graft, collapse, n_leaves, subtree, subtree_errors
+from dtcli.induction.levelwise.data import LevelTree, assemble
 from dtcli.model.table import NOMINAL, Attribute, Schema, Table
+from dtcli.model.tree import Node, Tree
 
 FINISH_SHARE = 4  # runs a worker grows; a node may be at most the weight of one run
 
@@ -59,9 +61,11 @@ def group_pieces(enc, recs, codes, bounds: np.ndarray) -> list[tuple]:
     return pieces
 
 
-def finish_group(pieces: list, lo: int, labels: np.ndarray, depth: int, shape, layout, params) -> list[LevelTree]:
+def finish_group(pieces: list, lo: int, labels: np.ndarray, depth: int, shape, layout, params, prune=None):
     """The levels grown from the run of nodes starting at ``lo`` (``labels``: theirs) on its records,
-    ``pieces`` from every partition in partition order (runs on a worker)."""
+    ``pieces`` from every partition in partition order (runs on a worker). With ``prune`` (J48's
+    pruning settings), instead each grown node's ``Graft`` by its index in the run: its subtree
+    collapsed and pruned here, on the node's records (``pruned_grafts``)."""
     from dtcli.induction.levelwise.engine import Start, grow_levels
 
     node, w, y, nominal, numeric, codes = (np.concatenate(part, axis=-1) for part in zip(*pieces))
@@ -76,9 +80,39 @@ def finish_group(pieces: list, lo: int, labels: np.ndarray, depth: int, shape, l
             columns.append(numeric[slot][order])
             binned[i] = (codes[slot][order].astype(np.int32), layout.bins[i][2])
     schema = Schema(tuple(attributes), Attribute("class", NOMINAL, tuple(shape.classes)))
-    table = Table(schema, columns, y[order].astype(np.int32))
+    table = Table(schema, columns, y[order].astype(np.int32), w[order])
     start = Start(node[order] - lo, w[order], labels, depth, binned, shape)
-    return grow_levels(table, params, start)
+    levels = grow_levels(table, params, start)
+    if prune is None:
+        return levels
+    return pruned_grafts(assemble(levels, attributes), len(labels), table, start.node, params, prune)
+
+
+def pruned_grafts(forest: FlatTree, m: int, table: Table, node: np.ndarray, params, prune) -> dict:
+    """Each split root of ``forest`` (slots 0 to ``m - 1``: the run's nodes; ``node``: each row's) as a Graft: its
+    subtree's training errors, collapsed as J48 collapses (top down from it), then pruned pessimistically
+    on its own rows. J48 prunes a subtree first on the cases it grew from (its children before its
+    root), and pruning a pruned tree on the same cases changes nothing, so the pruning of the whole
+    tree on the client (``prune.py``) finds these subtrees as they are here."""
+    from dtcli.induction.prune.pessimistic import pessimistic_prune
+
+    roots = np.flatnonzero(forest.attr[:m] >= 0)
+    errors = subtree_errors(forest)
+    collapse(forest, roots)
+    bounds = np.searchsorted(node, np.arange(m + 1))  # (rows grouped by node)
+    grafts = {}
+    for v in roots.tolist():
+        grown = subtree(forest, v)
+        leaves = n_leaves(grown)
+        root = Node(grown.counts[0], int(grown.label[0]))
+        tree = Tree(table.schema, root, params.algorithm, params.as_dict())
+        if grown.attr[0] >= 0:
+            cases = table.take(np.arange(bounds[v], bounds[v + 1]))
+            tree, _ = pessimistic_prune(
+                tree, cases, prune.cf, prune.raising, prune.error_bound, flat=grown, record=False
+            )
+        grafts[v] = Graft(float(errors[v]), leaves, tree.root)
+    return grafts
 
 
 def merged(runs: list[list[LevelTree]]) -> list[LevelTree]:
@@ -98,10 +132,11 @@ def merged(runs: list[list[LevelTree]]) -> list[LevelTree]:
     return levels
 
 
-def finish(growth, labels: np.ndarray, totals: np.ndarray, depth: int) -> list[LevelTree]:
-    """The levels from ``depth`` (the frontier: ``labels``, ``totals`` by node) down, grown by runs
-    on the workers (see the module docstring); ``growth``: the engine's ``_Growth``."""
-    client = growth.client
+def finish(growth, level: LevelTree, totals: np.ndarray, depth: int) -> tuple[list[LevelTree], dict]:
+    """The levels from ``depth`` (the frontier: ``level``, ``totals`` by node) down, grown by runs on
+    the workers (see the module docstring), and no grafts; with ``growth.prune``, only the frontier's
+    level and its split nodes' Grafts by index (``pruned_grafts``). ``growth``: the engine's ``_Growth``."""
+    client, labels = growth.client, level.labels
     bounds = node_groups(totals, FINISH_SHARE * growth.n_workers)
     bounds_future = client.scatter(bounds, broadcast=True, hash=False)
     pieces = client.map(group_pieces, growth.parts, growth.recs, growth.codes, bounds=bounds_future)
@@ -115,8 +150,14 @@ def finish(growth, labels: np.ndarray, totals: np.ndarray, depth: int) -> list[L
             growth.shape,
             growth.layout,
             growth.params,
+            growth.prune,
         )
         for r, (lo, hi) in enumerate(zip(bounds[:-1], bounds[1:]))
     ]
     del pieces
-    return merged(client.gather(runs))
+    if growth.prune is None:
+        return merged(client.gather(runs)), {}
+    grafts = {}
+    for lo, run in zip(bounds[:-1].tolist(), client.gather(runs)):
+        grafts.update({lo + v: graft for v, graft in run.items()})
+    return [level], grafts

@@ -250,10 +250,11 @@ def expected_leaves(root, cf: float, bound: str) -> frozenset:
     return frozenset(leaves)
 
 
-def prune_dask(client, parts, schema, tree, by_class, prune):
-    """``tree`` (grown on the cluster's table) pruned pessimistically with ``prune``'s settings."""
+def prune_dask(client, parts, schema, tree, by_class, prune, original_leaves: int | None = None):
+    """``tree`` (grown on the cluster's table) pruned pessimistically with ``prune``'s settings;
+    ``original_leaves``: the grown tree's (default: ``tree``'s; its subtrees may come pruned already)."""
     root = tree.root
-    original_leaves = root.n_leaves()
+    original_leaves = root.n_leaves() if original_leaves is None else original_leaves
     leaves = expected_leaves(root, prune.cf, prune.error_bound) if prune.raising else frozenset()
     holder = ClusterCases(client, parts, schema, by_class, prune.raising, root, leaves)
     pruned_root, steps = prune_cases(root, holder.root, holder, prune.cf, prune.raising, prune.error_bound)

@@ -23,6 +23,7 @@ from dtcli.induction.distributed.cluster import client as connect
 from dtcli.induction.distributed.cluster import modules, summed
 from dtcli.induction.distributed.engine import NoColumns, Shape, grow_dask
 from dtcli.induction.distributed.quantiles import numeric_bins
+from dtcli.induction.grow.flat import n_leaves
 from dtcli.induction.params import check_grow, check_pessimistic
 from dtcli.induction.prune.collapse import collapse
 from dtcli.model.tree import Node, Tree
@@ -83,6 +84,7 @@ def train_dask(load, params, prune, scheduler: str | None, progress=None, judge=
         n_numeric = sum(not a.is_nominal for a in schema.attributes)
         bins = numeric_bins(client, table.parts, n_numeric, params.max_bins)
         rows = int(table.by_class.sum())
+        grown_leaves = None
         if params.algorithm == "cart":
             from dtcli.induction.distributed.cart import grow_cart_dask
 
@@ -90,12 +92,14 @@ def train_dask(load, params, prune, scheduler: str | None, progress=None, judge=
             tree = tree_of(schema, root, params, table.source, rows, table.sha256)
         else:
             shape = Shape(schema.attributes, schema.classes, table.n_rows, NoColumns(schema.attributes))
-            flat = grow_dask(client, table.parts, shape, params, bins, progress)
+            pruning = prune if prune.method == "pessimistic" else None
+            flat = grow_dask(client, table.parts, shape, params, bins, progress, pruning)
             tree = tree_of(schema, flat, params, table.source, rows, table.sha256)
+            grown_leaves = n_leaves(flat)  # (grafts: their leaves as grown and collapsed)
         if prune.method == "pessimistic":
             from dtcli.induction.distributed.prune import prune_dask
 
-            tree = prune_dask(client, table.parts, schema, tree, table.by_class, prune)
+            tree = prune_dask(client, table.parts, schema, tree, table.by_class, prune, grown_leaves)
         correct = None if judge is None else judge(client, table.parts, tree)
     return tree, _warnings(table.source, table.n_rows, rows), (correct, rows)
 

@@ -63,7 +63,12 @@ def table(tmp_path_factory):
 
 
 @pytest.mark.parametrize("max_bins, cf", [(8, 0.25), (8, 0.4), (32, 0.25), (32, 0.4)])
-def test_pruned_model_file_is_the_local_binned_engines(client, table, max_bins, cf):
+def test_pruned_model_file_is_the_local_binned_engines(client, table, monkeypatch, max_bins, cf):
+    """Grown level by level to the end (no subtree finished on a worker), so the client's pruning takes
+    every decision, subtree raising among them."""
+    from dtcli.induction.distributed import finish
+
+    monkeypatch.setattr(finish, "FINISH_SHARE", 0)
     params = grow_params("c45", max_bins=max_bins)
     prune = PruneParams(method="pessimistic", cf=cf)
     tree = _dask(client, table, params, prune)
@@ -213,3 +218,32 @@ def test_many_paths_in_a_pass(client, tmp_path):
     tree = _pruned_on_cluster(client, str(path), params, prune)
     assert dumps_model(tree) == _local(str(path), params, prune)
     assert tree.parameters["pruning"]["original_leaves"] > 1000
+
+
+@pytest.mark.parametrize(
+    "share, raising, cf, max_bins",
+    [(1, True, 0.25, 8), (4, True, 0.4, 32), (2, False, 0.25, 16), (1, True, 0.1, 16), (0, True, 0.25, 16)],
+)
+def test_subtrees_pruned_on_the_workers_give_the_local_pruned_model(
+    client, missing, monkeypatch, share, raising, cf, max_bins
+):
+    """The frontier handed over early (share 1) or as by default (4), the subtrees grown there collapsed and
+    pruned on their workers and the tree pruned again on the client: J48's pruned model, its count of grown
+    leaves included (never handed over: share 0, the same)."""
+    from dtcli.induction.distributed import engine, finish
+
+    monkeypatch.setattr(finish, "FINISH_SHARE", share)
+    grafts = []
+
+    def spy(*args):
+        levels, made = finish.finish(*args)
+        grafts.append(made)
+        return levels, made
+
+    monkeypatch.setattr(engine, "finish", spy)
+    params = grow_params("c45", max_bins=max_bins)
+    prune = PruneParams(method="pessimistic", cf=cf, raising=raising)
+    model = dumps_model(_dask(client, missing, params, prune))
+    assert model == _local(missing, params, prune)
+    assert model == _local(missing, params, prune, "reference")
+    assert (len(grafts) == 1 and len(grafts[0]) > 1) == (share > 0)  # (several subtrees pruned on the workers)

@@ -53,6 +53,24 @@ def test_pessimistic_pruning_never_grows_the_tree(name):
     assert len(pruned.trace) >= 1 and {s.action.split()[0] for s in pruned.trace} <= {"leaf", "raise", "keep"}
 
 
+@pytest.mark.parametrize("name", ["labor", "vote", "breast-cancer", "soybean", "credit-g"])
+@pytest.mark.parametrize("cf, raising, max_bins", [(0.25, True, None), (0.4, True, 16), (0.1, False, None)])
+def test_pessimistic_pruning_of_a_pruned_tree_on_its_cases_changes_nothing(name, cf, raising, max_bins):
+    """J48's pruning is a fixed point: what the Dask engine relies on when it prunes the subtrees grown on
+    its workers there, on their own cases, and the whole tree again on the client (distributed/finish.py)."""
+    from dtcli.induction.prune.pessimistic import pessimistic_prune
+    from dtcli.model.serialize import dumps_model
+
+    table = load(WEKA / "data" / f"{name}.arff")
+    grown, _ = fit(table, "c45", prune="none", max_bins=max_bins)
+    for engine in ("reference", "compiled"):
+        pruned, steps = pessimistic_prune(grown, table, cf, raising, engine=engine)
+        again, _ = pessimistic_prune(pruned, table, cf, raising, engine=engine)
+        again.parameters = pruned.parameters  # (but for the count of leaves before: the pruned tree's)
+        assert dumps_model(again) == dumps_model(pruned)
+        assert any(step.action.split()[0] != "keep" for step in steps)  # (the first pruning changed the tree)
+
+
 def test_smaller_confidence_prunes_more():
     table = load(WEKA / "data" / "credit-g.arff")
     sizes = [fit(table, "c45", cf=cf)[0].root.n_nodes() for cf in (0.5, 0.25, 0.1, 0.01)]
