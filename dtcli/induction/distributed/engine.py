@@ -21,7 +21,9 @@ engine (``levelwise/engine.py``) grows with ``--max-bins`` on the same table, fo
    ``levelwise/engine.branch_shares`` does.
 
 No row reaches the client, and no array of nodes x bins exists anywhere: a deep level of many
-small nodes costs what its records cost.
+small nodes costs what its records cost. Once no node that may split is large, the frontier's
+records go to the workers in runs of nodes, and each worker grows (and, with pruning to follow,
+prunes) its runs' subtrees with the local engine's kernels (``finish.py``).
 """
 
 from __future__ import annotations

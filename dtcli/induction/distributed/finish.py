@@ -14,8 +14,17 @@ side (``merged``), are the levels the cluster would have grown: every node's dec
 its own records (their sums exact on the grid of ``constants.on_grid`` in any order), the global
 bins and the depth.
 
-Contract: ``finish(growth, counts, labels, totals, active)`` returns the levels from the current one
-down, as ``engine._Growth`` would have appended them.
+When J48's pruning follows (``engine._Growth.prune``), a run's levels do not travel: its worker
+collapses each subtree and prunes it on the subtree's own records with the compiled pruner
+(``pruned_grafts``), and only what the client needs comes back (``grow/flat.Graft``: the grown
+leaves' training errors, which J48's top-down collapse weighs above, the leaf count, and the pruned
+subtree). The client then prunes the whole tree on the cluster's counts (``prune.py``) and finds
+these subtrees unchanged: J48 prunes a subtree first on the cases it grew from, and pruning a pruned
+tree on the same cases changes nothing. So the client never holds the grown tree's last levels.
+
+Contract: ``finish(growth, level, totals, depth)`` returns the levels from ``depth`` down, as
+``engine._Growth`` would have appended them, and no grafts; with pruning to follow, the frontier's
+level alone and a Graft for each of its nodes that split.
 """
 
 from __future__ import annotations
@@ -24,6 +33,7 @@ import operator
 
 import numpy as np
 
+from dtcli.induction.distributed.cluster import shipped
 from dtcli.induction.grow.flat import FlatTree, Graft, collapse, n_leaves, subtree, subtree_errors
 from dtcli.induction.levelwise.data import LevelTree, assemble
 from dtcli.model.table import NOMINAL, Attribute, Schema, Table
@@ -138,8 +148,7 @@ def finish(growth, level: LevelTree, totals: np.ndarray, depth: int) -> tuple[li
     level and its split nodes' Grafts by index (``pruned_grafts``). ``growth``: the engine's ``_Growth``."""
     client, labels = growth.client, level.labels
     bounds = node_groups(totals, FINISH_SHARE * growth.n_workers)
-    bounds_future = client.scatter(bounds, broadcast=True, hash=False)
-    pieces = client.map(group_pieces, growth.parts, growth.recs, growth.codes, bounds=bounds_future)
+    pieces = client.map(group_pieces, growth.parts, growth.recs, growth.codes, bounds=shipped(client, bounds))
     runs = [
         client.submit(
             finish_group,

@@ -20,7 +20,9 @@ the same pass); a test on one that does not has its children's paths at once. Ra
 node once its branches are pruned, so the walk ahead goes down a largest branch only as far as the
 grown counts say that branch will remain (``expected_leaves``: pruning without raising, judged on
 the grown counts); where the guess is wrong, the pruning's own request fetches what it needs. A walk
-skips what an earlier walk found known throughout.
+skips what an earlier walk found known throughout. The subtrees the workers grew last come already
+pruned on their own cases (``finish.py``): the pruning here finds them unchanged, and the count of
+the grown tree's leaves comes with them (``original_leaves``).
 """
 
 from __future__ import annotations
