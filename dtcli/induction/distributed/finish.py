@@ -164,6 +164,7 @@ def finish(growth, level: LevelTree, totals: np.ndarray, depth: int) -> tuple[li
         for r, (lo, hi) in enumerate(zip(bounds[:-1], bounds[1:]))
     ]
     del pieces
+    growth.recs = growth.codes = None  # the partitions' records and codes go once the runs have theirs
     if growth.prune is None:
         return merged(client.gather(runs)), {}
     grafts = {}
