@@ -1,7 +1,7 @@
-"""The Dask engine's last levels, grown on the workers: once every node that may split is small,
-each worker grows whole subtrees from the records it is sent (PLANET's in-memory finish).
+"""The Dask engine's last levels, grown on the workers from the records they are sent (PLANET's finish).
 
-Level by level, every level costs the client a few round trips and the workers a pass over
+Once every node that may split is small, each worker grows whole subtrees from the records it is
+sent. Level by level, every level costs the client a few round trips and the workers a pass over
 their records per group of attributes, even when the level is tens of thousands of nodes of a few
 rows each. Once the largest node that may split holds at most ``1 / (FINISH_SHARE x workers)`` of
 the frontier's weight (``hands_over``), the frontier is cut into ``FINISH_SHARE x workers`` runs of
@@ -37,7 +37,7 @@ from dtcli.induction.distributed.cluster import shipped
 from dtcli.induction.grow.flat import FlatTree, Graft, collapse, n_leaves, subtree, subtree_errors
 from dtcli.induction.levelwise.data import LevelTree, assemble
 from dtcli.model.table import NOMINAL, Attribute, Schema, Table
-from dtcli.model.tree import Node, Tree
+from dtcli.model.tree import Node
 
 FINISH_SHARE = 4  # runs a worker grows; a node may be at most the weight of one run
 
@@ -104,8 +104,11 @@ def pruned_grafts(forest: FlatTree, m: int, table: Table, node: np.ndarray, para
     on its own rows. J48 prunes a subtree first on the cases it grew from (its children before its
     root), and pruning a pruned tree on the same cases changes nothing, so the pruning of the whole
     tree on the client (``prune.py``) finds these subtrees as they are here."""
-    from dtcli.induction.prune.pessimistic import pessimistic_prune
+    from dtcli.induction.params import fraction_grid
+    from dtcli.induction.prune.pessimistic_flat import flat_prune
+    from dtcli.induction.prune.pessimistic_reference import TableCases, prune_cases
 
+    grid = fraction_grid(params.algorithm, params.max_bins)
     roots = np.flatnonzero(forest.attr[:m] >= 0)
     errors = subtree_errors(forest)
     collapse(forest, roots)
@@ -113,15 +116,13 @@ def pruned_grafts(forest: FlatTree, m: int, table: Table, node: np.ndarray, para
     grafts = {}
     for v in roots.tolist():
         grown = subtree(forest, v)
-        leaves = n_leaves(grown)
         root = Node(grown.counts[0], int(grown.label[0]))
-        tree = Tree(table.schema, root, params.algorithm, params.as_dict())
-        if grown.attr[0] >= 0:
+        if grown.attr[0] >= 0:  # (a subtree collapsed to its root stays that leaf)
             cases = table.take(np.arange(bounds[v], bounds[v + 1]))
-            tree, _ = pessimistic_prune(
-                tree, cases, prune.cf, prune.raising, prune.error_bound, flat=grown, record=False
-            )
-        grafts[v] = Graft(float(errors[v]), leaves, tree.root)
+            rules = (prune.cf, prune.raising, prune.error_bound)
+            done = flat_prune(grown, cases, *rules, False, grid)  # the compiled pruner, else the reference
+            root = done[0] if done is not None else prune_cases(grown.to_nodes(), cases, TableCases(grid), *rules)[0]
+        grafts[v] = Graft(float(errors[v]), n_leaves(grown), root)
     return grafts
 
 
