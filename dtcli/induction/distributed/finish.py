@@ -6,7 +6,7 @@ their records per group of attributes, even when the level is tens of thousands 
 rows each. Once the largest node that may split holds at most ``1 / (FINISH_SHARE x workers)`` of
 the frontier's weight (``hands_over``), the frontier is cut into ``FINISH_SHARE x workers`` runs of
 consecutive nodes of about equal weight (``node_groups``). Every partition sends each run its
-records there (``group_pieces``: row, weight, class, values, bin codes); each run's records,
+records there (``group_pieces``: node, weight, class, nominal codes, bin codes); each run's records,
 gathered on one worker in partition order, grow level by level with the level-wise engine's
 kernels from that frontier (``finish_group``: ``levelwise/engine.grow_levels``, with the cluster's
 bins, the level's depth and the whole table's level rules), and the runs' levels, laid side by
@@ -56,9 +56,11 @@ def node_groups(totals: np.ndarray, n_runs: int) -> np.ndarray:
     return np.unique(np.concatenate([[0], inner, [len(totals)]])).astype(np.int64)
 
 
-def group_pieces(enc, recs, codes, bounds: np.ndarray) -> list[tuple]:
-    """This partition's records in each run of nodes ``bounds``: (node, weight, class, nominal codes,
-    numeric values, numeric bin codes), in row order within a node (runs on a worker)."""
+def group_pieces(enc, recs, codes, bounds: np.ndarray, narrow) -> list[tuple]:
+    """This partition's records in each run of nodes ``bounds``: (node, weight, class, nominal codes in
+    the ``narrow`` type, numeric bin codes), in row order within a node (runs on a worker). No numeric
+    value travels: a threshold is a bin's largest value, so a value and its bin's largest value fall on
+    the same side of every test, and the run uses the latter (``finish_group``)."""
     order = np.argsort(recs.node, kind="stable")
     node = recs.node[order]
     cuts = np.searchsorted(node, bounds)
@@ -66,8 +68,7 @@ def group_pieces(enc, recs, codes, bounds: np.ndarray) -> list[tuple]:
     for lo, hi in zip(cuts[:-1], cuts[1:]):
         at = order[lo:hi]
         rows = recs.row[at]
-        values = (enc.nominal[:, rows], enc.numeric[:, rows], codes[:, rows])
-        pieces.append((node[lo:hi], recs.w[at], enc.y[rows], *values))
+        pieces.append((node[lo:hi], recs.w[at], enc.y[rows], enc.nominal[:, rows].astype(narrow), codes[:, rows]))
     return pieces
 
 
@@ -78,17 +79,18 @@ def finish_group(pieces: list, lo: int, labels: np.ndarray, depth: int, shape, l
     collapsed and pruned here, on the node's records (``pruned_grafts``)."""
     from dtcli.induction.levelwise.engine import Start, grow_levels
 
-    node, w, y, nominal, numeric, codes = (np.concatenate(part, axis=-1) for part in zip(*pieces))
+    node, w, y, nominal, codes = (np.concatenate(part, axis=-1) for part in zip(*pieces))
     order = np.argsort(node, kind="stable")  # grouped by node, partition and row order within one
     attributes = shape.attributes
     columns, binned = [], {}
     for i, attribute in enumerate(attributes):
         slot = layout.slot[i]
         if attribute.is_nominal:
-            columns.append(nominal[slot][order])
+            columns.append(nominal[slot][order].astype(np.int32))
         else:
-            columns.append(numeric[slot][order])
-            binned[i] = (codes[slot][order].astype(np.int32), layout.bins[i][2])
+            code, tops = codes[slot][order].astype(np.int32), np.asarray(layout.bins[i][2], dtype=np.float64)
+            columns.append(np.where(code >= 0, tops[np.maximum(code, 0)] if len(tops) else np.nan, np.nan))
+            binned[i] = (code, tops)
     schema = Schema(tuple(attributes), Attribute("class", NOMINAL, tuple(shape.classes)))
     table = Table(schema, columns, y[order].astype(np.int32), w[order])
     start = Start(node[order] - lo, w[order], labels, depth, binned, shape)
@@ -149,7 +151,11 @@ def finish(growth, level: LevelTree, totals: np.ndarray, depth: int) -> tuple[li
     level and its split nodes' Grafts by index (``pruned_grafts``). ``growth``: the engine's ``_Growth``."""
     client, labels = growth.client, level.labels
     bounds = node_groups(totals, FINISH_SHARE * growth.n_workers)
-    pieces = client.map(group_pieces, growth.parts, growth.recs, growth.codes, bounds=shipped(client, bounds))
+    widest = max((len(a.values) for a in growth.shape.attributes if a.is_nominal), default=0)
+    narrow = np.int8 if widest <= 127 else np.int16 if widest <= 32767 else np.int32
+    pieces = client.map(
+        group_pieces, growth.parts, growth.recs, growth.codes, bounds=shipped(client, bounds), narrow=narrow
+    )
     runs = [
         client.submit(
             finish_group,
