@@ -281,7 +281,7 @@ def load(client, data: str, columns: tuple, summed, blocksize="64MB", task: str 
     read = read_frame(data, blocksize)
     source = os.path.basename(read.source)
     lay = layout(list(read.frame.columns), *columns, source, read.declared)
-    parts = partitions(read, lay.nominal)
+    parts = client.persist(partitions(read, lay.nominal))  # read once for the three passes (then let go)
     names = (*lay.attributes, lay.target)
     kinds = merge_kinds(client.gather(client.compute([delayed(kinds_of)(p, names) for p in parts])))
     _classes_only(lay, kinds, task, columns[2])

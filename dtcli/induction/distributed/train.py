@@ -24,6 +24,7 @@ from dtcli.induction.distributed.cluster import modules, summed
 from dtcli.induction.distributed.engine import NoColumns, Shape, grow_dask
 from dtcli.induction.distributed.quantiles import numeric_bins
 from dtcli.induction.grow.flat import n_leaves
+from dtcli.induction.memory import release
 from dtcli.induction.params import check_grow, check_pessimistic
 from dtcli.induction.prune.collapse import collapse
 from dtcli.model.tree import Node, Tree
@@ -79,6 +80,7 @@ def train_dask(load, params, prune, scheduler: str | None, progress=None, judge=
     modules()
     with connect(scheduler) as client:
         table = load(client, summed)
+        client.run(_give_back)  # the workers give back what reading took (the raw partitions, let go)
         _check(table.schema, table.n_rows, table.by_class, table.source)
         schema = table.schema
         n_numeric = sum(not a.is_nominal for a in schema.attributes)
@@ -102,6 +104,14 @@ def train_dask(load, params, prune, scheduler: str | None, progress=None, judge=
             tree = prune_dask(client, table.parts, schema, tree, table.by_class, prune, grown_leaves)
         correct = None if judge is None else judge(client, table.parts, tree)
     return tree, _warnings(table.source, table.n_rows, rows), (correct, rows)
+
+
+def _give_back() -> None:
+    """Memory freed on a worker returned to the system: pyarrow's pool (it keeps what it freed) and the C heaps."""
+    import pyarrow as pa
+
+    pa.default_memory_pool().release_unused()
+    release()
 
 
 def with_bins(params):
