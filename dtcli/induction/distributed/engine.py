@@ -37,7 +37,7 @@ import numpy as np
 from dtcli.errors import ParameterError
 from dtcli.induction.criteria.midpoint import midpoint
 from dtcli.induction.distributed.cluster import summed
-from dtcli.induction.distributed.finish import finish, hands_over
+from dtcli.induction.distributed.finish import finish, hands_over, node_groups
 from dtcli.induction.distributed.records import Blocks, advance, branch_sizes, node_counts, start
 from dtcli.induction.distributed.shards import coded_cells, layout_of, partition_codes, score_shard
 from dtcli.induction.grow.flat import FlatTree, best_first
@@ -103,10 +103,7 @@ def shard_cells(
     ``shards.partition_codes``. Returns (per shard, its pieces' futures from every partition; the
     shards' bounds)."""
     m = len(rows)
-    n_shards = int(min(2 * n_workers, max(1, m // SHARD_NODES)))
-    weight = np.cumsum(totals[rows])
-    inner = np.searchsorted(weight, weight[-1] * np.arange(1, n_shards) / n_shards)
-    bounds = np.unique(np.concatenate([[0], inner, [m]])).astype(np.int64)
+    bounds = node_groups(totals[rows], int(min(2 * n_workers, max(1, m // SHARD_NODES))))
     pos = np.full(len(totals), -1, dtype=np.int64)
     pos[rows] = np.arange(m)
     pos = client.scatter(pos, broadcast=True, hash=False)
