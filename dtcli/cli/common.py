@@ -8,7 +8,7 @@ import click
 
 from dtcli.cli.options import limit_list, limits, option_group
 from dtcli.errors import DataError, ModelFormatError, ParameterError
-from dtcli.induction.criteria.costs import MEASURES
+from dtcli.induction.names import MEASURES
 from dtcli.io.source import DEFAULT_LIMITS, DEFAULT_MAX_BYTES, DEFAULT_MAX_ROWS, Limits
 
 format_in_option = click.option(

@@ -10,7 +10,7 @@ from dtcli.cli.guard import Command
 from dtcli.cli.options import format_option
 from dtcli.errors import DataError, ParameterError
 from dtcli.induction.criteria.impurity import CRITERIA
-from dtcli.induction.params import THRESHOLDS
+from dtcli.induction.names import THRESHOLDS
 
 
 @click.command("gain", cls=Command)

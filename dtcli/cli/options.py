@@ -15,18 +15,20 @@ from __future__ import annotations
 import functools
 import os
 import re
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import click
 
 from dtcli.errors import ParameterError
-from dtcli.induction.algorithms import ALGORITHMS, grow_params
 from dtcli.induction.backend import DASK, ENGINES
 from dtcli.induction.criteria.bounds import BOUNDS
 from dtcli.induction.criteria.impurity import CRITERIA
-from dtcli.induction.params import THRESHOLDS, TIES, ZERO_GAIN, CostComplexity, PruneParams
+from dtcli.induction.names import ALGORITHM_NAMES, THRESHOLDS, TIES, ZERO_GAIN
 from dtcli.induction.search.missing import POLICIES
 from dtcli.io.source import DEFAULT_MAX_BYTES, DEFAULT_MAX_ROWS, Limits
+
+if TYPE_CHECKING:
+    from dtcli.induction.params import CostComplexity, PruneParams
 
 ENGINE_VARIABLE = "DTREE_ENGINE"
 ENGINE_ALIASES = {"numpy": "reference", "numba": "compiled"}  # DTREE_ENGINE's older values
@@ -81,6 +83,8 @@ class Growth(NamedTuple):
 
     def params(self, **more):
         """The GrowParams: the algorithm's preset with these options and ``more`` over it."""
+        from dtcli.induction.algorithms import grow_params  # (the presets: not needed to define the options)
+
         return grow_params(self.algorithm, **self.options, **more)
 
 
@@ -95,7 +99,7 @@ growth_options = option_group(
     click.option(
         "-a",
         "--algorithm",
-        type=click.Choice(sorted(ALGORITHMS)),
+        type=click.Choice(sorted(ALGORITHM_NAMES)),
         default="id3",
         show_default=True,
         help="Which algorithm's rules to follow.",
@@ -206,6 +210,8 @@ def pessimistic_list(cf_help: str, bound_help: str, raise_help: str | None = Non
 
 
 def pessimistic_params(cf: float, error_bound: str, no_raise: bool = False, **more) -> PruneParams:
+    from dtcli.induction.params import PruneParams
+
     return PruneParams(cf=cf, raising=not no_raise, error_bound=error_bound, **more)
 
 
@@ -214,11 +220,18 @@ def pessimistic_options(cf_help: str, bound_help: str, raise_help: str | None = 
     return option_group("pessimistic", pessimistic_params, *pessimistic_list(cf_help, bound_help, raise_help))
 
 
+def cost_complexity(ccp_alpha: float | None, cv_folds: int | None, one_se: bool, seed: int) -> CostComplexity:
+    """The CostComplexity of --ccp-alpha, --cv-folds, --one-se and --seed."""
+    from dtcli.induction.params import CostComplexity
+
+    return CostComplexity(ccp_alpha, cv_folds, one_se, seed)
+
+
 def cost_complexity_options(alpha_help: str, folds_help: str, seed_help: str):
     """--ccp-alpha, --cv-folds, --one-se and --seed, as a CostComplexity ``ccp``."""
     return option_group(
         "ccp",
-        lambda ccp_alpha, cv_folds, one_se, seed: CostComplexity(ccp_alpha, cv_folds, one_se, seed),
+        cost_complexity,
         click.option("--ccp-alpha", type=float, metavar="A", help=alpha_help),
         click.option("--cv-folds", type=int, metavar="K", help=folds_help),
         click.option("--one-se", is_flag=True, help="With --cv-folds: the smallest tree within one SE of the best."),

@@ -23,11 +23,9 @@ from dtcli.errors import ParameterError
 from dtcli.induction.criteria.bounds import BOUNDS
 from dtcli.induction.criteria.costs import AttributeCosts
 from dtcli.induction.criteria.impurity import CRITERIA
+from dtcli.induction.names import THRESHOLDS, TIES, ZERO_GAIN
 from dtcli.induction.search.missing import POLICIES, ROOT_FILL
 
-THRESHOLDS = ("data", "midpoint")
-TIES = ("sklearn", "column")
-ZERO_GAIN = ("leaf", "split")
 SEED_MAX = 2**32 - 1
 LARGEST_COUNT = 2**31 - 1  # --max-depth, --max-leaves, --max-bins: more is the same as no limit
 

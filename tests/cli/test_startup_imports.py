@@ -60,6 +60,10 @@ GAIN_NEVER = (
     "statistics",
     "json",
     "hashlib",  # the data's fingerprint: only a trained model records it
+    "dtcli.induction.algorithms",  # the presets, the typed options and costs: gain's options need only their
+    "dtcli.induction.params",  # names (induction/names.py)
+    "dtcli.induction.criteria.costs",  # only with --costs
+    "dtcli.induction.prune.collapse",
 )
 # ID3 does not prune, and without -o no model file is written.
 ID3_NEVER = ("dtcli.induction.prune.pessimistic", "dtcli.model.serialize")

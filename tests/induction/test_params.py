@@ -104,3 +104,33 @@ def test_binned_cart_breaks_ties_by_column_unless_told():
     assert grow_params("cart", max_bins=64).ties == "column"
     assert grow_params("cart", max_bins=64, ties="sklearn").ties == "sklearn"
     assert grow_params("cart", ties="column").ties == "column"
+
+
+def test_the_option_names_are_the_cores():
+    """``names.py`` lists what --help offers: one preset per algorithm name, and what ``params`` checks."""
+    from dtcli.induction import ALGORITHMS
+    from dtcli.induction.names import ALGORITHM_NAMES, THRESHOLDS, TIES, ZERO_GAIN
+
+    assert tuple(ALGORITHMS) == ALGORITHM_NAMES
+    for name in ALGORITHM_NAMES:
+        assert ALGORITHMS[name].name == name
+    for thresholds in THRESHOLDS:
+        check_grow(grow_params("c45", thresholds=thresholds))
+    for ties in TIES:
+        check_grow(grow_params("cart", ties=ties))
+    check_grow(grow_params("id3", zero_gain=ZERO_GAIN[1]))
+    for option, value in (("thresholds", "mean"), ("ties", "random"), ("zero_gain", "stop")):
+        with pytest.raises(ParameterError):
+            check_grow(grow_params("id3" if option == "zero_gain" else "cart", **{option: value}))
+
+
+def test_the_package_names_its_api_lazily():
+    """``dtcli.induction``'s public names reach their modules' objects; an unknown one is an AttributeError."""
+    import dtcli.induction as induction
+    from dtcli.induction import algorithms, backend, params, prune
+
+    assert induction.train is algorithms.train and induction.GrowParams is params.GrowParams
+    assert induction.ENGINES is backend.ENGINES and induction.PRUNERS is prune.PRUNERS
+    assert set(induction.__all__) <= set(dir(induction))
+    with pytest.raises(AttributeError):
+        induction.no_such_name  # noqa: B018

@@ -17,8 +17,8 @@ import math
 from dataclasses import dataclass, field
 
 from dtcli.errors import ParameterError
+from dtcli.induction.names import MEASURES
 
-MEASURES = ("ratio", "tan-schlimmer", "nunez")
 SMALLEST_COST = 1e-300  # Gain / Cost and Gain^2 / Cost stay finite (gains are at most a few dozen bits)
 
 
