@@ -23,6 +23,7 @@ node's rows, or None when no attribute can split them.
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 import numpy as np
@@ -103,11 +104,12 @@ def numeric_split(values, y, w, n_classes: int, criterion: str, min_leaf: float,
         return None
     rank = proxy(cuts.left, cuts.right, criterion) if exact else decrease(cuts.left, cuts.right, criterion)
     best = int(np.argmax(np.where(ok, rank, -np.inf)))
-    scores = decrease(cuts.left, cuts.right, criterion)
+    # the best cut's score alone: each row is scored on its own, so its bits are those of the whole table's
+    score = rank[best] if not exact else decrease(cuts.left[best], cuts.right[best], criterion)
     lower, upper = float(cuts.lower[best]), float(cuts.upper[best])
     threshold = single_midpoint(lower, upper) if exact else midpoint(lower, upper)
     key = float(rank[best])
-    return float(scores[best]), threshold, np.vstack([cuts.left[best], cuts.right[best]]), key
+    return float(score), threshold, np.vstack([cuts.left[best], cuts.right[best]]), key
 
 
 def subset_candidates(counts: np.ndarray, criterion: str, limit: int) -> tuple[np.ndarray, np.ndarray] | None:
@@ -116,10 +118,7 @@ def subset_candidates(counts: np.ndarray, criterion: str, limit: int) -> tuple[n
     if v < 2:
         return None
     if v <= limit:
-        # every subset that holds the first value and not all values: each split once
-        masks = np.array(
-            [[True] + list(bits) for bits in itertools.product([False, True], repeat=v - 1) if not all(bits)]
-        )
+        masks = every_subset(v)
     elif counts.shape[1] == 2:
         share = counts[:, 0] / counts.sum(axis=1)
         order = np.argsort(share, kind="stable")
@@ -132,25 +131,48 @@ def subset_candidates(counts: np.ndarray, criterion: str, limit: int) -> tuple[n
     return masks, decrease(left, counts.sum(axis=0) - left, criterion)
 
 
+@functools.cache
+def every_subset(v: int) -> np.ndarray:
+    """The (2^(v-1) - 1, v) membership masks of every subset of ``v`` values that holds the first value
+    and not all values, in enumeration order: each binary split once. Made once for each ``v`` (a node
+    asks for them for every nominal attribute), read-only."""
+    masks = np.array([[True, *bits] for bits in itertools.product([False, True], repeat=v - 1) if not all(bits)])
+    masks.flags.writeable = False
+    return masks
+
+
 def _greedy(counts: np.ndarray, criterion: str) -> tuple[np.ndarray, np.ndarray]:
     """Start with every value on one side; move the value that helps most while it helps."""
     v = len(counts)
     inside = np.zeros(v, dtype=bool)
+    whole = counts.sum(axis=0)
     tried, scores, best = [], [], -np.inf
     while inside.sum() < v - 1:
-        options = []
-        for j in np.flatnonzero(~inside):
-            mask = inside.copy()
-            mask[j] = True
-            left = counts[mask].sum(axis=0)
-            options.append((float(decrease(left, counts.sum(axis=0) - left, criterion)), j, mask))
-        score, _, mask = max(options, key=lambda o: (o[0], -o[1]))
-        tried.append(mask)
-        scores.append(score)
-        if score <= best:
+        outside = np.flatnonzero(~inside)
+        masks = np.repeat(inside[None, :], len(outside), axis=0)  # one option a value still outside
+        masks[np.arange(len(outside)), outside] = True
+        lefts = np.zeros((len(outside), counts.shape[1]))
+        for i in range(v):  # each option's values added in value order, as the compiled twin adds them
+            lefts += np.where(masks[:, i, None], counts[i], 0.0)
+        options = decrease(lefts, whole - lefts, criterion)
+        k = _first_best(options)
+        tried.append(masks[k])
+        scores.append(float(options[k]))
+        if options[k] <= best:
             break
-        best, inside = score, mask
+        best, inside = float(options[k]), masks[k]
     return np.array(tried), np.array(scores)
+
+
+def _first_best(scores: np.ndarray) -> int:
+    """The position of the first highest of ``scores`` (strictly higher than every one before it)."""
+    if not np.isnan(scores).any():
+        return int(np.argmax(scores))
+    k = 0
+    for j in range(1, len(scores)):
+        if scores[j] > scores[k]:
+            k = j
+    return k
 
 
 def _nominal(table: Table, i: int, criterion: str, min_leaf: float, limit: int):

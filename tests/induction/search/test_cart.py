@@ -200,3 +200,46 @@ def test_a_split_with_missing_values_competes_on_the_proxys_scale(missing):
         for ties in ("sklearn", "column"):
             tree, _ = fit(table, "cart", ties=ties, max_depth=1, missing=missing, criterion=criterion)
             assert tree.root.test.attribute.name == "good"
+
+
+@pytest.mark.parametrize("v", [2, 3, 5, 10])
+def test_every_subset_holds_the_first_value_and_lists_each_split_once(v):
+    """The exhaustive search's masks: every proper subset with the first value, in enumeration order
+    (the first best among equals is the first listed), each once, the shared array read-only."""
+    import itertools
+
+    from dtcli.induction.search.cart import every_subset
+
+    masks = every_subset(v)
+    want = [(True, *bits) for bits in itertools.product([False, True], repeat=v - 1) if not all(bits)]
+    assert [tuple(row) for row in masks.tolist()] == want and len(want) == 2 ** (v - 1) - 1
+    assert every_subset(v) is masks and not masks.flags.writeable
+
+
+def test_the_greedy_search_moves_the_best_value_each_step():
+    """Beyond the limit with three classes: each step tries every value still outside and moves the first
+    best (the lowest value on a tie), and stops once no move improves; brute force step by step."""
+    from dtcli.induction.search.cart import _greedy, decrease
+
+    rng = np.random.default_rng(7)
+    for _ in range(30):
+        v = int(rng.integers(3, 14))
+        counts = rng.integers(0, 6, size=(v, 3)).astype(float)
+        counts[rng.integers(0, v)] = [2.5, 0.0, 1.25]  # a fractional row too
+        tried, scores = _greedy(counts, "gini")
+        inside, best = np.zeros(v, dtype=bool), -np.inf
+        for step, mask in enumerate(tried):
+            options = []
+            for j in np.flatnonzero(~inside):
+                m = inside.copy()
+                m[j] = True
+                left = np.zeros(3)
+                for i in np.flatnonzero(m):
+                    left = left + counts[i]
+                options.append((float(decrease(left, counts.sum(axis=0) - left, "gini")), -j, m))
+            score, _, want = max(options, key=lambda o: (o[0], o[1]))
+            assert mask.tolist() == want.tolist() and scores[step] == score
+            if score <= best:
+                assert step == len(tried) - 1
+                break
+            best, inside = score, want
