@@ -23,13 +23,18 @@ def seqsum(x, axis: int = -1) -> np.ndarray | float:
     x = np.asarray(x, dtype=np.float64)
     if x.shape[axis] == 0:
         return np.sum(x, axis=axis)
-    if x.size <= SMALL_SUM and x.ndim <= 2 and axis in (-1, x.ndim - 1):  # (class vectors: a loop is cheaper)
-        rows = [_ordered(row) for row in (x.tolist() if x.ndim == 2 else [x.tolist()])]
-        return np.float64(rows[0]) if x.ndim == 1 else np.array(rows)
+    if x.ndim == 1 and x.size <= SMALL_SUM:  # (a class vector: a loop is cheaper)
+        return np.float64(_ordered(x.tolist()))
+    if x.shape[axis] <= SMALL_SUM:  # few terms each: one slice at a time, added across the other axes at once
+        parts = x.T if axis in (-1, 1) and x.ndim == 2 else np.moveaxis(x, axis, 0)
+        total = parts[0].copy()
+        for part in parts[1:]:
+            total += part
+        return total
     return np.take(np.cumsum(x, axis=axis), -1, axis=axis)
 
 
-SMALL_SUM = 256  # at most this many values: summed in a Python loop (the same additions, in the same order)
+SMALL_SUM = 256  # at most this many terms: added in a loop (the same additions, in the same order)
 
 
 def _ordered(values: list) -> float:
@@ -49,6 +54,8 @@ def entropy(counts) -> np.ndarray | float:
     in the reference implementations.
     """
     counts = np.asarray(counts, dtype=np.float64)
+    if counts.ndim == 1 and counts.size <= SMALL_SUM:  # one vector: the same operations on Python floats
+        return _entropy_of(counts.tolist())
     total = seqsum(counts)
     acc = np.zeros(counts.shape[:-1])
     for j in range(counts.shape[-1]):
@@ -59,14 +66,37 @@ def entropy(counts) -> np.ndarray | float:
     return float(result) if result.ndim == 0 else result
 
 
+def _entropy_of(values: list) -> float:
+    total = _ordered(values) if values else 0.0
+    if not total > 0:
+        return 0.0
+    acc = 0.0
+    for value in values:  # (numpy's logarithm, as for arrays: math.log may differ in the last bit)
+        acc = acc - (value * (float(np.log(value)) / LN2) if value > 0 else 0.0)
+    return acc / total + float(np.log(total)) / LN2
+
+
 def gini(counts) -> np.ndarray | float:
     """Gini index ``1 - sum p_i^2`` (Breiman et al. 1984); 0 for an empty set."""
     counts = np.asarray(counts, dtype=np.float64)
-    total = np.expand_dims(seqsum(counts), -1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p = np.where(total > 0, counts / total, 0.0)
-    result = np.where(total[..., 0] > 0, 1.0 - seqsum(p * p), 0.0)
+    if counts.ndim == 1 and counts.size <= SMALL_SUM:  # one vector: the same operations on Python floats
+        return _gini_of(counts.tolist())
+    total = seqsum(counts)
+    positive = total > 0
+    p = counts / np.expand_dims(np.where(positive, total, 1.0), -1)  # (p is not read where the total is 0)
+    result = np.where(positive, 1.0 - seqsum(p * p), 0.0)
     return float(result) if result.ndim == 0 else result
+
+
+def _gini_of(values: list) -> float:
+    total = _ordered(values) if values else 0.0
+    if not total > 0:
+        return 0.0
+    squares = 0.0
+    for k, value in enumerate(values):
+        p = value / total
+        squares = p * p if k == 0 else squares + p * p
+    return 1.0 - squares
 
 
 def weighted_impurity(branch_counts, impurity=entropy) -> float:

@@ -182,3 +182,26 @@ def test_seqsum_adds_in_order_whatever_the_size(rows):
     tall = np.tile(x, (30, 1))  # (more values than the loop takes)
     assert seqsum(tall, axis=1).tolist() == np.cumsum(tall, axis=1)[:, -1].tolist()
     assert seqsum(x, axis=0).tolist() == np.cumsum(x, axis=0)[-1].tolist()
+
+
+_counts = st.floats(min_value=0, max_value=1e9, allow_nan=False, allow_subnormal=True)
+
+
+@given(st.lists(st.lists(_counts, min_size=1, max_size=6), min_size=1, max_size=40), st.sampled_from([0, 1, 2]))
+@settings(max_examples=300, deadline=None)
+def test_gini_of_a_vector_and_of_a_matrix_agree_to_the_bit(rows, zeroed):
+    """One class vector is scored in Python floats, a matrix with numpy: both ``1 - sum_c (c / W)^2`` with
+    the squares added in class order, to the same bits as the formula written out with ``np.cumsum``;
+    0 for an empty set."""
+    width = len(rows[0])
+    x = np.array([(row * width)[:width] for row in rows])
+    x[: min(zeroed, len(x))] = 0.0  # some rows weigh nothing
+    total = np.cumsum(x, axis=1)[:, -1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = x / total[:, None]
+    want = np.where(total > 0, 1.0 - np.cumsum(p * p, axis=1)[:, -1], 0.0)
+    got = gini(x)
+    assert got.tolist() == want.tolist()
+    for i, row in enumerate(x):
+        one = gini(row)
+        assert isinstance(one, float) and one == want[i] and math.copysign(1, one) == math.copysign(1, want[i])
