@@ -16,6 +16,5 @@ SAMPLE_ROWS = 2000
 
 def looks_numeric(cells: list[str]) -> bool:
     """True if the cells (a column's first rows) hold numbers and missing markers only, and a number."""
-    values = [cell.strip() for cell in cells]
-    values = [value for value in values if value not in NUMERIC_MISSING]
+    values = {cell.strip() for cell in cells}.difference(NUMERIC_MISSING)  # each distinct cell once
     return len(values) > 0 and all(parse_number(value) is not None for value in values)
