@@ -118,6 +118,7 @@ def grow_levels(table: Table, params, start: Start, threads: int = 1) -> list[Le
 
 def _run(growth, table: Table, threads: int) -> None:
     pool = ThreadPoolExecutor(max_workers=threads)
+    growth.carried_at_once = min(CARRIED_AT_ONCE, threads)  # (one thread: one list at a time)
     release(table.n_rows)  # the table's own columns, now views into the engine's blocks (data.Columns)
     try:
         growth.sort(pool)
@@ -169,6 +170,7 @@ class _Growth:
                     self.placer.distinct[i] = tops  # the binned column's distinct values (bin_codes)
         self.chi = None if params.chi2_alpha is None else ChiTests(params.chi2_alpha, self.n_classes, self.attributes)
         self.levels = []  # per level: counts, labels, attr, thr, nb, child start (within the next level), score
+        self.carried_at_once = 1  # sorted lists carried down at a time (``_run`` sets it from its threads)
         self.parent_labels = np.zeros(1, dtype=np.int64)
         self.depth = 0
         self.started = time.perf_counter()
@@ -266,7 +268,9 @@ class _Growth:
         del branch, sizes, shares
         carry = [i for i in self.orders if self.fill is None or i not in self.fill.distinct]  # (others: refilled)
         carrying = partial(_carry, k, self.orders, dest, dups, self.recs, n_children)
-        step = 1  # one list in the making at a time: else the workers run ahead and old and new lists coexist
+        # two lists in the making at a time (the workers run ahead otherwise, and more old and new lists
+        # coexist): on a million rows 0.87x the time of one at a time, with the same peak (pruning's is higher)
+        step = self.carried_at_once
         for at in range(0, len(carry), step):
             batch = carry[at : at + step]
             for i, carried_list in zip(batch, pool.map(carrying, batch)):
@@ -288,6 +292,9 @@ class _Growth:
         if trace is not None and self.chi is not None and self.chi.steps:
             trace.extend(in_growth_order(flat, self.levels, self.chi.steps, expanded))
         return flat
+
+
+CARRIED_AT_ONCE = 2  # sorted lists carried down in parallel, each in a worker thread
 
 
 def _binned(table: Table, labelled, rows, numeric: list[int], max_bins) -> dict:
