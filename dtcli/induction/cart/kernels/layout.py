@@ -35,9 +35,10 @@ def _arena(data, room, targets, unit):
             list_targets[s, i] = targets[r]
             if not unit:
                 list_weights[s, i] = weights[r]
-    arena = Arena(np.arange(size, dtype=np.int64), codes, targets, weights, lists, ranks, list_targets, list_weights)
+    # row numbers in 4 bytes, as the sorted lists hold them (the glue's tables have fewer than 2**31 rows)
+    arena = Arena(np.arange(size, dtype=np.int32), codes, targets, weights, lists, ranks, list_targets, list_weights)
     scratch = Arena(
-        np.empty(size, dtype=np.int64),
+        np.empty(size, dtype=np.int32),
         np.empty((1, size), dtype=codes.dtype),
         np.empty(size, dtype=targets.dtype),
         np.empty(size),
