@@ -92,11 +92,8 @@ def _gini_of(values: list) -> float:
     total = _ordered(values) if values else 0.0
     if not total > 0:
         return 0.0
-    squares = 0.0
-    for k, value in enumerate(values):
-        p = value / total
-        squares = p * p if k == 0 else squares + p * p
-    return 1.0 - squares
+    shares = [value / total for value in values]
+    return 1.0 - _ordered([p * p for p in shares])
 
 
 def weighted_impurity(branch_counts, impurity=entropy) -> float:
