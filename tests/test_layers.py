@@ -29,7 +29,11 @@ KERNEL_LIBRARIES = {"__future__", "collections", "numpy", "numba", "math"}  # co
 KERNEL_CONSTANTS = "dtcli.induction.criteria.constants"
 # The incomplete gamma function and a cut's threshold exist once, in plain Python, and the kernels
 # compile those same functions (so p-values and thresholds are identical on every path).
-KERNEL_COMPILES = {"dtcli.induction.criteria.chisquare", "dtcli.induction.criteria.midpoint"}
+KERNEL_COMPILES = {
+    "dtcli.induction.criteria.chisquare",
+    "dtcli.induction.criteria.midpoint",
+    "dtcli.induction.criteria.midpoint_single",
+}
 # kernels/cache.py sets numba's cache up (it hashes the kernel sources to key the cache): no numba code itself
 NOT_KERNELS = {"dtcli.induction.kernels.cache"}
 ENGINES = ("dtcli.induction.levelwise", "dtcli.induction.cart")

@@ -384,14 +384,10 @@ def warn_identifiers(table, quiet: bool) -> None:
     """One warning line per identifier-like nominal column of ``table`` (unless ``quiet``)."""
     if quiet:
         return
+    from dtcli.model.identifiers import identifier_message
     from dtcli.model.table import identifier_columns
     from dtcli.render.console import warn
     from dtcli.render.printable import shown
 
     for name, distinct, known in identifier_columns(table):
-        option = f"--ignore {shown(name)}" if name.isidentifier() else f"--ignore '{shown(name)}'"
-        warn(
-            f"{table.source}: column {shown(name)} has {distinct} different values in {known} rows, as an "
-            f"identifier has; information gain favours such many-valued attributes (Mitchell 3.7.3, the Date "
-            f"example): leave it out with {option}"
-        )
+        warn(identifier_message(table.source, name, distinct, known, shown))

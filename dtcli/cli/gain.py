@@ -9,8 +9,7 @@ from dtcli.cli.explain import explain_options
 from dtcli.cli.guard import Command
 from dtcli.cli.options import format_option
 from dtcli.errors import DataError, ParameterError
-from dtcli.induction.criteria.impurity import CRITERIA
-from dtcli.induction.names import THRESHOLDS
+from dtcli.induction.names import CRITERION_NAMES, THRESHOLDS
 
 
 @click.command("gain", cls=Command)
@@ -39,7 +38,7 @@ from dtcli.induction.names import THRESHOLDS
 @click.option(
     "-c",
     "--criterion",
-    type=click.Choice(sorted(CRITERIA)),
+    type=click.Choice(CRITERION_NAMES),
     help="Which score sorts the table and picks the split: default gain (gini with binary splits); entropy is "
     "gain; cart (Zaki's measure) needs binary splits, gain-ratio multiway ones.",
 )

@@ -22,9 +22,7 @@ import click
 from dtcli.errors import ParameterError
 from dtcli.induction.backend import DASK, ENGINES
 from dtcli.induction.criteria.bounds import BOUNDS
-from dtcli.induction.criteria.impurity import CRITERIA
-from dtcli.induction.names import ALGORITHM_NAMES, THRESHOLDS, TIES, ZERO_GAIN
-from dtcli.induction.search.missing import POLICIES
+from dtcli.induction.names import ALGORITHM_NAMES, CRITERION_NAMES, MISSING_POLICIES, THRESHOLDS, TIES, ZERO_GAIN
 from dtcli.io.source import DEFAULT_MAX_BYTES, DEFAULT_MAX_ROWS, Limits
 
 if TYPE_CHECKING:
@@ -107,7 +105,7 @@ growth_options = option_group(
     click.option(
         "-c",
         "--criterion",
-        type=click.Choice(sorted(CRITERIA)),
+        type=click.Choice(CRITERION_NAMES),
         help="Split criterion (default: the algorithm's: id3 gain, c45 gain-ratio, cart gini). "
         "gain-ratio applies Quinlan's rule: only attributes with at least average gain "
         "compete; entropy is gain; cart is Zaki's CART measure (cart only).",
@@ -188,7 +186,7 @@ stopping_options = option_group(
 
 missing_option = click.option(
     "--missing",
-    type=click.Choice(POLICIES),
+    type=click.Choice(MISSING_POLICIES),
     help="Missing values: fractional (C4.5's default: cases go down every branch with "
     "proportional weight), majority / class-majority (at each node, fill in the most common "
     "value among that node's cases, overall or of the case's class; Mitchell 3.7.4), "

@@ -6,46 +6,14 @@ the distinct cells as written). ``encode`` turns them into a Table; the CSV
 and ARFF readers for small files build them in plain Python, the CSV reader
 for large files from pandas' C parser, and both give the same columns.
 
-``parse_number`` is the one definition of "a number" for cells read as text:
-optional sign, digits with an optional point, optional exponent, or
-``inf``/``infinity`` (any case); surrounding white space ignored. A number
-beyond the 64-bit range (``1e400``, a 400-digit integer) reads as an
-infinity of its sign, as pandas reads it (growth then holds infinities as
-the largest finite numbers, ``model/table.py: saturate``); one too small
-(``1e-400``) as 0. ``nan`` is no number here: ``encode`` reads the
-``NA``/``NaN`` markers of numeric columns as missing.
+What "a number" is for a cell read as text is ``csv_cells.parse_number``.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import numpy as np
-
-_NUMBER = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|(?i:inf|infinity))")
-_INFINITY = re.compile(r"[+-]?(?i:inf|infinity)")
-_SPACE = " \t\n\r\x0b\x0c"
-
-
-def parse_number(text: str) -> float | None:
-    """The number a cell holds, or None if it is not a number (``-0`` reads as 0)."""
-    value = c_number(text.strip(_SPACE))
-    return None if value is None else value + 0.0
-
-
-def c_number(text: str) -> float | None:
-    """The number as pandas' C parser reads it into a float column (``-0`` stays -0.0), or None.
-
-    Like that parser, white space around digits is ignored, but ``inf`` and ``infinity`` count
-    only as written (leading spaces aside, which the CSV readers drop first): ``"inf "`` is text.
-    """
-    number = text.strip(_SPACE)
-    if _NUMBER.fullmatch(number) is None:
-        return None
-    if number != text.lstrip(" ") and _INFINITY.fullmatch(number):
-        return None
-    return float(number)
 
 
 @dataclass

@@ -7,11 +7,46 @@ columns only ``MISSING_CELLS`` are missing.
 
 from __future__ import annotations
 
-from dtcli.io.columns import parse_number
+import re
 
 MISSING_CELLS = ["", "?"]
 NUMERIC_MISSING = ["", "?", "NA", "NaN", "nan", "NAN", "N/A"]
 SAMPLE_ROWS = 2000
+_NUMBER = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|(?i:inf|infinity))")
+_INFINITY = re.compile(r"[+-]?(?i:inf|infinity)")
+_SPACE = " \t\n\r\x0b\x0c"
+
+
+def parse_number(text: str) -> float | None:
+    """The number a cell holds, or None if it is not a number (``-0`` reads as 0)."""
+    value = c_number(text.strip(_SPACE))
+    return None if value is None else value + 0.0
+
+
+def c_number(text: str) -> float | None:
+    """The number as pandas' C parser reads it into a float column (``-0`` stays -0.0), or None.
+
+    Like that parser, white space around digits is ignored, but ``inf`` and ``infinity`` count
+    only as written (leading spaces aside, which the CSV readers drop first): ``"inf "`` is text.
+    """
+    number = text.strip(_SPACE)
+    if _NUMBER.fullmatch(number) is None:
+        return None
+    if number != text.lstrip(" ") and _INFINITY.fullmatch(number):
+        return None
+    return float(number)
+
+
+def sniff_separator(header: str, path: str) -> str:
+    """The separator: a tab for a ``.tsv`` name, else the first of , tab ; | in the header line (, by default)."""
+    if path.lower().removesuffix(".gz").endswith(".tsv"):
+        return "\t"
+    if "," in header:
+        return ","
+    for sep in ("\t", ";", "|"):
+        if sep in header:
+            return sep
+    return ","
 
 
 def looks_numeric(cells: list[str]) -> bool:

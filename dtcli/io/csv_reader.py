@@ -14,22 +14,11 @@ import numpy as np
 
 from dtcli.errors import DataError
 from dtcli.io import csv_cells
-from dtcli.io.columns import Columns, NumberColumn, TextColumn, c_number
-from dtcli.io.csv_cells import MISSING_CELLS, NUMERIC_MISSING, looks_numeric
+from dtcli.io.columns import Columns, NumberColumn, TextColumn
+from dtcli.io.csv_cells import MISSING_CELLS, NUMERIC_MISSING, c_number, looks_numeric, sniff_separator
 from dtcli.io.csv_lines import first_line, header_record, record_lines
 
 LINE_END = re.compile(r"\r\n|\r|\n")
-
-
-def _sniff_separator(header: str, path: str) -> str:
-    if path.lower().removesuffix(".gz").endswith(".tsv"):
-        return "\t"
-    if "," in header:
-        return ","
-    for sep in ("\t", ";", "|"):
-        if sep in header:
-            return sep
-    return ","
 
 
 LAST_COLUMN = "\x00last"  # in text_columns: the last column, whatever its name
@@ -56,7 +45,7 @@ def parse_csv(data, source: str, path: str, text_columns=(), max_rows: int = 0):
     first = first_line(data)
     if first is None or not first.strip():
         raise DataError(f"{source}: file is empty; a CSV file needs a header line naming the columns")
-    sep = _sniff_separator(first, path)
+    sep = sniff_separator(first, path)
     header = [name.strip() for name in header_record(data, sep, first)]
     lines, data = record_lines(data, sep, len(header), source, max_rows)
     if len(lines) and lines.max() < 2**31:  # the table keeps them (for messages): 4 bytes a row, not 8

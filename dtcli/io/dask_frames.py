@@ -24,7 +24,8 @@ from typing import NamedTuple
 import numpy as np
 
 from dtcli.errors import DataError, ParameterError
-from dtcli.io.columns import NumberColumn, parse_number
+from dtcli.io.columns import NumberColumn
+from dtcli.io.csv_cells import parse_number
 from dtcli.io.encode import MISSING_ANY, MISSING_NUMERIC
 from dtcli.model.table import NOMINAL, NUMERIC, Attribute, Schema, saturate
 

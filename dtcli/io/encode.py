@@ -26,7 +26,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from dtcli.errors import DataError
-from dtcli.io.columns import NumberColumn, TextColumn, parse_number
+from dtcli.io.columns import NumberColumn, TextColumn
+from dtcli.io.csv_cells import parse_number
 from dtcli.io.read import RawData
 from dtcli.model.table import MISSING, NOMINAL, NUMERIC, Attribute, LineRun, Schema, Table, saturate
 

@@ -17,9 +17,9 @@ import numpy as np
 
 from dtcli import __version__
 from dtcli.errors import ModelFormatError
+from dtcli.model.number_text import format_threshold
 from dtcli.model.schema_json import FieldReader, schema_to_dict
 from dtcli.model.table import MISSING, Schema, Table
-from dtcli.model.tree import format_threshold
 
 RULES_FORMAT = "dtree-rules"
 RULES_VERSION = 1

@@ -13,6 +13,8 @@ from functools import cached_property
 
 import numpy as np
 
+from dtcli.model.identifiers import IDENTIFIER_MIN_ROWS, identifies, may_identify
+
 MISSING = -1
 NOMINAL = "nominal"
 NUMERIC = "numeric"
@@ -205,10 +207,6 @@ class Table:
         return np.bincount(self.y[known], weights=self.weights[known], minlength=len(self.classes)).astype(np.float64)
 
 
-IDENTIFIER_SHARE = 0.9  # a nominal column with a different value on at least this share of its rows looks like an ID
-IDENTIFIER_MIN_ROWS = 6  # below this many rows with a value, every column looks like one
-
-
 def identifier_columns(table: Table) -> list[tuple[str, int, int]]:
     """The nominal attributes with a distinct value on (nearly) every row, as an identifier has:
     ``(name, distinct values, rows with a value)`` for each, in column order (Mitchell §3.7.3:
@@ -218,9 +216,9 @@ def identifier_columns(table: Table) -> list[tuple[str, int, int]]:
         if not attribute.is_nominal or len(attribute.values) < IDENTIFIER_MIN_ROWS:
             continue
         known = column[column != MISSING]
-        if len(known) < IDENTIFIER_MIN_ROWS or len(attribute.values) < IDENTIFIER_SHARE * len(known):
+        if not may_identify(len(attribute.values), len(known)):
             continue
         distinct = int(np.count_nonzero(np.bincount(known, minlength=len(attribute.values))))
-        if distinct >= IDENTIFIER_SHARE * len(known):
+        if identifies(distinct, len(known)):
             found.append((attribute.name, distinct, len(known)))
     return found

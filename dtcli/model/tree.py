@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from dtcli.model.number_text import format_threshold
 from dtcli.model.table import MISSING, Attribute, Schema
 
 
@@ -37,34 +38,6 @@ class NominalTest:
     def route(self, column: np.ndarray) -> np.ndarray:
         """Branch index of each row: its value code (``MISSING`` stays missing)."""
         return column
-
-
-LONG_MAX = 9.223372036854775807e18  # Java's Long.MAX_VALUE, as a double
-
-
-def format_threshold(value: float) -> str:
-    """A threshold as Weka prints it (``Utils.doubleToString(value, 6)``): rounded half up to
-    6 decimals, zeros stripped; a number too large for that (a million times it at least
-    2^63), infinite or NaN as Java's ``Double.toString``: ``1.7976931348623157E308``."""
-    scaled = value * 1e6
-    if not abs(scaled) < LONG_MAX:
-        return java_double(value)
-    units = int(scaled + 0.5) if scaled > 0 else -int(abs(scaled) + 0.5)
-    sign = "-" if units < 0 else ""
-    whole, frac = divmod(abs(units), 1_000_000)
-    text = f"{sign}{whole}.{frac:06d}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
-
-
-def java_double(value: float) -> str:
-    """Java's ``Double.toString`` of a number of magnitude 1e7 or more (scientific, as ``1.0E13``),
-    or of an infinity or NaN (``Infinity``, ``-Infinity``, ``NaN``)."""
-    if value != value:
-        return "NaN"
-    if value in (float("inf"), float("-inf")):
-        return "Infinity" if value > 0 else "-Infinity"
-    text = np.format_float_scientific(value, unique=True, trim="0")  # shortest digits, as Java's
-    return text.replace("e+", "E").replace("e", "E")
 
 
 @dataclass(frozen=True)

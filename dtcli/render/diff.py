@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 from dtcli.model.comparison import COUNT_NOISE, SHOWN, Comparison, Difference, Tolerance
-from dtcli.model.tree import format_threshold
+from dtcli.model.number_text import format_threshold
 from dtcli.render.printable import shown
 
 FORMAT = "dtree-diff"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dtcli.induction.apply.explain import Counts, Derivation, Sorted
 from dtcli.induction.apply.terms import Equation
-from dtcli.model.tree import format_threshold
+from dtcli.model.number_text import format_threshold
 from dtcli.render.counts import class_counts, number
 from dtcli.render.formula import fixed, text
 from dtcli.render.printable import shown

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import io
 import math
+from typing import TYPE_CHECKING
 
-from dtcli.induction.apply.report import GainReport
-from dtcli.model.tree import format_threshold
+from dtcli.model.number_text import format_threshold
 from dtcli.render.boxtable import BoxTable
 from dtcli.render.counts import class_counts
 from dtcli.render.printable import shown
+
+if TYPE_CHECKING:
+    from dtcli.induction.apply.gain_figures import GainReport
 
 GAIN_FORMAT = "dtree-gain"
 GAIN_VERSION = 1

@@ -21,8 +21,8 @@ from __future__ import annotations
 import math
 import re
 
+from dtcli.model.number_text import format_threshold
 from dtcli.model.rules import Condition, RuleSet
-from dtcli.model.tree import format_threshold
 from dtcli.render.counts import class_counts, number, signs
 from dtcli.render.printable import shown
 

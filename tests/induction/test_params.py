@@ -124,6 +124,17 @@ def test_the_option_names_are_the_cores():
             check_grow(grow_params("id3" if option == "zero_gain" else "cart", **{option: value}))
 
 
+def test_the_criterion_and_policy_names_are_the_cores():
+    """--criterion offers exactly the scores ``CRITERIA`` has, sorted; --missing exactly the policies."""
+    from dtcli.induction.criteria.impurity import CRITERIA
+    from dtcli.induction.names import CRITERION_NAMES, MISSING_POLICIES
+    from dtcli.induction.search.missing import FILL, NODE_FILL, POLICIES
+
+    assert tuple(sorted(CRITERIA)) == CRITERION_NAMES
+    assert POLICIES == MISSING_POLICIES
+    assert set(FILL) | set(NODE_FILL) < set(MISSING_POLICIES)
+
+
 def test_the_package_names_its_api_lazily():
     """``dtcli.induction``'s public names reach their modules' objects; an unknown one is an AttributeError."""
     import dtcli.induction as induction

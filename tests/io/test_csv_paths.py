@@ -17,7 +17,8 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from dtcli.io import csv_cells, csv_lines, csv_reader
-from dtcli.io.columns import NumberColumn, TextColumn, c_number, parse_number
+from dtcli.io.columns import NumberColumn, TextColumn
+from dtcli.io.csv_cells import c_number, parse_number
 from dtcli.io.csv_pandas import read_columns
 from dtcli.io.encode import infer_table
 from dtcli.io.read import read_data

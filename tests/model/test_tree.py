@@ -1,4 +1,4 @@
-"""Printing a threshold (model/tree.py: format_threshold) as Weka's Utils.doubleToString(value, 6) does.
+"""Printing a threshold (model/number_text.py: format_threshold) as Weka's Utils.doubleToString(value, 6) does.
 
 Facts: Weka rounds half up to 6 decimals while a million times the value fits in a Java long,
 and otherwise prints Java's Double.toString (shortest digits, ``d.dddE<n>``): 1.0E13,
@@ -10,8 +10,10 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from dtcli.model.tree import format_threshold
+from dtcli.model.number_text import format_threshold, java_double
 
 
 @pytest.mark.parametrize(
@@ -38,3 +40,14 @@ from dtcli.model.tree import format_threshold
 )
 def test_format_threshold_as_weka(value, text):
     assert format_threshold(value) == text
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.floats(allow_nan=False, allow_infinity=False))
+def test_java_double_has_the_shortest_digits(value):
+    """The digits are the shortest that read back (as numpy's ``format_float_scientific`` finds them,
+    a second implementation); the exponent has two digits at least."""
+    numpy = pytest.importorskip("numpy")
+    expected = numpy.format_float_scientific(value, unique=True, trim="0").replace("e+", "E").replace("e", "E")
+    assert java_double(value) == expected
+    assert float(java_double(value).replace("E", "e")) == value

@@ -23,8 +23,8 @@ from dtcli.induction.criteria.midpoint import midpoint
 from dtcli.induction.search.cart import SUBSET_LIMIT, decrease, subset_candidates
 from dtcli.induction.search.numeric import cut_table
 from dtcli.induction.search.split import nominal_branch_counts
+from dtcli.model.number_text import format_threshold
 from dtcli.model.table import Table
-from dtcli.model.tree import format_threshold
 
 CRITERIA = ("gain", "gini", "cart")
 NOISE = 1e-12

@@ -12,11 +12,11 @@ missing cases as one more branch.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import cmp_to_key
 
 import numpy as np
 
+from dtcli.induction.apply.gain_figures import AttributeReport, CutReport, GainReport
 from dtcli.induction.criteria.constants import GAIN_TOLERANCE
 from dtcli.induction.criteria.impurity import entropy, gini, weighted_impurity
 from dtcli.induction.criteria.midpoint import midpoint
@@ -29,62 +29,10 @@ from dtcli.induction.search.split import (
     nominal_branch_counts,
     score_split,
 )
+from dtcli.model.number_text import format_threshold
 from dtcli.model.table import Table
-from dtcli.model.tree import format_threshold
 
 NOISE = 1e-12
-
-
-@dataclass(eq=False)  # arrays inside: a field-wise == would fail on them (and none is needed)
-class AttributeReport:
-    """The split statistics of one attribute at a node."""
-
-    name: str
-    index: int
-    values: tuple[str, ...]
-    branch_counts: np.ndarray
-    missing: float
-    weighted_entropy: float
-    gain: float
-    split_info: float
-    gain_ratio: float
-    gini_gain: float
-    threshold: float | None = None
-    cuts: list[CutReport] = field(default_factory=list)
-    cost: float | None = None
-    cost_score: float | None = None
-
-    def score(self, criterion: str) -> float:
-        return {"gain": self.gain, "gain-ratio": self.gain_ratio, "gini": self.gini_gain}[criterion]
-
-
-@dataclass(eq=False)  # arrays inside: a field-wise == would fail on them (and none is needed)
-class CutReport:
-    """One candidate cut of a numeric attribute: between ``lower`` and ``upper``."""
-
-    threshold: float
-    lower: float
-    upper: float
-    counts: np.ndarray
-    gain: float
-    boundary: bool
-
-
-@dataclass(eq=False)  # arrays inside: a field-wise == would fail on them (and none is needed)
-class GainReport:
-    """Statistics of the whole set and of every candidate attribute, best first."""
-
-    target: str
-    classes: tuple[str, ...]
-    counts: np.ndarray
-    rows: int
-    entropy: float
-    gini: float
-    criterion: str
-    attributes: list[AttributeReport]
-    chosen: str | None
-    ties: list[str] = field(default_factory=list)
-    skipped: list[tuple[str, str]] = field(default_factory=list)
 
 
 def attribute_report(

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from dtcli.induction.criteria.scalar import entropy_of, gini_of, ordered_sum
+
 LN2 = float(np.log(2.0))
 
 
@@ -24,7 +26,7 @@ def seqsum(x, axis: int = -1) -> np.ndarray | float:
     if x.shape[axis] == 0:
         return np.sum(x, axis=axis)
     if x.ndim == 1 and x.size <= SMALL_SUM:  # (a class vector: a loop is cheaper)
-        return np.float64(_ordered(x.tolist()))
+        return np.float64(ordered_sum(x.tolist()))
     if x.shape[axis] <= SMALL_SUM:  # few terms each: one slice at a time, added across the other axes at once
         parts = x.T if axis in (-1, 1) and x.ndim == 2 else np.moveaxis(x, axis, 0)
         total = parts[0].copy()
@@ -35,13 +37,6 @@ def seqsum(x, axis: int = -1) -> np.ndarray | float:
 
 
 SMALL_SUM = 256  # at most this many terms: added in a loop (the same additions, in the same order)
-
-
-def _ordered(values: list) -> float:
-    total = values[0]
-    for v in values[1:]:
-        total += v
-    return total
 
 
 def entropy(counts) -> np.ndarray | float:
@@ -55,7 +50,7 @@ def entropy(counts) -> np.ndarray | float:
     """
     counts = np.asarray(counts, dtype=np.float64)
     if counts.ndim == 1 and counts.size <= SMALL_SUM:  # one vector: the same operations on Python floats
-        return _entropy_of(counts.tolist())
+        return entropy_of(counts.tolist(), _numpy_log)
     total = seqsum(counts)
     acc = np.zeros(counts.shape[:-1])
     for j in range(counts.shape[-1]):
@@ -66,34 +61,20 @@ def entropy(counts) -> np.ndarray | float:
     return float(result) if result.ndim == 0 else result
 
 
-def _entropy_of(values: list) -> float:
-    total = _ordered(values) if values else 0.0
-    if not total > 0:
-        return 0.0
-    acc = 0.0
-    for value in values:  # (numpy's logarithm, as for arrays: math.log may differ in the last bit)
-        acc = acc - (value * (float(np.log(value)) / LN2) if value > 0 else 0.0)
-    return acc / total + float(np.log(total)) / LN2
+def _numpy_log(value: float) -> float:
+    return float(np.log(value))  # (numpy's logarithm, as for arrays: math.log may differ in the last bit)
 
 
 def gini(counts) -> np.ndarray | float:
     """Gini index ``1 - sum p_i^2`` (Breiman et al. 1984); 0 for an empty set."""
     counts = np.asarray(counts, dtype=np.float64)
     if counts.ndim == 1 and counts.size <= SMALL_SUM:  # one vector: the same operations on Python floats
-        return _gini_of(counts.tolist())
+        return gini_of(counts.tolist())
     total = seqsum(counts)
     positive = total > 0
     p = counts / np.expand_dims(np.where(positive, total, 1.0), -1)  # (p is not read where the total is 0)
     result = np.where(positive, 1.0 - seqsum(p * p), 0.0)
     return float(result) if result.ndim == 0 else result
-
-
-def _gini_of(values: list) -> float:
-    total = _ordered(values) if values else 0.0
-    if not total > 0:
-        return 0.0
-    shares = [value / total for value in values]
-    return 1.0 - _ordered([p * p for p in shares])
 
 
 def weighted_impurity(branch_counts, impurity=entropy) -> float:

@@ -16,7 +16,7 @@ left and ``upper`` right: ``lower <= t < upper``.
   when the midpoint overflows, and a cut between -inf and 5 the threshold
   -LARGEST (J48 and scikit-learn write -inf there; a model file holds
   finite numbers only).
-- ``single_midpoint`` (CART with scikit-learn's ties, whose values are
+- ``single_midpoint`` (``criteria/midpoint_single.py``; CART with scikit-learn's ties, whose values are
   single precision, ``search/ties.py: single``, saturated at
   ``LARGEST_SINGLE``): scikit-learn's ``lower / 2 + upper / 2``, moved
   just below itself when it would round up to ``upper`` in single precision
@@ -26,17 +26,15 @@ left and ``upper`` right: ``lower <= t < upper``.
 
 The functions are plain Python on purpose: the CART kernels compile these very
 functions (``cart/kernels/evaluate.py``, ``regress.py``), so every engine places
-thresholds identically.
+thresholds identically. This module imports no numpy (``dtree gain``'s plain path
+uses ``midpoint`` without it); ``single_midpoint`` needs numpy's single precision.
 """
 
 from __future__ import annotations
 
 import math
 
-import numpy as np
-
 LARGEST = 1.7976931348623157e308  # the largest 64-bit number: growth holds inf as this
-LARGEST_SINGLE = 3.4028234663852886e38  # the largest single-precision number, as a 64-bit one
 
 
 def midpoint(lower, upper):
@@ -48,17 +46,4 @@ def midpoint(lower, upper):
         t = lower / 2 + upper / 2
     if t == upper:
         t = lower
-    return t
-
-
-def single_midpoint(lower, upper):
-    """The threshold of the cut between single-precision values ``lower < upper`` (see the module)."""
-    if upper >= LARGEST_SINGLE or lower <= -LARGEST_SINGLE:
-        lower = max(lower, -LARGEST_SINGLE)
-        upper = float(np.nextafter(np.float32(lower), np.float32(np.inf)))
-    t = lower / 2.0 + upper / 2.0
-    if t == upper:
-        return lower
-    if np.float32(t) == upper:
-        return float(np.nextafter(t, -np.inf))
     return t

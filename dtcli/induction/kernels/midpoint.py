@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dtcli.induction.criteria.midpoint import midpoint as _midpoint
-from dtcli.induction.criteria.midpoint import single_midpoint as _single_midpoint
+from dtcli.induction.criteria.midpoint_single import single_midpoint as _single_midpoint
 from dtcli.induction.kernels.jit import kernel
 
 midpoint = kernel(_midpoint)

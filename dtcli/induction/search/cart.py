@@ -30,7 +30,8 @@ import numpy as np
 
 from dtcli.induction.criteria.constants import FEATURE_THRESHOLD
 from dtcli.induction.criteria.impurity import entropy, gini
-from dtcli.induction.criteria.midpoint import midpoint, single_midpoint
+from dtcli.induction.criteria.midpoint import midpoint
+from dtcli.induction.criteria.midpoint_single import single_midpoint
 from dtcli.induction.search.c45 import Choice
 from dtcli.induction.search.numeric import cut_table
 from dtcli.induction.search.split import nominal_branch_counts

@@ -31,9 +31,10 @@ from __future__ import annotations
 import numpy as np
 
 from dtcli.induction.criteria.constants import gr, on_grid
+from dtcli.induction.names import MISSING_POLICIES
 from dtcli.model.table import MISSING, Table
 
-POLICIES = ("reject", "fractional", "majority", "class-majority", "root-majority", "root-class-majority")
+POLICIES = MISSING_POLICIES  # --missing (induction/names.py)
 NODE_FILL = ("majority", "class-majority")  # filled at every node (ID3 and C4.5; CART's majority is not a fill)
 ROOT_FILL = {"root-majority": "majority", "root-class-majority": "class-majority"}  # filled once, before growth
 FILL = (*NODE_FILL, *ROOT_FILL)  # every policy that fills values in (prediction: the heaviest branch)

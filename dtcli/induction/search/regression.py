@@ -17,7 +17,8 @@ import numpy as np
 
 from dtcli.errors import DataError
 from dtcli.induction.criteria.constants import FEATURE_THRESHOLD
-from dtcli.induction.criteria.midpoint import midpoint, single_midpoint
+from dtcli.induction.criteria.midpoint import midpoint
+from dtcli.induction.criteria.midpoint_single import single_midpoint
 from dtcli.induction.search.c45 import Choice
 from dtcli.induction.search.ties import single
 from dtcli.model.table import Table

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from dtcli.induction.criteria.constants import FEATURE_THRESHOLD, RAND_R_MAX
-from dtcli.induction.criteria.midpoint import LARGEST_SINGLE
+from dtcli.induction.criteria.midpoint_single import LARGEST_SINGLE
 from dtcli.model.table import Table
 
 

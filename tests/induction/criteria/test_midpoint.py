@@ -14,7 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dtcli.induction.criteria.midpoint import LARGEST, LARGEST_SINGLE, midpoint, single_midpoint
+from dtcli.induction.criteria.midpoint import LARGEST, midpoint
+from dtcli.induction.criteria.midpoint_single import LARGEST_SINGLE, single_midpoint
 from dtcli.induction.search.ties import single
 from dtcli.model.table import LARGEST as TABLE_LARGEST
 from dtcli.model.table import saturate

@@ -1,0 +1,66 @@
+"""The figures of ``dtree gain``'s report: the whole set's, and each attribute's and cut's.
+
+``apply/report.py`` computes them with numpy; ``apply/plain_report.py`` computes the
+very same numbers in plain Python for small files (``dtree gain`` then starts
+without numpy). Class counts are numpy rows there and lists of floats here: the
+renderers (``render/gain.py``) read either.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+Counts = Any  # a (branches, classes) matrix of weights: a numpy array or a list of lists of floats
+
+
+@dataclass(eq=False)  # arrays inside: a field-wise == would fail on them (and none is needed)
+class AttributeReport:
+    """The split statistics of one attribute at a node."""
+
+    name: str
+    index: int
+    values: tuple[str, ...]
+    branch_counts: Counts
+    missing: float
+    weighted_entropy: float
+    gain: float
+    split_info: float
+    gain_ratio: float
+    gini_gain: float
+    threshold: float | None = None
+    cuts: list[CutReport] = field(default_factory=list)
+    cost: float | None = None
+    cost_score: float | None = None
+
+    def score(self, criterion: str) -> float:
+        return {"gain": self.gain, "gain-ratio": self.gain_ratio, "gini": self.gini_gain}[criterion]
+
+
+@dataclass(eq=False)  # arrays inside: a field-wise == would fail on them (and none is needed)
+class CutReport:
+    """One candidate cut of a numeric attribute: between ``lower`` and ``upper``."""
+
+    threshold: float
+    lower: float
+    upper: float
+    counts: Counts
+    gain: float
+    boundary: bool
+
+
+@dataclass(eq=False)  # arrays inside: a field-wise == would fail on them (and none is needed)
+class GainReport:
+    """Statistics of the whole set and of every candidate attribute, best first."""
+
+    target: str
+    classes: tuple[str, ...]
+    counts: Counts
+    rows: int
+    entropy: float
+    gini: float
+    criterion: str
+    attributes: list[AttributeReport]
+    chosen: str | None
+    ties: list[str] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
