@@ -12,6 +12,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 Counts = Any  # a (branches, classes) matrix of weights: a numpy array or a list of lists of floats
+NOISE = 1e-12
+
+
+def denoise(value: float) -> float:
+    """Rounding noise around zero (|x| < 1e-12) is zero: equal splits score exactly 0."""
+    return 0.0 if abs(value) < NOISE else float(value)
 
 
 @dataclass(eq=False)  # arrays inside: a field-wise == would fail on them (and none is needed)

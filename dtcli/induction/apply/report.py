@@ -16,7 +16,7 @@ from functools import cmp_to_key
 
 import numpy as np
 
-from dtcli.induction.apply.gain_figures import AttributeReport, CutReport, GainReport
+from dtcli.induction.apply.gain_figures import AttributeReport, CutReport, GainReport, denoise
 from dtcli.induction.criteria.constants import GAIN_TOLERANCE
 from dtcli.induction.criteria.impurity import entropy, gini, weighted_impurity
 from dtcli.induction.criteria.midpoint import midpoint
@@ -31,8 +31,6 @@ from dtcli.induction.search.split import (
 )
 from dtcli.model.number_text import format_threshold
 from dtcli.model.table import Table
-
-NOISE = 1e-12
 
 
 def attribute_report(
@@ -71,10 +69,10 @@ def attribute_report(
         branch_counts=counts,
         missing=missing,
         weighted_entropy=weighted_impurity(counts, entropy),
-        gain=_denoise(gain),
+        gain=denoise(gain),
         split_info=entropy(np.append(counts.sum(axis=1), missing)),
-        gain_ratio=_denoise(ratio) if np.isfinite(ratio) else ratio,
-        gini_gain=_denoise(score_split(counts, total, "gini")[1]),
+        gain_ratio=denoise(ratio) if np.isfinite(ratio) else ratio,
+        gini_gain=denoise(score_split(counts, total, "gini")[1]),
         threshold=threshold,
         cuts=cuts,
     )
@@ -94,7 +92,7 @@ def _cut_reports(cuts, i: int, place) -> list[CutReport]:
                 lower=float(cuts.lower[k]),
                 upper=float(cuts.upper[k]),
                 counts=np.vstack([cuts.left[k], cuts.right[k]]),
-                gain=_denoise(float(gains[k]) * share),
+                gain=denoise(float(gains[k]) * share),
                 boundary=bool(boundaries[k]),
             )
         )
@@ -153,11 +151,6 @@ def gain_report(
         ties=ties,
         skipped=skipped,
     )
-
-
-def _denoise(value: float) -> float:
-    """Rounding noise around zero (|x| < 1e-12) is zero: equal splits score exactly 0."""
-    return 0.0 if abs(value) < NOISE else float(value)
 
 
 def _compare(a: Candidate, b: Candidate) -> int:

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 SMALL = 1e-6  # Weka's tolerance (weka.core.Utils.SMALL)
 GAIN_TOLERANCE = 1e-6  # a split must gain more than --min-gain plus this (Weka's Id3 uses the same 1e-6)
+AVERAGE_GAIN_SLACK = 1e-3  # Quinlan's gain-ratio rule compares with the average gain with this slack (as J48)
+EQUAL_VALUES = 1e-5  # two numeric values closer than this are one value: no cut between them (J48)
 EPSILON = 2.220446049250313e-16  # float64 machine epsilon: a regression node this pure is a leaf (scikit-learn)
 LN2 = math.log(2.0)
 
@@ -29,6 +29,8 @@ EXACT_WEIGHT = 2.0**29
 
 def on_grid(weights):
     """``weights`` (a number or an array) rounded to the nearest multiple of 1 / GRID_SCALE (ties to even)."""
+    import numpy as np  # (here: this module imports no numpy, for dtree gain's plain path)
+
     return np.rint(weights * GRID_SCALE) / GRID_SCALE
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 
-LN2 = math.log(2.0)
+from dtcli.induction.criteria.constants import LN2
 
 
 def ordered_sum(values: list) -> float:

@@ -15,11 +15,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dtcli.induction.criteria.constants import SMALL, eq, gr, gr_or_eq, sm, sm_or_eq
+from dtcli.induction.criteria.constants import EQUAL_VALUES, SMALL, eq, gr, gr_or_eq, sm, sm_or_eq
 from dtcli.induction.criteria.impurity import entropy, seqsum
 from dtcli.induction.criteria.midpoint import midpoint
 
-EQUAL_VALUES = 1e-5
 WEKA_SMALL = SMALL
 
 

@@ -18,13 +18,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dtcli.induction.criteria.constants import AVERAGE_GAIN_SLACK
 from dtcli.induction.criteria.impurity import entropy, gini_gain, information_gain, seqsum
 from dtcli.induction.search.numeric import boundary_cut, cut_table
 from dtcli.model.table import Table
 from dtcli.model.tree import NominalTest, NumericTest
-
-# Quinlan's gain-ratio rule compares with the average gain with this slack (as J48).
-AVERAGE_GAIN_SLACK = 1e-3
 
 
 @dataclass(eq=False)  # arrays inside: a field-wise == would fail on them (and none is needed)
