@@ -6,6 +6,7 @@ import click
 
 from dtcli.cli.common import cost_options, data_options, task_option, warn_identifiers
 from dtcli.cli.explain import explain_options
+from dtcli.cli.gain_plain import plain_gain
 from dtcli.cli.guard import Command
 from dtcli.cli.options import format_option
 from dtcli.errors import DataError, ParameterError
@@ -79,15 +80,20 @@ def command(
 
     Example: dtree gain sample_data/weather.csv --ignore Day --where Outlook=Sunny
     """
-    from dtcli.induction.apply.report import gain_report
-    from dtcli.induction.search.c45 import Thresholds
-    from dtcli.model.where import parse_condition, select
-    from dtcli.render import gain as render
-    from dtcli.render.console import console
+    from dtcli.model.where import parse_condition
 
     binary = algorithm == "cart" if splits is None else splits == "binary"
     criterion = check_criterion(criterion, binary, costs)
     parsed = [parse_condition(c) for c in conditions]
+    plain = not (binary or costs.path or explain.on or explain.attributes or task == "regression")
+    if plain and plain_gain(source, parsed, criterion, thresholds, thresholds_all, fmt, quiet):
+        return  # (a small plain file, read and scored without numpy: the same output)
+    from dtcli.induction.apply.report import gain_report
+    from dtcli.induction.search.c45 import Thresholds
+    from dtcli.model.where import select
+    from dtcli.render import gain as render
+    from dtcli.render.console import console
+
     table = source.load(task or "classification", fingerprint=False)  # gain records no model
     warn_identifiers(table, quiet)
     if table.n_rows == 0:
@@ -118,17 +124,7 @@ def command(
         explain.check(fmt)
         console.data(explain.write(table, rows, report, parsed, attribute_costs))
         return
-    if fmt == "json":
-        console.data(render.to_json(report, where))
-    elif fmt == "csv":
-        console.data(render.to_csv(report))
-    else:
-        console.print(render.heading(report, where))
-        console.print(render.rich_table(report))
-        console.print(render.footer(report))
-        for cuts in render.cut_tables(report):
-            console.print()
-            console.print(cuts)
+    render.write_gain(report, where, fmt)
 
 
 def check_criterion(criterion: str | None, binary: bool, costs) -> str:

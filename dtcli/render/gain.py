@@ -144,6 +144,23 @@ def to_json(report: GainReport, where: list[str]) -> str:
     return gain_document(report, where, report.chosen, {"ties": report.ties, "attributes": rows})
 
 
+def write_gain(report: GainReport, where: list[str], fmt: str) -> None:
+    """A multiway report on standard output: the table (``fmt`` "table"), JSON or CSV."""
+    from dtcli.render.console import console
+
+    if fmt == "json":
+        console.data(to_json(report, where))
+    elif fmt == "csv":
+        console.data(to_csv(report))
+    else:
+        console.print(heading(report, where))
+        console.print(rich_table(report))
+        console.print(footer(report))
+        for cuts in cut_tables(report):
+            console.print()
+            console.print(cuts)
+
+
 def gain_document(report, where: list[str], chosen, body: dict, splits: str | None = None) -> str:
     """The ``dtree-gain`` JSON document: the node's figures, ``body`` (the scored splits), the skipped."""
     doc = {"format": GAIN_FORMAT, "schema_version": GAIN_VERSION}

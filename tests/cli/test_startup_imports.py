@@ -117,29 +117,34 @@ def test_gain_on_a_pipe_imports_no_rich(tmp_path):
     assert not sorted(m for m in modules if m.split(".")[0] == "rich")
 
 
-# Run in a fresh interpreter: dtree's entry point, with the gain report's function wrapped to note
+# Run in a fresh interpreter: dtree's entry point, with the gain report's functions wrapped to note
 # whether the garbage collector is on when the command's work runs.
 GC_PROBE = """
 import gc, sys
+import dtcli.induction.apply.plain_report as plain_report
 import dtcli.induction.apply.report as report
 from dtcli.cli import main
 
-work = report.gain_report
+def probed(work):
+    def probe(*args, **kwargs):
+        sys.stderr.write(f"collector on: {gc.isenabled()}; frozen: {gc.get_freeze_count() > 0}\\n")
+        return work(*args, **kwargs)
+    return probe
 
-def probe(*args, **kwargs):
-    sys.stderr.write(f"collector on: {gc.isenabled()}; frozen: {gc.get_freeze_count() > 0}\\n")
-    return work(*args, **kwargs)
-
-report.gain_report = probe
+report.gain_report = probed(report.gain_report)  # (the full path)
+plain_report.plain_gain_report = probed(plain_report.plain_gain_report)  # (the plain path: cli/gain_plain.py)
 sys.argv = ["dtree", *sys.argv[1:]]
 main()
 """
 
 
-def test_the_collector_is_on_again_when_the_work_begins(tmp_path):
+@pytest.mark.parametrize("plain", ["1", "0"])
+def test_the_collector_is_on_again_when_the_work_begins(tmp_path, plain):
     """main() holds the garbage collector while the command's modules load; a long training run
-    needs it back: Command.invoke turns it on (and freezes what start-up made) before the work."""
+    needs it back: Command.invoke turns it on (and freezes what start-up made) before the work
+    (on dtree gain's plain path and on its full path, DTREE_PLAIN=0)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT), NUMBA_CACHE_DIR=str(tmp_path / "numba"), HOME=str(tmp_path))
+    env["DTREE_PLAIN"] = plain
     run = subprocess.run(
         [sys.executable, "-c", GC_PROBE, *RUNS["gain"][0]],
         capture_output=True,
