@@ -24,6 +24,7 @@ import re
 import stat
 
 from dtcli.io.csv_cells import (
+    MISSING_CELLS,
     NUMERIC_MISSING,
     SAMPLE_ROWS,
     c_number,
@@ -37,8 +38,6 @@ from dtcli.model.plain_table import MISSING, PlainColumn, PlainTable
 PLAIN_BYTES = 1 << 16  # larger files: numpy's import is small beside the work, and the full reader does it
 LINE_END = re.compile(r"\r\n|\r|\n")
 LARGEST = 1.7976931348623157e308  # an infinite number is held as the largest finite one (table.saturate)
-MISSING_ANY = ("", "?")  # missing in any column read as text (encode.MISSING_ANY)
-MISSING_TOO = ("NA", "NaN", "nan", "NAN", "N/A")  # missing too where a column is numbers (encode.MISSING_NUMERIC)
 
 
 def read_plain(path: str, target: str | None, ignore, limits: Limits) -> PlainTable | None:
@@ -120,7 +119,7 @@ def _attribute(name: str, cells) -> PlainColumn | None:
         return PlainColumn(name, None, [_held(v) for v in numbers])
     for cell in set(cells):
         text = cell.strip()
-        if text not in MISSING_ANY and text not in MISSING_TOO and parse_number(text) is not None:
+        if text not in NUMERIC_MISSING and parse_number(text) is not None:
             return None
     values, codes = _nominal(cells, False)
     return PlainColumn(name, values, codes) if values else None
@@ -131,7 +130,7 @@ def _numbers(cells) -> list[float] | None:
     values, known = [], False
     for cell in cells:
         text = cell.strip()
-        if text in MISSING_ANY or text in MISSING_TOO:
+        if text in NUMERIC_MISSING:  # (the markers of a column of numbers: encode's MISSING_ANY and MISSING_NUMERIC)
             values.append(math.nan)
             continue
         value = parse_number(text)
@@ -145,7 +144,7 @@ def _numbers(cells) -> list[float] | None:
 def _nominal(cells, numbers_too: bool) -> tuple[tuple[str, ...], list[int]]:
     """Values in order of first appearance (surrounding white space dropped) and each row's code;
     ``numbers_too``: a column of numbers read as nominal, where NA and its kin are missing too."""
-    drop = set(MISSING_ANY) | (set(MISSING_TOO) if numbers_too else set())
+    drop = set(NUMERIC_MISSING if numbers_too else MISSING_CELLS)
     index: dict[str, int] = {}
     codes = []
     for cell in cells:

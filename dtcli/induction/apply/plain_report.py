@@ -24,6 +24,7 @@ from dtcli.induction.criteria.midpoint import midpoint
 from dtcli.induction.criteria.scalar import entropy_of, gini_of, ordered_sum
 from dtcli.model.number_text import format_threshold
 from dtcli.model.plain_table import PlainColumn, PlainTable
+from dtcli.model.where import NUMERIC_OPS
 
 
 class Cuts(NamedTuple):
@@ -71,8 +72,6 @@ class PlainThresholds:
 def select_rows(table: PlainTable, conditions) -> list[int] | None:
     """The rows that satisfy every ``--where`` condition (``where.select``), or None where
     ``where.select`` raises an error (the full path then reports it)."""
-    from dtcli.model.where import NUMERIC_OPS  # (numpy-free: its numpy is inside select)
-
     names = [a.name for a in table.attributes]
     rows = list(range(table.n_rows))
     for condition in conditions:
