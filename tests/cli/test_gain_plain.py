@@ -88,7 +88,7 @@ def test_the_identifier_warning_the_same(both):
 
 # -- generated tables ----------------------------------------------------------------------------------
 
-NOMINAL_CELLS = ["a", "b", "c", " a", "a ", "x y", "?", "", "NA", "b\t", "é"]
+NOMINAL_CELLS = ["a", "b", "c", " a", "a ", "x y", "?", "", "NA", "b\t", "é", "日本", "1a", "n/a", "-"]
 NUMBER_CELLS = [
     "0", "1", "2", "-1", "0.5", "2.5", "-0", "-0.0", "1e308", "-1e308", "1e400", "inf", "-inf", "?", "", "NA",
     "1.000001", "1.000002", "1.00002", " 3", "7.25", "1e-7", "+4",
@@ -108,9 +108,9 @@ def tables(draw):
         columns.append([rng.choice(pool) for _ in range(n_rows)])
     labels = draw(st.sampled_from(CLASS_CELLS)) + draw(st.sampled_from([[], ["?"], [""]]))
     columns.append([rng.choice(labels) for _ in range(n_rows)])
-    names = [f"c{i}" for i in range(len(kinds))] + ["class"]
+    names = [f"c{i}" for i in range(len(kinds))] + [draw(st.sampled_from(["class", "Play Tennis", " y "]))]
     sep = draw(st.sampled_from([",", ";", "\t"]))
-    end = draw(st.sampled_from(["\n", "\r\n"]))
+    end = draw(st.sampled_from(["\n", "\r\n", "\r"]))
     lines = [sep.join(names)] + [sep.join(row) for row in zip(*columns)]
     if draw(st.booleans()):
         lines.insert(rng.randrange(1, len(lines) + 1), "")  # a blank line
@@ -137,6 +137,9 @@ def options(draw, names, kinds):
         args += ["-w", condition]
     if len(kinds) > 1 and draw(st.booleans()):
         args += ["--ignore", names[draw(st.integers(0, len(kinds) - 1))]]
+    if draw(st.integers(0, 4)) == 0:  # another column as the class
+        args += ["--target", names[draw(st.integers(0, len(kinds) - 1))]]
+    args += ["-q"] if draw(st.integers(0, 4)) == 0 else []
     return args
 
 
