@@ -86,12 +86,34 @@ def test_the_identifier_warning_the_same(both):
     assert plain or not PLAIN_HERE
 
 
+def test_the_average_gain_rule_with_its_slack(both, tmp_path):
+    """Gain ratio among the attributes whose gain is at least the average less 1e-3 (J48): here a0's
+    gain (0.18255) is 0.0009 below the average and its ratio the best, so a0 is chosen (found by
+    search: without the slack a1 would be)."""
+    path = tmp_path / "slack.csv"
+    path.write_text(
+        "a0,a1,class\nv0,w2,yes\nv0,w2,no\nv1,w1,no\nv1,w0,yes\nv1,w2,yes\nv1,w0,yes\nv1,w2,yes\nv1,w1,yes\nv1,w0,yes\nv0,w1,no\nv1,w0,yes\nv0,w0,no\nv1,w1,no\n"
+    )
+    result, plain = both("gain", path, "-c", "gain-ratio", "-f", "json")
+    assert '"chosen": "a0"' in result.stdout
+    assert plain or not PLAIN_HERE
+
+
+def test_where_not_equal_leaves_missing_values_out(both, tmp_path):
+    """``n!=1`` holds for the rows with a value other than 1: a row whose value is missing never matches."""
+    path = tmp_path / "missing.csv"
+    path.write_text("n,a,class\n1,x,yes\n ?,x,no\n2,y,no\n,y,yes\n 3,x,yes\n NA,y,no\n")  # (spaces before cells)
+    result, plain = both("gain", path, "-w", "n!=1", "-f", "json")
+    assert '"rows": 2' in result.stdout
+    assert plain or not PLAIN_HERE
+
+
 # -- generated tables ----------------------------------------------------------------------------------
 
 NOMINAL_CELLS = ["a", "b", "c", " a", "a ", "x y", "?", "", "NA", "b\t", "é", "日本", "1a", "n/a", "-"]
 NUMBER_CELLS = [
     "0", "1", "2", "-1", "0.5", "2.5", "-0", "-0.0", "1e308", "-1e308", "1e400", "inf", "-inf", "?", "", "NA",
-    "1.000001", "1.000002", "1.00002", " 3", "7.25", "1e-7", "+4",
+    "1.000001", "1.000002", "1.00002", " 3", "7.25", "1e-7", "+4", " ?", " NA", " inf",
 ]  # fmt: skip
 CLASS_CELLS = [["yes", "no"], ["yes", "no", "maybe"], ["0", "1"], ["0", "1", "NA"], ["k0", "k1", "k2", "k3"]]
 
