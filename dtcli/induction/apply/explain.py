@@ -21,8 +21,8 @@ import numpy as np
 from dtcli.induction.apply import formulas as f
 from dtcli.induction.apply.gain_figures import AttributeReport, GainReport
 from dtcli.induction.apply.terms import Call, Name, Section, SetName
+from dtcli.induction.criteria.constants import AVERAGE_GAIN_SLACK
 from dtcli.induction.criteria.impurity import entropy, gini
-from dtcli.induction.search.split import AVERAGE_GAIN_SLACK
 from dtcli.model.number_text import format_threshold
 from dtcli.model.table import Table
 

@@ -19,9 +19,10 @@ from functools import cmp_to_key
 from typing import NamedTuple
 
 from dtcli.induction.apply.gain_figures import AttributeReport, CutReport, GainReport, denoise
-from dtcli.induction.criteria.constants import AVERAGE_GAIN_SLACK, EQUAL_VALUES, GAIN_TOLERANCE, gr, sm_or_eq
+from dtcli.induction.criteria.constants import EQUAL_VALUES, GAIN_TOLERANCE, gr, sm_or_eq
 from dtcli.induction.criteria.midpoint import midpoint
 from dtcli.induction.criteria.scalar import entropy_of, gini_of, ordered_sum
+from dtcli.induction.search.choice import best_first, choose, near_ties
 from dtcli.model.number_text import format_threshold
 from dtcli.model.plain_table import PlainColumn, PlainTable
 from dtcli.model.where import NUMERIC_OPS
@@ -113,11 +114,11 @@ def plain_gain_report(
             continue
         reports.append(report)
     pool = [Scored(r.index, r.gain, r.score(criterion)) for r in reports]
-    order = sorted(range(len(pool)), key=cmp_to_key(lambda i, j: _compare(pool[i], pool[j])))
+    order = sorted(range(len(pool)), key=cmp_to_key(lambda i, j: best_first(pool[i], pool[j])))
     reports = [reports[i] for i in order]
-    best = _choose(pool, criterion) if rows and sum(1 for c in counts if c != 0) > 1 else None
+    best = choose(pool, criterion) if rows and sum(1 for c in counts if c != 0) > 1 else None
     chosen = table.attributes[best.attribute].name if best is not None and best.gain > GAIN_TOLERANCE else None
-    ties = [table.attributes[c.attribute].name for c in _near_ties(pool, best)] if chosen else []
+    ties = [table.attributes[c.attribute].name for c in near_ties(pool, best)] if chosen else []
     return GainReport(
         target=table.target,
         classes=table.classes,
@@ -299,30 +300,3 @@ def _weighted(counts, impurity) -> float:
 
 def _column_sums(counts) -> list[float]:
     return [ordered_sum(list(column)) for column in zip(*counts)]
-
-
-def _choose(pool: list[Scored], criterion: str) -> Scored | None:
-    """``split.choose``: the best finite score, first in column order on ties; gain ratio among the
-    attributes whose gain is at least the average (Quinlan)."""
-    pool = [c for c in pool if math.isfinite(c.score)]
-    if criterion == "gain-ratio" and pool:
-        average = sum(c.gain for c in pool) / len(pool)
-        pool = [c for c in pool if c.gain >= average - AVERAGE_GAIN_SLACK]
-    best = None
-    for candidate in pool:
-        if best is None or candidate.score > best.score:
-            best = candidate
-    return best
-
-
-def _near_ties(pool: list[Scored], best: Scored, places: int = 12) -> list[Scored]:
-    return [c for c in pool if c is not best and abs(c.score - best.score) < 10.0**-places]
-
-
-def _compare(a: Scored, b: Scored) -> int:
-    """Best first, in the order ``_choose`` prefers (column order on ties)."""
-    if a.score > b.score:
-        return -1
-    if b.score > a.score:
-        return 1
-    return a.attribute - b.attribute

@@ -20,15 +20,9 @@ from dtcli.induction.apply.gain_figures import AttributeReport, CutReport, GainR
 from dtcli.induction.criteria.constants import GAIN_TOLERANCE
 from dtcli.induction.criteria.impurity import entropy, gini, weighted_impurity
 from dtcli.induction.criteria.midpoint import midpoint
+from dtcli.induction.search.choice import best_first, choose, near_ties
 from dtcli.induction.search.numeric import boundary_cut, boundary_mask, cut_table, plain_gains
-from dtcli.induction.search.split import (
-    Candidate,
-    better,
-    choose,
-    near_ties,
-    nominal_branch_counts,
-    score_split,
-)
+from dtcli.induction.search.split import Candidate, nominal_branch_counts, score_split
 from dtcli.model.number_text import format_threshold
 from dtcli.model.table import Table
 
@@ -132,7 +126,7 @@ def gain_report(
         Candidate(r.index, r.branch_counts, r.gain, r.cost_score if costs is not None else r.score(criterion))
         for r in reports
     ]
-    order = sorted(range(len(pool)), key=cmp_to_key(lambda i, j: _compare(pool[i], pool[j])))
+    order = sorted(range(len(pool)), key=cmp_to_key(lambda i, j: best_first(pool[i], pool[j])))
     reports = [reports[i] for i in order]
     rule = "gain" if costs is not None else criterion
     best = choose(pool, rule) if len(rows) and np.count_nonzero(counts) > 1 else None
@@ -151,12 +145,3 @@ def gain_report(
         ties=ties,
         skipped=skipped,
     )
-
-
-def _compare(a: Candidate, b: Candidate) -> int:
-    """Best first, in the order ``choose`` prefers (column order on ties)."""
-    if better(a, b):
-        return -1
-    if better(b, a):
-        return 1
-    return a.attribute - b.attribute

@@ -34,9 +34,10 @@ from dtcli.induction.grow.narrate import GrowStep, Narrator
 from dtcli.induction.params import GrowParams
 from dtcli.induction.search.c45 import Choice, Thresholds, c45_choose, placed
 from dtcli.induction.search.cart import cart_choose
+from dtcli.induction.search.choice import choose
 from dtcli.induction.search.missing import fill_missing, filled_at_root, partition
 from dtcli.induction.search.regression import node_stats, regression_choose
-from dtcli.induction.search.split import candidates, choose
+from dtcli.induction.search.split import candidates
 from dtcli.induction.search.ties import SklearnOrder
 from dtcli.model.table import Table
 from dtcli.model.tree import Node, NominalTest, majority

@@ -17,12 +17,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from dtcli.induction.criteria.constants import AVERAGE_GAIN_SLACK
 from dtcli.induction.criteria.impurity import entropy, gini
 from dtcli.induction.search.c45 import Choice, c45_candidate, placed
 from dtcli.induction.search.cart import cart_candidates
 from dtcli.induction.search.numeric import c45_cut, cut_table
 from dtcli.induction.search.regression import regression_candidates
-from dtcli.induction.search.split import AVERAGE_GAIN_SLACK, candidates
+from dtcli.induction.search.split import candidates
 from dtcli.model.tree import NumericTest
 
 ROWS_KEPT = 20  # rows named per node (the trace says how many there are)

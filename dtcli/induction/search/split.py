@@ -1,6 +1,6 @@
 """Split search: score every candidate attribute at a node and pick the best.
 
-Contract: ``candidates`` scores every attribute at a node; ``choose``
+Contract: ``candidates`` scores every attribute at a node; ``choice.choose``
 returns the best or None. Ties break deterministically (DESIGN §4): the
 highest score, then the attribute that comes first in column order.
 
@@ -8,7 +8,7 @@ Scores are compared exactly as computed, and they are computed in Weka's
 order of operations (see ``criteria/impurity.py``'s ``entropy``). So when two splits have
 scores that are equal in exact arithmetic but differ in the last bit, the
 tie breaks the same way it does in Weka's Id3; identical computed scores (a
-duplicated column, say) go to the first column. ``near_ties`` names such
+duplicated column, say) go to the first column. ``choice.near_ties`` names such
 cases so that reports can point them out.
 """
 
@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dtcli.induction.criteria.constants import AVERAGE_GAIN_SLACK
 from dtcli.induction.criteria.impurity import entropy, gini_gain, information_gain, seqsum
 from dtcli.induction.search.numeric import boundary_cut, cut_table
 from dtcli.model.table import Table
@@ -107,30 +106,3 @@ def candidates(
         gain, score = score_split(counts, total, criterion)
         found.append(Candidate(i, counts, gain, score, test))
     return found
-
-
-def choose(found: list[Candidate], criterion: str) -> Candidate | None:
-    """The best candidate by score, first in column order on ties.
-
-    For gain ratio, Quinlan's rule applies (C4.5, Mitchell §3.7.3): only
-    candidates whose gain is at least the average gain compete.
-    """
-    pool = [c for c in found if np.isfinite(c.score)]
-    if criterion == "gain-ratio" and pool:
-        average = sum(c.gain for c in pool) / len(pool)
-        pool = [c for c in pool if c.gain >= average - AVERAGE_GAIN_SLACK]
-    best = None
-    for candidate in pool:
-        if best is None or better(candidate, best):
-            best = candidate
-    return best
-
-
-def better(a: Candidate, b: Candidate) -> bool:
-    """True when ``a`` beats ``b`` (a higher computed score; ties keep ``b``)."""
-    return a.score > b.score
-
-
-def near_ties(found: list[Candidate], best: Candidate, places: int = 12) -> list[Candidate]:
-    """Other candidates whose score equals the best one's to ``places`` decimals."""
-    return [c for c in found if c is not best and abs(c.score - best.score) < 10.0**-places]

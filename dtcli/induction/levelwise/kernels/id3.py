@@ -1,7 +1,7 @@
 """ID3's split scores for every frontier node at once (numba; gathered by ``levelwise/kernels/loops.py``).
 
 The scalar twins of ``split.score_split``, ``split.admissible`` and
-``split.choose`` and of the measures in ``criteria`` they use
+``choice.choose`` and of the measures in ``criteria`` they use
 (``information_gain``, ``gini_gain``, ``entropy``), in the same order of
 operations, on records grouped by node as the level-wise engine holds them.
 """
@@ -94,7 +94,7 @@ def average_gain(found, gains, scores, k):
 
 @kernel
 def id3_select(found, gains, scores, criterion):
-    """``split.choose`` per node: the first best finite score (gain ratio: among the candidates
+    """``choice.choose`` per node: the first best finite score (gain ratio: among the candidates
     with at least the average gain, less 1e-3). Returns the attribute (-1: none) and its score."""
     n_nodes, n_attributes = found.shape
     best = np.full(n_nodes, -1, dtype=np.int64)
