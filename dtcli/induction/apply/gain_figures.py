@@ -8,8 +8,11 @@ renderers (``render/gain.py``) read either.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
+
+from dtcli.model.number_text import format_threshold
 
 Counts = Any  # a (branches, classes) matrix of weights: a numpy array or a list of lists of floats
 NOISE = 1e-12
@@ -70,3 +73,30 @@ class GainReport:
     chosen: str | None
     ties: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
+
+
+def cut_branches(threshold: float) -> tuple[str, str]:
+    """A numeric attribute's two branches as the report names them, ``<= t`` and ``> t`` (Weka's digits)."""
+    shown = format_threshold(threshold)
+    return f"<= {shown}", f"> {shown}"
+
+
+def attribute_figures(
+    name, index, values, counts, missing, weighted_entropy, gain, split_info, ratio, gini_gain, threshold, cuts
+) -> AttributeReport:
+    """An attribute's row from its computed scores: rounding noise around zero made zero (``denoise``),
+    an undefined gain ratio (-inf) kept as it is."""
+    return AttributeReport(
+        name=name,
+        index=index,
+        values=values,
+        branch_counts=counts,
+        missing=missing,
+        weighted_entropy=weighted_entropy,
+        gain=denoise(gain),
+        split_info=split_info,
+        gain_ratio=denoise(ratio) if math.isfinite(ratio) else ratio,
+        gini_gain=denoise(gini_gain),
+        threshold=threshold,
+        cuts=cuts,
+    )

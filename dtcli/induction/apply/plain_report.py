@@ -18,12 +18,11 @@ import math
 from functools import cmp_to_key
 from typing import NamedTuple
 
-from dtcli.induction.apply.gain_figures import AttributeReport, CutReport, GainReport, denoise
+from dtcli.induction.apply.gain_figures import CutReport, GainReport, attribute_figures, cut_branches, denoise
 from dtcli.induction.criteria.constants import EQUAL_VALUES, GAIN_TOLERANCE, gr, sm_or_eq
 from dtcli.induction.criteria.midpoint import midpoint
 from dtcli.induction.criteria.scalar import entropy_of, gini_of, ordered_sum
 from dtcli.induction.search.choice import best_first, choose, near_ties
-from dtcli.model.number_text import format_threshold
 from dtcli.model.plain_table import PlainColumn, PlainTable
 from dtcli.model.where import NUMERIC_OPS
 
@@ -159,24 +158,23 @@ def _attribute_report(table: PlainTable, attribute: PlainColumn, i: int, rows, p
         threshold = midpoint(lower, table_of_cuts.upper[k])
         threshold = place(i, threshold, lower) if place else threshold
         counts = [table_of_cuts.left[k], table_of_cuts.right[k]]
-        shown = format_threshold(threshold)
-        values = (f"<= {shown}", f"> {shown}")
+        values = cut_branches(threshold)
         if all_cuts:
             cuts = _cut_reports(table_of_cuts, i, place)
     gain, ratio = _score_split(counts, total, "gain-ratio")
-    return AttributeReport(
-        name=attribute.name,
-        index=i,
-        values=values,
-        branch_counts=counts,
-        missing=missing,
-        weighted_entropy=_weighted(counts, entropy_of),
-        gain=denoise(gain),
-        split_info=entropy_of([ordered_sum(row) for row in counts] + [missing]),
-        gain_ratio=denoise(ratio) if math.isfinite(ratio) else ratio,
-        gini_gain=denoise(_score_split(counts, total, "gini")[1]),
-        threshold=threshold,
-        cuts=cuts,
+    return attribute_figures(
+        attribute.name,
+        i,
+        values,
+        counts,
+        missing,
+        _weighted(counts, entropy_of),
+        gain,
+        entropy_of([ordered_sum(row) for row in counts] + [missing]),
+        ratio,
+        _score_split(counts, total, "gini")[1],
+        threshold,
+        cuts,
     )
 
 

@@ -16,14 +16,20 @@ from functools import cmp_to_key
 
 import numpy as np
 
-from dtcli.induction.apply.gain_figures import AttributeReport, CutReport, GainReport, denoise
+from dtcli.induction.apply.gain_figures import (
+    AttributeReport,
+    CutReport,
+    GainReport,
+    attribute_figures,
+    cut_branches,
+    denoise,
+)
 from dtcli.induction.criteria.constants import GAIN_TOLERANCE
 from dtcli.induction.criteria.impurity import entropy, gini, weighted_impurity
 from dtcli.induction.criteria.midpoint import midpoint
 from dtcli.induction.search.choice import best_first, choose, near_ties
 from dtcli.induction.search.numeric import boundary_cut, boundary_mask, cut_table, plain_gains
 from dtcli.induction.search.split import Candidate, nominal_branch_counts, score_split
-from dtcli.model.number_text import format_threshold
 from dtcli.model.table import Table
 
 
@@ -51,24 +57,23 @@ def attribute_report(
             return None
         threshold = place(i, cut.threshold, cut.lower) if place else cut.threshold
         counts = cut.branch_counts
-        shown = format_threshold(threshold)
-        values = (f"<= {shown}", f"> {shown}")
+        values = cut_branches(threshold)
         if all_cuts:
             cuts = _cut_reports(table_of_cuts, i, place)
     gain, ratio = score_split(counts, total, "gain-ratio")
-    return AttributeReport(
-        name=attribute.name,
-        index=i,
-        values=values,
-        branch_counts=counts,
-        missing=missing,
-        weighted_entropy=weighted_impurity(counts, entropy),
-        gain=denoise(gain),
-        split_info=entropy(np.append(counts.sum(axis=1), missing)),
-        gain_ratio=denoise(ratio) if np.isfinite(ratio) else ratio,
-        gini_gain=denoise(score_split(counts, total, "gini")[1]),
-        threshold=threshold,
-        cuts=cuts,
+    return attribute_figures(
+        attribute.name,
+        i,
+        values,
+        counts,
+        missing,
+        weighted_impurity(counts, entropy),
+        gain,
+        entropy(np.append(counts.sum(axis=1), missing)),
+        ratio,
+        score_split(counts, total, "gini")[1],
+        threshold,
+        cuts,
     )
 
 
