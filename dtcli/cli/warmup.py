@@ -20,11 +20,14 @@ from dtcli.cli.guard import Command
 JOBS = (  # the longest first: two at a time (``--jobs``), the compiles overlap
     ("CART classification", "label", {"algorithm": "cart"}),
     ("CART regression", "value", {"algorithm": "cart"}),
+    # on one thread: best first (with more than one core, depth-first CART runs on several)
+    ("CART classification, best first", "label", {"algorithm": "cart", "max_leaves": 50}),
     ("C4.5 with pessimistic pruning", "label", {"algorithm": "c45"}),
     ("ID3 with numeric thresholds", "label", {"algorithm": "id3", "thresholds": "midpoint", "missing": "fractional"}),
     ("C4.5 with --max-bins", "label", {"algorithm": "c45", "max_bins": 8, "prune": "none"}),
     ("CART classification, a nominal attribute of more than 127 values", "label", {"algorithm": "cart", "wide": 1}),
     ("CART regression, a nominal attribute of more than 127 values", "value", {"algorithm": "cart", "wide": 1}),
+    ("CART best first, a nominal attribute of 128+ values", "label", {"algorithm": "cart", "max_leaves": 9, "wide": 1}),
     ("C4.5, a nominal attribute of more than 127 values", "label", {"algorithm": "c45", "wide": 1}),
     # 4-byte value ranks (``levelwise/data.rank_type``): the row number as a numeric attribute, shallow
     ("C4.5, a numeric attribute of more than 65,536 values", "label", {"algorithm": "c45", "long": 1, "max_depth": 3}),

@@ -82,7 +82,11 @@ def kernel_sets(table, params, choice: str) -> list[str]:
     if choice == LEVELWISE:
         return ["levelwise", params.algorithm] + (["bins"] if params.max_bins and params.algorithm == "c45" else [])
     if choice == CART:
-        return ["regression" if table.is_regression else "cart"]
+        if table.is_regression:
+            return ["regression"]
+        from dtcli.induction.cart.parallel import threads_for
+
+        return ["cart-side" if threads_for(table, params) > 1 else "cart"]
     return []
 
 

@@ -15,10 +15,12 @@ import math
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor, wait
+from functools import partial
 
 import numpy as np
 
 from dtcli.induction.cart.kernels.state import Columns, Order, Room, Scoring, Sorted, Stopping
+from dtcli.induction.cart.parallel import grow_side_by_side, threads_for
 from dtcli.induction.criteria.chisquare import ChiStep
 from dtcli.induction.criteria.constants import ENTROPY, FEATURE_THRESHOLD, KERNEL_CODES, RAND_R_MAX
 from dtcli.induction.grow.flat import FlatTree
@@ -222,7 +224,12 @@ def _classes(table, params, rows, run: _Run):
     lgammas = np.array([math.lgamma(df / 2) if df else 0.0 for df in range(len(table.classes) + 1)])
     code = KERNEL_CODES[params.criterion] if params.criterion in ("gini", "cart") else ENTROPY  # others: entropy
     scoring = Scoring(len(table.classes), code, SUBSET_LIMIT, params.ties == "sklearn", logs, _steps(logs), lgammas)
-    *arrays, gains, made = run.grow(lambda *args: cart_grow.grow_cart(*args), (scoring,))
+    threads = threads_for(table, params)
+    if threads > 1:
+        builder = partial(grow_side_by_side, threads)
+    else:
+        builder = cart_grow.grow_cart
+    *arrays, gains, made = run.grow(builder, (scoring,))
     _, depths, cases, tested, dfs, statistics, p_values, kept, n_made = made
     steps = [
         ChiStep(

@@ -6,7 +6,7 @@ import json
 
 import numpy as np
 import pytest
-from trees import both, generated, same
+from trees import both, generated, same, tied
 
 from dtcli.model.table import NOMINAL, NUMERIC, Attribute, Schema, Table
 from helpers import FIXTURES, WEKA, load
@@ -208,25 +208,6 @@ def test_same_trees_with_a_nominal_attribute_of_more_than_127_values():
     for criterion in ("gini", "entropy"):
         reference, compiled = both(table, criterion=criterion)
         assert same(reference, compiled)
-
-
-def tied(n: int, seed: int, weights: np.ndarray | None = None) -> Table:
-    """Mirror-image data: cuts and subsets whose scores tie exactly, where the first in order must
-    win (the compiled scans compare approximations first and must not lose an exact tie)."""
-    rng = np.random.default_rng(seed)
-    x = rng.integers(0, 10, n).astype(np.float64)
-    y = np.where((x <= 2) | (x >= 7), 0, 1)  # cuts at 2.5 and 6.5 score the same
-    y[(x == 4) | (x == 5)] = 2
-    mirror = 9 - x
-    code = rng.integers(0, 6, n).astype(np.int32)
-    y = np.where(code == 5, (y + 1) % 3, y)
-    attributes = (
-        Attribute("x", NUMERIC),
-        Attribute("mirror", NUMERIC),
-        Attribute("c", NOMINAL, tuple(f"v{i}" for i in range(6))),
-    )
-    target = Attribute("y", NOMINAL, ("a", "b", "c"))
-    return Table(Schema(attributes, target), [x, mirror, code], y.astype(np.int32), weights=weights)
 
 
 @pytest.mark.parametrize("criterion", ["gini", "entropy"])

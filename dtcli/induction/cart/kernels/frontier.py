@@ -19,8 +19,16 @@ TOP, SIZE, PUSHED = 0, 1, 2
 @kernel
 def _stack(room, n, lengths):
     """Room for ``room`` nodes, holding the root (node 0, all ``n`` rows, each list whole) in slot 0."""
-    width = max(lengths.shape[0], 1)
-    stack = Node(
+    stack = _empty(room, lengths.shape[0])
+    store(stack, 0, Node(0, 0, n, 0, 0, np.zeros(lengths.shape[0], dtype=np.int64), lengths))
+    return stack
+
+
+@kernel
+def _empty(room, n_lists):
+    """Room for ``room`` nodes (a ``state.Node`` of arrays), none set."""
+    width = max(n_lists, 1)
+    return Node(
         np.empty(room + 2, dtype=np.int64),
         np.empty(room + 2, dtype=np.int64),
         np.empty(room + 2, dtype=np.int64),
@@ -29,8 +37,34 @@ def _stack(room, n, lengths):
         np.empty((room + 2, width), dtype=np.int64),
         np.empty((room + 2, width), dtype=np.int64),
     )
-    store(stack, 0, Node(0, 0, n, 0, 0, np.zeros(lengths.shape[0], dtype=np.int64), lengths))
-    return stack
+
+
+@kernel
+def frontier_of(node):
+    """A depth-first frontier holding ``node`` alone, with room for its subtree's nodes waiting
+    (at most one a row)."""
+    stack = _empty(node.re - node.rs, node.ls.shape[0])
+    store(stack, 0, node)
+    counts = np.zeros(3, dtype=np.int64)
+    counts[TOP] = 1
+    return Frontier(stack, np.zeros(1), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), counts)
+
+
+@kernel
+def carve(frontier, min_rows):
+    """Depth first: take out of the stack the deepest-buried waiting node (the last to be expanded)
+    of at least ``min_rows`` rows, unless it is the only one or next; returns it, or a node of id
+    -1. The nodes above it move down one slot, in order."""
+    top, stack = frontier.counts[TOP], frontier.stack
+    for k in range(top - 1):
+        if stack.re[k] - stack.rs[k] >= min_rows:
+            node = take(frontier, False, k)
+            for j in range(k, top - 1):
+                store(stack, j, take(frontier, False, j + 1))
+            frontier.counts[TOP] = top - 1
+            return node
+    empty = np.zeros(0, dtype=np.int64)
+    return Node(-1, 0, 0, 0, 0, empty, empty)
 
 
 @kernel

@@ -23,7 +23,7 @@ from dtcli.induction.cart.kernels.order import attribute_order
 from dtcli.induction.cart.kernels.partition import split_children
 from dtcli.induction.cart.kernels.scores import pairwise_sum
 from dtcli.induction.cart.kernels.state import Trace
-from dtcli.induction.cart.kernels.tree import blank, cut, record
+from dtcli.induction.cart.kernels.tree import blank, child_counts, cut, record
 from dtcli.induction.kernels.jit import kernel
 
 
@@ -37,23 +37,11 @@ def grow_cart(data, columns, scoring, stopping, order, room, status):
     the tree outgrew ``room`` (``room.fractional``: ``--missing fractional``, see ``fraction.py``;
     else the room is the rows' and the nodes' count). ``status`` receives, as it goes, the depth
     of the node expanded, the nodes so far and the rows expanded so far."""
-    n, y, w = data.y.shape[0], data.y, data.w
-    targets = np.zeros(room.rows if room.fractional else n, dtype=np.int8)  # at most 127 classes (the glue)
-    targets[:n] = y
-    unit = not room.fractional
-    for r in range(n):
-        if w[r] != 1.0:
-            unit = False
-    build = new_build(data, columns, stopping, room, targets, unit, scoring.n_classes)
+    n = data.y.shape[0]
+    build, counts, label = start(data, columns, scoring, stopping, room)
     cap = build.tree.attr.shape[0]
-    counts = np.empty((cap, scoring.n_classes))  # set node by node (_child), as the tree's arrays are
-    label = np.empty(cap, dtype=np.int64)
-    counts[0, :] = 0.0
-    for r in range(n):
-        counts[0, y[r]] += w[r]
-    label[0] = np.argmax(counts[0])
     gains = np.zeros(cap if build.best_first or stopping.chi_alpha > 0 else 1)  # each split's gain, when needed
-    trace = _trace(cap if stopping.chi_alpha > 0 else 1)
+    trace = new_trace(cap if stopping.chi_alpha > 0 else 1)
     frontier = new_frontier(n, data.lengths, stopping.max_leaves)
     leaves, n_nodes = 1, 1
     if build.best_first:
@@ -69,11 +57,11 @@ def grow_cart(data, columns, scoring, stopping, order, room, status):
             node = with_const(node, n_const)
         fitted, lo, hi, list_lo, list_hi = split_children(build, node, n_nodes)
         if not fitted:
-            return _result(counts, label, build.tree, gains, trace, n_nodes, True)
+            return tree_result(counts, label, build.tree, gains, trace, n_nodes, True)
         c0, n_nodes, leaves = n_nodes, n_nodes + 2, leaves + 1  # the children's slots c0, c0 + 1
         for b in range(2):
             blank(build.tree, c0 + b)
-            _child(counts, label, build.arena, lo[b], hi[b], c0 + b, node.id)
+            child_counts(counts, label, build.arena, lo[b], hi[b], c0 + b, node.id)
         if not build.best_first:
             push_pair(frontier, c0, lo, hi, node.depth, node.n_const, list_lo, list_hi)
             continue
@@ -82,11 +70,33 @@ def grow_cart(data, columns, scoring, stopping, order, room, status):
             ok, n_const = decide(build, scoring, order, kid, counts[kid.id], gains, trace)
             if ok:
                 queue(frontier, with_const(kid, n_const), -pairwise_sum(counts[kid.id].copy()) * gains[kid.id])
-    return _result(counts, label, build.tree, gains, trace, n_nodes, False)
+    return tree_result(counts, label, build.tree, gains, trace, n_nodes, False)
 
 
 @kernel
-def _trace(size):
+def start(data, columns, scoring, stopping, room):
+    """What the builder holds before it decides the root: its ``state.Build``, and each node's
+    class counts and label (set node by node, as the tree's arrays are; the root's here)."""
+    n, y, w = data.y.shape[0], data.y, data.w
+    targets = np.zeros(room.rows if room.fractional else n, dtype=np.int8)  # at most 127 classes (the glue)
+    targets[:n] = y
+    unit = not room.fractional
+    for r in range(n):
+        if w[r] != 1.0:
+            unit = False
+    build = new_build(data, columns, stopping, room, targets, unit, scoring.n_classes)
+    cap = build.tree.attr.shape[0]
+    counts = np.empty((cap, scoring.n_classes))
+    label = np.empty(cap, dtype=np.int64)
+    counts[0, :] = 0.0
+    for r in range(n):
+        counts[0, y[r]] += w[r]
+    label[0] = np.argmax(counts[0])
+    return build, counts, label
+
+
+@kernel
+def new_trace(size):
     """Room for ``size`` chi-square tests: node, depth, cases, attribute, df, statistic, p-value,
     kept; and their count."""
     return Trace(
@@ -103,22 +113,9 @@ def _trace(size):
 
 
 @kernel
-def _result(counts, label, tree, gains, trace, n_nodes, overflow):
+def tree_result(counts, label, tree, gains, trace, n_nodes, overflow):
     attr, thr, member, first_child, score = cut(tree, n_nodes)
     return counts[:n_nodes], label[:n_nodes], attr, thr, member, first_child, score, gains[:n_nodes], trace, overflow
-
-
-@kernel
-def _child(counts, label, arena, lo, hi, child, parent):
-    """A child's class counts over its entries ``lo:hi`` (in row order), and its label (the
-    parent's when it holds no weight)."""
-    counts[child, :] = 0.0
-    for i in range(lo, hi):
-        counts[child, arena.targets[i]] += arena.weights[i]
-    weight = 0.0
-    for c in range(counts.shape[1]):
-        weight += counts[child, c]
-    label[child] = np.argmax(counts[child]) if weight > 0 else label[parent]
 
 
 @kernel
@@ -127,28 +124,11 @@ def decide(build, scoring, order, node, node_counts, gains, trace):
     their order, the best split, --min-gain and the chi-square test. Records the split in
     ``build.tree`` and returns (split or not, constants known to the children)."""
     stopping, n_const = build.stopping, node.n_const
-    total = 0.0
-    nonzero = 0
-    biggest = 0.0
-    for c in range(node_counts.shape[0]):
-        total += node_counts[c]
-        if node_counts[c] > 0:
-            nonzero += 1
-        if node_counts[c] > biggest:
-            biggest = node_counts[c]
-    if total <= 0 or nonzero <= 1 or (stopping.max_depth >= 0 and node.depth >= stopping.max_depth):
-        return False, n_const
-    if total < stopping.min_split or biggest / total >= stopping.purity or total < 2 * stopping.min_leaf:
+    if stops(stopping, node, node_counts):
         return False, n_const
     attributes, n_const = attribute_order(order, build.columns, build.arena, node)
-    best_a, best_key, best_score, best_thr = -1, -np.inf, 0.0, 0.0
-    best_member = np.zeros(build.chosen.shape[0], dtype=np.bool_)
     weight = pairwise_sum(build.arena.weights[node.rs : node.re])  # the reference's node weight: numpy's sum
-    for a in attributes:
-        found, key, sc, t = evaluate(build, scoring, a, node, node_counts, weight, best_key if best_a >= 0 else -np.inf)
-        if found and (best_a < 0 or key > best_key):
-            best_a, best_key, best_score, best_thr = a, key, sc, t
-            best_member[:] = build.chosen
+    best_a, best_score, best_thr, best_member, _ = best_split(build, scoring, attributes, node, node_counts, weight)
     if best_a < 0 or not best_score >= stopping.min_gain - 1e-12:
         return False, n_const
     best = (best_a, best_thr, best_score, best_member)
@@ -161,6 +141,41 @@ def decide(build, scoring, order, node, node_counts, gains, trace):
         gains[node.id] = split_gain(split, weight)
     record(build.tree, node.id, best)
     return True, n_const
+
+
+@kernel
+def stops(stopping, node, node_counts):
+    """Whether the stopping rules make ``node`` a leaf before any attribute is scored (no weight,
+    one class, the depth, --min-split, the purity, room for two leaves)."""
+    total = 0.0
+    nonzero = 0
+    biggest = 0.0
+    for c in range(node_counts.shape[0]):
+        total += node_counts[c]
+        if node_counts[c] > 0:
+            nonzero += 1
+        if node_counts[c] > biggest:
+            biggest = node_counts[c]
+    if total <= 0 or nonzero <= 1 or (stopping.max_depth >= 0 and node.depth >= stopping.max_depth):
+        return True
+    return total < stopping.min_split or biggest / total >= stopping.purity or total < 2 * stopping.min_leaf
+
+
+@kernel
+def best_split(build, scoring, attributes, node, node_counts, weight):
+    """The first best split over ``attributes`` in the order given (the highest key; the first on
+    a tie): (attribute or -1, score, threshold, value membership, how many attributes reach that key)."""
+    best_a, best_key, best_score, best_thr, ties, unordered = -1, -np.inf, 0.0, 0.0, 0, False
+    best_member = np.zeros(build.chosen.shape[0], dtype=np.bool_)
+    for a in attributes:
+        found, key, sc, t = evaluate(build, scoring, a, node, node_counts, weight, best_key if best_a >= 0 else -np.inf)
+        unordered |= found and key != key  # a NaN key: which attribute wins depends on the order
+        if found and (best_a < 0 or key > best_key):
+            best_a, best_key, best_score, best_thr, ties = a, key, sc, t, 1
+            best_member[:] = build.chosen
+        elif found and key == best_key:
+            ties += 1
+    return best_a, best_score, best_thr, best_member, max(ties, 2) if unordered else ties
 
 
 @kernel

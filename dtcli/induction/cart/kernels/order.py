@@ -50,9 +50,10 @@ def _constant(a, columns, arena, node):
 
 
 @kernel(inline="always")  # no structures passed per call
-def visit(order, n_known, columns, arena, node):
+def visit(order, n_known, columns, arena, node, found):
     """``SklearnOrder.visit`` (``order``: a ``state.Order``): the attributes to evaluate in order,
-    and the constant count."""
+    and the constant count. ``found`` empty: whether an attribute is constant at the node is read
+    from its rows; else ``found[a]`` says it (replayed: ``speculate.py``)."""
     state, features, constant = order.state, order.features, order.constant
     d = features.shape[0]
     f_i, n_found, n_drawn, n_total, visited = d, 0, 0, n_known, 0
@@ -66,7 +67,7 @@ def visit(order, n_known, columns, arena, node):
             n_drawn += 1
             continue
         f_j += n_found
-        if _constant(features[f_j], columns, arena, node):
+        if found[features[f_j]] if found.shape[0] else _constant(features[f_j], columns, arena, node):
             features[f_j], features[n_total] = features[n_total], features[f_j]
             n_found += 1
             n_total += 1
@@ -87,5 +88,15 @@ def attribute_order(order, columns, arena, node):
     """The attributes to score at ``node``, in scikit-learn's random order (``order.exact``) or in
     column order, and the count of attributes known to be constant."""
     if order.exact:
-        return visit(order, node.n_const, columns, arena, node)
+        return visit(order, node.n_const, columns, arena, node, np.zeros(0, dtype=np.bool_))
     return np.arange(columns.is_nominal.shape[0], dtype=np.int64), node.n_const
+
+
+@kernel
+def replay_order(order, columns, arena, node, found):
+    """``attribute_order``'s draws and bookkeeping at ``node`` without reading its rows: the
+    attributes newly found constant there are ``found`` (recorded when the node was decided
+    ahead of its turn). Returns the count of attributes known to be constant below it."""
+    if order.exact:
+        return visit(order, node.n_const, columns, arena, node, found)[1]
+    return node.n_const

@@ -88,3 +88,10 @@ Build = _named(
     " given (best_first), a nominal split's values on the chosen side, and a nominal attribute's"
     " counts by value and class (hist).",
 )
+Store = _named(
+    "Store",
+    "kind tree counts label found n_left middle",
+    "Nodes decided ahead of their turn (speculate.py), by reference: how each was decided, its test"
+    " and first child (a Tree), class counts and label, the attributes it found constant, and at a"
+    " split the rows going left and where each list's right part starts.",
+)

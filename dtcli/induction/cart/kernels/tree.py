@@ -67,3 +67,16 @@ def cut(tree, n_nodes):
         tree.first_child[:n_nodes],
         tree.score[:n_nodes],
     )
+
+
+@kernel
+def child_counts(counts, label, arena, lo, hi, child, parent):
+    """A child's class counts over its entries ``lo:hi`` (in row order), and its label (the
+    parent's when it holds no weight)."""
+    counts[child, :] = 0.0
+    for i in range(lo, hi):
+        counts[child, arena.targets[i]] += arena.weights[i]
+    weight = 0.0
+    for c in range(counts.shape[1]):
+        weight += counts[child, c]
+    label[child] = np.argmax(counts[child]) if weight > 0 else label[parent]

@@ -1,0 +1,85 @@
+"""The tree grown side by side (``speculate.py``) walked in scikit-learn's true order (numba).
+
+The walk is ``grow.py: grow_cart``'s depth-first loop. A node decided ahead of its turn is not
+decided again: the true generator runs over the constants it recorded (``order.replay_order``),
+which puts the generator and the attribute arrays where deciding it would have, and its test,
+its children's class counts and their segments are taken as recorded. A hole (a tie, left
+undivided) and every node below it are decided here, in order, as ``grow_cart`` decides them.
+The nodes are numbered as ``grow_cart`` numbers them, so the arrays returned are its arrays.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dtcli.induction.cart.kernels.frontier import TOP, new_frontier, push_pair
+from dtcli.induction.cart.kernels.grow import decide, new_trace, tree_result
+from dtcli.induction.cart.kernels.layout import expand, with_const
+from dtcli.induction.cart.kernels.order import replay_order
+from dtcli.induction.cart.kernels.partition import split_children
+from dtcli.induction.cart.kernels.speculate import EARLY, HOLE, VISITED
+from dtcli.induction.cart.kernels.tree import blank, child_counts, record, test_of
+from dtcli.induction.kernels.jit import kernel
+
+
+@kernel
+def replay(build, scoring, order, store, root, counts, label, lengths, status):
+    """``grow_cart``'s result (counts, label, attribute, threshold, membership, first child, score,
+    gains, the chi-square trace, overflow) for the tree whose root was decided ahead as ``store``'s
+    node ``root``; ``build``, ``counts`` and ``label`` as ``grow.start`` made them, ``order`` fresh."""
+    n = build.side.shape[0]
+    gains, trace = np.zeros(1), new_trace(1)
+    frontier = new_frontier(n, lengths, 0)
+    refs = np.empty(n + 2, dtype=np.int64)  # by stack slot: the node's reference in ``store``, or -1
+    refs[0] = root
+    leaves, n_nodes = 1, 1
+    while frontier.counts[TOP] > 0:
+        ref = refs[frontier.counts[TOP] - 1]
+        node, _ = expand(frontier, build, leaves, n_nodes, status)
+        kind = store.kind[ref] if ref >= 0 else HOLE
+        if kind == EARLY:
+            continue
+        c0 = n_nodes
+        if kind == HOLE:
+            ok, n_const = decide(build, scoring, order, node, counts[node.id], gains, trace)
+            if not ok:
+                continue
+            _, lo, hi, list_lo, list_hi = split_children(build, with_const(node, n_const), c0)
+            for b in range(2):
+                blank(build.tree, c0 + b)
+                child_counts(counts, label, build.arena, lo[b], hi[b], c0 + b, node.id)
+            first = -1
+        else:
+            n_const = replay_order(order, build.columns, build.arena, node, store.found[ref])
+            if kind == VISITED:
+                continue
+            lo, hi, list_lo, list_hi = _recorded(store, ref, node)
+            record(build.tree, node.id, test_of(store.tree, ref))
+            build.tree.first_child[node.id] = c0
+            first = store.tree.first_child[ref]
+            for b in range(2):
+                blank(build.tree, c0 + b)
+                counts[c0 + b, :] = store.counts[first + b]
+                label[c0 + b] = store.label[first + b]
+        top = frontier.counts[TOP]
+        push_pair(frontier, c0, lo, hi, node.depth, n_const, list_lo, list_hi)
+        for b in (1, 0):  # as push_pair pushes them
+            if hi[b] > lo[b]:
+                refs[top] = first + b if first >= 0 else -1
+                top += 1
+        n_nodes, leaves = n_nodes + 2, leaves + 1
+    return tree_result(counts, label, build.tree, gains, trace, n_nodes, False)
+
+
+@kernel
+def _recorded(store, ref, node):
+    """The children's row and list bounds of a node split ahead (``partition.split_children``'s)."""
+    width = node.ls.shape[0]
+    lo, hi = np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64)
+    list_lo, list_hi = np.zeros((2, max(width, 1)), dtype=np.int64), np.zeros((2, max(width, 1)), dtype=np.int64)
+    middle = node.rs + store.n_left[ref]
+    lo[0], hi[0], lo[1], hi[1] = node.rs, middle, middle, node.re
+    for s in range(width):
+        m = store.middle[ref, s]
+        list_lo[0, s], list_hi[0, s], list_lo[1, s], list_hi[1, s] = node.ls[s], m, m, node.le[s]
+    return lo, hi, list_lo, list_hi
