@@ -68,7 +68,9 @@ def grow_cart(table: Table, params, trace: list | None = None, progress=None) ->
     missing = int(sum(table.missing_mask(i)[rows].sum() for i in range(len(table.attributes))))
     lent = _lent(table, len(rows) == table.n_rows)
     data, columns = _sorted(table, rows, params.ties == "sklearn")
-    codes = data.nominal.copy() if lent else None  # (the builder rewrites its block: the codes as read)
+    threads = threads_for(table, params)
+    # the builder rewrites its block: the codes as read, unless the threads' builder puts them back
+    codes = data.nominal.copy() if lent and threads == 1 else data.nominal
     release(len(rows))  # the sorts' scratch arrays, freed in the worker threads' heaps
     stopping = Stopping(
         float(params.min_leaf or 1.0),
@@ -87,7 +89,7 @@ def grow_cart(table: Table, params, trace: list | None = None, progress=None) ->
             weight, value, impurity, attr, thr, member, first, score = run.grow(_regression_builder(), ())
             counts, label = weight[:, None].copy(), np.zeros(len(weight), dtype=np.int64)
         else:
-            counts, label, attr, thr, member, first, score, steps = _classes(table, params, rows, run)
+            counts, label, attr, thr, member, first, score, steps = _classes(table, params, rows, run, threads)
             if trace is not None:
                 trace.extend(steps)
     finally:
@@ -149,7 +151,7 @@ def _sorted(table: Table, rows: np.ndarray, exact: bool) -> tuple[Sorted, Column
     n_values = np.array([len(a.values) for a in attributes], dtype=np.int64)
     y, w = (table.y, table.weights) if every else (table.y[rows], table.weights[rows])
     y = y.astype(np.float64 if table.is_regression else np.int8)  # at most 127 classes (use_cart_engine)
-    data = Sorted(nominal, lists, ranks, lengths, y, w.astype(np.float64))
+    data = Sorted(nominal, lists, ranks, lengths, y, w.astype(np.float64, copy=False))  # read only
     return data, Columns(original, is_nominal, slot, n_values, table_values, far)
 
 
@@ -216,15 +218,15 @@ def _regression_builder():
     return grow_regression
 
 
-def _classes(table, params, rows, run: _Run):
-    """The classification builder's arrays (``kernels/grow.py: grow_cart``) and its chi-square tests."""
+def _classes(table, params, rows, run: _Run, threads: int):
+    """The classification builder's arrays (``kernels/grow.py: grow_cart``, or on ``threads``
+    threads ``parallel.py``'s) and its chi-square tests."""
     from dtcli.induction.cart.kernels import grow as cart_grow
 
     logs = np.zeros(1) if run.fractional else _logs(table, rows)  # fractional weights: no table of logarithms
     lgammas = np.array([math.lgamma(df / 2) if df else 0.0 for df in range(len(table.classes) + 1)])
     code = KERNEL_CODES[params.criterion] if params.criterion in ("gini", "cart") else ENTROPY  # others: entropy
     scoring = Scoring(len(table.classes), code, SUBSET_LIMIT, params.ties == "sklearn", logs, _steps(logs), lgammas)
-    threads = threads_for(table, params)
     if threads > 1:
         builder = partial(grow_side_by_side, threads)
     else:

@@ -18,7 +18,7 @@ import threading
 
 import numpy as np
 
-from dtcli.induction.cart.kernels.state import Arena, Build, Node, Order
+from dtcli.induction.cart.kernels.state import Build, Node, Order
 
 SLICE_ROWS = 20_000  # rows a job expands before it may hand a node over (about 10 ms)
 CARVE_ROWS = 1_000  # the smallest subtree handed over (a job costs about 0.1 ms to start)
@@ -38,13 +38,24 @@ def threads_for(table, params) -> int:
 
 def grow_side_by_side(threads: int, data, columns, scoring, stopping, order, room, status) -> tuple:
     """``grow_cart``'s result (``kernels/grow.py``) for the same arguments, grown by ``threads``
-    threads (``order``, a fresh ``state.Order``, is used by the walk in the true order alone)."""
-    from dtcli.induction.cart.kernels.frontier import carve, frontier_of
+    threads (``order``, a fresh ``state.Order``, is used by the walk in the true order alone).
+    The nominal codes of ``data`` are put back in row order afterwards, whatever happens (the
+    glue makes the table's columns again from them, without a copy held during growth)."""
     from dtcli.induction.cart.kernels.grow import start
+
+    build, counts, label = start(data, columns, scoring, stopping, room)
+    try:
+        return _grow(threads, build, counts, label, data, columns, scoring, order, status)
+    finally:
+        _in_row_order(build.arena)
+
+
+def _grow(threads: int, build, counts, label, data, columns, scoring, order, status) -> tuple:
+    """Both steps: the jobs on ``threads`` threads, then the walk in the true order."""
+    from dtcli.induction.cart.kernels.frontier import carve, frontier_of
     from dtcli.induction.cart.kernels.replay import replay
     from dtcli.induction.cart.kernels.speculate import grow_job, new_store
 
-    build, counts, label = start(data, columns, scoring, stopping, room)
     n = len(data.y)
     region = 2 * n + 1  # each thread's nodes: a tree of n rows has at most 2n + 1
     store = new_store(threads * region, columns, scoring.n_classes)
@@ -58,8 +69,8 @@ def grow_side_by_side(threads: int, data, columns, scoring, stopping, order, roo
     failed: list = []
 
     def work(thread: int) -> None:
-        alloc = np.array([thread * region + (1 if thread == 0 else 0)], dtype=np.int64)
-        lists = _list_scratch(build.scratch)  # pages never written are never resident
+        # the thread's next node, next tied split and the end of its tied splits' room
+        alloc = np.array([thread * region + (1 if thread == 0 else 0), thread * region, (thread + 1) * region])
         while True:
             with changed:
                 while not waiting and busy[0] and not failed:
@@ -70,7 +81,7 @@ def grow_side_by_side(threads: int, data, columns, scoring, stopping, order, roo
                 node, job_order = waiting.pop()
                 busy[0] += 1
             try:
-                job = _job_build(build, store, lists)
+                job = _job_build(build, store)
                 frontier = frontier_of(node)
                 while not grow_job(job, scoring, job_order, frontier, store, alloc, SLICE_ROWS, made[thread]):
                     status[0], status[1], status[2] = made[thread, 0], made[:, 1].sum() + 1, made[:, 2].sum()
@@ -98,20 +109,21 @@ def grow_side_by_side(threads: int, data, columns, scoring, stopping, order, roo
     return replay(build, scoring, order, store, 0, counts, label, data.lengths, np.zeros(3, dtype=np.int64))
 
 
-def _list_scratch(scratch) -> tuple:
-    """A thread's own scratch buffers for partitioning list segments (``partition.partition_list``
-    uses them from their start: two threads' nodes' segments of different lists may overlap)."""
-    return tuple(np.empty_like(getattr(scratch, name)) for name in ("lists", "ranks", "list_targets", "list_weights"))
+def _in_row_order(arena) -> None:
+    """Put the arena's nominal codes back in row order (the builder moved them with its rows)."""
+    rows, codes = arena.rows, arena.codes
+    scratch = np.empty_like(codes[0]) if len(codes) else None
+    for column in codes:
+        scratch[rows] = column
+        column[:] = scratch
 
 
-def _job_build(build, store, lists: tuple):
-    """The ``state.Build`` a job grows with: the shared arena and rows' sides, the shared scratch
-    buffers of the rows (a node's own positions), the thread's ``lists`` scratch buffers, the
-    store's tree, and counts by value and chosen values of its own."""
-    scratch = build.scratch
+def _job_build(build, store):
+    """The ``state.Build`` a job grows with: the shared arena, rows' sides and scratch buffers (each
+    node uses its rows' positions), the store's tree, and counts by value and chosen values of its own."""
     return Build(
         build.arena,
-        Arena(scratch.rows, scratch.codes, scratch.targets, scratch.weights, *lists),
+        build.scratch,
         build.columns,
         store.tree,
         build.side,

@@ -111,8 +111,21 @@ def test_the_same_tree_as_the_reference_on_a_larger_table(monkeypatch):
     assert_same_arrays(grown(table, 2, monkeypatch), alone)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_table_is_given_back_as_it_was(small_jobs, monkeypatch, threads):
+    """The builders move the nominal codes with the rows; the table's columns come back with the
+    values and dtypes they had (on threads, from the block put back in row order, with no copy)."""
+    table = generated(1500, 3)
+    before = [column.copy() for column in table.columns]
+    grown(table, threads, monkeypatch)
+    for column, old in zip(table.columns, before):
+        assert column.dtype == old.dtype
+        np.testing.assert_array_equal(column, old)
+
+
 def test_a_failing_job_fails_the_growth(small_jobs, monkeypatch):
-    """An error in any thread is raised in the caller's, and no thread is left waiting."""
+    """An error in any thread is raised in the caller's, no thread is left waiting, and the table
+    is given back as it was."""
     import dtcli.induction.cart.kernels.speculate as speculate
 
     calls = []
@@ -125,8 +138,12 @@ def test_a_failing_job_fails_the_growth(small_jobs, monkeypatch):
 
     real = speculate.grow_job
     monkeypatch.setattr(speculate, "grow_job", failing)
+    table = generated(1500, 0)
+    before = [column.copy() for column in table.columns]
     with pytest.raises(MemoryError, match="no room"):
-        grown(generated(1500, 0), 2, monkeypatch)
+        grown(table, 2, monkeypatch)
+    for column, old in zip(table.columns, before):
+        np.testing.assert_array_equal(column, old)
 
 
 @pytest.mark.parametrize(

@@ -128,7 +128,7 @@ def decide(build, scoring, order, node, node_counts, gains, trace):
         return False, n_const
     attributes, n_const = attribute_order(order, build.columns, build.arena, node)
     weight = pairwise_sum(build.arena.weights[node.rs : node.re])  # the reference's node weight: numpy's sum
-    best_a, best_score, best_thr, best_member, _ = best_split(build, scoring, attributes, node, node_counts, weight)
+    best_a, _, best_score, best_thr, best_member, _ = best_split(build, scoring, attributes, node, node_counts, weight)
     if best_a < 0 or not best_score >= stopping.min_gain - 1e-12:
         return False, n_const
     best = (best_a, best_thr, best_score, best_member)
@@ -164,7 +164,8 @@ def stops(stopping, node, node_counts):
 @kernel
 def best_split(build, scoring, attributes, node, node_counts, weight):
     """The first best split over ``attributes`` in the order given (the highest key; the first on
-    a tie): (attribute or -1, score, threshold, value membership, how many attributes reach that key)."""
+    a tie): (attribute or -1, key, score, threshold, value membership, how many attributes reach
+    that key)."""
     best_a, best_key, best_score, best_thr, ties, unordered = -1, -np.inf, 0.0, 0.0, 0, False
     best_member = np.zeros(build.chosen.shape[0], dtype=np.bool_)
     for a in attributes:
@@ -175,7 +176,7 @@ def best_split(build, scoring, attributes, node, node_counts, weight):
             best_member[:] = build.chosen
         elif found and key == best_key:
             ties += 1
-    return best_a, best_score, best_thr, best_member, max(ties, 2) if unordered else ties
+    return best_a, best_key, best_score, best_thr, best_member, max(ties, 2) if unordered else ties
 
 
 @kernel

@@ -25,8 +25,11 @@ def _arena(data, room, targets, unit):
     codes, lists, ranks = (
         roomy(data.nominal, data.lists, data.ranks, size) if room.fractional else (data.nominal, data.lists, data.ranks)
     )
-    weights = np.zeros(size)
-    weights[:n] = data.w
+    if unit and not room.fractional:
+        weights = data.w  # every weight 1: never moved, so read where it is (8 MB less on a million rows)
+    else:
+        weights = np.zeros(size)
+        weights[:n] = data.w
     list_targets = np.empty((n_numeric, size), dtype=targets.dtype)
     list_weights = np.empty((n_numeric, 1 if unit else size))
     for s in range(n_numeric):

@@ -94,9 +94,8 @@ def attribute_order(order, columns, arena, node):
 
 @kernel
 def replay_order(order, columns, arena, node, found):
-    """``attribute_order``'s draws and bookkeeping at ``node`` without reading its rows: the
-    attributes newly found constant there are ``found`` (recorded when the node was decided
-    ahead of its turn). Returns the count of attributes known to be constant below it."""
+    """``attribute_order`` at ``node`` without reading its rows: the attributes newly found
+    constant there are ``found`` (recorded when the node was decided ahead of its turn)."""
     if order.exact:
-        return visit(order, node.n_const, columns, arena, node, found)[1]
-    return node.n_const
+        return visit(order, node.n_const, columns, arena, node, found)
+    return np.arange(columns.is_nominal.shape[0], dtype=np.int64), node.n_const

@@ -16,40 +16,53 @@ from dtcli.induction.kernels.jit import kernel
 
 @kernel(inline="always")  # no structures passed per call
 def route_rows(build, rs, re, best):
-    """Each of the node's rows' side (0 left, 1 right) in ``build.side`` (by row); a missing value
-    goes down the branch with more known weight (the left on a tie). Returns how many go left."""
-    arena, side = build.arena, build.side
+    """Each of the node's rows' side (0 left, 1 right) in ``build.side`` (by row), as
+    ``branch_sides`` finds them. Returns how many go left."""
     best_a, best_thr, _, best_member = best
+    sides = np.empty(re - rs, dtype=np.int8)
+    n_left = branch_sides(build, rs, re, best_a, best_member, best_thr, sides)
+    for i in range(rs, re):
+        build.side[build.arena.rows[i]] = sides[i - rs]
+    return n_left
+
+
+@kernel
+def branch_sides(build, rs, re, a, member, thr, sides):
+    """The side (0 left, 1 right) of each of the node's entries ``rs:re`` at the test on attribute
+    ``a``, in ``sides`` by position; a missing value goes down the branch with more known weight
+    (the left on a tie). Returns how many go left."""
+    arena = build.arena
     sizes0 = 0.0
     sizes1 = 0.0
     for i in range(rs, re):
-        b = branch_of(i, arena, build.columns, best_a, best_member, best_thr)
-        side[arena.rows[i]] = b
+        b = branch_of(i, arena, build.columns, a, member, thr)
+        sides[i - rs] = b
         if b == 0:
             sizes0 += arena.weights[i]
         elif b == 1:
             sizes1 += arena.weights[i]
     heavier = 0 if sizes0 >= sizes1 else 1
     n_left = 0
-    for i in range(rs, re):
-        r = arena.rows[i]
-        if side[r] < 0:
-            side[r] = heavier
-        if side[r] == 0:
+    for j in range(re - rs):
+        if sides[j] < 0:
+            sides[j] = heavier
+        if sides[j] == 0:
             n_left += 1
     return n_left
 
 
 @kernel(inline="always")  # no structures passed per call
-def partition_list(build, s, start, end):
+def partition_list(build, s, start, end, base):
     """Stable partition of list ``s``'s segment (rows, with their value ranks, targets and
     weights) by the rows' side, in one pass: the left entries move up in place, the right ones
-    wait in the scratch buffers. Returns the number of left entries."""
+    wait in the scratch buffers from ``base``, the start of the node's rows (its rows' positions
+    are its own in every list's scratch, so that nodes split side by side share the buffers:
+    ``speculate.py``). Returns the number of left entries."""
     arena, scratch, side, unit = build.arena, build.scratch, build.side, build.unit
     items, lv, ly, lw = arena.lists[s], arena.ranks[s], arena.list_targets[s], arena.list_weights[s]
     tmp, tmp_v, tmp_y, tmp_w = scratch.lists[0], scratch.ranks[0], scratch.list_targets[0], scratch.list_weights[0]
     k = start
-    m = 0
+    m = base
     for i in range(start, end):
         it = items[i]
         if side[it] == 0:
@@ -62,10 +75,10 @@ def partition_list(build, s, start, end):
             if not unit:
                 tmp_w[m] = lw[i]
             m += 1
-    for j in range(m):
-        items[k + j], lv[k + j], ly[k + j] = tmp[j], tmp_v[j], tmp_y[j]
+    for j in range(m - base):
+        items[k + j], lv[k + j], ly[k + j] = tmp[base + j], tmp_v[base + j], tmp_y[base + j]
         if not unit:
-            lw[k + j] = tmp_w[j]
+            lw[k + j] = tmp_w[base + j]
     return k - start
 
 
@@ -131,7 +144,7 @@ def split_children(build, node, c0):
         partition_rows(build, rs, re)
         lo[0], hi[0], lo[1], hi[1] = rs, rs + n_left, rs + n_left, re
         for s in range(n_lists):
-            middle = ls[s] + partition_list(build, s, ls[s], le[s])
+            middle = ls[s] + partition_list(build, s, ls[s], le[s], rs)
             list_lo[0, s], list_hi[0, s], list_lo[1, s], list_hi[1, s] = ls[s], middle, middle, le[s]
         return out
     missing = n_missing(build.arena, build.columns, rs, re, best[0])

@@ -3,8 +3,10 @@
 The walk is ``grow.py: grow_cart``'s depth-first loop. A node decided ahead of its turn is not
 decided again: the true generator runs over the constants it recorded (``order.replay_order``),
 which puts the generator and the attribute arrays where deciding it would have, and its test,
-its children's class counts and their segments are taken as recorded. A hole (a tie, left
-undivided) and every node below it are decided here, in order, as ``grow_cart`` decides them.
+its children's class counts and their segments are taken as recorded; at a tied node, the test
+is the tied split the true order visits first (its children swapped if it divides the rows the
+other way round). A hole (a tie, left undivided) and every node below it are decided here, in
+order, as ``grow_cart`` decides them.
 The nodes are numbered as ``grow_cart`` numbers them, so the arrays returned are its arrays.
 """
 
@@ -17,7 +19,7 @@ from dtcli.induction.cart.kernels.grow import decide, new_trace, tree_result
 from dtcli.induction.cart.kernels.layout import expand, with_const
 from dtcli.induction.cart.kernels.order import replay_order
 from dtcli.induction.cart.kernels.partition import split_children
-from dtcli.induction.cart.kernels.speculate import EARLY, HOLE, VISITED
+from dtcli.induction.cart.kernels.speculate import EARLY, HOLE, TIED, VISITED
 from dtcli.induction.cart.kernels.tree import blank, child_counts, record, test_of
 from dtcli.induction.kernels.jit import kernel
 
@@ -48,38 +50,57 @@ def replay(build, scoring, order, store, root, counts, label, lengths, status):
             for b in range(2):
                 blank(build.tree, c0 + b)
                 child_counts(counts, label, build.arena, lo[b], hi[b], c0 + b, node.id)
-            first = -1
+            first, swapped = -1, False
         else:
-            n_const = replay_order(order, build.columns, build.arena, node, store.found[ref])
+            visited, n_const = replay_order(order, build.columns, build.arena, node, store.found[ref])
             if kind == VISITED:
                 continue
-            lo, hi, list_lo, list_hi = _recorded(store, ref, node)
-            record(build.tree, node.id, test_of(store.tree, ref))
+            swapped = _chosen(build.tree, node.id, store, ref, kind == TIED, visited)
+            lo, hi, list_lo, list_hi = _recorded(store, ref, node, swapped)
             build.tree.first_child[node.id] = c0
             first = store.tree.first_child[ref]
-            for b in range(2):
+            for b in range(2):  # with the children swapped, child b is the one recorded as 1 - b
                 blank(build.tree, c0 + b)
-                counts[c0 + b, :] = store.counts[first + b]
-                label[c0 + b] = store.label[first + b]
+                counts[c0 + b, :] = store.counts[first + (1 - b if swapped else b)]
+                label[c0 + b] = store.label[first + (1 - b if swapped else b)]
         top = frontier.counts[TOP]
         push_pair(frontier, c0, lo, hi, node.depth, n_const, list_lo, list_hi)
         for b in (1, 0):  # as push_pair pushes them
             if hi[b] > lo[b]:
-                refs[top] = first + b if first >= 0 else -1
+                refs[top] = -1 if first < 0 else first + (1 - b if swapped else b)
                 top += 1
         n_nodes, leaves = n_nodes + 2, leaves + 1
     return tree_result(counts, label, build.tree, gains, trace, n_nodes, False)
 
 
 @kernel
-def _recorded(store, ref, node):
-    """The children's row and list bounds of a node split ahead (``partition.split_children``'s)."""
+def _chosen(tree, node, store, ref, tied, visited):
+    """Record at ``node`` of ``tree`` the test decided ahead at ``ref``, or at a tied node the tied
+    split first in ``visited`` (the true visiting order); returns whether that split's branches are
+    the recorded children the other way round."""
+    if not tied:
+        record(tree, node, test_of(store.tree, ref))
+        return False
+    ties = store.ties
+    for a in visited:
+        for k in range(ties.first[ref], ties.first[ref] + ties.count[ref]):
+            if ties.attr[k] == a:
+                record(tree, node, (a, ties.thr[k], ties.score[k], ties.member[k].copy()))
+                return ties.swapped[k]
+    raise AssertionError("a tied split the true order does not visit")
+
+
+@kernel
+def _recorded(store, ref, node, swapped):
+    """The children's row and list bounds of a node split ahead (``partition.split_children``'s),
+    the two children exchanged when ``swapped``."""
     width = node.ls.shape[0]
     lo, hi = np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64)
     list_lo, list_hi = np.zeros((2, max(width, 1)), dtype=np.int64), np.zeros((2, max(width, 1)), dtype=np.int64)
+    left, right = (1, 0) if swapped else (0, 1)
     middle = node.rs + store.n_left[ref]
-    lo[0], hi[0], lo[1], hi[1] = node.rs, middle, middle, node.re
+    lo[left], hi[left], lo[right], hi[right] = node.rs, middle, middle, node.re
     for s in range(width):
         m = store.middle[ref, s]
-        list_lo[0, s], list_hi[0, s], list_lo[1, s], list_hi[1, s] = node.ls[s], m, m, node.le[s]
+        list_lo[left, s], list_hi[left, s], list_lo[right, s], list_hi[right, s] = node.ls[s], m, m, node.le[s]
     return lo, hi, list_lo, list_hi

@@ -90,8 +90,14 @@ Build = _named(
 )
 Store = _named(
     "Store",
-    "kind tree counts label found n_left middle",
+    "kind tree counts label found n_left middle ties",
     "Nodes decided ahead of their turn (speculate.py), by reference: how each was decided, its test"
-    " and first child (a Tree), class counts and label, the attributes it found constant, and at a"
-    " split the rows going left and where each list's right part starts.",
+    " and first child (a Tree), class counts and label, the attributes it found constant, at a split"
+    " the rows going left and where each list's right part starts, and the tied splits (Ties).",
+)
+Ties = _named(
+    "Ties",
+    "first count attr thr score member swapped",
+    "The splits tied at a node that split its rows alike (speculate.py): by node, where its entries"
+    " start and how many; by entry, the test, and whether its left branch is the first entry's right.",
 )
