@@ -58,8 +58,7 @@ def _grow(threads: int, build, counts, label, data, columns, scoring, order, sta
 
     n = len(data.y)
     region = 2 * n + 1  # each thread's nodes: a tree of n rows has at most 2n + 1
-    store = new_store(threads * region, columns, scoring.n_classes)
-    store.counts[0], store.label[0] = counts[0], label[0]
+    store = new_store(threads * region, columns)
     n_lists = len(data.lengths)
     root = Node(0, 0, n, 0, 0, np.zeros(n_lists, dtype=np.int64), data.lengths.astype(np.int64))
     waiting = [(root, _copy(order))]

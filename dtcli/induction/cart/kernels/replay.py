@@ -2,8 +2,9 @@
 
 The walk is ``grow.py: grow_cart``'s depth-first loop. A node decided ahead of its turn is not
 decided again: the true generator runs over the constants it recorded (``order.replay_order``),
-which puts the generator and the attribute arrays where deciding it would have, and its test,
-its children's class counts and their segments are taken as recorded; at a tied node, the test
+which puts the generator and the attribute arrays where deciding it would have, and its test
+and its children's segments are taken as recorded (their class counts counted again, as
+``grow_cart`` counts them); at a tied node, the test
 is the tied split the true order visits first (its children swapped if it divides the rows the
 other way round). A hole (a tie, left undivided) and every node below it are decided here, in
 order, as ``grow_cart`` decides them.
@@ -35,6 +36,7 @@ def replay(build, scoring, order, store, root, counts, label, lengths, status):
     refs = np.empty(n + 2, dtype=np.int64)  # by stack slot: the node's reference in ``store``, or -1
     refs[0] = root
     leaves, n_nodes = 1, 1
+    found = np.zeros(build.columns.is_nominal.shape[0], dtype=np.bool_)
     while frontier.counts[TOP] > 0:
         ref = refs[frontier.counts[TOP] - 1]
         node, _ = expand(frontier, build, leaves, n_nodes, status)
@@ -52,17 +54,16 @@ def replay(build, scoring, order, store, root, counts, label, lengths, status):
                 child_counts(counts, label, build.arena, lo[b], hi[b], c0 + b, node.id)
             first, swapped = -1, False
         else:
-            visited, n_const = replay_order(order, build.columns, build.arena, node, store.found[ref])
+            visited, n_const = replay_order(order, build.columns, build.arena, node, _found(store, ref, found))
             if kind == VISITED:
                 continue
             swapped = _chosen(build.tree, node.id, store, ref, kind == TIED, visited)
             lo, hi, list_lo, list_hi = _recorded(store, ref, node, swapped)
             build.tree.first_child[node.id] = c0
             first = store.tree.first_child[ref]
-            for b in range(2):  # with the children swapped, child b is the one recorded as 1 - b
+            for b in range(2):
                 blank(build.tree, c0 + b)
-                counts[c0 + b, :] = store.counts[first + (1 - b if swapped else b)]
-                label[c0 + b] = store.label[first + (1 - b if swapped else b)]
+                child_counts(counts, label, build.arena, lo[b], hi[b], c0 + b, node.id)
         top = frontier.counts[TOP]
         push_pair(frontier, c0, lo, hi, node.depth, n_const, list_lo, list_hi)
         for b in (1, 0):  # as push_pair pushes them
@@ -71,6 +72,15 @@ def replay(build, scoring, order, store, root, counts, label, lengths, status):
                 top += 1
         n_nodes, leaves = n_nodes + 2, leaves + 1
     return tree_result(counts, label, build.tree, gains, trace, n_nodes, False)
+
+
+@kernel
+def _found(store, ref, found):
+    """``found``, set to the attributes node ``ref`` found constant (``store.found``'s bits)."""
+    bits = store.found[ref]
+    for a in range(found.shape[0]):
+        found[a] = (bits[a // 8] >> (a % 8)) & 1 == 1
+    return found
 
 
 @kernel

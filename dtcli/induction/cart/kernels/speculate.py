@@ -33,7 +33,7 @@ from dtcli.induction.cart.kernels.order import attribute_order
 from dtcli.induction.cart.kernels.partition import branch_sides, split_children
 from dtcli.induction.cart.kernels.scores import pairwise_sum
 from dtcli.induction.cart.kernels.state import Store, Ties
-from dtcli.induction.cart.kernels.tree import blank, child_counts, record, tree_arrays
+from dtcli.induction.cart.kernels.tree import blank, record, tree_arrays
 from dtcli.induction.kernels.jit import kernel
 
 # a leaf by the stopping rules, a leaf after scoring, a split, a tie left undivided, a tie split alike
@@ -41,12 +41,13 @@ EARLY, VISITED, SPLIT, HOLE, TIED = 0, 1, 2, 3, 4
 
 
 @kernel
-def new_store(cap, columns, n_classes):
-    """Room for ``cap`` nodes decided ahead of their turn (pages never written are never resident)."""
+def new_store(cap, columns):
+    """Room for ``cap`` nodes decided ahead of their turn (pages never written are never resident;
+    a million rows' tree takes about 11 MB of it)."""
     tree, widest = tree_arrays(cap, columns.is_nominal, columns.n_values)
     ties = Ties(
-        np.empty(cap, dtype=np.int64),
-        np.empty(cap, dtype=np.int64),
+        np.empty(cap, dtype=np.int32),
+        np.empty(cap, dtype=np.int32),
         np.empty(cap, dtype=np.int64),
         np.empty(cap),
         np.empty(cap),
@@ -56,10 +57,8 @@ def new_store(cap, columns, n_classes):
     return Store(
         np.empty(cap, dtype=np.int8),
         tree,
-        np.empty((cap, n_classes)),
-        np.empty(cap, dtype=np.int64),
-        np.empty((cap, columns.is_nominal.shape[0]), dtype=np.bool_),
-        np.empty(cap, dtype=np.int64),
+        np.empty((cap, (columns.is_nominal.shape[0] + 7) // 8), dtype=np.uint8),
+        np.empty(cap, dtype=np.int32),
         np.empty((cap, max(columns.original.shape[0], 1)), dtype=np.int32),
         ties,
     )
@@ -75,7 +74,8 @@ def grow_job(build, scoring, order, frontier, store, alloc, budget, status):
     while frontier.counts[TOP] > 0 and spent < budget:
         node = take(frontier, False, -1)
         status[0], status[2] = node.depth, status[2] + node.re - node.rs
-        kind, n_const = _ahead(build, scoring, order, node, store, alloc)
+        node_counts = _class_counts(build.arena, node, scoring.n_classes)
+        kind, n_const = _ahead(build, scoring, order, node, node_counts, store, alloc)
         store.kind[node.id] = kind
         if kind not in (SPLIT, TIED):
             continue
@@ -87,7 +87,6 @@ def grow_job(build, scoring, order, frontier, store, alloc, budget, status):
             store.middle[node.id, s] = list_hi[0, s]
         for b in range(2):
             blank(store.tree, c0 + b)
-            child_counts(store.counts, store.label, build.arena, lo[b], hi[b], c0 + b, node.id)
         push_pair(frontier, c0, lo, hi, node.depth, n_const, list_lo, list_hi)
         spent += node.re - node.rs
         status[1] += 2
@@ -95,18 +94,27 @@ def grow_job(build, scoring, order, frontier, store, alloc, budget, status):
 
 
 @kernel
-def _ahead(build, scoring, order, node, store, alloc):
+def _class_counts(arena, node, n_classes):
+    """The node's class counts over its entries in row order (as ``tree.child_counts`` adds them)."""
+    counts = np.zeros(n_classes)
+    for i in range(node.rs, node.re):
+        counts[arena.targets[i]] += arena.weights[i]
+    return counts
+
+
+@kernel
+def _ahead(build, scoring, order, node, node_counts, store, alloc):
     """``grow.decide`` at ``node`` with an out-of-step order: (EARLY, VISITED, SPLIT, HOLE or TIED,
     the constants known to its children); the constants it found are kept in ``store.found``, a
     tied node's splits in ``store.ties`` (``_settle``). A split is recorded in ``build.tree``."""
-    node_counts = store.counts[node.id]
     if stops(build.stopping, node, node_counts):
         return EARLY, node.n_const
     attributes, n_const = attribute_order(order, build.columns, build.arena, node)
-    if order.exact:
-        store.found[node.id, :] = False
+    if order.exact:  # a bit an attribute
+        store.found[node.id, :] = 0
         for i in range(node.n_const, n_const):
-            store.found[node.id, order.constant[i]] = True
+            a = order.constant[i]
+            store.found[node.id, a // 8] |= np.uint8(1 << (a % 8))
     weight = pairwise_sum(build.arena.weights[node.rs : node.re])
     found = best_split(build, scoring, attributes, node, node_counts, weight)
     best_a, best_key, best_score, best_thr, best_member, ties = found

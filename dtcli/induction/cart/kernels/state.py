@@ -90,10 +90,10 @@ Build = _named(
 )
 Store = _named(
     "Store",
-    "kind tree counts label found n_left middle ties",
+    "kind tree found n_left middle ties",
     "Nodes decided ahead of their turn (speculate.py), by reference: how each was decided, its test"
-    " and first child (a Tree), class counts and label, the attributes it found constant, at a split"
-    " the rows going left and where each list's right part starts, and the tied splits (Ties).",
+    " and first child (a Tree), the attributes it found constant (a bit each), at a split the rows"
+    " going left and where each list's right part starts, and the tied splits (Ties).",
 )
 Ties = _named(
     "Ties",
