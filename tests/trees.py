@@ -117,6 +117,16 @@ def generated(n: int, seed: int):
     return Table(Schema(attributes, Attribute("y", NOMINAL, ("k0", "k1", "k2"))), columns, y)
 
 
+def without_missing(table) -> None:
+    """Fill ``table``'s missing values in place (nominal: the first value; numeric: 1.0), for
+    ``--missing reject``."""
+    for i, column in enumerate(table.columns):
+        if table.attributes[i].is_nominal:
+            column[column < 0] = 0
+        else:
+            column[np.isnan(column)] = 1.0
+
+
 def same(a, b) -> bool:
     """Equal, floats to 1e-12: the per-node path takes logarithms with numpy, the kernels with the
     C library, and the two may differ in the last bit (numpy's vectorised log is not always

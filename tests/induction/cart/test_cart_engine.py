@@ -6,7 +6,7 @@ import json
 
 import numpy as np
 import pytest
-from trees import both, generated, same, tied
+from trees import both, generated, same, tied, without_missing
 
 from dtcli.model.table import NOMINAL, NUMERIC, Attribute, Schema, Table
 from helpers import FIXTURES, WEKA, load
@@ -33,11 +33,7 @@ pytest.importorskip("numba")
 def test_same_trees_on_generated_data(seed, options):
     table = generated(1200, seed)
     if options.get("missing") == "reject":
-        for i, column in enumerate(table.columns):
-            if table.attributes[i].is_nominal:
-                column[column < 0] = 0
-            else:
-                column[np.isnan(column)] = 1.0
+        without_missing(table)
     reference, compiled = both(table, **options)
     assert same(reference, compiled)
 

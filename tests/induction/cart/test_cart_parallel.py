@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from trees import both, generated, same, tied
+from trees import both, generated, same, tied, without_missing
 
 from dtcli.induction import grow_params
 from dtcli.induction.cart import engine, parallel
@@ -58,11 +58,7 @@ def assert_same_arrays(one, other) -> None:
 def test_side_by_side_grows_the_one_thread_tree(small_jobs, monkeypatch, seed, options, threads):
     table = generated(1500, seed)
     if options.get("missing") == "reject":
-        for i, column in enumerate(table.columns):
-            if table.attributes[i].is_nominal:
-                column[column < 0] = 0
-            else:
-                column[np.isnan(column)] = 1.0
+        without_missing(table)
     alone = grown(table, 1, monkeypatch, **options)
     assert_same_arrays(grown(table, threads, monkeypatch, **options), alone)
 
