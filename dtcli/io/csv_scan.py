@@ -2,8 +2,8 @@
 
 Line ends are LF, CRLF and a lone CR (as Python's ``csv`` module counts them
 with ``newline=''``). Every scan works on ``CHUNK`` bytes at a time, so its
-temporary arrays stay a few MiB whatever the file's size, and keeps nothing
-for a blank line: a file of a GiB of blank lines costs a few array operations
+temporary arrays stay a few MiB (at most 8 bytes for each byte of a chunk) whatever
+the file's size, and keeps nothing for a blank line: a file of a GiB of blank lines costs a few array operations
 per byte and no memory beyond its bytes.
 """
 
@@ -61,23 +61,34 @@ def mend_lone_cr(data: bytearray) -> None:
 
 def content_lines(raw: np.ndarray, sep: int):
     """For each chunk, the lines that hold something (more than a line end): their numbers (from 1),
-    fields (separators + 1) and where their text stops. Line ends: LF and CRLF (lone CRs mended before)."""
+    fields (separators + 1) and where their text stops. Line ends: LF and CRLF (lone CRs mended before).
+    Only the chunk's line ends and separators are looked at after one comparison each (a line's
+    separators are those before its end: a sorted search among their places)."""
     lines = separators = last = 0  # lines ended, separators seen, separators up to the last line kept
     for offset in range(0, len(raw), CHUNK):
         part = raw[offset : offset + CHUNK]
-        one, two = shifted(raw, offset, len(part), 1), shifted(raw, offset, len(part), 2)
-        text = ((one != LF) & (one != CR)) | ((one == CR) & (two != LF))  # the line before holds something
-        ends = part == LF
-        kept = np.flatnonzero(ends & text)
-        if len(kept):
-            numbers = lines + np.cumsum(ends, dtype=np.int32)[kept].astype(np.int64)
-            at = separators + np.cumsum(part == sep, dtype=np.int32)[kept].astype(np.int64)
-            yield numbers, np.diff(at, prepend=last) + 1, kept + offset - (one[kept] == CR)
-            last = int(at[-1])
-        lines += int(np.count_nonzero(ends))
-        separators += int(np.count_nonzero(part == sep))
+        ends = np.flatnonzero(part == LF)
+        seps = np.flatnonzero(part == sep)
+        if len(ends):
+            one, two = before(raw, ends + offset, 1), before(raw, ends + offset, 2)
+            which = np.flatnonzero(((one != LF) & (one != CR)) | ((one == CR) & (two != LF)))  # holds something
+            if len(which):
+                kept = ends[which]
+                at = separators + np.searchsorted(seps, kept).astype(np.int64)
+                numbers, stops = lines + 1 + which.astype(np.int64), kept + offset - (one[which] == CR)
+                yield numbers, np.diff(at, prepend=last) + 1, stops
+                last = int(at[-1])
+        lines += len(ends)
+        separators += len(seps)
     if len(raw) and raw[-1] != LF:  # the last line has no line end, and holds something
         yield np.array([lines + 1]), np.array([separators - last + 1]), np.array([len(raw)])
+
+
+def before(raw: np.ndarray, places: np.ndarray, k: int) -> np.ndarray:
+    """The bytes ``k`` places before ``places`` (an LF before the file's start)."""
+    out = raw[np.maximum(places - k, 0)]
+    out[places < k] = LF
+    return out
 
 
 def without_blank_lines(data: bytearray) -> bytearray:
