@@ -9,6 +9,8 @@ branch index per row and ``MISSING`` where the tested value is missing.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -203,3 +205,17 @@ class Tree:
     @property
     def classes(self) -> tuple[str, ...]:
         return self.schema.classes
+
+
+@contextlib.contextmanager
+def without_gc():
+    """Python's cycle collector paused: making, reading or writing a large tree makes millions of
+    objects (none in a cycle), and each full collection would walk them all again (loading a
+    126,839-node model took 4 s with it, 0.8 s without; making its Nodes 0.53 s against 0.29 s)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()

@@ -18,7 +18,7 @@ import numpy as np
 
 from dtcli.induction.search.numeric import seqsum
 from dtcli.model.table import Attribute
-from dtcli.model.tree import Node, NominalTest, NumericTest
+from dtcli.model.tree import Node, NominalTest, NumericTest, without_gc
 
 
 @dataclass
@@ -50,7 +50,11 @@ class FlatTree:
         return NumericTest(attribute, float(self.thr[slot]))
 
     def to_nodes(self) -> Node:
-        """The Node tree of the slots reachable from the root (slot 0)."""
+        """The Node tree of the slots reachable from the root (slot 0), made with the collector paused."""
+        with without_gc():
+            return self._made()
+
+    def _made(self) -> Node:
         attr, cstart, nb = self.attr.tolist(), self.cstart.tolist(), self.nb.tolist()  # plain ints: fast
         scores = self.score.tolist()
         made: dict[int, Node] = {}
