@@ -31,8 +31,11 @@ JOBS = (  # the longest first: two at a time (``--jobs``), the compiles overlap
     ("C4.5, a nominal attribute of more than 127 values", "label", {"algorithm": "c45", "wide": 1}),
     # 4-byte value ranks (``levelwise/data.rank_type``): the row number as a numeric attribute, shallow
     ("C4.5, a numeric attribute of more than 65,536 values", "label", {"algorithm": "c45", "long": 1, "max_depth": 3}),
+    # 2-byte value ranks (``cart/engine.short_ranks``): the same table without the row number, shallow
+    ("CART classification, more than 65,536 rows", "label", {"algorithm": "cart", "short": 1, "max_depth": 3}),
+    ("CART best first, more than 65,536 rows", "label", {"algorithm": "cart", "short": 1, "max_leaves": 8}),
 )
-LONG_ROWS = 65_600  # the rows of the table of the ``long`` job: more distinct values than 2-byte ranks hold
+LONG_ROWS = 65_600  # the rows of the ``long`` and ``short`` jobs' table: more than 2-byte ranks number
 
 
 def sample_csv(n: int = 400, seed: int = 0) -> str:
@@ -67,12 +70,14 @@ def warm(job: tuple, path: str) -> tuple[float, list[str], bool]:
     title, target, options = job
     options = dict(options)
     algorithm, prune, wide = options.pop("algorithm"), options.pop("prune", None), options.pop("wide", False)
-    long = options.pop("long", False)
+    long, short = options.pop("long", False), options.pop("short", False)
     task = "auto" if algorithm == "cart" else "classification"
     other = "value" if target == "label" else "label"
     if long:  # ``id`` numeric, one value a row
         path = path.replace("sample.csv", "long.csv")
         table = load_training_table(path, target, (other, "c1", "x1", "x2"), (), None, task)
+    elif short:  # more rows than 2 bytes number, each numeric attribute's values fewer
+        table = load_training_table(path.replace("sample.csv", "long.csv"), target, (other, "id"), (), None, task)
     else:
         table = load_training_table(path, target, (other,) + (() if wide else ("id",)), ("id",), None, task)
     params, pruning = grow_params(algorithm, **options), PruneParams(method=prune)

@@ -96,6 +96,9 @@ DESCEND_SECONDS = 2.5e-7
 
 
 WIDE_SETS = ("cart", "cart-side", "regression", "levelwise", "prune")  # the sets whose kernels read nominal codes
+SHORT_SETS = ("cart", "cart-side")  # the sets whose kernels read value ranks in 2 bytes on large tables
+# CART classification holds value ranks in 2 bytes on tables of more rows than this (``cart/engine.short_ranks``)
+SHORT_RANKS_ROWS = 65_536
 
 
 def index_glob(cache: str, file: str, function: str) -> str:
@@ -127,11 +130,16 @@ def _cache() -> str:
 
 
 def variant(name: str, table) -> str:
-    """The second compilation a table may need of a set: the CART builders, the level-wise engine
+    """The other compilations a table may need of a set: the CART builders, the level-wise engine
     and pessimistic pruning hold nominal codes in bytes, or in 4-byte integers when an attribute
-    has more than 127 values (``wide``)."""
-    wide = table is not None and any(a.is_nominal and len(a.values) > 127 for a in table.attributes)
-    return "wide" if wide and name in WIDE_SETS else ""
+    has more than 127 values (``wide``); CART classification on more than ``SHORT_RANKS_ROWS``
+    rows holds value ranks in 2 bytes (``short``; an estimate: ``cart/engine.short_ranks`` also
+    needs every numeric attribute to have at most 65,536 distinct values, known once sorted)."""
+    if table is None:
+        return ""
+    wide = name in WIDE_SETS and any(a.is_nominal and len(a.values) > 127 for a in table.attributes)
+    short = name in SHORT_SETS and table.n_rows > SHORT_RANKS_ROWS and not all(a.is_nominal for a in table.attributes)
+    return "-".join(kind for kind, wanted in (("wide", wide), ("short", short)) if wanted)
 
 
 def marker(name: str, table) -> str | None:

@@ -21,6 +21,7 @@ import numpy as np
 
 from dtcli.induction.cart.kernels.state import Columns, Order, Room, Scoring, Sorted, Stopping
 from dtcli.induction.cart.parallel import grow_side_by_side, threads_for
+from dtcli.induction.compiling import SHORT_RANKS_ROWS
 from dtcli.induction.criteria.chisquare import ChiStep
 from dtcli.induction.criteria.constants import ENTROPY, FEATURE_THRESHOLD, KERNEL_CODES, RAND_R_MAX
 from dtcli.induction.grow.flat import FlatTree
@@ -115,7 +116,8 @@ def grow_cart(table: Table, params, trace: list | None = None, progress=None) ->
 def _sorted(table: Table, rows: np.ndarray, exact: bool) -> tuple[Sorted, Columns]:
     """The labelled ``rows`` laid out for the builders: nominal codes by attribute, and each
     numeric attribute's rows sorted by value (in parallel: the sort is compiled and GIL-free but
-    for the rounding), their value ranks into one table of every attribute's distinct values.
+    for the rounding), and their value ranks among the attribute's distinct values (``short_ranks``:
+    in 2 bytes).
     When every row is labelled, the table's numeric columns become views into the block the
     builders read (same values), so that they are held once."""
     from dtcli.induction.kernels.sort import ranked_order
@@ -147,12 +149,14 @@ def _sorted(table: Table, rows: np.ndarray, exact: bool) -> tuple[Sorted, Column
 
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         list(pool.map(sort, range(len(original))))
-    table_values, far = _distinct(distinct, ranks, lengths)
+    if short_ranks(table, n, distinct):
+        ranks = ranks.astype(np.uint16)  # (the 4-byte ranks go before growth)
+    table_values, offsets, far = _distinct(distinct)
     n_values = np.array([len(a.values) for a in attributes], dtype=np.int64)
     y, w = (table.y, table.weights) if every else (table.y[rows], table.weights[rows])
     y = y.astype(np.float64 if table.is_regression else np.int8)  # at most 127 classes (use_cart_engine)
     data = Sorted(nominal, lists, ranks, lengths, y, w.astype(np.float64, copy=False))  # read only
-    return data, Columns(original, is_nominal, slot, n_values, table_values, far)
+    return data, Columns(original, is_nominal, slot, n_values, table_values, offsets, far)
 
 
 def _lent(table: Table, every: bool) -> dict:
@@ -164,21 +168,26 @@ def _lent(table: Table, every: bool) -> dict:
     return {i: table.columns[i].dtype for i, a in enumerate(table.attributes) if a.is_nominal} if every else {}
 
 
-def _distinct(distinct: list, ranks: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """One table of every attribute's distinct values (ranks, offset here by attribute, index it)
-    and, for each rank, the first rank whose value exceeds it by more than ``FEATURE_THRESHOLD``."""
-    offsets = np.cumsum([0] + [len(d) for d in distinct])
-    if offsets[-1] >= 2**31:
-        raise MemoryError("too many distinct numeric values for the CART builder")
-    for s in range(len(distinct)):
-        ranks[s, : lengths[s]] += offsets[s]
+def short_ranks(table: Table, n: int, distinct: list) -> bool:
+    """Whether the value ranks of a classification tree's ``n`` rows are held in 2 bytes: when there
+    are more than ``SHORT_RANKS_ROWS`` of them (below, the 4-byte kernels serve, compiled once
+    already) and no numeric attribute has more than 65,536 distinct values (a million rows: 20 MB
+    less while the tree grows)."""
+    return not table.is_regression and n > SHORT_RANKS_ROWS and all(len(d) <= 2**16 for d in distinct)
+
+
+def _distinct(distinct: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One table of every numeric attribute's distinct values (in slot order), where each
+    attribute's part starts (a rank indexes its attribute's part), and for each rank the first
+    rank of its attribute whose value exceeds it by more than ``FEATURE_THRESHOLD``."""
+    offsets = np.cumsum([0] + [len(d) for d in distinct]).astype(np.int64)
     table_values = np.concatenate(distinct) if distinct else np.zeros(0)
     far = np.zeros(len(table_values), dtype=np.int32)
     for s, d in enumerate(distinct):
         beyond = np.searchsorted(d, d + FEATURE_THRESHOLD, side="right")
         # -1: every value is more than the threshold below the next, so any two ranks differ enough
-        far[offsets[s] : offsets[s + 1]] = -1 if np.all(beyond == np.arange(1, len(d) + 1)) else offsets[s] + beyond
-    return table_values, far
+        far[offsets[s] : offsets[s + 1]] = -1 if np.all(beyond == np.arange(1, len(d) + 1)) else beyond
+    return table_values, offsets, far
 
 
 def _order(table: Table, params):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from dtcli.induction.cart.kernels.scan import values_of
 from dtcli.induction.criteria.constants import FEATURE_THRESHOLD, RAND_R_MAX
 from dtcli.induction.kernels.jit import kernel
 
@@ -44,8 +45,8 @@ def _constant(a, columns, arena, node):
     ls, le = node.ls, node.le
     if le[s] <= ls[s]:
         return True
-    low = columns.distinct[arena.ranks[s, ls[s]]]  # the values as compared, by rank
-    high = columns.distinct[arena.ranks[s, le[s] - 1]]
+    distinct, _ = values_of(columns, s)  # the values as compared, by rank
+    low, high = distinct[arena.ranks[s, ls[s]]], distinct[arena.ranks[s, le[s] - 1]]
     return high <= low + FEATURE_THRESHOLD
 
 

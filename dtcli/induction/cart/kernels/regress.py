@@ -19,6 +19,7 @@ from dtcli.induction.cart.kernels.frontier import begin, new_frontier, push_pair
 from dtcli.induction.cart.kernels.layout import child, expand, new_build, nonempty, with_const
 from dtcli.induction.cart.kernels.order import attribute_order
 from dtcli.induction.cart.kernels.partition import split_children
+from dtcli.induction.cart.kernels.scan import values_of
 from dtcli.induction.cart.kernels.scores import pairwise_sum
 from dtcli.induction.cart.kernels.tree import blank, cut, record
 from dtcli.induction.criteria.constants import EPSILON  # a node this pure is a leaf
@@ -66,13 +67,7 @@ def _numeric(build, s, node, exact):
     """``search/regression.py: _numeric`` on list ``s``'s segment at ``node`` (ranks, targets, weights): (found,
     score, known weight, key, threshold)."""
     lv, ly, lw = build.arena.ranks, build.arena.list_targets, build.arena.list_weights
-    distinct, far, ls, le, min_leaf = (
-        build.columns.distinct,
-        build.columns.far,
-        node.ls,
-        node.le,
-        build.stopping.min_leaf,
-    )
+    (distinct, far), ls, le, min_leaf = values_of(build.columns, s), node.ls, node.le, build.stopping.min_leaf
     big_w = 0.0
     big_s = 0.0
     big_q = 0.0

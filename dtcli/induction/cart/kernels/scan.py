@@ -30,6 +30,14 @@ from dtcli.induction.kernels.jit import kernel
 RESYNC = 1024
 
 
+@kernel(inline="always")  # no structures passed per call
+def values_of(columns, s):
+    """The distinct values of the numeric attribute in slot ``s`` (a ``state.Columns``), indexed by
+    its value ranks, and for each rank the first of its ranks far enough above it (or -1 each)."""
+    start, end = columns.offsets[s], columns.offsets[s + 1]
+    return columns.distinct[start:end], columns.far[start:end]
+
+
 @kernel
 def _xlogx(x, logs):
     return x * logs[int(x)] if x > 0 else 0.0
@@ -55,7 +63,7 @@ def numeric(build, scoring, s, node, node_counts, whole):
     ones. ``steps[x] = f(x + 1) - f(x)``, ``f(x) = x ln x``, for whole x below the table's size
     (with unit weights, one row moving left changes the entropy bound by four of these)."""
     lv, ly, lw, unit = build.arena.ranks, build.arena.list_targets, build.arena.list_weights, build.unit
-    distinct, far, ls, le = build.columns.distinct, build.columns.far, node.ls, node.le
+    (distinct, far), ls, le = values_of(build.columns, s), node.ls, node.le
     criterion, exact, logs = scoring.criterion, scoring.exact, scoring.logs
     n_classes, min_leaf = node_counts.shape[0], build.stopping.min_leaf
     spaced = le[s] > ls[s] and far[lv[s, ls[s]]] < 0  # the attribute's distinct values are all far enough apart
@@ -178,7 +186,7 @@ def _unit_entropy(build, scoring, s, node, spaced, known, margin, best_left):
     differ by more than twice the margin compare the same way exactly; only closer ones are
     scored exactly. The cut kept is always the first of the best so far. Returns (found, best
     key, lower, upper) and leaves the best cut's left counts in ``best_left``."""
-    lv, ly, distinct, far = build.arena.ranks, build.arena.list_targets, build.columns.distinct, build.columns.far
+    lv, ly, (distinct, far) = build.arena.ranks, build.arena.list_targets, values_of(build.columns, s)
     ls, le, logs, steps, min_leaf = node.ls, node.le, scoring.logs, scoring.steps, build.stopping.min_leaf
     n_classes = known.shape[0]
     total = 0.0

@@ -25,15 +25,17 @@ Sorted = _named(
     "Sorted",
     "nominal lists ranks lengths y w",
     "The rows: nominal codes by attribute (-1: missing), each numeric attribute's rows sorted by"
-    " value and their value ranks, each list's rows with a value; class codes or targets; weights.",
+    " value and their value ranks (4 bytes, or 2: ``engine.short_ranks``), each list's rows with a"
+    " value; class codes or targets; weights.",
 )
 Columns = _named(
     "Columns",
-    "original is_nominal slot n_values distinct far",
+    "original is_nominal slot n_values distinct offsets far",
     "The attributes: numeric columns as given; each"
     " attribute's row in the nominal or numeric arrays, its value count; every numeric attribute's"
-    " distinct values as compared (single precision when exact), indexed by rank, and for each rank"
-    " the first far enough above it.",
+    " distinct values as compared (single precision when exact), by slot from ``offsets[slot]`` and"
+    " then by rank, and for each rank the first of the attribute's ranks far enough above it"
+    " (``scan.values_of``).",
 )
 Stopping = _named(
     "Stopping",
