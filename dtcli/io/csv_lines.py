@@ -60,13 +60,16 @@ def record_lines(data: bytearray, sep: str, width: int, source: str, max_rows: i
     separators and spaces (pandas skips or pads it) or past ``max_rows`` records.
 
     The bytes are ``data`` mended in place for pandas' C parser, which misreads the line after a
-    blank line ended by a lone CR (``a,b\\r\\r,1`` gives ``1,`` for ``,1``): such a CR becomes an
-    LF, which ends the same line (in a file without quotes every lone CR does); or, when blank
-    lines are more than a quarter of the file, a copy without them.
+    blank line ended by a lone CR (``a,b\\r\\r,1`` gives ``1,`` for ``,1``), or by a line of spaces
+    (which it skips as blank): such a CR becomes an LF, which ends the same line (in a file without
+    quotes every lone CR does); or, when blank lines are more than a quarter of the file, a copy
+    without them.
     """
     lone = LONE_CR.search(data) is not None
     if b'"' in data:
-        starts, blank = quoted_records(data, sep, width, source, max_rows)
+        starts, blank, spaced = quoted_records(data, sep, width, source, max_rows)
+        for start, stop in spaced if lone else ():  # (pandas skips such a line as blank, and so misreads it)
+            data[start:stop] = LONE_CR.sub(b"\n", data[start:stop])
         if sum(stop - start for start, stop in blank) * BLANK_SHARE > len(data):
             return starts, without_ranges(data, blank)
         for start, stop in blank if lone else ():

@@ -32,12 +32,12 @@ FIELD_LIMIT = min(sys.maxsize, (1 << 31) - 1)  # the csv module's default (128 K
 
 class PhysicalLines:
     """The lines of ``data`` (each with its line end) for ``csv.reader``. Set ``fresh`` before
-    asking for a record: then blank lines are skipped (their byte ranges kept in ``skipped``) and
-    ``first`` becomes the line where the record starts."""
+    asking for a record: then blank lines are skipped (their byte ranges kept in ``skipped``),
+    ``first`` becomes the line where the record starts and ``start`` its first byte."""
 
     def __init__(self, data):
         self.data, self.raw = data, np.frombuffer(data, dtype=np.uint8)
-        self.position = self.line = self.first = 0
+        self.position = self.line = self.first = self.start = 0
         self.fresh = True
         self.skipped: list[tuple[int, int]] = []
 
@@ -53,7 +53,7 @@ class PhysicalLines:
                 self.line += ends_between(data, position, start)
                 self.skipped.append((position, start))
                 position = start
-            self.first = self.line + 1
+            self.first, self.start = self.line + 1, position
         if position >= len(data):
             self.position = position
             raise StopIteration
@@ -74,9 +74,10 @@ def first_record(data, sep: str) -> list[str]:
 
 
 def quoted_records(data, sep: str, width: int, source: str, max_rows: int = 0):
-    """The line where each data record starts (int64) and the byte ranges of the blank lines;
-    DataError for a record too wide, or too narrow unless it holds only separators and spaces,
-    for a quote never closed, or past ``max_rows`` records."""
+    """The line where each data record starts (int64), the byte ranges of the blank lines, and
+    (where a lone CR may end a line) those of the lines of spaces and tabs only; DataError for a
+    record too wide, or too narrow unless it holds only separators and spaces, for a quote never
+    closed, or past ``max_rows`` records."""
     try:
         return _records(data, sep, width, source, max_rows, strict=True)
     except csv.Error as exc:
@@ -93,6 +94,7 @@ def _records(data, sep: str, width: int, source: str, max_rows: int, strict: boo
     lines = PhysicalLines(data)
     records = reader(lines if physical else _text(data), sep, strict)
     starts: list[int] = []
+    spaced: list[tuple[int, int]] = []  # (physical) lines of spaces and tabs: pandas skips them as blank
     header, first = True, 1
     try:
         while True:
@@ -106,6 +108,8 @@ def _records(data, sep: str, width: int, source: str, max_rows: int, strict: boo
                 header = header and not record
                 continue
             starts.append(first)
+            if physical and len(record) == 1 and not record[0].strip(SPACES) and _spaces(data, lines):
+                spaced.append((lines.start, lines.position))
             if len(record) > width or len(record) < width and any(field.strip(SPACES) for field in record):
                 raise width_error(source, first, len(record), width)
             if max_rows and len(starts) > max_rows:
@@ -117,7 +121,12 @@ def _records(data, sep: str, width: int, source: str, max_rows: int, strict: boo
         if "unexpected end of data" in str(exc):
             raise DataError(f"{source}, line {first}: a quoted value is never closed; check the quoting") from None
         raise DataError(f"{source}, line {first}: cannot parse CSV ({exc}); check the quoting") from None
-    return np.asarray(starts, dtype=np.int64), lines.skipped
+    return np.asarray(starts, dtype=np.int64), lines.skipped, spaced
+
+
+def _spaces(data, lines: PhysicalLines) -> bool:
+    """Whether the record just read is a line of spaces and tabs (no quotes), with its line end."""
+    return not bytes(data[lines.start : lines.position]).strip(b" \t\r\n")
 
 
 def _blank_lines(data) -> int:

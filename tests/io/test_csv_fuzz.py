@@ -112,6 +112,8 @@ def test_a_table_written_by_the_csv_module_reads_back(tmp_path, monkeypatch, tab
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(tables(), st.sampled_from(["\n", "\r", "\r\n"]))
 @example(table=(["1", "11"], [["", "\n "]]), terminator="\r")  # "1,11\r,\n \r": a line of one space
+# '1,",",11,111\r,,,\n \r,,,0\r': pandas skipped the line of one space ended by a lone CR and misread the next
+@example(table=(["1", ",", "11", "111"], [["", "", "", "\n "], ["", "", "", "0"]]), terminator="\r")
 def test_any_written_text_reads_as_the_csv_module_reads_it(tmp_path, monkeypatch, table, terminator):
     """With LF or CR as terminator the csv module leaves the other line end in a cell unquoted,
     so the text may not hold the table any more: whatever it holds, dtree reads what csv reads."""
