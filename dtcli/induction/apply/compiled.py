@@ -142,15 +142,22 @@ def predict_compiled(flat, n_rows: int, depth: int, done=None, chunk: int = CHUN
     """``predict.descend`` of every table row through the layout ``flat`` of a tree of ``depth``
     levels of splits, walked by the compiled kernel ``chunk`` rows at a time
     (only a chunk's columns copied at once); ``done(n)`` after each chunk of ``n`` rows."""
-    packed = Packed(flat, kernels(), depth)
     proba = np.empty((n_rows, flat.dist.shape[1]))
-    step = max(1, chunk)
-    for start in range(0, n_rows, step):
-        stop = min(start + step, n_rows)
-        proba[start:stop] = descend_compiled(packed, start, stop)
+    for start, stop, part in compiled_chunks(flat, n_rows, depth, chunk):
+        proba[start:stop] = part
         if done is not None:
             done(stop - start)
     return proba
+
+
+def compiled_chunks(flat, n_rows: int, depth: int, chunk: int = CHUNK):
+    """``predict_compiled``'s rows a chunk at a time, the tree packed once: (start, stop, their rows'
+    ``predict.descend``) in row order."""
+    packed = Packed(flat, kernels(), depth)
+    step = max(1, chunk)
+    for start in range(0, n_rows, step):
+        stop = min(start + step, n_rows)
+        yield start, stop, descend_compiled(packed, start, stop)
 
 
 def packed_predictor(flat, depth: int, threads: int | None = None):

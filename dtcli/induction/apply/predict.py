@@ -44,27 +44,55 @@ def predict_proba(
     chunk of ``n`` rows; a row's numbers depend on that row only, so they are the same.
     ``compiling(seconds)``, when given, is called before the kernel compiles (not in the cache).
     """
-    from dtcli.induction.backend import compiled_prediction
-
-    flat = layout(tree, table)
-    levels = depth(flat)
-    if compiled_prediction(table.n_rows, levels, engine):
+    flat, levels, compiled = _prepared(tree, table, engine, compiling)
+    if compiled:
         from dtcli.induction.apply.compiled import predict_compiled
-        from dtcli.induction.backend import prediction_compile_seconds
-
-        seconds = prediction_compile_seconds() if compiling is not None else 0
-        if seconds:
-            compiling(seconds)
 
         return predict_compiled(flat, table.n_rows, levels, done, chunk)
     if done is None:
         return descend(flat, np.arange(table.n_rows))
     proba = np.empty((table.n_rows, flat.dist.shape[1]), dtype=np.float64)
-    for start in range(0, table.n_rows, max(1, chunk)):
-        rows = np.arange(start, min(start + max(1, chunk), table.n_rows))
-        proba[rows] = descend(flat, rows)
-        done(len(rows))
+    for start, stop, part in _numpy_chunks(flat, table.n_rows, chunk):
+        proba[start:stop] = part
+        done(stop - start)
     return proba
+
+
+def proba_chunks(tree: Tree, table: Table, chunk: int = CHUNK, engine: str = "auto"):
+    """``predict_proba``'s rows ``chunk`` at a time, never all at once: (start, stop, those rows'
+    probabilities) in row order, the same numbers (a row's depend on that row only)."""
+    flat, levels, compiled = _prepared(tree, table, engine, None)
+    if compiled:
+        from dtcli.induction.apply.compiled import compiled_chunks
+
+        yield from compiled_chunks(flat, table.n_rows, levels, chunk)
+    else:
+        yield from _numpy_chunks(flat, table.n_rows, chunk)
+
+
+def _prepared(tree: Tree, table: Table, engine: str, compiling) -> tuple:
+    """(``tree``'s layout for ``table``, its depth, whether the compiled kernel walks it), having
+    announced the kernel's compile to ``compiling(seconds)`` when it is not in the cache."""
+    from dtcli.induction.backend import compiled_prediction
+
+    flat = layout(tree, table)
+    levels = depth(flat)
+    if not compiled_prediction(table.n_rows, levels, engine):
+        return flat, levels, False
+    from dtcli.induction.backend import prediction_compile_seconds
+
+    seconds = prediction_compile_seconds() if compiling is not None else 0
+    if seconds:
+        compiling(seconds)
+    return flat, levels, True
+
+
+def _numpy_chunks(flat, n_rows: int, chunk: int):
+    """``descend`` of rows ``chunk`` at a time: (start, stop, their probabilities)."""
+    step = max(1, chunk)
+    for start in range(0, n_rows, step):
+        stop = min(start + step, n_rows)
+        yield start, stop, descend(flat, np.arange(start, stop))
 
 
 def predictor(tree: Tree, table: Table, rows: int, engine: str = "auto", compiling=None, threads=None):
