@@ -35,7 +35,9 @@ class NumberColumn:
 @dataclass
 class TextColumn:
     """Cells as written: ``codes`` (-1 missing) into the distinct cells ``uniques``, which are
-    in order of first appearance (every reader keeps to that, as ``of`` and ``pd.factorize`` do)."""
+    in order of first appearance (every reader keeps to that, as ``of`` and ``pd.factorize`` do).
+    The codes are signed integers of any width (``code_type``: the large-file reader's are the
+    narrowest that hold them); ``encode`` makes the table's 4-byte codes from them."""
 
     codes: np.ndarray
     uniques: list
@@ -64,6 +66,12 @@ class TextColumn:
     def factorize(self) -> tuple[np.ndarray, list]:
         """Codes (-1 missing) and the distinct cells, in order of first appearance."""
         return self.codes, self.uniques
+
+
+def code_type(n_uniques: int) -> type:
+    """The narrowest signed integer type holding codes of ``n_uniques`` cells and -1 (a million rows
+    of a column of a few values: 1 MB of codes, not 4, while the file's columns become a table)."""
+    return np.int8 if n_uniques <= 127 else np.int16 if n_uniques <= 32_767 else np.int32
 
 
 class Columns:

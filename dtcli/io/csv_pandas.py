@@ -16,7 +16,7 @@ import numpy as np
 
 from dtcli.errors import DataError
 from dtcli.io import csv_cells
-from dtcli.io.columns import NumberColumn, TextColumn
+from dtcli.io.columns import NumberColumn, TextColumn, code_type
 from dtcli.io.csv_cells import MISSING_CELLS, NUMERIC_MISSING, looks_numeric
 from dtcli.io.pandas_import import pandas
 from dtcli.io.source import BufferReader
@@ -59,7 +59,7 @@ def _column(series: pd.Series):
     if series.dtype.kind == "f":
         return NumberColumn(series.to_numpy(dtype=np.float64))
     codes, uniques = pd.factorize(series, use_na_sentinel=True)  # first appearance, -1 missing
-    return TextColumn(codes.astype(np.int32), [str(u) for u in uniques])
+    return TextColumn(codes.astype(code_type(len(uniques))), [str(u) for u in uniques])
 
 
 def _read_typed(payload: bytes, columns, numeric: list, options: dict) -> pd.DataFrame:
