@@ -140,17 +140,25 @@ def _sorted(table: Table, rows: np.ndarray, exact: bool) -> tuple[Sorted, Column
         elif every and is_nominal[i]:
             table.columns[i] = None  # lent (``_lent``): made again from the block after growth
     lists = np.zeros((len(original), n), dtype=np.int32)
-    ranks = np.zeros((len(original), n), dtype=np.int32)
+    # 2 bytes unless an attribute has too many values (``short_ranks`` says at the end)
+    narrow = not table.is_regression and n > SHORT_RANKS_ROWS and len(original) > 0
+    ranks = np.zeros((len(original), n), dtype=np.uint16 if narrow else np.int32)
     lengths = np.zeros(len(original), dtype=np.int64)
     distinct: list = [None] * len(original)
+    wide: dict = {}  # (narrow) the 4-byte ranks of attributes with more values than 2 bytes number
 
     def sort(s: int) -> None:  # the values as compared (single precision when exact) live only here
-        lengths[s], distinct[s] = ranked_order(single(original[s]) if exact else original[s], lists[s], ranks[s])
+        into = np.empty(n, dtype=np.int32) if narrow else ranks[s]  # (narrow: one attribute's at a time)
+        lengths[s], distinct[s] = ranked_order(single(original[s]) if exact else original[s], lists[s], into)
+        if narrow and len(distinct[s]) <= 2**16:
+            ranks[s] = into
+        elif narrow:
+            wide[s] = into
 
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         list(pool.map(sort, range(len(original))))
-    if short_ranks(table, n, distinct):
-        ranks = ranks.astype(np.uint16)  # (the 4-byte ranks go before growth)
+    if narrow and not short_ranks(table, n, distinct):
+        ranks = np.stack([wide[s] if s in wide else ranks[s].astype(np.int32) for s in range(len(original))])
     table_values, offsets, far = _distinct(distinct)
     n_values = np.array([len(a.values) for a in attributes], dtype=np.int64)
     y, w = (table.y, table.weights) if every else (table.y[rows], table.weights[rows])
@@ -171,9 +179,10 @@ def _lent(table: Table, every: bool) -> dict:
 def short_ranks(table: Table, n: int, distinct: list) -> bool:
     """Whether the value ranks of a classification tree's ``n`` rows are held in 2 bytes: when there
     are more than ``SHORT_RANKS_ROWS`` of them (below, the 4-byte kernels serve, compiled once
-    already) and no numeric attribute has more than 65,536 distinct values (a million rows: 20 MB
-    less while the tree grows)."""
-    return not table.is_regression and n > SHORT_RANKS_ROWS and all(len(d) <= 2**16 for d in distinct)
+    already), some numeric attribute and none with more than 65,536 distinct values (``distinct``:
+    each one's; a million rows: 20 MB less while the tree grows)."""
+    short = n > SHORT_RANKS_ROWS and len(distinct) > 0 and all(len(d) <= 2**16 for d in distinct)
+    return short and not table.is_regression
 
 
 def _distinct(distinct: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

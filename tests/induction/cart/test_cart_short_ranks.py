@@ -102,6 +102,7 @@ def test_short_ranks_only_where_every_rank_fits_in_two_bytes(monkeypatch):
     assert engine.short_ranks(table, 300, fits)
     assert not engine.short_ranks(table, 100, fits)  # small tables keep the 4-byte kernels
     assert not engine.short_ranks(table, 300, [np.arange(2**16 + 1.0), np.arange(5.0)])
+    assert not engine.short_ranks(table, 300, [])  # no numeric attribute: no ranks
     regression = Table(Schema(table.attributes, Attribute("v", NUMERIC)), table.columns, np.zeros(300))
     assert not engine.short_ranks(regression, 300, fits)
 
