@@ -18,14 +18,17 @@ from dtcli.errors import DataError
 from dtcli.io import csv_cells
 from dtcli.io.columns import NumberColumn, TextColumn, code_type
 from dtcli.io.csv_cells import MISSING_CELLS, NUMERIC_MISSING, looks_numeric
+from dtcli.io.csv_halves import read_halves
 from dtcli.io.pandas_import import pandas
 from dtcli.io.source import BufferReader
 
 pd = pandas()
 
 
-def read_columns(payload: bytes, header: list[str], sep: str, texts: set, source: str) -> list:
-    """The columns of the CSV text ``payload`` (UTF-8 bytes or bytearray, read in place), in file order."""
+def read_columns(payload: bytes, header: list[str], sep: str, texts: set, source: str, rows: int = -1) -> list:
+    """The columns of the CSV text ``payload`` (UTF-8 bytes or bytearray, read in place), in file
+    order; ``rows``: the records it holds, when known (a large plain file is then read as two
+    halves at once: ``csv_halves``)."""
     options = {
         "sep": sep,
         "index_col": False,
@@ -47,6 +50,10 @@ def read_columns(payload: bytes, header: list[str], sep: str, texts: set, source
                 for i, c in enumerate(sample.columns)
                 if i < len(header) and header[i] not in texts and looks_numeric(sample[c].tolist())
             ]
+            missing = {c: (NUMERIC_MISSING if c in numeric else MISSING_CELLS) for c in sample.columns}
+            halves = read_halves(payload, sample.columns, numeric, options, missing, rows) if rows >= 0 else None
+            if halves is not None:
+                return halves
             frame = _read_typed(payload, sample.columns, numeric, options)
     except pd.errors.ParserError as exc:
         raise DataError(f"{source}: cannot parse CSV ({_parser_message(str(exc))}); check the quoting") from None

@@ -57,7 +57,7 @@ def parse_csv(data, source: str, path: str, text_columns=(), max_rows: int = 0):
     if columns is None:
         from dtcli.io.csv_pandas import read_columns
 
-        columns = read_columns(data, header, sep, texts, source)
+        columns = read_columns(data, header, sep, texts, source, len(lines))
     return _named(columns, header, source), lines, sep, data
 
 
