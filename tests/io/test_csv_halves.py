@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from dtcli.errors import DtreeError
 from dtcli.io import csv_halves, csv_reader
-from dtcli.io.columns import NumberColumn
+from dtcli.io.columns import NumberColumn, code_type
 from dtcli.io.read import read_data
 
 
@@ -124,3 +124,14 @@ def test_any_table_reads_as_the_whole_file_reads_it(tmp_path, monkeypatch, halve
     path = tmp_path / "t.csv"
     path.write_text(end.join(["p,q,label"] + [",".join(row) for row in rows]) + end, encoding="utf-8", newline="")
     assert columns_of(path, monkeypatch, halves=True) == columns_of(path, monkeypatch, halves=False)
+
+
+def test_codes_take_the_narrowest_type_that_holds_them(tmp_path, monkeypatch):
+    assert [code_type(n) for n in (0, 127, 128, 32_767, 32_768)] == [np.int8, np.int8, np.int16, np.int16, np.int32]
+    monkeypatch.setattr(csv_reader, "PLAIN_MAX", -1)
+    path = tmp_path / "t.csv"
+    path.write_text("a,b,label\n" + "".join(f"v{i},w{i % 3},k{i % 2}\n" for i in range(300)), encoding="utf-8")
+    for halves in (False, True):
+        made = columns_of(path, monkeypatch, halves)
+        assert [made[name][-1] for name in ("a", "b", "label")] == [np.int16, np.int8, np.int8]
+        assert made["a"][2] == [f"v{i}" for i in range(300)] and made["a"][1] == list(range(300))
