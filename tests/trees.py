@@ -200,3 +200,13 @@ def tied(n: int, seed: int, weights: np.ndarray | None = None):
     )
     target = Attribute("y", NOMINAL, ("a", "b", "c"))
     return Table(Schema(attributes, target), [x, mirror, code], y.astype(np.int32), weights=weights)
+
+
+FLAT_FIELDS = ("attr", "thr", "nb", "cstart", "counts", "label", "score")  # a FlatTree's arrays
+
+
+def assert_same_arrays(one, other) -> None:
+    """Two FlatTrees (the compiled builders') hold the same arrays and tests."""
+    for field in FLAT_FIELDS:
+        np.testing.assert_array_equal(getattr(one, field), getattr(other, field), err_msg=field)
+    assert [repr(t) for t in one.tests] == [repr(t) for t in other.tests]

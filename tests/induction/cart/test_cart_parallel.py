@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from trees import both, generated, same, tied, without_missing
+from trees import assert_same_arrays, both, generated, same, tied, without_missing
 
 from dtcli.induction import grow_params
 from dtcli.induction.cart import engine, parallel
 from dtcli.model.table import NUMERIC, Attribute, Schema, Table
 
 pytest.importorskip("numba")
-
-FIELDS = ("attr", "thr", "nb", "cstart", "counts", "label", "score")
 
 
 @pytest.fixture
@@ -31,12 +29,6 @@ def grown(table, threads: int, monkeypatch, **options):
     """The FlatTree of ``table`` grown by the compiled builder on ``threads`` threads."""
     monkeypatch.setattr(engine, "threads_for", lambda table, params: threads)
     return engine.grow_cart(table, grow_params("cart", **options))
-
-
-def assert_same_arrays(one, other) -> None:
-    for field in FIELDS:
-        np.testing.assert_array_equal(getattr(one, field), getattr(other, field), err_msg=field)
-    assert [repr(t) for t in one.tests] == [repr(t) for t in other.tests]
 
 
 @pytest.mark.parametrize("seed", range(3))

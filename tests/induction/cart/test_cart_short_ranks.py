@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from trees import both, generated, same, tied, without_missing
+from trees import assert_same_arrays, both, generated, same, tied, without_missing
 
 from dtcli.induction import compiling, grow_params
 from dtcli.induction.cart import engine, parallel
 from dtcli.model.table import NOMINAL, NUMERIC, Attribute, Schema, Table
 
 pytest.importorskip("numba")
-
-FIELDS = ("attr", "thr", "nb", "cstart", "counts", "label", "score")
 
 
 @pytest.fixture
@@ -40,12 +38,6 @@ def grown(table, threads: int, monkeypatch, short: bool, **options):
     monkeypatch.setattr(engine, "threads_for", lambda table, params: threads)
     monkeypatch.setattr(engine, "SHORT_RANKS_ROWS", 0 if short else 10**9)
     return engine.grow_cart(table, grow_params("cart", **options))
-
-
-def assert_same_arrays(one, other) -> None:
-    for field in FIELDS:
-        np.testing.assert_array_equal(getattr(one, field), getattr(other, field), err_msg=field)
-    assert [repr(t) for t in one.tests] == [repr(t) for t in other.tests]
 
 
 EVERY_BUILDER = [
