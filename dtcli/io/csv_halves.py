@@ -1,6 +1,6 @@
 """A large plain CSV file parsed as two halves at once, a chunk of rows at a time (pandas' C parser).
 
-Contract: ``read_halves(payload, names, numeric, options, missing, rows)`` returns the columns that
+Contract: ``read_halves(payload, dtypes, missing, options, rows)`` returns the columns that
 ``csv_pandas`` reads from the whole file (``_read_typed``, then ``_column``), the same numbers and
 the same codes into the same cells, or None when the file is not one it reads; the caller then
 reads it whole. It reads files of ``SPLIT_BYTES`` or more, on a machine where this process may use
@@ -37,10 +37,10 @@ class _Whole(Exception):
     """The file is to be read whole."""
 
 
-def read_halves(payload, names, numeric: list, options: dict, missing: dict, rows: int) -> list | None:
-    """The columns named ``names`` (pandas' names, in file order; ``numeric``: those read as
-    float64) of the CSV bytes ``payload`` holding ``rows`` records, read with ``pd.read_csv``'s
-    ``options`` and ``na_values=missing``, or None (module docstring)."""
+def read_halves(payload, dtypes: dict, missing: dict, options: dict, rows: int) -> list | None:
+    """The columns of the CSV bytes ``payload`` holding ``rows`` records, each read as ``dtypes``
+    says (pandas' names, in file order: float64 or "category"), with ``pd.read_csv``'s ``options``
+    and ``na_values=missing``, or None (module docstring)."""
     if len(payload) < SPLIT_BYTES or _cores() < 2 or payload.find(b'"') >= 0:
         return None
     last = 0 if payload.endswith(b"\n") else 1  # a last line without its line end
@@ -50,9 +50,9 @@ def read_halves(payload, names, numeric: list, options: dict, missing: dict, row
     if middle <= 0 or middle >= len(payload):
         return None
     first_rows = payload.count(b"\n", 0, middle) - 1
-    halves = _Halves(names, set(numeric), rows)
+    halves = _Halves(dtypes, rows)
     view = memoryview(payload)
-    second_options = {**options, "header": None, "names": list(names)}
+    second_options = {**options, "header": None, "names": list(dtypes)}
     failed: list = []
 
     def second() -> None:
@@ -83,17 +83,17 @@ class _Halves:
     """The arrays both halves fill: float64 numbers, and codes into each half's cells in order of
     first appearance (``seen[half][column]``: cell -> code)."""
 
-    def __init__(self, names, numeric: set, rows: int):
-        self.names, self.numeric = list(names), numeric
-        self.numbers = {c: np.empty(rows) for c in self.names if c in numeric}
-        self.codes = {c: np.empty(rows, dtype=np.int32) for c in self.names if c not in numeric}
+    def __init__(self, dtypes: dict, rows: int):
+        self.dtypes, self.names = dtypes, list(dtypes)
+        self.numeric = {c for c, kind in dtypes.items() if kind != "category"}
+        self.numbers = {c: np.empty(rows) for c in self.names if c in self.numeric}
+        self.codes = {c: np.empty(rows, dtype=np.int32) for c in self.names if c not in self.numeric}
         self.seen: list[dict] = [{c: {} for c in self.codes}, {c: {} for c in self.codes}]
 
     def parse(self, part, options: dict, start: int, stop: int, half: int) -> None:
         """Rows ``start`` to ``stop`` from the bytes ``part`` (_Whole if pandas reads them otherwise)."""
-        dtypes = {c: (np.float64 if c in self.numeric else "category") for c in self.names}
         at = start
-        with pd.read_csv(BufferReader(part), dtype=dtypes, chunksize=SPLIT_CHUNK, **options) as chunks:
+        with pd.read_csv(BufferReader(part), dtype=self.dtypes, chunksize=SPLIT_CHUNK, **options) as chunks:
             for chunk in chunks:
                 n = len(chunk)
                 if at + n > stop or list(chunk.columns) != self.names:

@@ -50,11 +50,13 @@ def read_columns(payload: bytes, header: list[str], sep: str, texts: set, source
                 for i, c in enumerate(sample.columns)
                 if i < len(header) and header[i] not in texts and looks_numeric(sample[c].tolist())
             ]
+            # each column's type and missing markers, for the halves and for the whole file alike
+            dtypes = {c: (np.float64 if c in numeric else "category") for c in sample.columns}
             missing = {c: (NUMERIC_MISSING if c in numeric else MISSING_CELLS) for c in sample.columns}
-            halves = read_halves(payload, sample.columns, numeric, options, missing, rows) if rows >= 0 else None
+            halves = read_halves(payload, dtypes, missing, options, rows) if rows >= 0 else None
             if halves is not None:
                 return halves
-            frame = _read_typed(payload, sample.columns, numeric, options)
+            frame = _read_typed(payload, dtypes, missing, options)
     except pd.errors.ParserError as exc:
         raise DataError(f"{source}: cannot parse CSV ({_parser_message(str(exc))}); check the quoting") from None
     except pd.errors.EmptyDataError:
@@ -69,16 +71,15 @@ def _column(series: pd.Series):
     return TextColumn(codes.astype(code_type(len(uniques))), [str(u) for u in uniques])
 
 
-def _read_typed(payload: bytes, columns, numeric: list, options: dict) -> pd.DataFrame:
-    """Read with float64 for ``numeric`` columns and text for the rest; if a later row holds a
-    non-number in a numeric column, read that file's columns all as text instead.
+def _read_typed(payload: bytes, dtypes: dict, missing: dict, options: dict) -> pd.DataFrame:
+    """Read each column as ``dtypes`` says (float64, or text), ``missing`` its missing markers; if a
+    later row holds a non-number in a numeric column, read that file's columns all as text instead.
 
     Text columns are read as pandas categoricals: each distinct value is one
     Python string, the cells small integer codes (a million rows of text as
     objects would take hundreds of MB and twice the time).
     """
-    dtypes = {c: (np.float64 if c in numeric else "category") for c in columns}
-    missing = {c: (NUMERIC_MISSING if c in numeric else MISSING_CELLS) for c in columns}
+    columns = list(dtypes)
     try:
         frame = pd.read_csv(BufferReader(payload), dtype=dtypes, na_values=missing, **options)
     except ValueError:
