@@ -73,8 +73,8 @@ def c45_binned(codes, tops, recs, front, mdl):
 
 @kernel
 def bin_terms(scan):
-    """The entropy terms of both sides for the running left side: what ``move_left`` keeps up to
-    date record by record, made only at a bin's end (the same values: the same sums go in)."""
+    """The entropy terms of both sides for the running left side, made only at a bin's end (every
+    class: ``c45.fresh_terms`` remakes only the classes that moved)."""
     for c in range(scan.left.shape[0]):
         scan.xl[c] = xlog2x(scan.left[c])
         scan.xr[c] = xlog2x(scan.known[c] - scan.left[c])

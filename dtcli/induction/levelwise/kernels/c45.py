@@ -142,11 +142,14 @@ def start_scan(scan):
 
 
 @kernel(inline="always")
-def move_left(c, weight, scan):
-    """Weight of class ``c`` passes to the left of the next cut (its terms kept up to date)."""
-    scan.left[c] += weight
-    scan.xl[c] = xlog2x(scan.left[c])
-    scan.xr[c] = xlog2x(scan.known[c] - scan.left[c])
+def fresh_terms(scan, stale):
+    """The entropy terms ``xlog2x`` of both sides brought up to date for the classes whose left
+    weight changed since the last cut (``stale``): made only where a cut may fall, from the same sums."""
+    for c in range(stale.shape[0]):
+        if stale[c]:
+            scan.xl[c] = xlog2x(scan.left[c])
+            scan.xr[c] = xlog2x(scan.known[c] - scan.left[c])
+            stale[c] = False
 
 
 @kernel
@@ -211,6 +214,7 @@ def c45_numeric(lst, recs, distinct, front, mdl):
     n_nodes = front.active.shape[0]
     found, best_lower, best_upper, best_gains, ratios = cut_outputs(n_nodes)
     scan = scan_buffers(front.n_classes)
+    stale = np.zeros(front.n_classes, dtype=np.bool_)
     best = np.zeros(4)
     for k in range(n_nodes):
         block, start = lst.starts[k], lst.starts[k + 1]
@@ -227,13 +231,17 @@ def c45_numeric(lst, recs, distinct, front, mdl):
             continue
         best[:] = 0.0
         previous = np.nan
+        stale[:] = False
         for r in range(block, start):
             value = distinct[lst.values[r]]
             if not np.isnan(previous) and previous + 1e-5 < value:
+                fresh_terms(scan, stale)
                 if try_cut(previous, value, scan, kw, ms, front.totals[k], old, best):
                     found[k] = True
             e = lst.rec[r]
-            move_left(recs.y[e], recs.w[e], scan)
+            c = recs.y[e]
+            scan.left[c] += recs.w[e]  # (its entropy terms at the next cut: ``fresh_terms``)
+            stale[c] = True
             previous = value
         if found[k]:
             found[k], best_gains[k], ratios[k] = finish_cut(best, front.totals[k], mdl, scan)
