@@ -37,17 +37,16 @@ def branch_sides(build, rs, re, a, member, thr, sides):
     for i in range(rs, re):
         b = branch_of(i, arena, build.columns, a, member, thr)
         sides[i - rs] = b
-        if b == 0:
-            sizes0 += arena.weights[i]
-        elif b == 1:
-            sizes1 += arena.weights[i]
+        wt = arena.weights[i]  # (adding 0.0 leaves a sum of weights as it is: no branch)
+        sizes0 += wt if b == 0 else 0.0
+        sizes1 += wt if b == 1 else 0.0
     heavier = 0 if sizes0 >= sizes1 else 1
     n_left = 0
     for j in range(re - rs):
-        if sides[j] < 0:
-            sides[j] = heavier
-        if sides[j] == 0:
-            n_left += 1
+        b = sides[j]
+        b = heavier if b < 0 else b
+        sides[j] = b
+        n_left += b == 0
     return n_left
 
 
@@ -106,13 +105,11 @@ def partition_rows(build, start, end):
 def _move(column, left, start, end, n_left, tmp):
     k = start
     m = start + n_left
-    for i in range(start, end):
-        if left[i - start]:
-            tmp[k] = column[i]
-            k += 1
-        else:
-            tmp[m] = column[i]
-            m += 1
+    for i in range(start, end):  # the slot chosen without a branch
+        to_left = np.int64(left[i - start])
+        tmp[k if to_left else m] = column[i]
+        k += to_left
+        m += 1 - to_left
     for i in range(start, end):
         column[i] = tmp[i]
 
