@@ -84,6 +84,11 @@ def numeric(build, scoring, s, node, node_counts, whole):
     if mode == 3:  # a loop of its own, and nothing left for the general one
         found, best_key, lower, upper = _unit_entropy(build, scoring, s, node, spaced, known, margin, best_left)
         stop = ls[s]
+    elif mode == 2 and unit:
+        found, best_key, lower, upper = _unit_gini(
+            build, scoring, s, node, spaced, known, square_sum, margin, best_left
+        )
+        stop = ls[s]
     for i in range(ls[s], stop):
         k = ly[s, i]
         wt = 1.0 if unit else lw[s, i]
@@ -143,16 +148,37 @@ def _known(build, s, node, node_counts, whole):
     ly, lw, unit, n_classes = build.arena.list_targets, build.arena.list_weights, build.unit, node_counts.shape[0]
     if whole:
         known = node_counts.copy()
+    elif unit:  # whole numbers, in any order: four counters a class, so that no sum waits on the last
+        known = _counted(ly[s], node.ls[s], node.le[s], n_classes)
     else:
         known = np.zeros(n_classes)
         for i in range(node.ls[s], node.le[s]):
-            known[ly[s, i]] += 1.0 if unit else lw[s, i]
+            known[ly[s, i]] += lw[s, i]
     total = 0.0
     square_sum = 0.0
     for c in range(n_classes):
         total += known[c]
         square_sum += known[c] * known[c]
     return known, total, square_sum
+
+
+@kernel
+def _counted(targets, start, end, n_classes):
+    """The entries ``start:end`` counted by class (``targets``), as floats."""
+    lanes = np.zeros((4, n_classes), dtype=np.int64)
+    i = start
+    while i + 4 <= end:
+        lanes[0, targets[i]] += 1
+        lanes[1, targets[i + 1]] += 1
+        lanes[2, targets[i + 2]] += 1
+        lanes[3, targets[i + 3]] += 1
+        i += 4
+    for j in range(i, end):
+        lanes[0, targets[j]] += 1
+    known = np.zeros(n_classes)
+    for c in range(n_classes):
+        known[c] = lanes[0, c] + lanes[1, c] + lanes[2, c] + lanes[3, c]
+    return known
 
 
 @kernel(inline="always")  # no structures passed per call
@@ -251,3 +277,57 @@ def _exact(count, known, left, right, logs):
         left[c] = count[c]
         right[c] = known[c] - left[c]
     return proxy(left, right, ENTROPY, logs)
+
+
+@kernel(inline="always")  # no structures passed per call
+def _unit_gini(build, scoring, s, node, spaced, known, square_sum, margin, best_left):
+    """``numeric``'s loop for the Gini index with unit weights: the counts, their sums of squares and
+    the left weight in integers (exact), and the bound without a division: a cut is skipped when
+    ``sq_L W_R + sq_R W_L < (best + W - margin) W_L W_R``, its bound ``sq_L / W_L + sq_R / W_R - W``
+    multiplied out (the rounding of both sides is some 1e-15 W, the margin 1e-12 (W + 1)). Returns
+    (found, best key, lower, upper) and leaves the best cut's left counts in ``best_left``."""
+    lv, ly, (distinct, far) = build.arena.ranks, build.arena.list_targets, values_of(build.columns, s)
+    ls, le, logs, criterion, min_leaf = node.ls, node.le, scoring.logs, scoring.criterion, build.stopping.min_leaf
+    n_classes = known.shape[0]
+    whole = np.empty(n_classes, dtype=np.int64)
+    n = 0
+    for c in range(n_classes):
+        whole[c] = np.int64(known[c])
+        n += whole[c]
+    count = np.zeros(n_classes, dtype=np.int64)
+    left = np.zeros(n_classes)
+    right = np.zeros(n_classes)
+    sq_left = 0
+    sq_right = np.int64(square_sum)
+    w_left = 0
+    found = False
+    best_key = -np.inf
+    reach = -np.inf  # a cut is looked at when its multiplied-out bound reaches this times W_L W_R
+    best_at = -1
+    rows, ranks = ly[s], lv[s]
+    for i in range(ls[s], le[s] - 1):
+        k = rows[i]
+        before = count[k]
+        count[k] = before + 1
+        sq_left += 2 * before + 1
+        sq_right -= 2 * (whole[k] - before) - 1
+        w_left += 1
+        here, there = ranks[i], ranks[i + 1]
+        if not (there != here if spaced else there >= far[here]):
+            continue
+        wl, wr = float(w_left), float(n - w_left)
+        if not (wl >= min_leaf and wr >= min_leaf):
+            continue
+        if float(sq_left) * wr + float(sq_right) * wl < reach * (wl * wr):
+            continue
+        for c in range(n_classes):
+            left[c] = count[c]
+            right[c] = known[c] - left[c]
+        key = proxy(left, right, criterion, logs)
+        if not found or key > best_key:
+            found, best_key, best_at = True, key, i
+            reach = best_key + float(n) - margin
+            best_left[:] = left
+    if not found:
+        return False, -np.inf, 0.0, 0.0
+    return True, best_key, distinct[lv[s, best_at]], distinct[lv[s, best_at + 1]]
