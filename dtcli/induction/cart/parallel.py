@@ -58,7 +58,7 @@ def _grow(threads: int, build, counts, label, data, columns, scoring, order, sta
 
     n = len(data.y)
     region = 2 * n + 1  # each thread's nodes: a tree of n rows has at most 2n + 1
-    store = new_store(threads * region, columns)
+    store = new_store(threads * region, columns, counts.shape[1])
     n_lists = len(data.lengths)
     root = Node(0, 0, n, 0, 0, np.zeros(n_lists, dtype=np.int64), data.lengths.astype(np.int64))
     waiting = [(root, _copy(order))]

@@ -3,8 +3,8 @@
 The walk is ``grow.py: grow_cart``'s depth-first loop. A node decided ahead of its turn is not
 decided again: the true generator runs over the constants it recorded (``order.replay_order``),
 which puts the generator and the attribute arrays where deciding it would have, and its test
-and its children's segments are taken as recorded (their class counts counted again, as
-``grow_cart`` counts them); at a tied node, the test
+and its children's segments and class counts are taken as recorded (each child counted when its
+job took it, before its own split moved its rows: ``grow_cart``'s sums); at a tied node, the test
 is the tied split the true order visits first (its children swapped if it divides the rows the
 other way round). A hole (a tie, left undivided) and every node below it are decided here, in
 order, as ``grow_cart`` decides them.
@@ -63,7 +63,10 @@ def replay(build, scoring, order, store, root, counts, label, lengths, status):
             first = store.tree.first_child[ref]
             for b in range(2):
                 blank(build.tree, c0 + b)
-                child_counts(counts, label, build.arena, lo[b], hi[b], c0 + b, node.id)
+                if hi[b] > lo[b]:  # (decided ahead, so counted there, before its own split moved its rows)
+                    _counted(counts, label, store.counts[first + (1 - b if swapped else b)], c0 + b, node.id)
+                else:
+                    child_counts(counts, label, build.arena, lo[b], hi[b], c0 + b, node.id)
         top = frontier.counts[TOP]
         push_pair(frontier, c0, lo, hi, node.depth, n_const, list_lo, list_hi)
         for b in (1, 0):  # as push_pair pushes them
@@ -72,6 +75,17 @@ def replay(build, scoring, order, store, root, counts, label, lengths, status):
                 top += 1
         n_nodes, leaves = n_nodes + 2, leaves + 1
     return tree_result(counts, label, build.tree, gains, trace, n_nodes, False)
+
+
+@kernel
+def _counted(counts, label, recorded, child, parent):
+    """``tree.child_counts`` for a child counted ahead of its turn: its ``recorded`` counts (summed
+    in the same order), and its label (the parent's when it holds no weight)."""
+    weight = 0.0
+    for c in range(counts.shape[1]):
+        counts[child, c] = recorded[c]
+        weight += recorded[c]
+    label[child] = np.argmax(counts[child]) if weight > 0 else label[parent]
 
 
 @kernel

@@ -41,9 +41,9 @@ EARLY, VISITED, SPLIT, HOLE, TIED = 0, 1, 2, 3, 4
 
 
 @kernel
-def new_store(cap, columns):
-    """Room for ``cap`` nodes decided ahead of their turn (pages never written are never resident;
-    a million rows' tree takes about 11 MB of it)."""
+def new_store(cap, columns, n_classes):
+    """Room for ``cap`` nodes decided ahead of their turn, of ``n_classes`` classes (pages never
+    written are never resident; a million rows' tree takes about 16 MB of it)."""
     tree, widest = tree_arrays(cap, columns.is_nominal, columns.n_values)
     ties = Ties(
         np.empty(cap, dtype=np.int32),
@@ -61,6 +61,7 @@ def new_store(cap, columns):
         np.empty(cap, dtype=np.int32),
         np.empty((cap, max(columns.original.shape[0], 1)), dtype=np.int32),
         ties,
+        np.empty((cap, n_classes)),
     )
 
 
@@ -75,6 +76,7 @@ def grow_job(build, scoring, order, frontier, store, alloc, budget, status):
         node = take(frontier, False, -1)
         status[0], status[2] = node.depth, status[2] + node.re - node.rs
         node_counts = _class_counts(build.arena, node, scoring.n_classes)
+        store.counts[node.id, :] = node_counts  # (the walk takes them: its rows are split by now)
         kind, n_const = _ahead(build, scoring, order, node, node_counts, store, alloc)
         store.kind[node.id] = kind
         if kind not in (SPLIT, TIED):

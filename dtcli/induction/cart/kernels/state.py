@@ -92,10 +92,11 @@ Build = _named(
 )
 Store = _named(
     "Store",
-    "kind tree found n_left middle ties",
+    "kind tree found n_left middle ties counts",
     "Nodes decided ahead of their turn (speculate.py), by reference: how each was decided, its test"
     " and first child (a Tree), the attributes it found constant (a bit each), at a split the rows"
-    " going left and where each list's right part starts, and the tied splits (Ties).",
+    " going left and where each list's right part starts, the tied splits (Ties), and its class"
+    " counts (as the per-node loop counts a child right after its parent's split).",
 )
 Ties = _named(
     "Ties",
