@@ -12,7 +12,9 @@ proxy, the first of equals. It scores exactly only the cuts that can win:
   ``RESYNC`` rows; the bound adds a margin above both the rounding
   difference to the exact proxy and the drift of the running sum.
 - With the Gini index, ``proxy = sum_c l_c^2 / W_L + sum_c r_c^2 / W_R - W``
-  (the sums of squares are exact for whole-number weights below 2^26).
+  (the sums of squares are exact for whole-number weights below 2^26). With
+  unit weights (``_unit_gini``) the counts and sums are integers and the
+  bound is multiplied out by ``W_L W_R``, so a cut costs no division.
 - Otherwise every admissible cut is scored exactly.
 
 A cut whose bound is below the best key so far cannot be the first best, so
