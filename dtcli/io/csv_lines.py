@@ -65,7 +65,7 @@ def record_lines(data: bytearray, sep: str, width: int, source: str, max_rows: i
     quotes every lone CR does); or, when blank lines are more than a quarter of the file, a copy
     without them.
     """
-    lone = LONE_CR.search(data) is not None
+    lone = b"\r" in data and LONE_CR.search(data) is not None  # (memchr first: most files hold no CR at all)
     if b'"' in data:
         starts, blank, spaced = quoted_records(data, sep, width, source, max_rows)
         for start, stop in spaced if lone else ():  # (pandas skips such a line as blank, and so misreads it)
