@@ -64,7 +64,7 @@ def replay(build, scoring, order, store, root, counts, label, lengths, status):
             for b in range(2):
                 blank(build.tree, c0 + b)
                 if hi[b] > lo[b]:  # (decided ahead, so counted there, before its own split moved its rows)
-                    _counted(counts, label, store.counts[first + (1 - b if swapped else b)], c0 + b, node.id)
+                    _taken_counts(counts, label, store.counts[first + (1 - b if swapped else b)], c0 + b, node.id)
                 else:
                     child_counts(counts, label, build.arena, lo[b], hi[b], c0 + b, node.id)
         top = frontier.counts[TOP]
@@ -78,7 +78,7 @@ def replay(build, scoring, order, store, root, counts, label, lengths, status):
 
 
 @kernel
-def _counted(counts, label, recorded, child, parent):
+def _taken_counts(counts, label, recorded, child, parent):
     """``tree.child_counts`` for a child counted ahead of its turn: its ``recorded`` counts (summed
     in the same order), and its label (the parent's when it holds no weight)."""
     weight = 0.0
