@@ -39,12 +39,9 @@ def leaf_correct(tree: Tree, table: Table) -> int | None:
     )
     if not eligible:
         return None
-    correct, total = 0.0, 0.0
-    for node in root.walk():
-        if node.is_leaf:
-            counts = np.asarray(node.counts, dtype=np.float64)
-            correct += counts[int(np.argmax(counts))] if len(counts) else 0.0
-            total += counts.sum()
+    leaves = [node.counts for node in root.walk() if node.test is None]
+    counts = np.array(leaves, dtype=np.float64).reshape(len(leaves), -1)  # (leaves, classes): one array
+    total = counts.sum()
     if total != int(table.labelled().sum()):  # not the rows this tree was grown on
         return None
-    return int(correct)
+    return int(counts.max(axis=1).sum()) if counts.size else 0
