@@ -136,12 +136,13 @@ def node_text(node: Node, classes: tuple[str, ...]) -> str:
     out: list[str] = []
     stack: list = [node]
     pop, push, append = stack.pop, stack.append, out.append
+    fields_text = _FieldTexts(classes).text
     while stack:
         item = pop()
         if type(item) is str:
             append(item)
             continue
-        fields = _fields_text(item, classes)
+        fields = fields_text(item)
         if item.test is None:
             append("{" + fields)
             continue
@@ -156,28 +157,40 @@ def node_text(node: Node, classes: tuple[str, ...]) -> str:
     return "".join(out)
 
 
-def _fields_text(node: Node, classes: tuple[str, ...]) -> str:
-    """A node's fields but its branches, sorted, and the closing brace."""
-    test = node.test
-    if test is None:
-        extra = ""
-    else:
+class _FieldTexts:
+    """A node's fields but its branches, sorted, and the closing brace (``text``), with the texts
+    nodes share (class labels, a test's attribute and kind) made once."""
+
+    def __init__(self, classes: tuple[str, ...]):
+        self.labels = [encode_basestring(label) for label in classes]
+        self.tests: dict = {}  # (attribute name, kind) -> the test's text up to its threshold or values
+
+    def text(self, node: Node) -> str:
+        test = node.test
+        extra = "" if test is None else self.test_text(node, test)
+        kind = '"kind":"leaf"' if test is None else '"kind":"split"'
+        if node.value is None:
+            counts = ",".join(map(float.__repr__, node.counts.tolist()))
+            if "n" in counts:  # nan or inf, which JSON text calls NaN and Infinity
+                counts = ",".join(map(float_text, node.counts.tolist()))
+            return '"counts":[' + counts + "]," + kind + ',"label":' + self.labels[node.label] + extra + "}"
+        impurity = float_text(float(node.impurity or 0.0))
+        value, weight = float_text(float(node.value)), float_text(float(node.weight))
+        return '"impurity":' + impurity + "," + kind + extra + ',"value":' + value + ',"weight":' + weight + "}"
+
+    def test_text(self, node: Node, test) -> str:
+        """``,"score":...,"test":{...}`` of a split node."""
         extra = "" if node.score is None else ',"score":' + float_text(float(node.score))
-        extra += ',"test":{"attribute":' + encode_basestring(test.attribute.name) + ',"kind":"' + test.kind + '"'
-        if test.kind == "numeric":
-            extra += ',"threshold":' + float_text(float(test.threshold))
-        elif test.kind == "subset":
-            extra += ',"values":[' + ",".join(map(encode_basestring, test.values)) + "]"
-        extra += "}"
-    kind = '"kind":"leaf"' if test is None else '"kind":"split"'
-    if node.value is None:
-        counts = ",".join(map(float.__repr__, node.counts.tolist()))
-        if "n" in counts:  # nan or inf, which JSON text calls NaN and Infinity
-            counts = ",".join(map(float_text, node.counts.tolist()))
-        return '"counts":[' + counts + "]," + kind + ',"label":' + encode_basestring(classes[node.label]) + extra + "}"
-    impurity = float_text(float(node.impurity or 0.0))
-    value, weight = float_text(float(node.value)), float_text(float(node.weight))
-    return '"impurity":' + impurity + "," + kind + extra + ',"value":' + value + ',"weight":' + weight + "}"
+        kind = test.kind
+        key = (test.attribute.name, kind)
+        head = self.tests.get(key)
+        if head is None:
+            head = self.tests[key] = ',"test":{"attribute":' + encode_basestring(key[0]) + ',"kind":"' + kind + '"'
+        if kind == "numeric":
+            return extra + head + ',"threshold":' + float_text(float(test.threshold)) + "}"
+        if kind == "subset":
+            return extra + head + ',"values":[' + ",".join(map(encode_basestring, test.values)) + "]}"
+        return extra + head + "}"
 
 
 class SplitTests:

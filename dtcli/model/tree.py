@@ -149,23 +149,32 @@ class Node:
             yield node
             stack.extend(reversed(node.children))
 
+    def levels(self) -> Iterator[list[Node]]:
+        """This subtree level by level: this node, then its children, then theirs, each level in order
+        (a list comprehension a level: far faster than a node at a time on a large tree)."""
+        level = [self]
+        while level:
+            yield level
+            level = [child for node in level for child in node.children]
+
     def n_nodes(self) -> int:
-        return sum(1 for _ in self.walk())
+        return sum(map(len, self.levels()))
 
     def n_leaves(self) -> int:
-        return sum(1 for node in self.walk() if node.is_leaf)
+        return self.shape()[0]
 
     def depth(self) -> int:
         """Number of tests on the longest path from here to a leaf."""
-        deepest = 0
-        stack = [(self, 0)]
-        while stack:
-            node, depth = stack.pop()
-            if node.children:
-                stack.extend((child, depth + 1) for child in node.children)
-            elif depth > deepest:
-                deepest = depth
-        return deepest
+        return sum(1 for _ in self.levels()) - 1
+
+    def shape(self) -> tuple[int, int, int]:
+        """(leaves, nodes, depth) of this subtree, in one pass."""
+        leaves, nodes, depth = 0, 0, -1
+        for level in self.levels():
+            depth += 1
+            nodes += len(level)
+            leaves += sum(1 for node in level if node.test is None)
+        return leaves, nodes, depth
 
 
 def preorder_ends(root: Node) -> np.ndarray:

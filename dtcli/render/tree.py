@@ -178,5 +178,5 @@ class ShownTree:
 
 def summary(tree: Tree) -> str:
     """One line: leaves, nodes and depth."""
-    root = tree.root
-    return f"{root.n_leaves()} leaves, {root.n_nodes()} nodes, depth {root.depth()}"
+    leaves, nodes, depth = tree.root.shape()
+    return f"{leaves} leaves, {nodes} nodes, depth {depth}"

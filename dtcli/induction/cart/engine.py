@@ -302,11 +302,12 @@ def _tests(attributes, attr: np.ndarray, thr: np.ndarray, member: np.ndarray) ->
     """The test of each split node: one object per distinct test (nodes share them)."""
     tests: list = [None] * len(attr)
     made: dict = {}  # one test object per distinct test: nodes share them
-    thresholds = thr.tolist()
+    thresholds, attrs = thr.tolist(), attr.tolist()
+    nominal = [attribute.is_nominal for attribute in attributes]
     for node in np.flatnonzero(attr >= 0).tolist():
-        a = int(attr[node])
-        attribute = attributes[a]
-        if attribute.is_nominal:
+        a = attrs[node]
+        if nominal[a]:
+            attribute = attributes[a]
             key = (a, member[node, : len(attribute.values)].tobytes())
             if key not in made:
                 inside = np.flatnonzero(member[node, : len(attribute.values)])
@@ -314,6 +315,6 @@ def _tests(attributes, attr: np.ndarray, thr: np.ndarray, member: np.ndarray) ->
         else:
             key = (a, thresholds[node])
             if key not in made:
-                made[key] = NumericTest(attribute, thresholds[node])
+                made[key] = NumericTest(attributes[a], thresholds[node])
         tests[node] = made[key]
     return tests

@@ -39,7 +39,7 @@ def leaf_correct(tree: Tree, table: Table) -> int | None:
     )
     if not eligible:
         return None
-    leaves = [node.counts for node in root.walk() if node.test is None]
+    leaves = [node.counts for level in root.levels() for node in level if node.test is None]
     counts = np.array(leaves, dtype=np.float64).reshape(len(leaves), -1)  # (leaves, classes): one array
     total = counts.sum()
     if total != int(table.labelled().sum()):  # not the rows this tree was grown on

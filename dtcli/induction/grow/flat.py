@@ -57,7 +57,6 @@ class FlatTree:
     def _made(self) -> Node:
         attr, cstart, nb = self.attr.tolist(), self.cstart.tolist(), self.nb.tolist()  # plain ints: fast
         scores = self.score.tolist()
-        made: dict[int, Node] = {}
         order = [0]
         i = 0
         while i < len(order):  # breadth first: every reachable slot once
@@ -66,23 +65,30 @@ class FlatTree:
             if attr[slot] >= 0:
                 order.extend(range(cstart[slot], cstart[slot] + nb[slot]))
         labels = self.label.tolist() if self.nodes is None else None
+        rows = list(self.counts) if labels is not None else None  # every row's view at once
         means = None if self.value is None else self.value.tolist()
         errors = None if self.impurity is None else self.impurity.tolist()
         grafts = self.grafts or {}
-        for slot in reversed(order):
+        made: list = [None] * len(attr)  # by slot: its Node
+        for slot in order:
             if slot in grafts:  # (a leaf here) the subtree grown below it, as pruned where it grew
                 made[slot] = grafts[slot].root
                 continue
-            node = self.nodes[slot] if labels is None else Node(self.counts[slot], labels[slot])
+            node = self.nodes[slot] if labels is None else Node(rows[slot], labels[slot])
             if means is not None:
                 node.value, node.impurity = means[slot], errors[slot]
             node.score = None if scores[slot] != scores[slot] else scores[slot]  # NaN: no score
+            made[slot] = node
+        test = self.test if self.tests is None else self.tests.__getitem__
+        for slot in order:
+            if slot in grafts:
+                continue
+            node = made[slot]
             if attr[slot] >= 0:
-                node.test = self.test(slot)
-                node.children = [made.pop(c) for c in range(cstart[slot], cstart[slot] + nb[slot])]
+                node.test = test(slot)
+                node.children = made[cstart[slot] : cstart[slot] + nb[slot]]
             else:
                 node.test, node.children = None, []
-            made[slot] = node
         return made[0]
 
 
