@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 
 import numpy as np
 
@@ -23,6 +24,9 @@ LINE_END = re.compile(r"\r\n|\r|\n")
 
 LAST_COLUMN = "\x00last"  # in text_columns: the last column, whatever its name
 PLAIN_MAX = 1 << 20  # bytes: files up to this size without quotes are read without pandas
+# Set when parse_csv has found a file's records and begins to parse their values: work meant to run
+# beside the parse (numba's set-up: cli/train.py) waits for it, so as not to take the GIL from the scan
+PARSING = threading.Event()
 
 
 def parse_csv(data, source: str, path: str, text_columns=(), max_rows: int = 0):
@@ -51,6 +55,7 @@ def parse_csv(data, source: str, path: str, text_columns=(), max_rows: int = 0):
     if len(lines) and lines.max() < 2**31:  # the table keeps them (for messages): 4 bytes a row, not 8
         lines = lines.astype(np.int32)
     texts = set(text_columns) | ({header[-1]} if LAST_COLUMN in text_columns else set())
+    PARSING.set()
     columns = None
     if len(data) <= PLAIN_MAX or len(header) > len(lines):  # pandas spends a millisecond a column
         columns = plain_columns(data.decode("utf-8"), sep, len(header), texts, header)

@@ -53,3 +53,21 @@ def test_a_kernel_called_during_the_set_up_computes_as_ever():
     assert length == 4 and order.tolist() == [1, 3, 2, 0] and distinct.tolist() == [1.0, 2.0, 3.0]
     thread.join(timeout=60)
     assert not thread.is_alive()
+
+
+def test_for_a_csv_file_the_set_up_waits_for_the_parse(monkeypatch, tmp_path):
+    """The record scan holds the GIL between its numpy steps: the set-up begins once parse_csv has
+    found the records (``csv_reader.PARSING``), beside pandas' parser, not beside the scan."""
+    from dtcli.io import csv_reader
+
+    calls = []
+    monkeypatch.setattr(setup, "set_up", lambda: calls.append(1))
+    large = tmp_path / "large.csv"
+    large.write_bytes(b"x,y\n" + b"1,a\n" * (PLAIN_MAX // 4 + 1))
+    train.prepare_engines(source(large), "auto")
+    waiting = [t for t in threading.enumerate() if t.name == "dtree-numba-set-up"]
+    assert waiting and not calls  # not before the parse begins
+    table = source(large).load_with_ids("classification", None)[0]  # parse_csv sets PARSING
+    for thread in waiting:
+        thread.join(timeout=60)
+    assert calls == [1] and table.n_rows == PLAIN_MAX // 4 + 1 and csv_reader.PARSING.is_set()
