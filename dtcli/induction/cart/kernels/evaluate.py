@@ -19,12 +19,13 @@ from dtcli.induction.kernels.jit import kernel
 from dtcli.induction.kernels.midpoint import midpoint, single_midpoint
 
 
-@kernel
-def evaluate(build, scoring, a, node, node_counts, total, to_beat):
+@kernel(inline="always")  # in each loop over the attributes: a node's structures are passed to it once
+def evaluate(build, scoring, a, node, node_counts, total, to_beat, work, tally):
     """Attribute ``a`` at ``node`` (rows ``rs:re``, list segments ``ls:le``): (found, key, score,
     threshold); for a nominal attribute ``build.chosen`` is left marking the values of the chosen
     side. A nominal attribute that cannot reach a key above ``to_beat`` (the best so far) is
-    not searched (``_within_reach``) and reported as not found."""
+    not searched (``_within_reach``) and reported as not found. ``work`` and ``tally`` are
+    ``scratch(n_classes)``, made once a node for all its attributes (``scan.numeric``)."""
     criterion, exact, logs = scoring.criterion, scoring.exact, scoring.logs
     n_classes = node_counts.shape[0]
     thr = 0.0
@@ -34,7 +35,7 @@ def evaluate(build, scoring, a, node, node_counts, total, to_beat):
         s = build.columns.slot[a]
         complete = node.le[s] - node.ls[s] == node.re - node.rs
         whole = logs.shape[0] > 1 and complete
-        found, sc, key, lower, upper, left, right = numeric(build, scoring, s, node, node_counts, whole)
+        found, sc, key, lower, upper, left, right = numeric(build, scoring, s, node, node_counts, whole, work, tally)
         if found:
             thr = single_midpoint(lower, upper) if exact else midpoint(lower, upper)
     if not found:
@@ -53,6 +54,12 @@ def evaluate(build, scoring, a, node, node_counts, total, to_beat):
     if not exact:
         key = sc
     return True, key, sc, thr
+
+
+@kernel
+def scratch(n_classes):
+    """The scratch rows ``evaluate`` reuses at a node: 8 of floats, 8 of integers."""
+    return np.empty((8, n_classes)), np.empty((8, n_classes), dtype=np.int64)
 
 
 @kernel(inline="always")  # no structures passed per call

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from dtcli.induction.cart.kernels.chi import chi_square, split_gain
-from dtcli.induction.cart.kernels.evaluate import evaluate
+from dtcli.induction.cart.kernels.evaluate import evaluate, scratch
 from dtcli.induction.cart.kernels.fraction import branch_of
 from dtcli.induction.cart.kernels.frontier import begin, new_frontier, push_pair, queue, take, waiting
 from dtcli.induction.cart.kernels.layout import child, expand, new_build, nonempty, with_const
@@ -168,8 +168,10 @@ def best_split(build, scoring, attributes, node, node_counts, weight):
     that key)."""
     best_a, best_key, best_score, best_thr, ties, unordered = -1, -np.inf, 0.0, 0.0, 0, False
     best_member = np.zeros(build.chosen.shape[0], dtype=np.bool_)
+    work, tally = scratch(node_counts.shape[0])
     for a in attributes:
-        found, key, sc, t = evaluate(build, scoring, a, node, node_counts, weight, best_key if best_a >= 0 else -np.inf)
+        to_beat = best_key if best_a >= 0 else -np.inf
+        found, key, sc, t = evaluate(build, scoring, a, node, node_counts, weight, to_beat, work, tally)
         unordered |= found and key != key  # a NaN key: which attribute wins depends on the order
         if found and (best_a < 0 or key > best_key):
             best_a, best_key, best_score, best_thr, ties = a, key, sc, t, 1

@@ -54,7 +54,7 @@ def _class_part(left, known, logs):
 
 
 @kernel(inline="always")  # no structures passed per call
-def numeric(build, scoring, s, node, node_counts, whole):
+def numeric(build, scoring, s, node, node_counts, whole, work, tally):
     """``search/cart.py: _numeric`` on list ``s``'s segment at ``node`` (in list order: value ranks ``lv``,
     classes ``ly``, weights ``lw``; ``build.unit``: every weight is 1 and ``lw`` is not read):
     (found, score, key, lower, upper, left, right). A rank indexes ``distinct``, the attribute's values in order;
@@ -63,17 +63,21 @@ def numeric(build, scoring, s, node, node_counts, whole):
     attribute whose distinct values all lie that far apart). ``whole``: every row of the node has
     a value here and the weights are whole numbers, so the node's class counts are the known
     ones. ``steps[x] = f(x + 1) - f(x)``, ``f(x) = x ln x``, for whole x below the table's size
-    (with unit weights, one row moving left changes the entropy bound by four of these)."""
+    (with unit weights, one row moving left changes the entropy bound by four of these). ``work``
+    (8 float rows) and ``tally`` (8 integer rows), as wide as the classes, are the scan's scratch:
+    a node's attributes reuse them, so that no scan allocates (the counts returned are two of its
+    rows)."""
     lv, ly, lw, unit = build.arena.ranks, build.arena.list_targets, build.arena.list_weights, build.unit
     (distinct, far), ls, le = values_of(build.columns, s), node.ls, node.le
     criterion, exact, logs = scoring.criterion, scoring.exact, scoring.logs
     n_classes, min_leaf = node_counts.shape[0], build.stopping.min_leaf
     spaced = le[s] > ls[s] and far[lv[s, ls[s]]] < 0  # the attribute's distinct values are all far enough apart
-    known, total, square_sum = _known(build, s, node, node_counts, whole)
+    known, total, square_sum = _known(build, s, node, node_counts, whole, work[4], tally)
     mode, margin = _mode(scoring, total, unit)
-    left = np.zeros(n_classes)
-    right = np.zeros(n_classes)
-    best_left = np.zeros(n_classes)
+    left, right, best_left, best_right = work[0], work[1], work[2], work[3]
+    left[:] = 0.0
+    right[:] = 0.0
+    best_left[:] = 0.0
     sq_left = 0.0
     sq_right = square_sum
     part = _class_part(left, known, logs) if mode == 1 else 0.0
@@ -84,11 +88,13 @@ def numeric(build, scoring, s, node, node_counts, whole):
     lower = upper = 0.0
     stop = le[s] - 1
     if mode == 3:  # a loop of its own, and nothing left for the general one
-        found, best_key, lower, upper = _unit_entropy(build, scoring, s, node, spaced, known, margin, best_left)
+        found, best_key, lower, upper = _unit_entropy(
+            build, scoring, s, node, spaced, known, margin, best_left, work, tally
+        )
         stop = ls[s]
     elif mode == 2 and unit:
         found, best_key, lower, upper = _unit_gini(
-            build, scoring, s, node, spaced, known, square_sum, margin, best_left
+            build, scoring, s, node, spaced, known, square_sum, margin, best_left, work, tally
         )
         stop = ls[s]
     for i in range(ls[s], stop):
@@ -138,22 +144,23 @@ def numeric(build, scoring, s, node, node_counts, whole):
         if not found or key > best_key:
             found, best_key, lower, upper = True, key, distinct[lv[s, i]], distinct[lv[s, i + 1]]
             best_left[:] = left
-    best_right = known - best_left
+    for c in range(n_classes):
+        best_right[c] = known[c] - best_left[c]
     score = decrease(best_left, best_right, criterion, logs) if found else 0.0
     return found, score, best_key, lower, upper, best_left, best_right
 
 
 @kernel(inline="always")  # no structures passed per call
-def _known(build, s, node, node_counts, whole):
-    """The class counts of list ``s``'s segment at ``node`` (the node's own when ``whole``), their
-    total and their sum of squares."""
+def _known(build, s, node, node_counts, whole, known, tally):
+    """The class counts of list ``s``'s segment at ``node`` (the node's own when ``whole``), put in
+    ``known``, their total and their sum of squares (``tally``: ``_counted``'s scratch)."""
     ly, lw, unit, n_classes = build.arena.list_targets, build.arena.list_weights, build.unit, node_counts.shape[0]
     if whole:
-        known = node_counts.copy()
+        known[:] = node_counts
     elif unit:  # whole numbers, in any order: four counters a class, so that no sum waits on the last
-        known = _counted(ly[s], node.ls[s], node.le[s], n_classes)
+        _counted(ly[s], node.ls[s], node.le[s], known, tally)
     else:
-        known = np.zeros(n_classes)
+        known[:] = 0.0
         for i in range(node.ls[s], node.le[s]):
             known[ly[s, i]] += lw[s, i]
     total = 0.0
@@ -165,9 +172,12 @@ def _known(build, s, node, node_counts, whole):
 
 
 @kernel
-def _counted(targets, start, end, n_classes):
-    """The entries ``start:end`` counted by class (``targets``), as floats."""
-    lanes = np.zeros((4, n_classes), dtype=np.int64)
+def _counted(targets, start, end, known, tally):
+    """The entries ``start:end`` counted by class (``targets``), as floats, into ``known`` (four lanes
+    in ``tally``'s last four rows)."""
+    n_classes = known.shape[0]
+    lanes = tally[4:8, :n_classes]
+    lanes[:, :] = 0
     i = start
     while i + 4 <= end:
         lanes[0, targets[i]] += 1
@@ -177,10 +187,8 @@ def _counted(targets, start, end, n_classes):
         i += 4
     for j in range(i, end):
         lanes[0, targets[j]] += 1
-    known = np.zeros(n_classes)
     for c in range(n_classes):
         known[c] = lanes[0, c] + lanes[1, c] + lanes[2, c] + lanes[3, c]
-    return known
 
 
 @kernel(inline="always")  # no structures passed per call
@@ -206,29 +214,31 @@ def _mode(scoring, total, unit):
 
 
 @kernel(inline="always")  # no structures passed per call
-def _unit_entropy(build, scoring, s, node, spaced, known, margin, best_left):
+def _unit_entropy(build, scoring, s, node, spaced, known, margin, best_left, work, tally):
     """``numeric``'s loop for the entropy with unit weights, on whole-number counts, with few
     branches: each row moved left updates the bound ``part`` by four table steps.
 
     ``part / ln 2`` is within ``margin`` of a cut's exact key, so two cuts whose approximations
     differ by more than twice the margin compare the same way exactly; only closer ones are
     scored exactly. The cut kept is always the first of the best so far. Returns (found, best
-    key, lower, upper) and leaves the best cut's left counts in ``best_left``."""
+    key, lower, upper) and leaves the best cut's left counts in ``best_left`` (scratch: ``work``'s
+    rows 5 and 6, ``tally``'s first three)."""
     lv, ly, (distinct, far) = build.arena.ranks, build.arena.list_targets, values_of(build.columns, s)
     ls, le, logs, steps, min_leaf = node.ls, node.le, scoring.logs, scoring.steps, build.stopping.min_leaf
     n_classes = known.shape[0]
     total = 0.0
     for c in range(n_classes):
         total += known[c]
-    count = np.zeros(n_classes, dtype=np.int64)
-    whole = np.empty(n_classes, dtype=np.int64)
+    count, whole, kept = tally[0, :n_classes], tally[1, :n_classes], tally[2, :n_classes]
+    count[:] = 0
     for c in range(n_classes):
         whole[c] = np.int64(known[c])
     n = np.int64(total)
-    left = np.zeros(n_classes)
-    right = np.zeros(n_classes)
+    left, right = work[5, :n_classes], work[6, :n_classes]
+    left[:] = 0.0
+    right[:] = 0.0
     part = _class_part(left, known, logs) - _xlogx(total, logs)  # the bound with every row on the right
-    kept = np.zeros(n_classes, dtype=np.int64)  # the best cut's left counts
+    kept[:] = 0  # the best cut's left counts
     kept_at = -1
     kept_approx = -np.inf
     kept_key = np.nan  # its exact key, once computed
@@ -282,23 +292,25 @@ def _exact(count, known, left, right, logs):
 
 
 @kernel(inline="always")  # no structures passed per call
-def _unit_gini(build, scoring, s, node, spaced, known, square_sum, margin, best_left):
+def _unit_gini(build, scoring, s, node, spaced, known, square_sum, margin, best_left, work, tally):
     """``numeric``'s loop for the Gini index with unit weights: the counts, their sums of squares and
     the left weight in integers (exact), and the bound without a division: a cut is skipped when
     ``sq_L W_R + sq_R W_L < (best + W - margin) W_L W_R``, its bound ``sq_L / W_L + sq_R / W_R - W``
     multiplied out (the rounding of both sides is some 1e-15 W, the margin 1e-12 (W + 1)). Returns
-    (found, best key, lower, upper) and leaves the best cut's left counts in ``best_left``."""
+    (found, best key, lower, upper) and leaves the best cut's left counts in ``best_left`` (scratch:
+    ``work``'s rows 5 and 6, ``tally``'s first two)."""
     lv, ly, (distinct, far) = build.arena.ranks, build.arena.list_targets, values_of(build.columns, s)
     ls, le, logs, criterion, min_leaf = node.ls, node.le, scoring.logs, scoring.criterion, build.stopping.min_leaf
     n_classes = known.shape[0]
-    whole = np.empty(n_classes, dtype=np.int64)
+    whole, count = tally[0, :n_classes], tally[1, :n_classes]
     n = 0
     for c in range(n_classes):
         whole[c] = np.int64(known[c])
         n += whole[c]
-    count = np.zeros(n_classes, dtype=np.int64)
-    left = np.zeros(n_classes)
-    right = np.zeros(n_classes)
+    count[:] = 0
+    left, right = work[5, :n_classes], work[6, :n_classes]
+    left[:] = 0.0
+    right[:] = 0.0
     sq_left = 0
     sq_right = np.int64(square_sum)
     w_left = 0

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dtcli.induction.cart.kernels.evaluate import evaluate
+from dtcli.induction.cart.kernels.evaluate import evaluate, scratch
 from dtcli.induction.cart.kernels.frontier import TOP, push_pair, take
 from dtcli.induction.cart.kernels.grow import best_split, stops
 from dtcli.induction.cart.kernels.layout import with_const
@@ -142,8 +142,9 @@ def _settle(build, scoring, attributes, node, node_counts, weight, best_key, sto
     first_sides, sides = np.empty(n, dtype=np.int8), np.empty(n, dtype=np.int8)
     first, k, passing = alloc[1], 0, 0
     no_member = np.zeros(build.chosen.shape[0], dtype=np.bool_)
+    work, tally = scratch(node_counts.shape[0])
     for a in attributes:
-        found, key, sc, thr = evaluate(build, scoring, a, node, node_counts, weight, best_key)
+        found, key, sc, thr = evaluate(build, scoring, a, node, node_counts, weight, best_key, work, tally)
         if not found or key != best_key:
             continue
         if first + k >= alloc[2]:
