@@ -137,22 +137,30 @@ def node_text(node: Node, classes: tuple[str, ...]) -> str:
     stack: list = [node]
     pop, push, append = stack.pop, stack.append, out.append
     fields_text = _FieldTexts(classes).text
+    joints: dict = {}  # a test's branch values -> the texts between its children, and after the last
     while stack:
         item = pop()
         if type(item) is str:
             append(item)
             continue
         fields = fields_text(item)
-        if item.test is None:
+        test = item.test
+        if test is None:
             append("{" + fields)
             continue
         append('{"branches":[{"node":')
-        values = [encode_basestring(value) for value in getattr(item.test, "BRANCHES", item.test.attribute.values)]
+        values = getattr(test, "BRANCHES", None) or test.attribute.values
+        joint = joints.get(values)
+        if joint is None:
+            texts = [encode_basestring(value) for value in values]
+            between = [',"value":' + text + '},{"node":' for text in texts[:-1]]
+            joint = joints[values] = (between, ',"value":' + texts[-1] + "}],")
+        between, last = joint
         children = item.children
-        push(',"value":' + values[-1] + "}]," + fields)
+        push(last + fields)
         for i in range(len(children) - 1, 0, -1):
             push(children[i])
-            push(',"value":' + values[i - 1] + '},{"node":')
+            push(between[i - 1])
         push(children[0])
     return "".join(out)
 
