@@ -19,7 +19,7 @@ from dtcli.induction.kernels.jit import kernel
 from dtcli.induction.kernels.midpoint import midpoint, single_midpoint
 
 
-@kernel(inline="always")  # in each loop over the attributes: a node's structures are passed to it once
+@kernel  # not inlined: in both loops over the attributes, each builder variant would compile it twice
 def evaluate(build, scoring, a, node, node_counts, total, to_beat, work, tally):
     """Attribute ``a`` at ``node`` (rows ``rs:re``, list segments ``ls:le``): (found, key, score,
     threshold); for a nominal attribute ``build.chosen`` is left marking the values of the chosen
