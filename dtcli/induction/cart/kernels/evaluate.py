@@ -4,10 +4,6 @@
 does: the best subset of a nominal attribute's present values or the best cut
 of a numeric one, scaled by the share of the node's weight whose value is
 known. ``build`` is the builder's ``state.Build``, ``scoring`` its ``state.Scoring``.
-``evaluate_all`` scores a node's attributes in one call, with ``evaluate`` inlined
-into its one loop: a call passes the builder's structures (some 37 arrays, a
-reference count changed on entry and on exit for each), so they are passed once a
-node, not once an attribute, and ``evaluate`` is compiled once a builder.
 """
 
 from __future__ import annotations
@@ -23,29 +19,7 @@ from dtcli.induction.kernels.jit import kernel
 from dtcli.induction.kernels.midpoint import midpoint, single_midpoint
 
 
-@kernel
-def evaluate_all(build, scoring, attributes, node, node_counts, total, to_beat, running):
-    """Each of ``attributes`` scored at ``node`` in the order given (``evaluate``): per attribute,
-    (found as 1.0 or 0.0, key, score, threshold) in the columns of a (4, attributes) array, and
-    ``build.chosen`` as ``evaluate`` left it in a row of a (attributes, values) array. ``running``:
-    each attribute's ``to_beat`` is the highest key found before it (the first on a tie), or
-    ``to_beat`` while none is found, as ``grow.best_split`` goes; else ``to_beat`` for all."""
-    k = attributes.shape[0]
-    results = np.empty((4, k))
-    members = np.empty((k, build.chosen.shape[0]), dtype=np.bool_)
-    work, tally = scratch(node_counts.shape[0])
-    best_i, best_key = -1, -np.inf
-    for i in range(k):
-        beat = best_key if running and best_i >= 0 else to_beat
-        found, key, sc, thr = evaluate(build, scoring, attributes[i], node, node_counts, total, beat, work, tally)
-        results[0, i], results[1, i], results[2, i], results[3, i] = 1.0 if found else 0.0, key, sc, thr
-        members[i, :] = build.chosen
-        if found and (best_i < 0 or key > best_key):
-            best_i, best_key = i, key
-    return results, members
-
-
-@kernel(inline="always")  # in evaluate_all's one loop only: the structures passed once a node
+@kernel  # not inlined: in both loops over the attributes, each builder variant would compile it twice
 def evaluate(build, scoring, a, node, node_counts, total, to_beat, work, tally):
     """Attribute ``a`` at ``node`` (rows ``rs:re``, list segments ``ls:le``): (found, key, score,
     threshold); for a nominal attribute ``build.chosen`` is left marking the values of the chosen

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from dtcli.induction.cart.kernels.chi import chi_square, split_gain
-from dtcli.induction.cart.kernels.evaluate import evaluate_all
+from dtcli.induction.cart.kernels.evaluate import evaluate, scratch
 from dtcli.induction.cart.kernels.fraction import branch_of
 from dtcli.induction.cart.kernels.frontier import begin, new_frontier, push_pair, queue, take, waiting
 from dtcli.induction.cart.kernels.layout import child, expand, new_build, nonempty, with_const
@@ -166,19 +166,19 @@ def best_split(build, scoring, attributes, node, node_counts, weight):
     """The first best split over ``attributes`` in the order given (the highest key; the first on
     a tie): (attribute or -1, key, score, threshold, value membership, how many attributes reach
     that key)."""
-    results, members = evaluate_all(build, scoring, attributes, node, node_counts, weight, -np.inf, True)
-    best_i, best_key, ties, unordered = -1, -np.inf, 0, False
-    for i in range(attributes.shape[0]):
-        found, key = results[0, i] > 0, results[1, i]
+    best_a, best_key, best_score, best_thr, ties, unordered = -1, -np.inf, 0.0, 0.0, 0, False
+    best_member = np.zeros(build.chosen.shape[0], dtype=np.bool_)
+    work, tally = scratch(node_counts.shape[0])
+    for a in attributes:
+        to_beat = best_key if best_a >= 0 else -np.inf
+        found, key, sc, t = evaluate(build, scoring, a, node, node_counts, weight, to_beat, work, tally)
         unordered |= found and key != key  # a NaN key: which attribute wins depends on the order
-        if found and (best_i < 0 or key > best_key):
-            best_i, best_key, ties = i, key, 1
+        if found and (best_a < 0 or key > best_key):
+            best_a, best_key, best_score, best_thr, ties = a, key, sc, t, 1
+            best_member[:] = build.chosen
         elif found and key == best_key:
             ties += 1
-    ties = max(ties, 2) if unordered else ties
-    if best_i < 0:
-        return -1, best_key, 0.0, 0.0, np.zeros(build.chosen.shape[0], dtype=np.bool_), ties
-    return attributes[best_i], best_key, results[2, best_i], results[3, best_i], members[best_i], ties
+    return best_a, best_key, best_score, best_thr, best_member, max(ties, 2) if unordered else ties
 
 
 @kernel

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dtcli.induction.cart.kernels.evaluate import evaluate_all
+from dtcli.induction.cart.kernels.evaluate import evaluate, scratch
 from dtcli.induction.cart.kernels.frontier import TOP, push_pair, take
 from dtcli.induction.cart.kernels.grow import best_split, stops
 from dtcli.induction.cart.kernels.layout import with_const
@@ -142,14 +142,14 @@ def _settle(build, scoring, attributes, node, node_counts, weight, best_key, sto
     first_sides, sides = np.empty(n, dtype=np.int8), np.empty(n, dtype=np.int8)
     first, k, passing = alloc[1], 0, 0
     no_member = np.zeros(build.chosen.shape[0], dtype=np.bool_)
-    results, members = evaluate_all(build, scoring, attributes, node, node_counts, weight, best_key, False)
-    for i in range(attributes.shape[0]):
-        a, found, key, sc, thr = attributes[i], results[0, i] > 0, results[1, i], results[2, i], results[3, i]
+    work, tally = scratch(node_counts.shape[0])
+    for a in attributes:
+        found, key, sc, thr = evaluate(build, scoring, a, node, node_counts, weight, best_key, work, tally)
         if not found or key != best_key:
             continue
         if first + k >= alloc[2]:
             return HOLE
-        member = members[i] if build.columns.is_nominal[a] else no_member
+        member = build.chosen if build.columns.is_nominal[a] else no_member
         branch_sides(build, node.rs, node.re, a, member, thr, sides if k else first_sides)
         alike, mirrored = True, True
         for j in range(n if k else 0):
