@@ -104,7 +104,10 @@ def _missing_warning(tree, ruleset, data, encoded) -> None:
     if not spreads_missing(tree):
         return  # missing values take the heaviest branch: the rules' marked conditions do the same
     if encoded is None:
-        warn(f"the rules may {what} a row with a missing value otherwise than the tree: {why} (--data DATA counts them)")
+        warn(
+            f"the rules may {what} a row with a missing value otherwise than the tree: {why} "
+            "(--data DATA counts such rows)"
+        )
         return
     differ, rows = missing_disagreements(tree, ruleset, encoded.table)
     if differ:

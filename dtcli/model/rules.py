@@ -44,10 +44,12 @@ class Condition:
     def text(self, show=str) -> str:
         """``Outlook = Sunny``, ``Car in {Sports, SUV}``, ``22.5 < Age <= 45``, ``Age > 22.5``
         (names and values written by ``show``: printing escapes control characters)."""
-        test = self._test(show(self.attribute), show)
+        test = self.bare_text(show)
         return f"({test} or missing)" if self.missing else test
 
-    def _test(self, name: str, show) -> str:
+    def bare_text(self, show=str) -> str:
+        """``text`` without the ``or missing`` of a marked condition: what a known value meets."""
+        name = show(self.attribute)
         if self.is_nominal:
             if len(self.values) == 1:
                 return f"{name} = {show(self.values[0])}"

@@ -208,9 +208,10 @@ def predict_rules(ruleset: RuleSet, table: Table, done=None, chunk: int = 100_00
     """(class codes, probabilities): each row takes the first rule that fires, else the default.
 
     Probabilities are the firing rule's training distribution (certainty in
-    its class if it covered no training case); for a regression rule set, a (rows, 1) matrix of
-    the firing rule's values (as ``predict_proba`` gives a regression tree's). With ``done``, the rows are matched ``chunk`` at
-    a time and ``done(n)`` is called after each chunk of ``n`` rows (the same result).
+    its class if it covered no training case); for a regression rule set, (the firing rule's
+    values, a (rows, 1) matrix of them, as ``predict_proba`` gives a regression tree's). With
+    ``done``, the rows are matched ``chunk`` at a time and ``done(n)`` is called after each chunk of
+    ``n`` rows (the same result).
     """
     if done is None:
         chosen = ruleset.first_match(table)
@@ -222,7 +223,7 @@ def predict_rules(ruleset: RuleSet, table: Table, done=None, chunk: int = 100_00
         chosen = np.concatenate(parts) if parts else ruleset.first_match(table)
     if ruleset.schema.is_regression:
         values = np.array([r.value for r in ruleset.rules] + [ruleset.default_value], dtype=np.float64)
-        return np.zeros(len(chosen), dtype=np.int64), values[chosen][:, None]
+        return values[chosen], values[chosen][:, None]
     k = len(ruleset.classes)
     table_of = np.zeros((len(ruleset.rules) + 1, k))
     for i, rule in enumerate(ruleset.rules + [Rule((), ruleset.default, ruleset.default_counts)]):
