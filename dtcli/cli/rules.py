@@ -92,7 +92,8 @@ def command(model, prune, data, pessimistic, trace, fmt, format_in, limits, outp
 
 def _missing_warning(tree, ruleset, data, encoded) -> None:
     """One line when the rules may classify a row with a missing value otherwise than the tree: with
-    DATA, how many of its rows they do (nothing when none); without, that they may."""
+    DATA, how many of its rows they do (nothing when none); without, that they may (not for a tree
+    grown with ``reject``, whose training rows have no missing values)."""
     from dtcli.induction.apply.rules import missing_disagreements, spreads_missing
     from dtcli.render.console import warn
 
@@ -104,6 +105,8 @@ def _missing_warning(tree, ruleset, data, encoded) -> None:
     if not spreads_missing(tree):
         return  # missing values take the heaviest branch: the rules' marked conditions do the same
     if encoded is None:
+        if tree.parameters.get("missing") == "reject":
+            return  # its training rows had no missing value: none of them is classified otherwise
         warn(
             f"the rules may {what} a row with a missing value otherwise than the tree: {why} "
             "(--data DATA counts such rows)"
