@@ -113,9 +113,13 @@ def check(run, tmp_path, data, rows, train_args) -> str | None:
     expected = predicted(run, model, data)
     code, python_count = exported(run, model, data, "python")
     sql, sql_count = exported(run, model, data, "sql")
-    assert python_count == sql_count
+    rules_json, json_count = exported(run, model, data, "json")
+    assert python_count == sql_count == json_count
     said = python_count or 0
+    rules = tmp_path / "rules.json"
+    rules.write_text(rules_json)
     outputs = {
+        "json rules": predicted(run, rules, data),
         "python": python_predictions(code, rows),
         "sql typed": sql_predictions(sql, schema, rows, typed=True),
         "sql text": sql_predictions(sql, schema, rows, typed=False),
@@ -206,3 +210,18 @@ def test_sql_compares_text_columns_as_numbers(run, tmp_path):
     got = sql_predictions(sql, schema, rows, typed=False)
     assert got == ["a", "b", "b", "a", "a", "a"]  # missing: the heavier branch (x <= 9.75 holds 3, > 3: the first)
     assert math.isfinite(float(re.search(r"<= ([0-9.]+)", sql).group(1)))
+
+
+def test_the_warning_without_data(run, tmp_path):
+    """One line for a C4.5 tree (fractional cases); none for CART (its rules reproduce the tree) nor
+    for ID3's reject (its training rows have no missing values)."""
+    for args, warned in ((("-a", "c45"), True), (("-a", "cart"), False), (("--ignore", "Day"), False)):
+        model = tmp_path / "m.json"
+        assert run("train", SAMPLES / "weather.csv", *args, "-q", "-o", model).exit_code == 0
+        result = run("rules", model, "-f", "sql")
+        assert result.exit_code == 0
+        if warned:
+            assert result.stderr.startswith("Warning: the rules may classify a row with a missing value otherwise")
+            assert result.stderr.count("\n") == 1
+        else:
+            assert result.stderr == ""

@@ -165,7 +165,8 @@ HOSTILE = [
 ]
 
 
-def test_exports_survive_hostile_names_and_values(tmp_path):
+@pytest.mark.parametrize("algorithm", ["c45", "cart"])  # cart: conditions marked missing, NOT IN the other values
+def test_exports_survive_hostile_names_and_values(tmp_path, algorithm):
     rng = np.random.default_rng(0)
     n = 60
     values = tuple(HOSTILE[:4])
@@ -184,9 +185,10 @@ def test_exports_survive_hostile_names_and_values(tmp_path):
     ]
     y = ((columns[0] % 2) + (columns[1] > 0)).astype(np.int32)
     table = Table(Schema(attributes, Attribute("class'\"\n", NOMINAL, classes)), columns, y)
-    tree, _ = fit(table, "c45", min_leaf=1, prune="none")
+    tree, _ = fit(table, "c45", min_leaf=1, prune="none") if algorithm == "c45" else fit(table, "cart")
     ruleset = extract(tree)
     assert len(ruleset.rules) > 2
+    assert any(c.missing for r in ruleset.rules for c in r.conditions) == (algorithm == "cart")
     expected = [classes[c] for c in predict_rules(ruleset, table)[0]]
     rows = rows_of(table)
     code = python(ruleset)
