@@ -211,12 +211,23 @@ def _sql_number(column: str) -> str:
     return f"CAST({column} AS DOUBLE PRECISION)"
 
 
+def _sql_infinite(column: str, sign: str) -> str:
+    """True where the value is written as an infinity of ``sign`` ('+' or '-'), which ``dtree predict``
+    reads as one (``inf``, ``infinity``, any case) and a CAST may not (SQLite reads 0)."""
+    words = ("inf", "+inf", "infinity", "+infinity") if sign == "+" else ("-inf", "-infinity")
+    return f"LOWER(TRIM(CAST({column} AS VARCHAR(64)))) IN {_sql_list(words)}"
+
+
 def _sql_numeric_condition(c) -> str:
+    """``low < value <= high`` of a present value, an infinity written as text included (thresholds
+    are finite: +inf is above every one, -inf at most every one); marked ``missing``: or missing."""
     column = _identifier(c.attribute)
-    number = _sql_number(column)
-    tests = ([f"{number} > {_number(c.low)}"] if c.low is not None else []) + (
-        [f"{number} <= {_number(c.high)}"] if c.high is not None else []
-    )
+    number, above, below = _sql_number(column), _sql_infinite(column, "+"), _sql_infinite(column, "-")
+    tests = []
+    if c.low is not None:
+        tests.append(f"({number} > {_number(c.low)} AND NOT {below} OR {above})")
+    if c.high is not None:
+        tests.append(f"({number} <= {_number(c.high)} AND NOT {above} OR {below})")
     if c.missing:
         return f"({_sql_missing_number(column)} OR ({' AND '.join(tests)}))"
     return " AND ".join([f"NOT {_sql_missing_number(column)}", *tests])

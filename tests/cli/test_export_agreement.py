@@ -205,10 +205,14 @@ def test_sql_compares_text_columns_as_numbers(run, tmp_path):
     model = tmp_path / "m.json"
     run("train", data, "-a", "cart", "-q", "-o", model)
     sql = run("rules", model, "-f", "sql").stdout
-    rows = [{"x": v} for v in ("9.5", "10.5", "100", "", "?", " 2 ")]
+    cells = ("9.5", "10.5", "100", "", "?", " 2 ", "inf", "-Infinity", "+INF", "1e400")
+    (tmp_path / "new.csv").write_text("x\n" + "".join(f'"{v}"\n' for v in cells))
+    assert predicted(run, model, tmp_path / "new.csv") == ["a", "b", "b", "a", "a", "a", "b", "a", "b", "b"]
+    rows = [{"x": v} for v in cells]
     schema = {"attributes": [{"name": "x", "kind": "numeric"}]}
-    got = sql_predictions(sql, schema, rows, typed=False)
-    assert got == ["a", "b", "b", "a", "a", "a"]  # missing: the heavier branch (x <= 9.75 holds 3, > 3: the first)
+    got = sql_predictions(sql, schema, rows, typed=False)  # missing: the heavier branch (3 rows each: the first)
+    assert got == ["a", "b", "b", "a", "a", "a", "b", "a", "b", "b"]  # SQLite's CAST reads 'inf' as 0
+    assert sql_predictions(sql, schema, rows, typed=True) == got  # REAL columns, infinities as such
     assert math.isfinite(float(re.search(r"<= ([0-9.]+)", sql).group(1)))
 
 
