@@ -22,7 +22,7 @@ from dtcli.io.columns import NumberColumn
 from dtcli.io.read import read_data
 from helpers import SAMPLES, WEKA
 
-TABLES = sorted(SAMPLES.glob("*.csv")) + sorted((WEKA / "data").glob("*.arff"))
+TABLES = sorted(SAMPLES.glob("*.csv")) + sorted(SAMPLES.glob("*.arff")) + sorted((WEKA / "data").glob("*.arff"))
 RUNS = (("-a", "c45"), ("-a", "cart"), ("-a", "id3", "--missing", "majority"))
 FILLED = (("-a", "c45", "--missing", "class-majority"),)  # also, on tables with missing values
 COUNT = re.compile(r"the rules (?:classify|predict) (\d+) of (\d+) rows otherwise than the tree")
