@@ -81,21 +81,25 @@ def extract(tree: Tree) -> RuleSet:
     if tree.root.is_leaf:
         rules.append(leaf_rule(tree.root, merge([])))
     path = _Path()
-    stack = [(tree.root, iter(enumerate(tree.root.children)))]  # a leaf root has no branches
+
+    def entered(node) -> tuple:  # the node, its branches, and the one a missing value takes (-1: none)
+        return node, iter(enumerate(node.children)), heaviest_branch(node) if filled and node.children else -1
+
+    stack = [entered(tree.root)]  # a leaf root has no branches
     while stack:  # depth first, so leaves left to right, each with the conditions on its path
-        node, branches = stack[-1]
+        node, branches, heaviest = stack[-1]
         b, child = next(branches, (None, None))
         if child is None:
             stack.pop()
             if stack:
                 path.pop()  # the condition of the branch that led to ``node``
             continue
-        path.push(_branch_condition(node.test, b, filled and b == heaviest_branch(node)))
+        path.push(_branch_condition(node.test, b, b == heaviest))
         if child.is_leaf:
             rules.append(leaf_rule(child, path.merged()))
             path.pop()
         else:
-            stack.append((child, iter(enumerate(child.children))))
+            stack.append(entered(child))
     parameters = {"source": "tree", "algorithm": tree.algorithm, "pruned": False}
     root = tree.root
     default = 0 if regression else root.label
