@@ -19,7 +19,12 @@ from dtcli.render.rules import FORMATS as RULE_FORMATS
     help="Rule post-pruning on the training data (--data): drop preconditions while the "
     "pessimistic accuracy estimate does not get worse, remove duplicates, sort, add a default.",
 )
-@click.option("--data", metavar="DATA", help="The training data, for --prune.")
+@click.option(
+    "--data",
+    metavar="DATA",
+    help="The training data, for --prune; given, the rows the rules classify otherwise than the tree "
+    "(a missing value the tree spreads over several branches) are counted, in one warning.",
+)
 @pessimistic_options(
     "Confidence factor of the pessimistic estimate (as in C4.5).",
     "The upper error bound: Weka J48's or Quinlan's C4.5 R8 table.",
@@ -42,7 +47,12 @@ def command(model, prune, data, pessimistic, trace, fmt, format_in, limits, outp
     Car in {Sports, SUV}), its class, the training cases it covers, its
     accuracy and class distribution; rules are numbered R1, R2, ... and the
     last is the default. A row whose tested value is missing satisfies no
-    condition. The JSON form can be applied with 'dtree predict RULES.json DATA'.
+    condition, but those marked 'or missing': the branch a tree grown with
+    a fill-in policy (CART's default) sends missing values down. A C4.5 tree
+    spreads such a row over every branch, which rules cannot: a warning says
+    so (with --data, how many of its rows the rules classify otherwise).
+    A regression tree's rules predict numbers. The JSON form can be applied
+    with 'dtree predict RULES.json DATA'.
 
     Example: dtree rules weather.json --prune --data sample_data/weather.csv
     """
@@ -52,24 +62,59 @@ def command(model, prune, data, pessimistic, trace, fmt, format_in, limits, outp
     from dtcli.render.rules import render
 
     loaded = load_model(model, limits)
-    ruleset = loaded if isinstance(loaded, RuleSet) else extract(loaded)
-    if prune:
-        if not data:
-            raise ParameterError("--prune needs the training data: --data DATA")
-        from dtcli.induction.params import check_pessimistic
+    tree = None if isinstance(loaded, RuleSet) else loaded
+    ruleset = loaded if tree is None else extract(tree)
+    if prune and not data:
+        raise ParameterError("--prune needs the training data: --data DATA")
+    if prune and ruleset.schema.is_regression:
+        raise ParameterError("rule post-pruning needs classes; this model predicts numbers (leave out --prune)")
+    encoded = None
+    if data:
         from dtcli.io.encode import encode_for_schema, text_columns
         from dtcli.io.read import read_data
 
         encoded = encode_for_schema(read_data(data, format_in, text_columns(ruleset.schema), limits), ruleset.schema)
+    if prune:
         if not encoded.has_target:
             raise ParameterError(f"{data}: no column {ruleset.schema.target.name!r}; pruning needs the classes")
+        from dtcli.induction.params import check_pessimistic
+
         check_pessimistic(pessimistic, encoded.table.is_regression)
         ruleset, drops = prune_rules(ruleset, encoded.table, pessimistic.cf, pessimistic.error_bound)
         if trace:
             from dtcli.render.console import info
 
             info(_trace(drops).rstrip("\n"))
+    if tree is not None:
+        _missing_warning(tree, ruleset, data, encoded)
     write_output(output, render(ruleset, fmt))
+
+
+def _missing_warning(tree, ruleset, data, encoded) -> None:
+    """One line when the rules may classify a row with a missing value otherwise than the tree: with
+    DATA, how many of its rows they do (nothing when none); without, that they may (not for a tree
+    grown with ``reject``, whose training rows have no missing values)."""
+    from dtcli.induction.apply.rules import missing_disagreements, spreads_missing
+    from dtcli.render.console import warn
+
+    what = "predict" if tree.schema.is_regression else "classify"
+    why = (
+        "the tree sends a row with a missing value down every branch at once (fractional cases), "
+        "and a rule's condition on that value does not hold"
+    )
+    if not spreads_missing(tree):
+        return  # missing values take the heaviest branch: the rules' marked conditions do the same
+    if encoded is None:
+        if tree.parameters.get("missing") == "reject":
+            return  # its training rows had no missing value: none of them is classified otherwise
+        warn(
+            f"the rules may {what} a row with a missing value otherwise than the tree: {why} "
+            "(--data DATA counts such rows)"
+        )
+        return
+    differ, rows = missing_disagreements(tree, ruleset, encoded.table)
+    if differ:
+        warn(f"{data}: the rules {what} {differ} of {rows} rows otherwise than the tree: {why}")
 
 
 def _trace(drops) -> str:

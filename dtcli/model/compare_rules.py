@@ -31,8 +31,8 @@ def compare_rule_sets(a: RuleSet, b: RuleSet, tolerance: Tolerance = EXACT) -> C
             out.record(Difference.only(path, side, rules.view(rule_a or rule_b, side)))
             continue
         rules.judge(rule_a, rule_b, path, out)
-    default_a = Rule((), a.default, a.default_counts)
-    default_b = Rule((), b.default, b.default_counts)
+    default_a = Rule((), a.default, a.default_counts, value=a.default_value)
+    default_b = Rule((), b.default, b.default_counts, value=b.default_value)
     rules.judge(default_a, default_b, ROOT / "default", out)
     if not out.summary.same and len(a.rules) == len(b.rules) and _same_rules(a, b):
         out.notes.append("the same rules in another order: with first-match semantics a row two rules cover may "
@@ -45,6 +45,7 @@ class _Rules:
 
     def __init__(self, a: RuleSet, b: RuleSet, tolerance: Tolerance):
         self.tolerance = tolerance
+        self.sets = {"A": a, "B": b}
         self.classes = {"A": a.classes, "B": b.classes}
         names = list(a.classes) + [c for c in b.classes if c not in a.classes]
         index_a = {c: i for i, c in enumerate(a.classes)}
@@ -55,14 +56,9 @@ class _Rules:
         aspects = []
         if not same_conditions(rule_a.conditions, rule_b.conditions, self.tolerance):
             aspects.append("conditions")
-        if self.classes["A"][rule_a.label] != self.classes["B"][rule_b.label]:
-            aspects.append("class")
-        if not all(
-            self.tolerance.same_count(
-                0.0 if i is None else float(rule_a.counts[i]), 0.0 if j is None else float(rule_b.counts[j])
-            )
-            for i, j in self.by_name
-        ):
+        if self.sets["A"].outcome(rule_a) != self.sets["B"].outcome(rule_b):
+            aspects.append("value" if self.sets["A"].schema.is_regression else "class")
+        if not self._same_counts(rule_a, rule_b):
             aspects.append("counts")
         if aspects:
             out.summary.differing += 1
@@ -70,8 +66,28 @@ class _Rules:
         else:
             out.summary.matching += 1
 
+    def _same_counts(self, rule_a: Rule, rule_b: Rule) -> bool:
+        """The same counts, class by class name (a regression rule's: its weight)."""
+        if not self.by_name:
+            return len(rule_a.counts) == len(rule_b.counts) and all(
+                map(self.tolerance.same_count, rule_a.counts.tolist(), rule_b.counts.tolist())
+            )
+        return all(
+            self.tolerance.same_count(
+                0.0 if i is None else float(rule_a.counts[i]), 0.0 if j is None else float(rule_b.counts[j])
+            )
+            for i, j in self.by_name
+        )
+
     def view(self, rule: Rule, side: str) -> dict:
-        classes = self.classes[side]
+        classes, ruleset = self.classes[side], self.sets[side]
+        if ruleset.schema.is_regression:
+            value = ruleset.default_value if rule.value is None else rule.value
+            return {
+                "conditions": [condition_dict(c) for c in rule.conditions],
+                "value": value,
+                "counts": [float(x) for x in rule.counts],
+            }
         return {
             "conditions": [condition_dict(c) for c in rule.conditions],
             "class": classes[rule.label],
@@ -93,7 +109,7 @@ def same_conditions(a: tuple[Condition, ...], b: tuple[Condition, ...], toleranc
 
 
 def same_condition(a: Condition, b: Condition, tolerance: Tolerance) -> bool:
-    if a.attribute != b.attribute or a.is_nominal != b.is_nominal:
+    if a.attribute != b.attribute or a.is_nominal != b.is_nominal or a.missing != b.missing:
         return False
     if a.is_nominal:
         return set(a.values) == set(b.values)
@@ -109,11 +125,11 @@ def _same_bound(x: float | None, y: float | None, tolerance: Tolerance) -> bool:
 def _same_rules(a: RuleSet, b: RuleSet) -> bool:
     """The rules of ``a`` and ``b`` are the same (conditions as sets, class by name), in whatever order."""
 
-    def key(rule: Rule, classes) -> tuple:
+    def key(rule: Rule, ruleset: RuleSet) -> tuple:
         conditions = frozenset(
-            (c.attribute, frozenset(c.values)) if c.is_nominal else (c.attribute, c.low, c.high)
+            (c.attribute, frozenset(c.values), c.missing) if c.is_nominal else (c.attribute, c.low, c.high, c.missing)
             for c in rule.conditions
         )
-        return conditions, classes[rule.label]
+        return conditions, ruleset.outcome(rule)
 
-    return Counter(key(r, a.classes) for r in a.rules) == Counter(key(r, b.classes) for r in b.rules)
+    return Counter(key(r, a) for r in a.rules) == Counter(key(r, b) for r in b.rules)

@@ -3,8 +3,12 @@
 A :class:`Condition` tests one attribute: a nominal one against a set of
 allowed values (``A = v`` or ``A in {v, w}``), a numeric one against an
 interval ``low < A <= high`` (either end open). A row whose value is missing
-does not satisfy a condition. A rule fires when all its conditions hold; the
-first rule that fires gives the class, else the default does.
+does not satisfy a condition, unless the condition is marked ``missing``: the
+branch a tree grown with a fill-in policy sends missing values down (its
+heaviest), whose condition a missing value (or a value never seen in
+training) satisfies too, as the tree routes it. A rule fires when all its
+conditions hold; the first rule that fires gives the class (a regression
+rule: its number, ``value``), else the default does.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ class Condition:
     values: tuple[str, ...] | None = None  # nominal: the allowed values
     low: float | None = None  # numeric: low < x
     high: float | None = None  # numeric: x <= high
+    missing: bool = False  # a missing value (or, nominal, one never seen in training) satisfies it too
 
     @property
     def is_nominal(self) -> bool:
@@ -39,6 +44,11 @@ class Condition:
     def text(self, show=str) -> str:
         """``Outlook = Sunny``, ``Car in {Sports, SUV}``, ``22.5 < Age <= 45``, ``Age > 22.5``
         (names and values written by ``show``: printing escapes control characters)."""
+        test = self.bare_text(show)
+        return f"({test} or missing)" if self.missing else test
+
+    def bare_text(self, show=str) -> str:
+        """``text`` without the ``or missing`` of a marked condition: what a known value meets."""
         name = show(self.attribute)
         if self.is_nominal:
             if len(self.values) == 1:
@@ -51,27 +61,29 @@ class Condition:
         return f"{name} > {format_threshold(self.low)}"
 
     def matches(self, table: Table) -> np.ndarray:
-        """True for the rows of ``table`` that satisfy the condition (missing: False)."""
+        """True for the rows of ``table`` that satisfy the condition (missing: ``self.missing``)."""
         i = table.schema.index(self.attribute)
         column = table.columns[i]
         if self.is_nominal:
             codes = [table.attributes[i].code_of(v) for v in self.values]
-            return np.isin(column, codes) & (column != MISSING)
+            return np.isin(column, codes) & (column != MISSING) | (self.missing & (column == MISSING))
         with np.errstate(invalid="ignore"):
-            ok = ~np.isnan(column)
+            absent = np.isnan(column)
+            ok = ~absent
             if self.low is not None:
                 ok &= column > self.low
             if self.high is not None:
                 ok &= column <= self.high
-        return ok
+        return ok | absent if self.missing else ok
 
 
 @dataclass
 class Rule:
     conditions: tuple[Condition, ...]
     label: int
-    counts: np.ndarray  # training cases covered, per class
+    counts: np.ndarray  # training cases covered, per class ([weight] for a regression rule)
     estimate: float | None = None  # pessimistic accuracy estimate, once pruned
+    value: float | None = None  # a regression rule's prediction (``label`` is then 0)
 
     @property
     def cases(self) -> float:
@@ -79,7 +91,9 @@ class Rule:
 
     @property
     def accuracy(self) -> float:
-        return float(self.counts[self.label] / self.counts.sum()) if self.counts.sum() > 0 else float("nan")
+        if self.value is not None or self.counts.sum() <= 0:
+            return float("nan")
+        return float(self.counts[self.label] / self.counts.sum())
 
     def matches(self, table: Table) -> np.ndarray:
         mask = np.ones(table.n_rows, dtype=bool)
@@ -98,10 +112,18 @@ class RuleSet:
     default_counts: np.ndarray
     parameters: dict = field(default_factory=dict)
     training: dict = field(default_factory=dict)
+    default_value: float | None = None  # a regression rule set's default prediction
 
     @property
     def classes(self) -> tuple[str, ...]:
         return self.schema.classes
+
+    def outcome(self, rule: Rule | None, show=str) -> str:
+        """What ``rule`` (None: the default) predicts, as printed: its class written by ``show``, or
+        its number (the shortest text that reads back as the same double)."""
+        if self.schema.is_regression:
+            return repr(float(self.default_value if rule is None else rule.value))
+        return show(self.classes[self.default if rule is None else rule.label])
 
     def first_match(self, table: Table) -> np.ndarray:
         """Index of the first rule each row satisfies; ``len(rules)`` for the default."""
@@ -115,7 +137,6 @@ class RuleSet:
 
 
 def rules_to_dict(ruleset: RuleSet) -> dict:
-    classes = ruleset.classes
     return {
         "format": RULES_FORMAT,
         "schema_version": RULES_VERSION,
@@ -126,25 +147,36 @@ def rules_to_dict(ruleset: RuleSet) -> dict:
         "rules": [
             {
                 "conditions": [condition_dict(c) for c in rule.conditions],
-                "class": classes[rule.label],
+                **_outcome(ruleset, rule.label, rule.value),
                 "counts": [float(x) for x in rule.counts],
                 **({} if rule.estimate is None else {"estimate": rule.estimate}),
             }
             for rule in ruleset.rules
         ],
-        "default": {"class": classes[ruleset.default], "counts": [float(x) for x in ruleset.default_counts]},
+        "default": {
+            **_outcome(ruleset, ruleset.default, ruleset.default_value),
+            "counts": [float(x) for x in ruleset.default_counts],
+        },
     }
 
 
+def _outcome(ruleset: RuleSet, label: int, value: float | None) -> dict:
+    """``{"class": name}``, or a regression rule's ``{"value": number}``."""
+    return {"value": float(value)} if ruleset.schema.is_regression else {"class": ruleset.classes[label]}
+
+
 def condition_dict(condition: Condition) -> dict:
-    """A condition as the rule-set file writes it: ``attribute`` and ``in``, or ``above``/``at_most``."""
-    if condition.is_nominal:
-        return {"attribute": condition.attribute, "in": list(condition.values)}
+    """A condition as the rule-set file writes it: ``attribute`` and ``in``, or ``above``/``at_most``;
+    ``"missing": true`` when a missing value satisfies it."""
     out = {"attribute": condition.attribute}
+    if condition.is_nominal:
+        out["in"] = list(condition.values)
     if condition.low is not None:
         out["above"] = condition.low
     if condition.high is not None:
         out["at_most"] = condition.high
+    if condition.missing:
+        out["missing"] = True
     return out
 
 
@@ -159,8 +191,6 @@ def rules_from_dict(data: dict, source: str) -> RuleSet:
     if version != RULES_VERSION:
         raise ModelFormatError(f"{source}: rule set schema_version {version} is not supported (this dtree reads 1)")
     schema = reader.schema(reader.get(data, "schema", dict, ""))
-    if schema.is_regression:
-        raise ModelFormatError(f"{source}: invalid rule set: rules need classes")
     names = {a.name: a for a in schema.attributes}
     rules = []
     for k, entry in enumerate(reader.get(data, "rules", list, "")):
@@ -171,31 +201,49 @@ def rules_from_dict(data: dict, source: str) -> RuleSet:
             name = reader.get(item, "attribute", str, where)
             if name not in names:
                 raise reader.fail(f"{where}.attribute", f"{name!r} is not in the schema")
+            missing = reader.get(item, "missing", bool, where) if "missing" in item else False
             if names[name].is_nominal:
                 values = reader.strings(item, "in", where)
                 if not values or any(v not in names[name].codes for v in values):
                     raise reader.fail(f"{where}.in", f"expected values of {name!r}")
-                conditions.append(Condition(name, values=tuple(values)))
+                conditions.append(Condition(name, values=tuple(values), missing=missing))
             else:
                 low = reader.get(item, "above", float, where) if "above" in item else None
                 high = reader.get(item, "at_most", float, where) if "at_most" in item else None
                 if (low is None and high is None) or any(v is not None and not math.isfinite(v) for v in (low, high)):
                     raise reader.fail(where, "a numeric condition needs a finite 'above' or 'at_most'")
-                conditions.append(Condition(name, low=low, high=high))
-        rules.append(
-            Rule(
-                tuple(conditions),
-                reader.class_index(entry, "class", schema, path),
-                reader.counts(entry, schema, path),
-                None if entry.get("estimate") is None else reader.number(entry, "estimate", path),
-            )
-        )
+                conditions.append(Condition(name, low=low, high=high, missing=missing))
+        label, value = _read_outcome(reader, entry, schema, path)
+        counts = _read_counts(reader, entry, schema, path)
+        estimate = None if entry.get("estimate") is None else reader.number(entry, "estimate", path)
+        rules.append(Rule(tuple(conditions), label, counts, estimate, value))
     default = reader.get(data, "default", dict, "")
+    label, value = _read_outcome(reader, default, schema, "default")
     return RuleSet(
         schema,
         rules,
-        reader.class_index(default, "class", schema, "default"),
-        reader.counts(default, schema, "default"),
+        label,
+        _read_counts(reader, default, schema, "default"),
         reader.get(data, "parameters", dict, ""),
         reader.get(data, "training_data", dict, ""),
+        value,
     )
+
+
+def _read_outcome(reader: FieldReader, entry: dict, schema: Schema, path: str) -> tuple[int, float | None]:
+    """(class index, None), or for a regression rule set (0, its finite ``value``)."""
+    if schema.is_regression:
+        return 0, reader.number(entry, "value", path)
+    return reader.class_index(entry, "class", schema, path), None
+
+
+def _read_counts(reader: FieldReader, entry: dict, schema: Schema, path: str) -> np.ndarray:
+    """``counts``: one number per class, or a regression rule's [weight]."""
+    if not schema.is_regression:
+        return reader.counts(entry, schema, path)
+    weight = reader.get(entry, "counts", list, path)
+    if len(weight) != 1 or isinstance(weight[0], bool) or not isinstance(weight[0], (int, float)):
+        raise reader.fail(f"{path}.counts", "expected [weight], one non-negative number")
+    if not 0 <= weight[0] < math.inf:
+        raise reader.fail(f"{path}.counts", "expected [weight], one non-negative number")
+    return np.asarray(weight, dtype=np.float64)

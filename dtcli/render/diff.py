@@ -63,7 +63,10 @@ def _difference_lines(difference: Difference, kind: str) -> list[str]:
 def _view_text(view: dict, kind: str) -> str:
     if kind == "rules":
         conditions = " AND ".join(map(condition_text, view["conditions"]))
-        head = f"IF {conditions} THEN {shown(view['class'])}" if conditions else f"{shown(view['class'])} (default)"
+        then = shown(view["class"]) if "class" in view else repr(float(view["value"]))
+        head = f"IF {conditions} THEN {then}" if conditions else f"{then} (default)"
+        if "class" not in view:  # a regression rule: its weight
+            return f"{head} [weight {_number(view['counts'][0])}]"
         return f"{head} {_counts_text(view['counts'])}"
     if view["kind"] == "split":
         head = f"split on {split_text(view['test'])}"
@@ -85,6 +88,12 @@ def split_text(test: dict) -> str:
 
 
 def condition_text(condition: dict) -> str:
+    """A condition of a rule set file as ``dtree rules`` prints it (``(A <= t or missing)`` when marked)."""
+    test = _condition_test(condition)
+    return f"({test} or missing)" if condition.get("missing") else test
+
+
+def _condition_test(condition: dict) -> str:
     name = shown(condition["attribute"])
     if "in" in condition:
         values = condition["in"]

@@ -51,7 +51,13 @@ def tex(value: str) -> str:
 
 
 def condition(c: Condition) -> str:
-    """One precondition: ``Outlook $=$ Sunny``, ``Car $\\in$ \\{a, b\\}``, ``$0.6 <$ A $\\leq 1.7$``."""
+    """One precondition: ``Outlook $=$ Sunny``, ``Car $\\in$ \\{a, b\\}``, ``$0.6 <$ A $\\leq 1.7$``
+    (in parentheses with ``or missing`` when a missing value satisfies it too)."""
+    test = _test(c)
+    return f"({test} or missing)" if c.missing else test
+
+
+def _test(c: Condition) -> str:
     name = tex(c.attribute)
     if c.is_nominal:
         if len(c.values) == 1:
@@ -84,8 +90,9 @@ def latex(ruleset: RuleSet) -> str:
         estimate = "" if rule.estimate is None else f", estimate {rule.estimate:.3f}"
         cases = f"{rule.cases:g} case" + ("" if rule.cases == 1 else "s")
         lines.append(f"\\item[R{k}.] \\textbf{{IF}} {tests}")
-        lines.append(f"  \\textbf{{THEN}} {target} $=$ {tex(classes[rule.label])}\\\\")
-        lines.append(f"  \\emph{{{cases}{accuracy}{estimate}, {_counts(rule.counts, classes)}}}")
-    default = f"\\textbf{{ELSE}} {target} $=$ {tex(classes[ruleset.default])} (default)"
+        lines.append(f"  \\textbf{{THEN}} {target} $=$ {ruleset.outcome(rule, tex)}\\\\")
+        counts = "" if ruleset.schema.is_regression else f", {_counts(rule.counts, classes)}"
+        lines.append(f"  \\emph{{{cases}{accuracy}{estimate}{counts}}}")
+    default = f"\\textbf{{ELSE}} {target} $=$ {ruleset.outcome(None, tex)} (default)"
     lines += [f"\\item[R{len(ruleset.rules) + 1}.] {default}", "\\end{enumerate}"]
     return "\n".join(lines) + "\n"

@@ -9,7 +9,16 @@ The Python and SQL forms are generated code. Every attribute name and value
 in them is written as a literal produced by the language's own quoting
 (``repr`` for Python strings; doubled quotes for SQL identifiers and
 strings), and numbers as finite float literals, so whatever the names and
-values hold, the generated code can only compare values and return a class.
+values hold, the generated code can only compare values and return a class
+(a regression rule set's: a number, written exactly).
+
+Both read a value as ``dtree predict`` reads a CSV cell: a missing marker
+(empty, ``?``; for a number also ``NA``, ``NaN``, ``N/A``, ...) or NULL/None is
+missing, spaces around a value are ignored, and a numeric attribute is
+compared as a number whatever the column's type (SQL: ``CAST``, so a TEXT
+column as ``sqlite3 .import`` makes compares as numbers, not as text). The
+SQL of a column is written by ``_sql_*`` alone (a later ``--dialect`` changes
+those).
 """
 
 from __future__ import annotations
@@ -20,6 +29,7 @@ import math
 import re
 
 from dtcli.errors import ParameterError
+from dtcli.io.csv_cells import MISSING_CELLS, NUMERIC_MISSING
 from dtcli.model.rules import RuleSet, dumps_rules
 from dtcli.render.counts import class_counts
 from dtcli.render.printable import shown
@@ -36,26 +46,28 @@ def _accuracy(rule) -> str:
 
 
 def text(ruleset: RuleSet) -> str:
-    target, classes = shown(ruleset.schema.target.name), [shown(c) for c in ruleset.classes]
+    target = shown(ruleset.schema.target.name)
     lines = []
     for k, rule in enumerate(ruleset.rules, start=1):
         estimate = "" if rule.estimate is None else f", estimate {rule.estimate:.3f}"
-        lines.append(f"R{k}: IF {_conditions(rule, shown)} THEN {target} = {classes[rule.label]}")
+        lines.append(f"R{k}: IF {_conditions(rule, shown)} THEN {target} = {ruleset.outcome(rule, shown)}")
         cases = f"{rule.cases:g} case" + ("" if rule.cases == 1 else "s")
+        if ruleset.schema.is_regression:
+            lines.append(f"    {cases}")
+            continue
         lines.append(f"    {cases}, accuracy {_accuracy(rule)}{estimate} {class_counts(rule.counts, ruleset.classes)}")
-    lines.append(f"R{len(ruleset.rules) + 1}: ELSE {target} = {classes[ruleset.default]}  (default)")
+    lines.append(f"R{len(ruleset.rules) + 1}: ELSE {target} = {ruleset.outcome(None, shown)}  (default)")
     return "\n".join(lines) + "\n"
 
 
 def table_rows(ruleset: RuleSet, show=str):
     """(rule, conditions, class, cases, accuracy, estimate) of each rule and the default; names
     and values written by ``show``."""
-    classes = ruleset.classes
     for k, rule in enumerate(ruleset.rules, start=1):
         yield (
             f"R{k}",
             _conditions(rule, show),
-            show(classes[rule.label]),
+            ruleset.outcome(rule, show),
             f"{rule.cases:g}",
             _accuracy(rule),
             "" if rule.estimate is None else f"{rule.estimate:.6g}",
@@ -63,17 +75,22 @@ def table_rows(ruleset: RuleSet, show=str):
     yield (
         f"R{len(ruleset.rules) + 1}",
         "(default)",
-        show(classes[ruleset.default]),
+        ruleset.outcome(None, show),
         f"{ruleset.default_counts.sum():g}",
         "",
         "",
     )
 
 
+def _predicts(ruleset: RuleSet) -> str:
+    """The heading of the column of what each rule predicts."""
+    return "value" if ruleset.schema.is_regression else "class"
+
+
 def to_csv(ruleset: RuleSet) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(("rule", "conditions", "class", "cases", "accuracy", "estimate"))
+    writer.writerow(("rule", "conditions", _predicts(ruleset), "cases", "accuracy", "estimate"))
     writer.writerows(table_rows(ruleset))
     return out.getvalue()
 
@@ -89,7 +106,7 @@ def markdown_text(value: str) -> str:
 
 
 def markdown(ruleset: RuleSet) -> str:
-    lines = ["| rule | conditions | class | cases | accuracy | estimate |", "|---|---|---|---|---|---|"]
+    lines = [f"| rule | conditions | {_predicts(ruleset)} | cases | accuracy | estimate |", "|---|---|---|---|---|---|"]
     lines += ["| " + " | ".join(row) + " |" for row in table_rows(ruleset, markdown_text)]
     return "\n".join(lines) + "\n"
 
@@ -100,32 +117,35 @@ def _number(value: float) -> str:
     return repr(float(value))
 
 
-def _comparisons(rule):
-    """A rule's tests as (operator, attribute, operand): ``in`` a tuple of values, ``known``
-    (a number is present), or ``>``/``<=`` a finite float literal. Python and SQL render these."""
-    for c in rule.conditions:
-        if c.is_nominal:
-            yield "in", c.attribute, c.values
-            continue
-        yield "known", c.attribute, None
-        if c.low is not None:
-            yield ">", c.attribute, _number(c.low)
-        if c.high is not None:
-            yield "<=", c.attribute, _number(c.high)
+def _other_values(ruleset: RuleSet, condition) -> tuple[str, ...]:
+    """The attribute's known values outside a nominal condition's: a condition marked ``missing``
+    holds for every value but these (so for a missing one, and one never seen in training)."""
+    attribute = ruleset.schema.attributes[ruleset.schema.index(condition.attribute)]
+    return tuple(v for v in attribute.values if v not in condition.values)
+
+
+def _predicted_literal(ruleset: RuleSet, rule, quote) -> str:
+    """What ``rule`` (None: the default) returns: its class quoted by ``quote``, or its value."""
+    if ruleset.schema.is_regression:
+        return _number(ruleset.default_value if rule is None else rule.value)
+    return quote(ruleset.classes[ruleset.default if rule is None else rule.label])
 
 
 def python(ruleset: RuleSet) -> str:
-    """A self-contained ``predict(row: dict) -> str``; names and values as ``repr`` literals."""
-    classes = ruleset.classes
+    """A self-contained ``predict(row: dict)``; names and values as ``repr`` literals."""
+    regression = ruleset.schema.is_regression
+    returns = "the predicted number" if regression else "the class"
     lines = [
-        '"""Rules exported by dtree: predict(row) returns the class for a dict of column -> value."""',
+        f'"""Rules exported by dtree: predict(row) returns {returns} for a dict of column -> value."""',
+        "",
+        f"_MISSING_NUMBERS = {tuple(NUMERIC_MISSING)!r}",
+        f"_MISSING_TEXT = {tuple(MISSING_CELLS)!r}",
         "",
         "",
         "def _number(value):",
-        "    try:",
-        "        number = float(value)",
-        "    except (TypeError, ValueError):",
+        "    if value is None or str(value).strip() in _MISSING_NUMBERS:",
         "        return None",
+        "    number = float(value)",
         "    return None if number != number else number",
         "",
         "",
@@ -133,24 +153,34 @@ def python(ruleset: RuleSet) -> str:
         "    if value is None:",
         "        return None",
         "    text = str(value).strip()",
-        "    return None if text in ('', '?') else text",
+        "    return None if text in _MISSING_TEXT else text",
         "",
         "",
-        "def predict(row: dict) -> str:",
+        "def _within(value, low, high, missing):",
+        "    number = _number(value)",
+        "    if number is None:",
+        "        return missing",
+        "    return (low is None or number > low) and (high is None or number <= high)",
+        "",
+        "",
+        f"def predict(row: dict) -> {'float' if regression else 'str'}:",
     ]
     for rule in ruleset.rules:
         tests = []
-        for op, name, operand in _comparisons(rule):
-            if op == "in":
-                tests.append(f"_text(row.get({name!r})) in {tuple(operand)!r}")
-            elif op == "known":
-                tests.append(f"_number(row.get({name!r})) is not None")
+        for c in rule.conditions:
+            value = f"row.get({c.attribute!r})"
+            if not c.is_nominal:
+                low = "None" if c.low is None else _number(c.low)
+                high = "None" if c.high is None else _number(c.high)
+                tests.append(f"_within({value}, {low}, {high}, {c.missing})")
+            elif c.missing:
+                tests.append(f"_text({value}) not in {_other_values(ruleset, c)!r}")
             else:
-                tests.append(f"_number(row.get({name!r})) {op} {operand}")
+                tests.append(f"_text({value}) in {tuple(c.values)!r}")
         condition = " and ".join(tests) or "True"
         lines.append(f"    if {condition}:")
-        lines.append(f"        return {repr(classes[rule.label])}")
-    lines.append(f"    return {repr(classes[ruleset.default])}")
+        lines.append(f"        return {_predicted_literal(ruleset, rule, repr)}")
+    lines.append(f"    return {_predicted_literal(ruleset, None, repr)}")
     return "\n".join(lines) + "\n"
 
 
@@ -166,19 +196,65 @@ def _string(value: str) -> str:
     return "'" + value.replace("'", "''") + "'"
 
 
+def _sql_list(values) -> str:
+    return "(" + ", ".join(_string(v) for v in values) + ")"
+
+
+def _sql_missing_number(column: str) -> str:
+    """True where a numeric column's value is missing: NULL, or text ``dtree predict`` reads as
+    missing (a TEXT column of ``sqlite3 .import`` holds '' for an empty cell, not NULL)."""
+    return f"({column} IS NULL OR TRIM(CAST({column} AS VARCHAR(64))) IN {_sql_list(NUMERIC_MISSING)})"
+
+
+def _sql_number(column: str) -> str:
+    """A numeric column's value as a number, whatever the column's declared type."""
+    return f"CAST({column} AS DOUBLE PRECISION)"
+
+
+def _sql_infinite(column: str, sign: str) -> str:
+    """True where the value is written as an infinity of ``sign`` ('+' or '-'), which ``dtree predict``
+    reads as one (``inf``, ``infinity``, any case) and a CAST may not (SQLite reads 0)."""
+    words = ("inf", "+inf", "infinity", "+infinity") if sign == "+" else ("-inf", "-infinity")
+    return f"LOWER(TRIM(CAST({column} AS VARCHAR(64)))) IN {_sql_list(words)}"
+
+
+def _sql_numeric_condition(c) -> str:
+    """``low < value <= high`` of a present value, an infinity written as text included (thresholds
+    are finite: +inf is above every one, -inf at most every one); marked ``missing``: or missing."""
+    column = _identifier(c.attribute)
+    number, above, below = _sql_number(column), _sql_infinite(column, "+"), _sql_infinite(column, "-")
+    tests = []
+    if c.low is not None:
+        tests.append(f"({number} > {_number(c.low)} AND NOT {below} OR {above})")
+    if c.high is not None:
+        tests.append(f"({number} <= {_number(c.high)} AND NOT {above} OR {below})")
+    if c.missing:
+        return f"({_sql_missing_number(column)} OR ({' AND '.join(tests)}))"
+    return " AND ".join([f"NOT {_sql_missing_number(column)}", *tests])
+
+
+def _sql_nominal_condition(ruleset: RuleSet, c) -> str:
+    """``TRIM(col) IN (values)`` (NULL, '' and '?' are in no list); marked ``missing``: every value
+    but the attribute's others, NULL included."""
+    column = _identifier(c.attribute)
+    if not c.missing:
+        return f"TRIM({column}) IN {_sql_list(c.values)}"
+    others = _other_values(ruleset, c)
+    if not others:
+        return "1 = 1"
+    return f"({column} IS NULL OR TRIM({column}) NOT IN {_sql_list(others)})"
+
+
 def sql(ruleset: RuleSet) -> str:
-    """A ``CASE WHEN ... END`` expression; NULL (missing) satisfies no condition."""
-    classes = ruleset.classes
+    """A ``CASE WHEN ... END`` expression; a missing value satisfies no condition but those
+    marked ``missing``."""
     lines = ["CASE"]
     for rule in ruleset.rules:
-        tests = []
-        for op, name, operand in _comparisons(rule):
-            if op == "in":
-                tests.append(f"{_identifier(name)} IN ({', '.join(_string(v) for v in operand)})")
-            elif op != "known":  # in SQL, NULL already fails every comparison
-                tests.append(f"{_identifier(name)} {op} {operand}")
-        lines.append(f"  WHEN {' AND '.join(tests) or '1 = 1'} THEN {_string(classes[rule.label])}")
-    lines.append(f"  ELSE {_string(classes[ruleset.default])}")
+        tests = [
+            _sql_nominal_condition(ruleset, c) if c.is_nominal else _sql_numeric_condition(c) for c in rule.conditions
+        ]
+        lines.append(f"  WHEN {' AND '.join(tests) or '1 = 1'} THEN {_predicted_literal(ruleset, rule, _string)}")
+    lines.append(f"  ELSE {_predicted_literal(ruleset, None, _string)}")
     lines.append("END")
     return "\n".join(lines) + "\n"
 

@@ -59,6 +59,7 @@ def models(tmp_path_factory):
         "id3": [WEATHER, "--ignore", "Day"],
         "c45": [NUMERIC, "-a", "c45", "--no-prune"],
         "cart": [IRIS, "-a", "cart"],
+        "regression": [IRIS, "-a", "cart", "--task", "regression", "-t", "petallength", "--max-depth", "2"],
     }.items():
         made[name] = where / f"{name}.json"
         result = CliRunner().invoke(cli, ["train", *map(str, args), "-q", "-o", str(made[name])])
@@ -78,6 +79,8 @@ def runs(models):
         (["show", m["cart"], "-f", "json"], "stdout"),
         (["prune", m["cart"], "--ccp-alpha", "0.01", "-f", "json", "-q", "-o", "-"], "stdout"),
         (["rules", m["c45"], "-f", "json"], "stdout"),
+        (["rules", m["cart"], "-f", "json"], "stdout"),  # conditions marked missing
+        (["rules", m["regression"], "-f", "json"], "stdout"),  # values, not classes
         (["rules", m["c45"], "--prune", "--data", NUMERIC, "-f", "json"], "stdout"),
         (["predict", m["id3"], WEATHER, "-f", "json", "--proba", "--explain", "-q"], "stdout"),
         (["predict", m["rules"], NUMERIC, "-f", "json", "-q"], "stdout"),

@@ -35,6 +35,8 @@ def predictions(model, table: Table) -> np.ndarray:
         from dtcli.induction.apply.rules import predict_rules
 
         codes = predict_rules(model, table)[0]
+        if model.schema.is_regression:
+            return codes  # the values
     else:
         from dtcli.induction.apply.predict import predict_proba
 

@@ -201,11 +201,14 @@ class RuleExplanation:
         rules = self.ruleset.rules
         if k == len(rules):
             rs = self.ruleset
-            return [Path((), rs.default, None, rs.default_counts, 1.0, self.proba[i], rule=0)]
+            return [Path((), rs.default, rs.default_value, rs.default_counts, 1.0, self.proba[i], rule=0)]
         rule = rules[k]
         steps = []
         for c in rule.conditions:
-            kind, text = ("nominal" if c.is_nominal else "numeric"), c.text()
+            kind, text = ("nominal" if c.is_nominal else "numeric"), c.bare_text()
             relation = text[len(c.attribute) + 1 :] if text.startswith(c.attribute + " ") else None
-            steps.append(Step(c.attribute, kind, text, relation, row_value(self.table, self.index[c.attribute], i)))
-        return [Path(tuple(steps), rule.label, None, rule.counts, 1.0, self.proba[i], rule=k + 1)]
+            value = row_value(self.table, self.index[c.attribute], i)
+            if value is None:  # a condition marked 'or missing' that holds as the value is missing
+                text, relation = f"{text} or missing", None
+            steps.append(Step(c.attribute, kind, text, relation, value))
+        return [Path(tuple(steps), rule.label, rule.value, rule.counts, 1.0, self.proba[i], rule=k + 1)]

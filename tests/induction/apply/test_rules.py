@@ -24,9 +24,9 @@ def test_zakis_three_rules():
     tree, _ = fit(table, "cart", criterion="entropy")
     rules = extract(tree)
     texts = [(" AND ".join(c.text() for c in r.conditions), tree.classes[r.label]) for r in rules.rules]
-    assert texts == [
-        ("Car = Sports AND Age <= 22.5", "H"),
-        ("Car = Sports AND Age > 22.5", "L"),
+    assert texts == [  # CART sends a missing value down the heavier branch (the first of equals): 'or missing'
+        ("(Car = Sports or missing) AND Age <= 22.5", "H"),
+        ("(Car = Sports or missing) AND (Age > 22.5 or missing)", "L"),
         ("Car in {Vintage, SUV}", "H"),
     ]
 
@@ -165,7 +165,8 @@ HOSTILE = [
 ]
 
 
-def test_exports_survive_hostile_names_and_values(tmp_path):
+@pytest.mark.parametrize("algorithm", ["c45", "cart"])  # cart: conditions marked missing, NOT IN the other values
+def test_exports_survive_hostile_names_and_values(tmp_path, algorithm):
     rng = np.random.default_rng(0)
     n = 60
     values = tuple(HOSTILE[:4])
@@ -184,9 +185,10 @@ def test_exports_survive_hostile_names_and_values(tmp_path):
     ]
     y = ((columns[0] % 2) + (columns[1] > 0)).astype(np.int32)
     table = Table(Schema(attributes, Attribute("class'\"\n", NOMINAL, classes)), columns, y)
-    tree, _ = fit(table, "c45", min_leaf=1, prune="none")
+    tree, _ = fit(table, "c45", min_leaf=1, prune="none") if algorithm == "c45" else fit(table, "cart")
     ruleset = extract(tree)
     assert len(ruleset.rules) > 2
+    assert any(c.missing for r in ruleset.rules for c in r.conditions) == (algorithm == "cart")
     expected = [classes[c] for c in predict_rules(ruleset, table)[0]]
     rows = rows_of(table)
     code = python(ruleset)
@@ -213,3 +215,38 @@ def test_rules_command_formats(run, tmp_path):
     assert applied.exit_code == 0 and applied.stderr.startswith("Accuracy: 13/14")
     missing = run("rules", model, "--prune")
     assert missing.exit_code == 1 and "--data" in missing.stderr
+
+
+def test_regression_rules_in_every_format(run, tmp_path):
+    """Leaves {1, 2, 3} -> t 0, 0, 1 and {10, 11, 12} -> 5, 5, 6: means 1/3 and 16/3, the root's 17/6,
+    each written with the digits that read back as that double."""
+    data = tmp_path / "third.csv"
+    data.write_text("x,t\n1,0\n2,0\n3,1\n10,5\n11,5\n12,6\n")
+    model = tmp_path / "third.json"
+    assert run("train", data, "-t", "t", "-a", "cart", "--max-depth", "1", "-q", "-o", model).exit_code == 0
+    assert run("rules", model).stdout == (
+        f"R1: IF (x <= 6.5 or missing) THEN t = {1 / 3!r}\n    3 cases\n"
+        f"R2: IF x > 6.5 THEN t = {16 / 3!r}\n    3 cases\n"
+        f"R3: ELSE t = {17 / 6!r}  (default)\n"
+    )
+    assert run("rules", model, "-f", "csv").stdout.splitlines()[:2] == [
+        "rule,conditions,value,cases,accuracy,estimate",
+        f"R1,(x <= 6.5 or missing),{1 / 3!r},3,-,",
+    ]
+    assert f"\\textbf{{THEN}} t $=$ {16 / 3!r}" in run("rules", model, "-f", "latex").stdout
+    assert f"| R3 | (default) | {17 / 6!r} | 6 |" in run("rules", model, "-f", "markdown").stdout
+    doc = json.loads(run("rules", model, "-f", "json").stdout)
+    assert [r["value"] for r in doc["rules"]] == [1 / 3, 16 / 3] and doc["default"]["value"] == 17 / 6
+    assert doc["rules"][0]["conditions"] == [{"attribute": "x", "at_most": 6.5, "missing": True}]
+    assert doc["rules"][0]["counts"] == [3.0] and "class" not in doc["rules"][0]
+    namespace: dict = {}
+    exec(compile(run("rules", model, "-f", "python").stdout, "<rules>", "exec"), namespace)
+    got = [namespace["predict"]({"x": x}) for x in ("2", "", None, "11", " 7 ")]
+    assert got == [1 / 3, 1 / 3, 1 / 3, 16 / 3, 16 / 3]
+    db = sqlite3.connect(":memory:")
+    db.execute('CREATE TABLE t ("x" TEXT)')
+    db.executemany("INSERT INTO t VALUES (?)", [("2",), ("",), (None,), ("11",), ("?",)])
+    sql = run("rules", model, "-f", "sql").stdout
+    assert [r[0] for r in db.execute(f"SELECT {sql} FROM t ORDER BY rowid")] == [1 / 3, 1 / 3, 1 / 3, 16 / 3, 1 / 3]
+    pruned = run("rules", model, "--prune", "--data", data)
+    assert pruned.exit_code == 1 and "rule post-pruning needs classes" in pruned.stderr

@@ -1,0 +1,231 @@
+"""Exported Python and SQL against ``dtree predict``, row for row, on every sample and Weka table.
+
+Each table is written as CSV (missing cells empty or ``?``), a tree is trained on it, and
+the rules' Python is run on the rows as ``csv`` reads them, their SQL in SQLite over a
+table with typed columns (missing: NULL) and over an all-TEXT one as ``sqlite3 .import``
+makes (missing: '' or '?'). Every row must get what ``dtree predict`` gives it, but the
+rows the one-line warning of ``dtree rules --data`` counts: exactly that many differ.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import re
+import sqlite3
+
+import numpy as np
+import pytest
+
+from dtcli.io.columns import NumberColumn
+from dtcli.io.read import read_data
+from helpers import SAMPLES, WEKA
+
+TABLES = sorted(SAMPLES.glob("*.csv")) + sorted(SAMPLES.glob("*.arff")) + sorted((WEKA / "data").glob("*.arff"))
+RUNS = (("-a", "c45"), ("-a", "cart"), ("-a", "id3", "--missing", "majority"))
+FILLED = (("-a", "c45", "--missing", "class-majority"),)  # also, on tables with missing values
+COUNT = re.compile(r"the rules (?:classify|predict) (\d+) of (\d+) rows otherwise than the tree")
+
+
+def cells_of(path) -> tuple[list[str], list[list[str | None]]]:
+    """The header and rows of a table as text cells (None: missing); numbers written exactly."""
+    frame = read_data(str(path)).frame
+    names = list(frame.columns)
+    columns = []
+    for name in names:
+        column = frame[name]
+        if isinstance(column, NumberColumn):
+            columns.append([None if v != v else repr(float(v)) for v in column.values.tolist()])
+        else:
+            columns.append(column.tolist())
+    return names, [list(row) for row in zip(*columns)]
+
+
+def write_csv(path, names, rows) -> list[dict]:
+    """The table as CSV, a missing cell empty or (every third row) ``?``; the rows as ``csv`` reads them."""
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f, lineterminator="\n")
+        writer.writerow(names)
+        for i, row in enumerate(rows):
+            writer.writerow(["?" if c is None and i % 3 == 0 else "" if c is None else c for c in row])
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def predicted(run, model, data) -> list:
+    result = run("predict", model, data, "-f", "json", "-q")
+    assert result.exit_code == 0, result.stderr
+    return [record["prediction"] for record in json.loads(result.stdout)["predictions"]]
+
+
+def exported(run, model, data, fmt) -> tuple[str, int | None]:
+    """The rules in ``fmt`` and the number of rows the warning says differ (None: no warning)."""
+    result = run("rules", model, "--data", data, "-f", fmt)
+    assert result.exit_code == 0, result.stderr
+    found = COUNT.search(result.stderr)
+    assert result.stderr.count("\n") <= 1 and (found is not None) == bool(result.stderr), result.stderr
+    return result.stdout, None if found is None else int(found.group(1))
+
+
+def python_predictions(code: str, rows: list[dict]) -> list:
+    namespace: dict = {}
+    exec(compile(code, "<rules>", "exec"), namespace)  # the generated code only compares and returns
+    return [namespace["predict"](row) for row in rows]
+
+
+def quoted(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def sql_predictions(expression: str, schema: dict, rows: list[dict], typed: bool) -> list:
+    """The CASE expression over ``rows`` in SQLite: ``typed``, REAL columns for numeric attributes
+    and NULL for a missing cell; else all-TEXT columns holding the cells as written."""
+    names = list(rows[0]) if rows else [a["name"] for a in schema["attributes"]]
+    numeric = {a["name"] for a in schema["attributes"] if a["kind"] == "numeric"}
+    types = [("REAL" if typed and name in numeric else "TEXT") for name in names]
+    db = sqlite3.connect(":memory:")
+    db.execute(f"CREATE TABLE t ({', '.join(f'{quoted(n)} {k}' for n, k in zip(names, types))})")
+
+    def cell(name, value):
+        if not typed:
+            return value
+        if value.strip() in ("", "?"):
+            return None
+        return float(value) if name in numeric else value
+
+    db.executemany(
+        f"INSERT INTO t VALUES ({', '.join('?' * len(names))})", [[cell(n, r[n]) for n in names] for r in rows]
+    )
+    out = [r[0] for r in db.execute(f"SELECT {expression} FROM t ORDER BY rowid")]
+    db.close()
+    return out
+
+
+def check(run, tmp_path, data, rows, train_args) -> str | None:
+    """Train, export, compare; returns why the run does not apply (training refused), else None."""
+    model = tmp_path / "model.json"
+    trained = run("train", data, *train_args, "-q", "-o", model)
+    if trained.exit_code == 1:  # refused with one line, e.g. ID3 and a numeric column
+        return trained.stderr
+    assert trained.exit_code == 0, trained.stderr
+    schema = json.loads(model.read_text())["schema"]
+    expected = predicted(run, model, data)
+    code, python_count = exported(run, model, data, "python")
+    sql, sql_count = exported(run, model, data, "sql")
+    rules_json, json_count = exported(run, model, data, "json")
+    assert python_count == sql_count == json_count
+    said = python_count or 0
+    rules = tmp_path / "rules.json"
+    rules.write_text(rules_json)
+    outputs = {
+        "json rules": predicted(run, rules, data),
+        "python": python_predictions(code, rows),
+        "sql typed": sql_predictions(sql, schema, rows, typed=True),
+        "sql text": sql_predictions(sql, schema, rows, typed=False),
+    }
+    for what, got in outputs.items():
+        differ = [i for i, (a, b) in enumerate(zip(expected, got)) if a != b]
+        assert len(got) == len(expected)
+        assert len(differ) == said, (what, train_args, differ[:5], [(expected[i], got[i]) for i in differ[:5]])
+    return None
+
+
+@pytest.mark.parametrize("path", TABLES, ids=lambda p: p.name)
+def test_exports_agree_with_predict_on_every_table(run, tmp_path, path):
+    names, rows = cells_of(path)
+    data = tmp_path / "data.csv"
+    dicts = write_csv(data, names, rows)
+    runs = RUNS + (FILLED if any(None in row for row in rows) else ())
+    refused = [check(run, tmp_path, data, dicts, args) for args in runs]
+    assert refused.count(None) >= 1, refused  # at least one algorithm applies to every table
+
+
+def generated(seed: int, n: int = 300, regression: bool = False) -> tuple[list[str], list[list[str | None]]]:
+    """A table with numeric and nominal columns, about a sixth of the cells missing, numbers of 17
+    digits (exact only if read exactly), values with spaces, and a class or number to predict."""
+    rng = np.random.default_rng(seed)
+    x = rng.normal(0, 1, n) * 10.0 ** rng.integers(-3, 4)
+    z = rng.uniform(-1, 1, n)
+    colour = rng.choice(["red", "dark green", "blue", "it's"], n)
+    size = rng.choice(["S", "M", "L"], n)
+    if regression:
+        target = [repr(float(v)) for v in (x > 0) * 2.5 + (colour == "red") * z + rng.normal(0, 0.1, n)]
+    else:
+        target = np.where((x > 0) ^ (colour == "red"), "yes", np.where(z > 0.3, "maybe", "no")).tolist()
+    columns = [[repr(float(v)) for v in x], [repr(float(v)) for v in z], colour.tolist(), size.tolist()]
+    for column in columns:
+        for i in np.flatnonzero(rng.random(n) < 0.17).tolist():
+            column[i] = None
+    names = ["x value", "z", "colour", "size", "target"]
+    return names, [list(row) for row in zip(*columns, target)]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("regression", [False, True], ids=["classes", "numbers"])
+def test_exports_agree_on_generated_tables_with_missing_values(run, tmp_path, seed, regression):
+    names, rows = generated(seed, regression=regression)
+    data = tmp_path / "data.csv"
+    dicts = write_csv(data, names, rows)
+    runs = [("-a", "cart")] + ([] if regression else [("-a", "c45"), ("-a", "c45", "--missing", "majority")])
+    runs += [("-a", "cart", "--missing", "fractional")]
+    for args in runs:
+        assert check(run, tmp_path, data, dicts, args) is None
+
+
+def test_unseen_values_go_where_predict_sends_them(run, tmp_path):
+    """A nominal value never seen in training is missing to predict: the exports agree on it too."""
+    names, rows = generated(4)
+    train = tmp_path / "train.csv"
+    write_csv(train, names, rows)
+    for row in rows[:40]:
+        row[2] = "purple"  # never seen
+        row[3] = " M " if row[3] else row[3]  # spaces around a value are not part of it
+    data = tmp_path / "data.csv"
+    dicts = write_csv(data, names, rows[:80])
+    for args in (("-a", "cart"), ("-a", "c45", "--missing", "majority"), ("-a", "c45")):
+        model = tmp_path / "model.json"
+        assert run("train", train, *args, "-q", "-o", model).exit_code == 0
+        expected = predicted(run, model, data)
+        code, count = exported(run, model, data, "python")
+        sql, _ = exported(run, model, data, "sql")
+        schema = json.loads(model.read_text())["schema"]
+        for got in (
+            python_predictions(code, dicts),
+            sql_predictions(sql, schema, dicts, typed=True),
+            sql_predictions(sql, schema, dicts, typed=False),
+        ):
+            assert sum(a != b for a, b in zip(expected, got)) == (count or 0)
+
+
+def test_sql_compares_text_columns_as_numbers(run, tmp_path):
+    """The issue's case: as TEXT, '9.5' > '10.5'; the exported SQL compares the numbers."""
+    data = tmp_path / "t.csv"
+    data.write_text("x,c\n" + "".join(f"{v},{'a' if v < 10 else 'b'}\n" for v in (2, 5, 9.5, 10.5, 20, 100)))
+    model = tmp_path / "m.json"
+    run("train", data, "-a", "cart", "-q", "-o", model)
+    sql = run("rules", model, "-f", "sql").stdout
+    cells = ("9.5", "10.5", "100", "", "?", " 2 ", "inf", "-Infinity", "+INF", "1e400")
+    (tmp_path / "new.csv").write_text("x\n" + "".join(f'"{v}"\n' for v in cells))
+    assert predicted(run, model, tmp_path / "new.csv") == ["a", "b", "b", "a", "a", "a", "b", "a", "b", "b"]
+    rows = [{"x": v} for v in cells]
+    schema = {"attributes": [{"name": "x", "kind": "numeric"}]}
+    got = sql_predictions(sql, schema, rows, typed=False)  # missing: the heavier branch (3 rows each: the first)
+    assert got == ["a", "b", "b", "a", "a", "a", "b", "a", "b", "b"]  # SQLite's CAST reads 'inf' as 0
+    assert sql_predictions(sql, schema, rows, typed=True) == got  # REAL columns, infinities as such
+    assert math.isfinite(float(re.search(r"<= ([0-9.]+)", sql).group(1)))
+
+
+def test_the_warning_without_data(run, tmp_path):
+    """One line for a C4.5 tree (fractional cases); none for CART (its rules reproduce the tree) nor
+    for ID3's reject (its training rows have no missing values)."""
+    for args, warned in ((("-a", "c45"), True), (("-a", "cart"), False), (("--ignore", "Day"), False)):
+        model = tmp_path / "m.json"
+        assert run("train", SAMPLES / "weather.csv", *args, "-q", "-o", model).exit_code == 0
+        result = run("rules", model, "-f", "sql")
+        assert result.exit_code == 0
+        if warned:
+            assert result.stderr.startswith("Warning: the rules may classify a row with a missing value otherwise")
+            assert result.stderr.count("\n") == 1
+        else:
+            assert result.stderr == ""
