@@ -95,11 +95,28 @@ def cut_tables(report: GainReport) -> list[BoxTable]:
 
 def footer(report: GainReport) -> str:
     title = "cost score" if _has_costs(report) else CRITERION_TITLES[report.criterion]
+    if report.algorithm == "c45":
+        title += " (C4.5, as J48)"
+    names = [row.name for row in report.attributes]
     lines = []
-    if report.chosen:
+    if report.chosen and report.chosen in names:
         lines.append(f"* chosen by {title}: {shown(report.chosen)}")
+    elif report.chosen:
+        lines.append(f"chosen by {title} among all attributes: {shown(report.chosen)}, not shown here (--attribute)")
+    elif report.algorithm == "c45":
+        lines.append("no attribute has a split C4.5 makes here: a tree would make this a leaf")
     else:
         lines.append(f"no attribute improves {title} here: a tree would make this a leaf")
+    if report.average_gain is not None:
+        below = [row.name for row in report.attributes if row.eligible is False]
+        rule = f"only attributes whose gain is at least the average gain {report.average_gain:.3f} are eligible"
+        lines.append(f"{rule} (Quinlan's rule): not {', '.join(map(shown, below))}" if below else f"{rule}: all are")
+    corrected = [row for row in report.attributes if row.mdl]
+    if corrected:
+        lines.append(
+            "numeric gains are less the MDL correction log2(cuts)/N (J48): "
+            + ", ".join(f"{shown(row.name)} {row.mdl:.3f}" for row in corrected)
+        )
     if report.ties:
         lines.append(
             f"note: {', '.join(map(shown, report.ties))} {'ties' if len(report.ties) == 1 else 'tie'} with "
@@ -140,18 +157,38 @@ def to_json(report: GainReport, where: list[str]) -> str:
             ]
         if row.cost is not None:
             entry["cost"], entry["cost_score"] = row.cost, row.cost_score
+        if row.mdl is not None:
+            entry["mdl"] = row.mdl
+        if row.eligible is not None:
+            entry["eligible"] = row.eligible
         rows.append(entry)
-    return gain_document(report, where, report.chosen, {"ties": report.ties, "attributes": rows})
+    body = {"ties": report.ties}
+    if report.average_gain is not None:
+        body["average_gain"] = report.average_gain
+    body["attributes"] = rows
+    return gain_document(report, where, report.chosen, body, algorithm="c45" if report.algorithm == "c45" else None)
+
+
+def gain_text(report: GainReport, where: list[str], fmt: str) -> str:
+    """A multiway report as text: JSON, CSV, or the table as it reads on a pipe (for ``-o FILE``)."""
+    from dtcli.render.console import rendered
+
+    if fmt == "json":
+        return to_json(report, where)
+    if fmt == "csv":
+        return to_csv(report)
+    parts = [heading(report, where), rich_table(report), footer(report)]
+    for cuts in cut_tables(report):
+        parts += ["", cuts]
+    return rendered(*parts)
 
 
 def write_gain(report: GainReport, where: list[str], fmt: str) -> None:
     """A multiway report on standard output: the table (``fmt`` "table"), JSON or CSV."""
     from dtcli.render.console import console
 
-    if fmt == "json":
-        console.data(to_json(report, where))
-    elif fmt == "csv":
-        console.data(to_csv(report))
+    if fmt in ("json", "csv"):
+        console.data(gain_text(report, where, fmt))
     else:
         console.print(heading(report, where))
         console.print(rich_table(report))
@@ -161,11 +198,15 @@ def write_gain(report: GainReport, where: list[str], fmt: str) -> None:
             console.print(cuts)
 
 
-def gain_document(report, where: list[str], chosen, body: dict, splits: str | None = None) -> str:
+def gain_document(
+    report, where: list[str], chosen, body: dict, splits: str | None = None, algorithm: str | None = None
+) -> str:
     """The ``dtree-gain`` JSON document: the node's figures, ``body`` (the scored splits), the skipped."""
     doc = {"format": GAIN_FORMAT, "schema_version": GAIN_VERSION}
     if splits:
         doc["splits"] = splits
+    if algorithm:
+        doc["algorithm"] = algorithm
     doc.update(
         target=report.target,
         classes=list(report.classes),
@@ -198,6 +239,7 @@ CSV_COLUMNS = (
     "cost",
     "cost_score",
 )
+ELIGIBLE_COLUMN = "eligible"  # with gain ratio: yes when the gain reaches the average gain (Quinlan's rule)
 
 
 def to_csv(report: GainReport) -> str:
@@ -206,7 +248,8 @@ def to_csv(report: GainReport) -> str:
 
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    ratio_rule = report.average_gain is not None
+    writer.writerow(CSV_COLUMNS + ((ELIGIBLE_COLUMN,) if ratio_rule else ()))
     for row in report.attributes:
         branches = "|".join(f"{v}:" + "/".join(f"{x:g}" for x in c) for v, c in zip(row.values, row.branch_counts))
         ratio = repr(row.gain_ratio) if math.isfinite(row.gain_ratio) else ""
@@ -225,6 +268,7 @@ def to_csv(report: GainReport) -> str:
                 "" if row.cost is None else repr(row.cost),
                 "" if row.cost_score is None else repr(row.cost_score),
             ]
+            + (["yes" if row.eligible else ""] if ratio_rule else [])
         )
     return out.getvalue()
 

@@ -1,0 +1,35 @@
+"""``dtree gain -a c45`` and ``-a cart``: the report of the algorithm's split search, its choice the tree's."""
+
+from __future__ import annotations
+
+
+def tree_report(table, rows, algorithm, binary, criterion, thresholds, min_leaf, fixed, place, hidden):
+    """The C4.5 report or CART's binary candidates over ``rows``, the split chosen being the one the
+    tree grower makes there with these options (``grow.grower.node_choice``); ``hidden`` attributes
+    (left out by --attribute) are scored and may be chosen, but are not shown."""
+    import numpy as np
+
+    from dtcli.induction.algorithms import grow_params
+    from dtcli.induction.grow.grower import node_choice
+
+    labelled = table.labelled()
+    rows = rows[labelled[rows]]
+    if binary:
+        from dtcli.induction.apply.binary import binary_report, star_choice
+
+        params = grow_params("cart", criterion="entropy" if criterion == "gain" else criterion, min_leaf=min_leaf)
+        report = binary_report(table, criterion, rows, exclude=fixed, place=place)
+        available = [i for i, a in enumerate(table.attributes) if a.name not in fixed]
+        star_choice(report, node_choice(table, rows, params, available), table, rows)
+        if hidden:
+            chosen = report.candidates[report.chosen] if report.chosen is not None else None
+            report.candidates = [c for c in report.candidates if c.attribute not in hidden]
+            report.chosen = next((k for k, c in enumerate(report.candidates) if c is chosen), None)
+            report.elsewhere = chosen.label() if chosen is not None and report.chosen is None else None
+        return report
+    from dtcli.induction.apply.c45_report import c45_report
+
+    params = grow_params("c45", criterion=criterion, thresholds=thresholds, min_leaf=min_leaf)
+    report = c45_report(table, np.asarray(rows), params, exclude=fixed)
+    report.attributes = [row for row in report.attributes if row.name not in hidden]
+    return report
