@@ -119,7 +119,8 @@ def command(
     from dtcli.induction.search.c45 import Thresholds
     from dtcli.model.where import select
 
-    table = source.load(task or "classification", fingerprint=False)  # gain records no model
+    # as train reads it: -a cart learns a regression tree for a numeric target unless --task says otherwise
+    table = source.load(task or ("auto" if algorithm == "cart" else "classification"), fingerprint=False)
     warn_identifiers(table, quiet)
     if table.n_rows == 0:
         raise DataError(f"{table.source}: no data rows; the file has a header but no examples")
@@ -132,8 +133,13 @@ def command(
 
         if algorithm == "c45":
             raise ParameterError("-a c45 classifies: a numeric target needs -a cart, or --task classification")
+        from dtcli.cli.gain_tree import regression_found
+
         subset = table.take(rows)
-        write_output(output, regression_output(*regression_report(subset), subset, [str(c) for c in parsed], fmt))
+        stats, found = regression_report(subset)
+        fixed = tuple(c.name for c in parsed if c.op == "=")
+        found, chosen = regression_found(table, rows, found, fixed, min_leaf)
+        write_output(output, regression_output(stats, found, subset, [str(c) for c in parsed], fmt, chosen))
         return
     fixed = tuple(c.name for c in parsed if c.op == "=")
     shown = explain.left_out(table, fixed)  # (--attribute: every attribute is scored, these are not shown)

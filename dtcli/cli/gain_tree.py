@@ -33,3 +33,18 @@ def tree_report(table, rows, algorithm, binary, criterion, thresholds, min_leaf,
     report = c45_report(table, np.asarray(rows), params, exclude=fixed)
     report.attributes = [row for row in report.attributes if row.name not in hidden]
     return report
+
+
+def regression_found(table, rows, found, fixed, min_leaf):
+    """(``found``, the regression report's rows, with the chosen attribute's split replaced by the one
+    the CART grower makes at these rows; the name of that attribute, None when the node stays a leaf)."""
+    from dtcli.induction.algorithms import grow_params
+    from dtcli.induction.grow.grower import node_choice
+
+    rows = rows[table.labelled()[rows]]
+    available = [i for i, a in enumerate(table.attributes) if a.name not in fixed]
+    choice = node_choice(table, rows, grow_params("cart", min_leaf=min_leaf), available)
+    if choice is None:
+        return found, None
+    chosen = choice.test.attribute.name
+    return [(name, choice.test if name == chosen else test, d) for name, test, d in found], chosen

@@ -273,9 +273,11 @@ def to_csv(report: GainReport) -> str:
     return out.getvalue()
 
 
-def regression_output(stats, found, table, where: list[str], fmt: str) -> str:
-    """The regression form of ``dtree gain``: each attribute's best split and MSE decrease."""
+def regression_output(stats, found, table, where: list[str], fmt: str, chosen: str | None = None) -> str:
+    """The regression form of ``dtree gain``: each attribute's best split and MSE decrease; ``chosen``
+    names the attribute the tree splits on (None: a leaf)."""
     weight, mean, mse = stats
+    mark = [name == chosen for name, _, _ in found]
     if fmt == "json":
         doc = {
             "format": GAIN_FORMAT,
@@ -287,7 +289,7 @@ def regression_output(stats, found, table, where: list[str], fmt: str) -> str:
             "weight": weight,
             "mean": mean,
             "mse": mse,
-            "chosen": found[0][0] if found else None,
+            "chosen": chosen,
             "attributes": [{"name": n, "split": t.branch_labels()[0], "mse_decrease": d} for n, t, d in found],
         }
         import json
@@ -300,7 +302,7 @@ def regression_output(stats, found, table, where: list[str], fmt: str) -> str:
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(("attribute", "split", "mse_decrease", "chosen"))
         for k, (name, test, decrease) in enumerate(found):
-            writer.writerow((name, test.branch_labels()[0], repr(decrease), "yes" if k == 0 else ""))
+            writer.writerow((name, test.branch_labels()[0], repr(decrease), "yes" if mark[k] else ""))
         return out.getvalue()
     subset = f" where {' and '.join(map(shown, where))}" if where else ""
     lines = [f"{shown(table.schema.target.name)}{subset}: {weight:g} rows, mean {mean:.6g}, MSE {mse:.6g}"]
@@ -308,7 +310,9 @@ def regression_output(stats, found, table, where: list[str], fmt: str) -> str:
     lines.append(f"  {'Attribute':<{width}}  {'Best split':<30} {'MSE decrease':>12}")
     for k, (name, test, decrease) in enumerate(found):
         split = test.branch_labels(shown)[0]
-        lines.append(f"{'*' if k == 0 else ' '} {shown(name):<{width}}  {split:<30} {decrease:12.6g}")
-    if found:
-        lines.append(f"* chosen by MSE decrease: {shown(found[0][0])}")
+        lines.append(f"{'*' if mark[k] else ' '} {shown(name):<{width}}  {split:<30} {decrease:12.6g}")
+    if chosen:
+        lines.append(f"* chosen by MSE decrease: {shown(chosen)}")
+    else:
+        lines.append("no split decreases the MSE here: a tree would make this a leaf")
     return "\n".join(lines) + "\n"
