@@ -25,7 +25,8 @@ def tree_report(table, rows, algorithm, binary, criterion, thresholds, min_leaf,
             chosen = report.candidates[report.chosen] if report.chosen is not None else None
             report.candidates = [c for c in report.candidates if c.attribute not in hidden]
             report.chosen = next((k for k, c in enumerate(report.candidates) if c is chosen), None)
-            report.elsewhere = chosen.label() if chosen is not None and report.chosen is None else None
+            if chosen is not None and report.chosen is None:
+                report.elsewhere, report.elsewhere_attribute = chosen.label(), chosen.attribute
         return report
     from dtcli.induction.apply.c45_report import c45_report
 

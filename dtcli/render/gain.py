@@ -109,8 +109,10 @@ def footer(report: GainReport) -> str:
         lines.append(f"no attribute improves {title} here: a tree would make this a leaf")
     if report.average_gain is not None:
         below = [row.name for row in report.attributes if row.eligible is False]
-        rule = f"only attributes whose gain is at least the average gain {report.average_gain:.3f} are eligible"
-        lines.append(f"{rule} (Quinlan's rule): not {', '.join(map(shown, below))}" if below else f"{rule}: all are")
+        rule = f"only attributes with at least the average gain {report.average_gain:.3f} compete (Quinlan's rule)"
+        lines.append(rule if below else f"{rule}: all do")
+        if below:
+            lines.append(f"below the average gain: {', '.join(map(shown, below))}")
     corrected = [row for row in report.attributes if row.mdl]
     if corrected:
         lines.append(

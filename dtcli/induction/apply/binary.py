@@ -74,6 +74,7 @@ class BinaryReport:
     chosen: int | None
     skipped: list = field(default_factory=list)
     elsewhere: str | None = None  # with --attribute: the split chosen, on an attribute not shown
+    elsewhere_attribute: str | None = None  # and that attribute
 
 
 def _scores(counts: np.ndarray, share: float) -> list[float]:
