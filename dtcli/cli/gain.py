@@ -91,7 +91,8 @@ def command(
 
     For every attribute: the class counts of each branch, the weighted
     entropy after the split, information gain, split information, gain ratio
-    and Gini gain; the attribute the criterion would choose is marked with *.
+    and Gini gain; the attribute marked with * is the one 'dtree train' with
+    the same -a (id3 by default, c45 or cart) and options splits on there.
     Above the table: the entropy and class counts of the whole set. Use
     --where to look one level down, as a tree would.
 

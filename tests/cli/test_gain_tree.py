@@ -332,3 +332,14 @@ def test_c45_refuses_what_it_cannot_score(run):
         assert result.exit_code == 1 and flag in result.stderr and "Traceback" not in result.stderr
     result = run("gain", SAMPLES / "weather.csv", "-m", "2")
     assert result.exit_code == 1 and "--min-leaf applies to -a c45 and -a cart" in result.stderr
+
+
+def test_output_file_for_explain_and_regression(run, tmp_path):
+    explained = tmp_path / "explain.txt"
+    args = ("gain", SAMPLES / "weather.csv", "--ignore", "Day", "--explain")
+    assert run(*args, "-o", explained).stdout == ""
+    assert explained.read_text() == run(*args).stdout and "Chosen: Outlook" in explained.read_text()
+    table = tmp_path / "cpu.csv"
+    args = ("gain", DATA / "cpu.arff", "-a", "cart", "-f", "csv")
+    assert run(*args, "-o", table).exit_code == 0
+    assert table.read_text() == run(*args).stdout and "MMAX,MMAX <= 48000," in table.read_text()
