@@ -151,13 +151,26 @@ def command(
     if binary or algorithm == "c45":
         from dtcli.cli.gain_tree import tree_report
 
-        report = tree_report(table, rows, algorithm, binary, criterion, thresholds, min_leaf, fixed, place, shown)
+        report = tree_report(
+            table, rows, algorithm, binary, criterion, thresholds, min_leaf, fixed, place, shown, parsed
+        )
         if binary:
             return binary_output(report, explain, fmt, parsed, where, output)
         return emit_gain(report, where, fmt, output)
     attribute_costs = costs.load(table)
     wanted = thresholds_all or explain.on
     report = gain_report(table, criterion, rows, exclude=fixed, place=place, all_cuts=wanted, costs=attribute_costs)
+    if parsed:
+        from dtcli.cli.gain_plain import report_choice
+        from dtcli.induction.apply.tree_path import off_path
+
+        def choice_at(taken):
+            above = tuple(c.name for c in taken if c.op == "=")
+            return report_choice(
+                gain_report(table, criterion, select(table, taken), above, place, costs=attribute_costs)
+            )
+
+        report.path_note = off_path(parsed, choice_at)
     report.attributes = [row for row in report.attributes if row.name not in shown]
     if explain.on:
         write_output(output, explain.write(table, rows, report, parsed, attribute_costs))

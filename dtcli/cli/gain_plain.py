@@ -43,6 +43,14 @@ def plain_gain(
     fixed = tuple(c.name for c in parsed if c.op == "=")
     place = PlainThresholds(table, thresholds).place
     report = plain_gain_report(table, criterion, rows, exclude=fixed, place=place, all_cuts=all_cuts)
+    if parsed:
+        from dtcli.induction.apply.tree_path import off_path
+
+        def choice_at(taken):
+            fixed_above = tuple(c.name for c in taken if c.op == "=")
+            return report_choice(plain_gain_report(table, criterion, select_rows(table, taken), fixed_above, place))
+
+        report.path_note = off_path(parsed, choice_at)
     if not quiet:
         _warn_identifiers(table)
     emit_gain(report, [str(c) for c in parsed], fmt, output)
@@ -60,6 +68,14 @@ def emit_gain(report, where: list[str], fmt: str, output) -> None:
         from dtcli.render.gain import write_gain
 
         write_gain(report, where, fmt)
+
+
+def report_choice(report):
+    """The split a multiway ``report`` chooses, as ``tree_path.off_path`` reads it (None: a leaf)."""
+    if report.chosen is None:
+        return None
+    row = next(r for r in report.attributes if r.name == report.chosen)
+    return row.name, "nominal" if row.threshold is None else "numeric", row.threshold, None
 
 
 def _warn_identifiers(table) -> None:

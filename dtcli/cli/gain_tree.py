@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-def tree_report(table, rows, algorithm, binary, criterion, thresholds, min_leaf, fixed, place, hidden):
+def tree_report(table, rows, algorithm, binary, criterion, thresholds, min_leaf, fixed, place, hidden, parsed=()):
     """The C4.5 report or CART's binary candidates over ``rows``, the split chosen being the one the
     tree grower makes there with these options (``grow.grower.node_choice``); ``hidden`` attributes
     (left out by --attribute) are scored and may be chosen, but are not shown."""
@@ -21,6 +21,7 @@ def tree_report(table, rows, algorithm, binary, criterion, thresholds, min_leaf,
         report = binary_report(table, criterion, rows, exclude=fixed, place=place)
         available = [i for i, a in enumerate(table.attributes) if a.name not in fixed]
         star_choice(report, node_choice(table, rows, params, available), table, rows)
+        report.path_note = _path_note(table, params, parsed)
         if hidden:
             chosen = report.candidates[report.chosen] if report.chosen is not None else None
             report.candidates = [c for c in report.candidates if c.attribute not in hidden]
@@ -32,6 +33,7 @@ def tree_report(table, rows, algorithm, binary, criterion, thresholds, min_leaf,
 
     params = grow_params("c45", criterion=criterion, thresholds=thresholds, min_leaf=min_leaf)
     report = c45_report(table, np.asarray(rows), params, exclude=fixed)
+    report.path_note = _path_note(table, params, parsed)
     report.attributes = [row for row in report.attributes if row.name not in hidden]
     return report
 
@@ -49,3 +51,25 @@ def regression_found(table, rows, found, fixed, min_leaf):
         return found, None
     chosen = choice.test.attribute.name
     return [(name, choice.test if name == chosen else test, d) for name, test, d in found], chosen
+
+
+def _path_note(table, params, parsed):
+    """``tree_path.off_path`` for the --where conditions ``parsed``, the tree grower deciding each node."""
+    if not parsed:
+        return None
+    from dtcli.induction.apply.tree_path import off_path
+    from dtcli.induction.grow.grower import node_choice
+    from dtcli.model.where import select
+
+    def choice_at(taken):
+        above = {c.name for c in taken if c.op == "="}
+        rows = select(table, taken)
+        rows = rows[table.labelled()[rows]]
+        available = [i for i, a in enumerate(table.attributes) if a.name not in above]
+        choice = node_choice(table, rows, params, available) if len(rows) else None
+        if choice is None:
+            return None
+        test = choice.test
+        return test.attribute.name, test.kind, getattr(test, "threshold", None), getattr(test, "values", None)
+
+    return off_path(list(parsed), choice_at)

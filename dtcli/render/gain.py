@@ -119,6 +119,8 @@ def footer(report: GainReport) -> str:
             "numeric gains are less the MDL correction log2(cuts)/N (J48): "
             + ", ".join(f"{shown(row.name)} {row.mdl:.3f}" for row in corrected)
         )
+    if report.path_note:
+        lines.append(f"note: {shown(report.path_note)}")
     if report.ties:
         lines.append(
             f"note: {', '.join(map(shown, report.ties))} {'ties' if len(report.ties) == 1 else 'tie'} with "
@@ -165,6 +167,8 @@ def to_json(report: GainReport, where: list[str]) -> str:
             entry["eligible"] = row.eligible
         rows.append(entry)
     body = {"ties": report.ties}
+    if where:
+        body["path_note"] = report.path_note
     if report.average_gain is not None:
         body["average_gain"] = report.average_gain
     body["attributes"] = rows

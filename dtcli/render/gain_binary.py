@@ -63,6 +63,8 @@ def footer(report: BinaryReport) -> str:
                 "12 decimals; CART takes the attribute first in scikit-learn's random order (seed 0), which below "
                 "the root depends on the nodes grown before"
             )
+    if report.path_note:
+        lines.append(f"note: {shown(report.path_note)}")
     for name, reason in report.skipped:
         lines.append(f"skipped {shown(name)}: {shown(reason)}")
     return "\n".join(lines)
@@ -87,6 +89,8 @@ def to_json(report: BinaryReport, where: list[str]) -> str:
         candidates.append(entry)
     label = chosen.label() if chosen else report.elsewhere
     body = {"chosen_split": label, "candidates": candidates}
+    if where:
+        body["path_note"] = report.path_note
     name = chosen.attribute if chosen else report.elsewhere_attribute
     return gain_document(report, where, name, body, splits="binary")
 

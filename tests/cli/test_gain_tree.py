@@ -343,3 +343,34 @@ def test_output_file_for_explain_and_regression(run, tmp_path):
     args = ("gain", DATA / "cpu.arff", "-a", "cart", "-f", "csv")
     assert run(*args, "-o", table).exit_code == 0
     assert table.read_text() == run(*args).stdout and "MMAX,MMAX <= 48000," in table.read_text()
+
+
+def test_where_off_the_trees_path_says_so(run):
+    """dtree train's tree splits on Outlook, then Humidity below Sunny: conditions that follow those
+    branches (in any order) get no note; others are told where the tree goes instead."""
+    model = _train(run, SAMPLES / "weather.csv", "id3")["root"]
+    assert model["test"]["attribute"] == "Outlook"
+    weather = ("gain", SAMPLES / "weather.csv", "--ignore", "Day")
+    for conditions in (["Outlook=Sunny"], ["Humidity=High", "Outlook=Sunny"]):
+        doc = json.loads(run(*weather, *[f"-w{c}" for c in conditions], "-f", "json").stdout)
+        assert doc["path_note"] is None
+    off = run(*weather, "-w", "Wind=Weak").stdout
+    assert "note: a tree splits at the root on Outlook, and no --where condition is one of its branches" in off
+    leaf = run(*weather, "-w", "Outlook=Overcast", "-w", "Wind=Weak").stdout
+    assert "note: a tree makes a leaf below Outlook=Overcast, before the rest of the conditions" in leaf
+    c45 = json.loads(run("gain", DATA / "weather.numeric.arff", "-a", "c45", "-w", "humidity<=75", "-f", "json").stdout)
+    assert c45["path_note"] == "a tree splits at the root on outlook, and no --where condition is one of its branches"
+    below = (
+        "gain",
+        DATA / "weather.numeric.arff",
+        "-a",
+        "c45",
+        "-w",
+        "outlook=sunny",
+        "-w",
+        "humidity>75",
+        "-f",
+        "json",
+    )
+    assert json.loads(run(*below).stdout)["path_note"] is None
+    assert "path_note" not in json.loads(run(*weather, "-f", "json").stdout)  # (only with --where)

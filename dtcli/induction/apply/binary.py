@@ -75,6 +75,7 @@ class BinaryReport:
     skipped: list = field(default_factory=list)
     elsewhere: str | None = None  # with --attribute: the split chosen, on an attribute not shown
     elsewhere_attribute: str | None = None  # and that attribute
+    path_note: str | None = None  # --where: why no node of the tree holds these rows (apply/tree_path.py)
 
 
 def _scores(counts: np.ndarray, share: float) -> list[float]:
