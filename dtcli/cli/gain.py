@@ -171,6 +171,7 @@ def command(
             )
 
         report.path_note = off_path(parsed, choice_at)
+    report.partial = bool(shown)
     report.attributes = [row for row in report.attributes if row.name not in shown]
     if explain.on:
         write_output(output, explain.write(table, rows, report, parsed, attribute_costs))

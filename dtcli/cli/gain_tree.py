@@ -34,6 +34,7 @@ def tree_report(table, rows, algorithm, binary, criterion, thresholds, min_leaf,
     params = grow_params("c45", criterion=criterion, thresholds=thresholds, min_leaf=min_leaf)
     report = c45_report(table, np.asarray(rows), params, exclude=fixed)
     report.path_note = _path_note(table, params, parsed)
+    report.partial = bool(hidden)
     report.attributes = [row for row in report.attributes if row.name not in hidden]
     return report
 

@@ -110,9 +110,12 @@ def footer(report: GainReport) -> str:
     if report.average_gain is not None:
         below = [row.name for row in report.attributes if row.eligible is False]
         rule = f"only attributes with at least the average gain {report.average_gain:.3f} compete (Quinlan's rule)"
-        lines.append(rule if below else f"{rule}: all do")
+        shown_ones = " shown" if report.partial else ""
+        lines.append(rule if below else f"{rule}: all{shown_ones} do")
         if below:
-            lines.append(f"below the average gain: {', '.join(map(shown, below))}")
+            lines.append(
+                f"below the average gain{' (of those shown)' if report.partial else ''}: {', '.join(map(shown, below))}"
+            )
     corrected = [row for row in report.attributes if row.mdl]
     if corrected:
         lines.append(

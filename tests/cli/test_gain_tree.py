@@ -230,6 +230,12 @@ def test_attribute_names_the_trees_choice(run):
     assert doc["chosen"] == "Outlook" and [a["name"] for a in doc["attributes"]] == ["Wind"]
     shown = run(*weather, "--attribute", "Wind", "--attribute", "Outlook").stdout
     assert "* chosen by information gain: Outlook" in shown
+    # gain ratio's rule over every attribute, the table's lines speaking of the ones shown only
+    ratio = run("gain", SAMPLES / "weather.csv", "-q", "-c", "gain-ratio", "--attribute", "Wind").stdout
+    assert (
+        "among all attributes: Day, not shown here" in ratio
+        and "below the average gain (of those shown): Wind" in ratio
+    )
 
 
 def test_attribute_with_no_gain_does_not_hide_one_that_has(run, tmp_path):

@@ -222,7 +222,7 @@ def choice_sentence(report: GainReport, digits: int, costs=None) -> str:
         passed = [r.name for r in sorted(report.attributes, key=lambda r: r.index) if r.eligible]
         text += (
             f" among the attributes whose gain is at least the average gain {report.average_gain:.{digits}f} "
-            f"(Quinlan's rule): {', '.join(passed)}"
+            f"(Quinlan's rule){' (of those shown)' if report.partial else ''}: {', '.join(passed)}"
         )
     if report.ties:
         text += f"; {', '.join(report.ties)} {'ties' if len(report.ties) == 1 else 'tie'} with it to 12 decimals: "

@@ -78,6 +78,7 @@ class GainReport:
     skipped: list[tuple[str, str]] = field(default_factory=list)
     average_gain: float | None = None  # gain ratio: the average gain the eligible attributes reach
     algorithm: str = "id3"  # whose rules score the attributes: id3, c45 (or cart: apply/binary.py)
+    partial: bool = False  # --attribute left some scored attributes out of the table
     path_note: str | None = None  # --where: why no node of the tree holds these rows (apply/tree_path.py)
 
 
