@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 
-from dtcli.cli.common import cost_options, data_options, task_option, warn_identifiers
+from dtcli.cli.common import cost_options, data_options, output_option, task_option, warn_identifiers, write_output
 from dtcli.cli.explain import explain_options
-from dtcli.cli.gain_plain import plain_gain
+from dtcli.cli.gain_plain import emit_gain, plain_gain
 from dtcli.cli.guard import Command
 from dtcli.cli.options import format_option
 from dtcli.errors import DataError, ParameterError
@@ -26,9 +26,10 @@ from dtcli.induction.names import CRITERION_NAMES, THRESHOLDS
 @click.option(
     "-a",
     "--algorithm",
-    type=click.Choice(["id3", "cart"]),
-    help="id3: one branch per value, scored by gain (the default); cart: binary splits (as --splits binary), "
-    "scored by Gini.",
+    type=click.Choice(["id3", "c45", "cart"]),
+    help="Whose rules score the attributes and choose, as 'dtree train -a' does at the node: id3 (the default, "
+    "train's too): one branch per value, gain; c45: J48's gain ratio among attributes of at least average "
+    "gain, numeric cuts with the MDL correction, -m 2; cart: binary splits (as --splits binary), Gini.",
 )
 @click.option(
     "--splits",
@@ -46,10 +47,17 @@ from dtcli.induction.names import CRITERION_NAMES, THRESHOLDS
 @click.option(
     "--thresholds",
     type=click.Choice(sorted(THRESHOLDS, reverse=True)),
-    default="midpoint",
-    show_default=True,
     help="Where a numeric attribute's threshold goes: midpoint between the two values at the "
-    "best cut, or the largest training value not above it (as C4.5 prints it).",
+    "best cut, or the largest training value not above it (as C4.5 prints it). Default: data with "
+    "-a c45, else midpoint.",
+)
+@click.option(
+    "-m",
+    "--min-leaf",
+    type=float,
+    metavar="M",
+    help="-a c45 or cart: a split needs two branches (c45) or both sides (cart) with M cases, as in "
+    "'dtree train -m M' (default: c45 2, cart 1).",
 )
 @click.option(
     "--thresholds-all", is_flag=True, help="List every candidate cut of each numeric attribute with its gain."
@@ -61,15 +69,30 @@ from dtcli.induction.names import CRITERION_NAMES, THRESHOLDS
 )
 @format_option(("table", "json", "csv"), "table", "table for people; json or csv for scripts (full precision).")
 @explain_options
+@output_option("Write the table, JSON or CSV (-f) to FILE instead of standard output.")
 @click.option("-q", "--quiet", is_flag=True, help="Do not warn of identifier-like columns.")
 def command(
-    source, conditions, algorithm, splits, criterion, thresholds, thresholds_all, costs, task, fmt, explain, quiet
+    source,
+    conditions,
+    algorithm,
+    splits,
+    criterion,
+    thresholds,
+    min_leaf,
+    thresholds_all,
+    costs,
+    task,
+    fmt,
+    explain,
+    output,
+    quiet,
 ):
     """Show how well each attribute splits DATA on the target.
 
     For every attribute: the class counts of each branch, the weighted
     entropy after the split, information gain, split information, gain ratio
-    and Gini gain; the attribute the criterion would choose is marked with *.
+    and Gini gain; the attribute marked with * is the one 'dtree train' with
+    the same -a (id3 by default, c45 or cart) and options splits on there.
     Above the table: the entropy and class counts of the whole set. Use
     --where to look one level down, as a tree would.
 
@@ -82,19 +105,23 @@ def command(
     """
     from dtcli.model.where import parse_condition
 
+    algorithm = algorithm or ("cart" if splits == "binary" else "id3")
     binary = algorithm == "cart" if splits is None else splits == "binary"
-    criterion = check_criterion(criterion, binary, costs)
+    check_algorithm(algorithm, binary, costs, thresholds_all, explain, min_leaf)
+    criterion = check_criterion(criterion, binary, costs, algorithm)
+    thresholds = thresholds or ("data" if algorithm == "c45" else "midpoint")
     parsed = [parse_condition(c) for c in conditions]
-    plain = not (binary or costs.path or explain.on or explain.attributes or task == "regression")
-    if plain and plain_gain(source, parsed, criterion, thresholds, thresholds_all, fmt, quiet):
+    plain = algorithm == "id3" and not (
+        binary or costs.path or explain.on or explain.attributes or task == "regression"
+    )
+    if plain and plain_gain(source, parsed, criterion, thresholds, thresholds_all, fmt, quiet, output):
         return  # (a small plain file, read and scored without numpy: the same output)
     from dtcli.induction.apply.report import gain_report
     from dtcli.induction.search.c45 import Thresholds
     from dtcli.model.where import select
-    from dtcli.render import gain as render
-    from dtcli.render.console import console
 
-    table = source.load(task or "classification", fingerprint=False)  # gain records no model
+    # as train reads it: -a cart learns a regression tree for a numeric target unless --task says otherwise
+    table = source.load(task or ("auto" if algorithm == "cart" else "classification"), fingerprint=False)
     warn_identifiers(table, quiet)
     if table.n_rows == 0:
         raise DataError(f"{table.source}: no data rows; the file has a header but no examples")
@@ -105,32 +132,71 @@ def command(
         from dtcli.induction.search.regression import regression_report
         from dtcli.render.gain import regression_output
 
+        if algorithm == "c45":
+            raise ParameterError("-a c45 classifies: a numeric target needs -a cart, or --task classification")
+        from dtcli.cli.gain_tree import regression_found
+
         subset = table.take(rows)
-        console.data(regression_output(*regression_report(subset), subset, [str(c) for c in parsed], fmt))
+        stats, found = regression_report(subset)
+        fixed = tuple(c.name for c in parsed if c.op == "=")
+        found, chosen = regression_found(table, rows, found, fixed, min_leaf)
+        write_output(output, regression_output(stats, found, subset, [str(c) for c in parsed], fmt, chosen))
         return
     fixed = tuple(c.name for c in parsed if c.op == "=")
-    exclude = fixed + explain.left_out(table, fixed)
+    shown = explain.left_out(table, fixed)  # (--attribute: every attribute is scored, these are not shown)
     place = Thresholds(table, thresholds).place
     where = [str(c) for c in parsed]
-    if binary:
-        from dtcli.induction.apply.binary import binary_report
-
-        report = binary_report(table, criterion, rows, exclude=exclude, place=place)
-        return binary_output(report, explain, fmt, parsed, where)
-    attribute_costs = costs.load(table)
-    wanted = thresholds_all or explain.on
-    report = gain_report(table, criterion, rows, exclude=exclude, place=place, all_cuts=wanted, costs=attribute_costs)
     if explain.on:
         explain.check(fmt)
-        console.data(explain.write(table, rows, report, parsed, attribute_costs))
+    if binary or algorithm == "c45":
+        from dtcli.cli.gain_tree import tree_report
+
+        report = tree_report(
+            table, rows, algorithm, binary, criterion, thresholds, min_leaf, fixed, place, shown, parsed
+        )
+        if binary:
+            return binary_output(report, explain, fmt, parsed, where, output)
+        return emit_gain(report, where, fmt, output)
+    attribute_costs = costs.load(table)
+    wanted = thresholds_all or explain.on
+    report = gain_report(table, criterion, rows, exclude=fixed, place=place, all_cuts=wanted, costs=attribute_costs)
+    if parsed:
+        from dtcli.cli.gain_plain import report_choice
+        from dtcli.induction.apply.tree_path import off_path
+
+        def choice_at(taken):
+            above = tuple(c.name for c in taken if c.op == "=")
+            return report_choice(
+                gain_report(table, criterion, select(table, taken), above, place, costs=attribute_costs)
+            )
+
+        report.path_note = off_path(parsed, choice_at)
+    report.partial = bool(shown)
+    report.attributes = [row for row in report.attributes if row.name not in shown]
+    if explain.on:
+        write_output(output, explain.write(table, rows, report, parsed, attribute_costs))
         return
-    render.write_gain(report, where, fmt)
+    emit_gain(report, where, fmt, output)
 
 
-def check_criterion(criterion: str | None, binary: bool, costs) -> str:
-    """The criterion to use: gain (multiway) or gini (binary) by default; entropy is gain."""
+def check_algorithm(algorithm: str, binary: bool, costs, thresholds_all: bool, explain, min_leaf) -> None:
+    """Refuse the options that do not go with ``algorithm``."""
+    if algorithm == "c45":
+        if binary:
+            raise ParameterError("-a c45 splits one branch per nominal value: leave out --splits binary")
+        for given, flag in ((costs.path, "--costs"), (thresholds_all, "--thresholds-all"), (explain.on, "--explain")):
+            if given:
+                raise ParameterError(f"{flag} works with ID3's scores: leave out -a c45, or leave out {flag}")
+    if algorithm == "id3" and min_leaf is not None:
+        raise ParameterError("--min-leaf applies to -a c45 and -a cart")
+    if min_leaf is not None and min_leaf < 0:
+        raise ParameterError(f"--min-leaf {min_leaf:g}: give a number of cases of 0 or more")
+
+
+def check_criterion(criterion: str | None, binary: bool, costs, algorithm: str = "id3") -> str:
+    """The criterion to use: gain (multiway; c45 gain ratio) or gini (binary) by default; entropy is gain."""
     if criterion is None:
-        return "gini" if binary else "gain"
+        return "gini" if binary else "gain-ratio" if algorithm == "c45" else "gain"
     if criterion == "cart" and not binary:
         raise ParameterError(
             "--criterion cart (Zaki's CART measure) scores binary splits: add -a cart or --splits binary"
@@ -144,18 +210,19 @@ def check_criterion(criterion: str | None, binary: bool, costs) -> str:
     return "gain" if criterion == "entropy" else criterion
 
 
-def binary_output(report, explain, fmt: str, parsed, where: list[str]) -> None:
+def binary_output(report, explain, fmt: str, parsed, where: list[str], output) -> None:
     """The binary candidates as a table, JSON, CSV or a derivation."""
     from dtcli.render import gain_binary
-    from dtcli.render.console import console
+    from dtcli.render.console import console, rendered
 
     if explain.on:
-        explain.check(fmt)
-        console.data(explain.write_binary(report, parsed))
+        write_output(output, explain.write_binary(report, parsed))
     elif fmt == "json":
-        console.data(gain_binary.to_json(report, where))
+        write_output(output, gain_binary.to_json(report, where))
     elif fmt == "csv":
-        console.data(gain_binary.to_csv(report))
+        write_output(output, gain_binary.to_csv(report))
+    elif output and output != "-":
+        write_output(output, rendered(*gain_binary.text(report, where)))
     else:
         for part in gain_binary.text(report, where):
             console.print(part)

@@ -21,7 +21,9 @@ import sys
 PLAIN_CRITERIA = ("gain", "gain-ratio", "gini")
 
 
-def plain_gain(source, parsed, criterion: str, thresholds: str, all_cuts: bool, fmt: str, quiet: bool) -> bool:
+def plain_gain(
+    source, parsed, criterion: str, thresholds: str, all_cuts: bool, fmt: str, quiet: bool, output=None
+) -> bool:
     """Run ``dtree gain`` on the plain path if ``source`` and the options allow it; False if not (nothing
     has been written then, and the caller runs the full path)."""
     if source.format_in not in (None, "csv") or source.nominal or criterion not in PLAIN_CRITERIA:
@@ -41,12 +43,39 @@ def plain_gain(source, parsed, criterion: str, thresholds: str, all_cuts: bool, 
     fixed = tuple(c.name for c in parsed if c.op == "=")
     place = PlainThresholds(table, thresholds).place
     report = plain_gain_report(table, criterion, rows, exclude=fixed, place=place, all_cuts=all_cuts)
+    if parsed:
+        from dtcli.induction.apply.tree_path import off_path
+
+        def choice_at(taken):
+            fixed_above = tuple(c.name for c in taken if c.op == "=")
+            return report_choice(plain_gain_report(table, criterion, select_rows(table, taken), fixed_above, place))
+
+        report.path_note = off_path(parsed, choice_at)
     if not quiet:
         _warn_identifiers(table)
-    from dtcli.render.gain import write_gain
-
-    write_gain(report, [str(c) for c in parsed], fmt)
+    emit_gain(report, [str(c) for c in parsed], fmt, output)
     return True
+
+
+def emit_gain(report, where: list[str], fmt: str, output) -> None:
+    """A multiway report on standard output, or with ``-o FILE`` in that file (atomically)."""
+    if output and output != "-":
+        from dtcli.cli.common import write_output
+        from dtcli.render.gain import gain_text
+
+        write_output(output, gain_text(report, where, fmt))
+    else:
+        from dtcli.render.gain import write_gain
+
+        write_gain(report, where, fmt)
+
+
+def report_choice(report):
+    """The split a multiway ``report`` chooses, as ``tree_path.off_path`` reads it (None: a leaf)."""
+    if report.chosen is None:
+        return None
+    row = next(r for r in report.attributes if r.name == report.chosen)
+    return row.name, "nominal" if row.threshold is None else "numeric", row.threshold, None
 
 
 def _warn_identifiers(table) -> None:

@@ -55,8 +55,34 @@ def make_console(stderr: bool = False, file=None) -> Console:
         emoji=False,
         width=width,
         no_color=not colour_allowed(),
+        color_system="auto" if colour_allowed() else None,  # (no_color alone keeps bold and italics)
         soft_wrap=False,
     )
+
+
+def rendered(*parts) -> str:
+    """The text ``console.print`` writes for ``parts`` (strings, ``BoxTable``s) on a pipe, one after
+    the other: plain, at the pipe's width (for output written to a file, ``-o FILE``)."""
+    out = []
+    for part in parts:
+        text = boxtable.plain((part,), pipe_width())
+        if text is None:
+            from rich.console import Console
+
+            buffer = io.StringIO()
+            Console(
+                file=buffer,
+                force_terminal=False,
+                color_system=None,
+                markup=False,
+                highlight=False,
+                emoji=False,
+                width=pipe_width(),
+                soft_wrap=False,
+            ).print(boxtable.to_rich(part))
+            text = buffer.getvalue()
+        out.append(text)
+    return "".join(out)
 
 
 def pipe_width() -> int:

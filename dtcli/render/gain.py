@@ -95,11 +95,35 @@ def cut_tables(report: GainReport) -> list[BoxTable]:
 
 def footer(report: GainReport) -> str:
     title = "cost score" if _has_costs(report) else CRITERION_TITLES[report.criterion]
+    if report.algorithm == "c45":
+        title += " (C4.5, as J48)"
+    names = [row.name for row in report.attributes]
     lines = []
-    if report.chosen:
+    if report.chosen and report.chosen in names:
         lines.append(f"* chosen by {title}: {shown(report.chosen)}")
+    elif report.chosen:
+        lines.append(f"chosen by {title} among all attributes: {shown(report.chosen)}, not shown here (--attribute)")
+    elif report.algorithm == "c45":
+        lines.append("no attribute has a split C4.5 makes here: a tree would make this a leaf")
     else:
         lines.append(f"no attribute improves {title} here: a tree would make this a leaf")
+    if report.average_gain is not None:
+        below = [row.name for row in report.attributes if row.eligible is False]
+        rule = f"only attributes with at least the average gain {report.average_gain:.3f} compete (Quinlan's rule)"
+        shown_ones = " shown" if report.partial else ""
+        lines.append(rule if below else f"{rule}: all{shown_ones} do")
+        if below:
+            lines.append(
+                f"below the average gain{' (of those shown)' if report.partial else ''}: {', '.join(map(shown, below))}"
+            )
+    corrected = [row for row in report.attributes if row.mdl]
+    if corrected:
+        lines.append(
+            "numeric gains are less the MDL correction log2(cuts)/N (J48): "
+            + ", ".join(f"{shown(row.name)} {row.mdl:.3f}" for row in corrected)
+        )
+    if report.path_note:
+        lines.append(f"note: {shown(report.path_note)}")
     if report.ties:
         lines.append(
             f"note: {', '.join(map(shown, report.ties))} {'ties' if len(report.ties) == 1 else 'tie'} with "
@@ -140,18 +164,40 @@ def to_json(report: GainReport, where: list[str]) -> str:
             ]
         if row.cost is not None:
             entry["cost"], entry["cost_score"] = row.cost, row.cost_score
+        if row.mdl is not None:
+            entry["mdl"] = row.mdl
+        if row.eligible is not None:
+            entry["eligible"] = row.eligible
         rows.append(entry)
-    return gain_document(report, where, report.chosen, {"ties": report.ties, "attributes": rows})
+    body = {"ties": report.ties}
+    if where:
+        body["path_note"] = report.path_note
+    if report.average_gain is not None:
+        body["average_gain"] = report.average_gain
+    body["attributes"] = rows
+    return gain_document(report, where, report.chosen, body, algorithm="c45" if report.algorithm == "c45" else None)
+
+
+def gain_text(report: GainReport, where: list[str], fmt: str) -> str:
+    """A multiway report as text: JSON, CSV, or the table as it reads on a pipe (for ``-o FILE``)."""
+    from dtcli.render.console import rendered
+
+    if fmt == "json":
+        return to_json(report, where)
+    if fmt == "csv":
+        return to_csv(report)
+    parts = [heading(report, where), rich_table(report), footer(report)]
+    for cuts in cut_tables(report):
+        parts += ["", cuts]
+    return rendered(*parts)
 
 
 def write_gain(report: GainReport, where: list[str], fmt: str) -> None:
     """A multiway report on standard output: the table (``fmt`` "table"), JSON or CSV."""
     from dtcli.render.console import console
 
-    if fmt == "json":
-        console.data(to_json(report, where))
-    elif fmt == "csv":
-        console.data(to_csv(report))
+    if fmt in ("json", "csv"):
+        console.data(gain_text(report, where, fmt))
     else:
         console.print(heading(report, where))
         console.print(rich_table(report))
@@ -161,11 +207,15 @@ def write_gain(report: GainReport, where: list[str], fmt: str) -> None:
             console.print(cuts)
 
 
-def gain_document(report, where: list[str], chosen, body: dict, splits: str | None = None) -> str:
+def gain_document(
+    report, where: list[str], chosen, body: dict, splits: str | None = None, algorithm: str | None = None
+) -> str:
     """The ``dtree-gain`` JSON document: the node's figures, ``body`` (the scored splits), the skipped."""
     doc = {"format": GAIN_FORMAT, "schema_version": GAIN_VERSION}
     if splits:
         doc["splits"] = splits
+    if algorithm:
+        doc["algorithm"] = algorithm
     doc.update(
         target=report.target,
         classes=list(report.classes),
@@ -198,6 +248,7 @@ CSV_COLUMNS = (
     "cost",
     "cost_score",
 )
+ELIGIBLE_COLUMN = "eligible"  # with gain ratio: yes when the gain reaches the average gain (Quinlan's rule)
 
 
 def to_csv(report: GainReport) -> str:
@@ -206,7 +257,8 @@ def to_csv(report: GainReport) -> str:
 
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    ratio_rule = report.average_gain is not None
+    writer.writerow(CSV_COLUMNS + ((ELIGIBLE_COLUMN,) if ratio_rule else ()))
     for row in report.attributes:
         branches = "|".join(f"{v}:" + "/".join(f"{x:g}" for x in c) for v, c in zip(row.values, row.branch_counts))
         ratio = repr(row.gain_ratio) if math.isfinite(row.gain_ratio) else ""
@@ -225,13 +277,16 @@ def to_csv(report: GainReport) -> str:
                 "" if row.cost is None else repr(row.cost),
                 "" if row.cost_score is None else repr(row.cost_score),
             ]
+            + (["yes" if row.eligible else ""] if ratio_rule else [])
         )
     return out.getvalue()
 
 
-def regression_output(stats, found, table, where: list[str], fmt: str) -> str:
-    """The regression form of ``dtree gain``: each attribute's best split and MSE decrease."""
+def regression_output(stats, found, table, where: list[str], fmt: str, chosen: str | None = None) -> str:
+    """The regression form of ``dtree gain``: each attribute's best split and MSE decrease; ``chosen``
+    names the attribute the tree splits on (None: a leaf)."""
     weight, mean, mse = stats
+    mark = [name == chosen for name, _, _ in found]
     if fmt == "json":
         doc = {
             "format": GAIN_FORMAT,
@@ -243,7 +298,7 @@ def regression_output(stats, found, table, where: list[str], fmt: str) -> str:
             "weight": weight,
             "mean": mean,
             "mse": mse,
-            "chosen": found[0][0] if found else None,
+            "chosen": chosen,
             "attributes": [{"name": n, "split": t.branch_labels()[0], "mse_decrease": d} for n, t, d in found],
         }
         import json
@@ -256,7 +311,7 @@ def regression_output(stats, found, table, where: list[str], fmt: str) -> str:
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(("attribute", "split", "mse_decrease", "chosen"))
         for k, (name, test, decrease) in enumerate(found):
-            writer.writerow((name, test.branch_labels()[0], repr(decrease), "yes" if k == 0 else ""))
+            writer.writerow((name, test.branch_labels()[0], repr(decrease), "yes" if mark[k] else ""))
         return out.getvalue()
     subset = f" where {' and '.join(map(shown, where))}" if where else ""
     lines = [f"{shown(table.schema.target.name)}{subset}: {weight:g} rows, mean {mean:.6g}, MSE {mse:.6g}"]
@@ -264,7 +319,9 @@ def regression_output(stats, found, table, where: list[str], fmt: str) -> str:
     lines.append(f"  {'Attribute':<{width}}  {'Best split':<30} {'MSE decrease':>12}")
     for k, (name, test, decrease) in enumerate(found):
         split = test.branch_labels(shown)[0]
-        lines.append(f"{'*' if k == 0 else ' '} {shown(name):<{width}}  {split:<30} {decrease:12.6g}")
-    if found:
-        lines.append(f"* chosen by MSE decrease: {shown(found[0][0])}")
+        lines.append(f"{'*' if mark[k] else ' '} {shown(name):<{width}}  {split:<30} {decrease:12.6g}")
+    if chosen:
+        lines.append(f"* chosen by MSE decrease: {shown(chosen)}")
+    else:
+        lines.append("no split decreases the MSE here: a tree would make this a leaf")
     return "\n".join(lines) + "\n"

@@ -47,8 +47,24 @@ def footer(report: BinaryReport) -> str:
     lines = []
     if report.chosen is not None:
         lines.append(f"* chosen by {title}: {shown(report.candidates[report.chosen].label())}")
+    elif report.elsewhere is not None:
+        lines.append(f"chosen by {title}: {shown(report.elsewhere)}, not among the attributes shown (--attribute)")
     else:
         lines.append(f"no binary split improves {title} here: a tree would make this a leaf")
+    if report.chosen is not None:
+        best = report.candidates[report.chosen]
+        score = best.score(report.criterion)
+        tied = [
+            c for c in report.candidates if c.index != best.index and abs(c.score(report.criterion) - score) < 1e-12
+        ]
+        if tied:
+            lines.append(
+                f"note: {', '.join(shown(c.label()) for c in tied)} {'ties' if len(tied) == 1 else 'tie'} with it to "
+                "12 decimals; CART takes the attribute first in scikit-learn's random order (seed 0), which below "
+                "the root depends on the nodes grown before"
+            )
+    if report.path_note:
+        lines.append(f"note: {shown(report.path_note)}")
     for name, reason in report.skipped:
         lines.append(f"skipped {shown(name)}: {shown(reason)}")
     return "\n".join(lines)
@@ -71,8 +87,12 @@ def to_json(report: BinaryReport, where: list[str]) -> str:
             cart=row.cart,
         )
         candidates.append(entry)
-    body = {"chosen_split": chosen.label() if chosen else None, "candidates": candidates}
-    return gain_document(report, where, chosen.attribute if chosen else None, body, splits="binary")
+    label = chosen.label() if chosen else report.elsewhere
+    body = {"chosen_split": label, "candidates": candidates}
+    if where:
+        body["path_note"] = report.path_note
+    name = chosen.attribute if chosen else report.elsewhere_attribute
+    return gain_document(report, where, name, body, splits="binary")
 
 
 CSV_COLUMNS = ("attribute", "split", "left", "right", "missing", "gain", "gini_gain", "cart", "chosen")

@@ -140,7 +140,8 @@ def test_explain_writes_mitchells_arithmetic(run):
     sunny = run(*WEATHER, "--explain", "-w", "Outlook=Sunny", "--attribute", "Wind", "--digits", "4")
     wind = H(2, 3) - 3 / 5 * H(1, 2) - 2 / 5 * H(1, 1)
     assert f"Gain(S_Sunny, Wind) = 0.9710 - (3/5)(0.9183) - (2/5)(1.0000) = {wind:.4f}" in sunny.stdout
-    assert "Humidity" not in sunny.stdout
+    assert "Gain(S_Sunny, Humidity)" not in sunny.stdout  # --attribute: only Wind written out, and the
+    assert "Chosen: Humidity, by information gain among all the attributes" in sunny.stdout  # tree's choice named
 
 
 @pytest.mark.parametrize("fmt, mark", [("markdown", "### Outlook"), ("latex", r"\begin{align*}")])

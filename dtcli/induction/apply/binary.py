@@ -73,6 +73,9 @@ class BinaryReport:
     candidates: list[BinaryCandidate]
     chosen: int | None
     skipped: list = field(default_factory=list)
+    elsewhere: str | None = None  # with --attribute: the split chosen, on an attribute not shown
+    elsewhere_attribute: str | None = None  # and that attribute
+    path_note: str | None = None  # --where: why no node of the tree holds these rows (apply/tree_path.py)
 
 
 def _scores(counts: np.ndarray, share: float) -> list[float]:
@@ -157,3 +160,32 @@ def binary_report(
         chosen=chosen,
         skipped=skipped,
     )
+
+
+def star_choice(report: BinaryReport, choice, table: Table, rows: np.ndarray) -> None:
+    """Mark the split the tree grower made (``grow.grower.node_choice``'s ``choice`` over ``rows`` of
+    ``table``; None: a leaf) as the report's choice: the candidate on the same attribute with the same
+    subset (or its complement among the values present) or the nearest threshold, which then takes
+    the tree's threshold (CART compares in single precision)."""
+    report.chosen = None
+    if choice is None:
+        return
+    test = choice.test
+    i = table.schema.index(test.attribute.name)
+    same = [k for k, c in enumerate(report.candidates) if c.index == i]
+    if getattr(test, "kind", "") == "subset":
+        codes = table.columns[i][rows]
+        seen = np.bincount(codes[codes >= 0].astype(np.int64), minlength=len(test.attribute.values))
+        present = {test.attribute.values[int(c)] for c in np.flatnonzero(seen)}
+        inside = set(test.values) & present
+        for k in same:
+            values = set(report.candidates[k].values or ())
+            if values in (inside, present - inside):
+                report.chosen = k
+                return
+        return
+    numeric = [k for k in same if report.candidates[k].threshold is not None]
+    if numeric:
+        k = min(numeric, key=lambda k: abs(report.candidates[k].threshold - test.threshold))
+        report.candidates[k].threshold = float(test.threshold)
+        report.chosen = k

@@ -21,7 +21,6 @@ import numpy as np
 from dtcli.induction.apply import formulas as f
 from dtcli.induction.apply.gain_figures import AttributeReport, GainReport
 from dtcli.induction.apply.terms import Call, Name, Section, SetName
-from dtcli.induction.criteria.constants import AVERAGE_GAIN_SLACK
 from dtcli.induction.criteria.impurity import entropy, gini
 from dtcli.model.number_text import format_threshold
 from dtcli.model.table import Table
@@ -209,16 +208,21 @@ def choice_sentence(report: GainReport, digits: int, costs=None) -> str:
     measure = f"cost score {f.COST_FORMULAS[costs.measure]}" if costs else MEASURE_NAMES[report.criterion]
     if report.chosen is None:
         return "No attribute is chosen: none has a positive information gain here, so a tree makes this a leaf."
-    row = next(r for r in report.attributes if r.name == report.chosen)
+    row = next((r for r in report.attributes if r.name == report.chosen), None)
+    if row is None:  # --attribute left the tree's choice out
+        shown = ", ".join(r.name for r in sorted(report.attributes, key=lambda r: r.index))
+        return (
+            f"Chosen: {report.chosen}, by {measure} among all the attributes; it is not among "
+            f"the ones written out here ({shown}), so the tree does not split on "
+            f"{'it' if len(report.attributes) == 1 else 'any of them'} at this node."
+        )
     score = row.cost_score if costs is not None else row.score(report.criterion)
     text = f"Chosen: {row.name}, the highest {measure} ({score:.{digits}f})"
-    if report.criterion == "gain-ratio" and costs is None:
-        pool = [r for r in report.attributes if np.isfinite(r.gain_ratio)]
-        average = sum(r.gain for r in pool) / len(pool)
-        passed = [r.name for r in sorted(pool, key=lambda r: r.index) if r.gain >= average - AVERAGE_GAIN_SLACK]
+    if report.average_gain is not None:
+        passed = [r.name for r in sorted(report.attributes, key=lambda r: r.index) if r.eligible]
         text += (
-            f" among the attributes whose gain is at least the average gain {average:.{digits}f} "
-            f"(Quinlan's rule): {', '.join(passed)}"
+            f" among the attributes whose gain is at least the average gain {report.average_gain:.{digits}f} "
+            f"(Quinlan's rule){' (of those shown)' if report.partial else ''}: {', '.join(passed)}"
         )
     if report.ties:
         text += f"; {', '.join(report.ties)} {'ties' if len(report.ties) == 1 else 'tie'} with it to 12 decimals: "

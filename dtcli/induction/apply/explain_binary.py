@@ -65,6 +65,11 @@ def _candidate(candidate: BinaryCandidate, name: SetName, digits: int, order) ->
 def choice_sentence(report: BinaryReport, digits: int) -> str:
     """The split chosen: highest score by the criterion, then column order, then the order listed."""
     measure = MEASURE_NAMES[report.criterion]
+    if report.chosen is None and report.elsewhere is not None:
+        return (
+            f"Chosen: {report.elsewhere}, by {measure} among all the attributes; it is not among the "
+            "splits written out here, so the tree makes none of them at this node."
+        )
     if report.chosen is None:
         return f"No split is chosen: none has a positive {measure} here, so a tree makes this a leaf."
     best = report.candidates[report.chosen]
@@ -72,5 +77,8 @@ def choice_sentence(report: BinaryReport, digits: int) -> str:
     text = f"Chosen: {best.label()}, the highest {measure} ({score:.{digits}f})"
     ties = [c.label() for c in report.candidates if c is not best and abs(c.score(report.criterion) - score) < 1e-12]
     if ties:
-        text += f"; {', '.join(ties)} {'ties' if len(ties) == 1 else 'tie'} with it, and the first listed is taken"
+        text += (
+            f"; {', '.join(ties)} {'ties' if len(ties) == 1 else 'tie'} with it, and the tree takes the first in "
+            "its order of the attributes (scikit-learn's random order for --seed 0), then the first listed"
+        )
     return text + "."

@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from dtcli.induction.search.choice import eligible
 from dtcli.model.number_text import format_threshold
 
 Counts = Any  # a (branches, classes) matrix of weights: a numpy array or a list of lists of floats
@@ -41,6 +42,8 @@ class AttributeReport:
     cuts: list[CutReport] = field(default_factory=list)
     cost: float | None = None
     cost_score: float | None = None
+    mdl: float | None = None  # C4.5: a numeric cut's MDL correction, taken off ``gain``
+    eligible: bool | None = None  # gain ratio: whether the gain reaches the average (Quinlan's rule)
 
     def score(self, criterion: str) -> float:
         return {"gain": self.gain, "gain-ratio": self.gain_ratio, "gini": self.gini_gain}[criterion]
@@ -73,6 +76,22 @@ class GainReport:
     chosen: str | None
     ties: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    average_gain: float | None = None  # gain ratio: the average gain the eligible attributes reach
+    algorithm: str = "id3"  # whose rules score the attributes: id3, c45 (or cart: apply/binary.py)
+    partial: bool = False  # --attribute left some scored attributes out of the table
+    path_note: str | None = None  # --where: why no node of the tree holds these rows (apply/tree_path.py)
+
+
+def mark_eligible(report: GainReport, pool: list) -> None:
+    """With gain ratio (and no costs), Quinlan's rule on ``report``: its average gain, and each row
+    ``eligible`` or not (``pool``: the report's candidates, ``choice.choose``'s input)."""
+    if report.criterion != "gain-ratio" or any(row.cost is not None for row in report.attributes):
+        return
+    average, passed = eligible(pool)
+    report.average_gain = average
+    indices = {c.attribute for c in passed}
+    for row in report.attributes:
+        row.eligible = row.index in indices
 
 
 def cut_branches(threshold: float) -> tuple[str, str]:

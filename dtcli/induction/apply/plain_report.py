@@ -18,7 +18,14 @@ import math
 from functools import cmp_to_key
 from typing import NamedTuple
 
-from dtcli.induction.apply.gain_figures import CutReport, GainReport, attribute_figures, cut_branches, denoise
+from dtcli.induction.apply.gain_figures import (
+    CutReport,
+    GainReport,
+    attribute_figures,
+    cut_branches,
+    denoise,
+    mark_eligible,
+)
 from dtcli.induction.criteria.constants import EQUAL_VALUES, GAIN_TOLERANCE, gr, sm_or_eq
 from dtcli.induction.criteria.midpoint import midpoint
 from dtcli.induction.criteria.scalar import entropy_of, gini_of, ordered_sum
@@ -118,7 +125,7 @@ def plain_gain_report(
     best = choose(pool, criterion) if rows and sum(1 for c in counts if c != 0) > 1 else None
     chosen = table.attributes[best.attribute].name if best is not None and best.gain > GAIN_TOLERANCE else None
     ties = [table.attributes[c.attribute].name for c in near_ties(pool, best)] if chosen else []
-    return GainReport(
+    report = GainReport(
         target=table.target,
         classes=table.classes,
         counts=counts,
@@ -131,6 +138,8 @@ def plain_gain_report(
         ties=ties,
         skipped=skipped,
     )
+    mark_eligible(report, pool)
+    return report
 
 
 def _attribute_report(table: PlainTable, attribute: PlainColumn, i: int, rows, place, all_cuts):

@@ -23,6 +23,7 @@ from dtcli.induction.apply.gain_figures import (
     attribute_figures,
     cut_branches,
     denoise,
+    mark_eligible,
 )
 from dtcli.induction.criteria.constants import GAIN_TOLERANCE
 from dtcli.induction.criteria.impurity import entropy, gini, weighted_impurity
@@ -137,7 +138,7 @@ def gain_report(
     best = choose(pool, rule) if len(rows) and np.count_nonzero(counts) > 1 else None
     chosen = table.attributes[best.attribute].name if best is not None and best.gain > GAIN_TOLERANCE else None
     ties = [table.attributes[c.attribute].name for c in near_ties(pool, best)] if chosen else []
-    return GainReport(
+    report = GainReport(
         target=table.schema.target.name,
         classes=table.classes,
         counts=counts.astype(float),
@@ -150,3 +151,5 @@ def gain_report(
         ties=ties,
         skipped=skipped,
     )
+    mark_eligible(report, pool)
+    return report

@@ -256,3 +256,17 @@ def _split(grower: Grower, item: _Pending, choice: Choice) -> list[_Pending]:
         else:
             children.append(_Pending(_node(part), part, remaining, item.depth + 1, item.n_constant))
     return children
+
+
+def node_choice(table: Table, rows: np.ndarray, params: GrowParams, available: list[int]) -> Choice | None:
+    """The split ``grow`` makes at a node holding ``rows`` of ``table`` (labelled rows; None: it stays a
+    leaf), decided by the very code that grows the tree (``dtree gain`` stars this choice).
+
+    ``available`` are the attributes the node may test (a nominal one tested above it is not); the
+    grower is made on the whole ``table``, as for the tree (C4.5's thresholds and its many-valued
+    rule read the whole training set), and the node is taken at depth 0.
+    """
+    grower = Grower(table, params)
+    part = table.take(rows)
+    usable = [i for i in available if table.attributes[i].is_nominal or params.thresholds]
+    return grower.decide(_Pending(_node(part), part, usable, 0))

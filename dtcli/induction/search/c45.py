@@ -17,6 +17,7 @@ chosen split at a node, or None for a leaf. Rules, in J48's terms:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -44,6 +45,7 @@ class C45Candidate:
     gain: float
     ratio: float
     counts: np.ndarray
+    mdl: float = 0.0  # a numeric cut's MDL correction, already taken off ``gain``
 
     @property
     def gini(self) -> float:
@@ -108,7 +110,8 @@ def c45_candidate(
         return None
     test = NumericTest(attribute, cut.threshold)
     ratio = c45_gain_ratio(cut.branch_counts, total, cut.gain)
-    return C45Candidate(i, test, cut.gain, ratio, cut.branch_counts)
+    mdl = math.log2(cut.n_candidates) / total if thresholds.mdl else 0.0
+    return C45Candidate(i, test, cut.gain, ratio, cut.branch_counts, mdl)
 
 
 def c45_choose(
@@ -141,14 +144,23 @@ def c45_choose(
     if criterion in ("gain", "gini"):
         score = (lambda c: c.gain) if criterion == "gain" else (lambda c: c.gini)
         return placed(_first_max(found, score, criterion), thresholds, table)
+    average = c45_average(found, table, n_all)
+    if average is None:
+        return None
+    eligible = [c for c in found if c.gain >= average - 1e-3]
+    return placed(_first_max(eligible, lambda c: c.ratio, "gain-ratio"), thresholds, table)
+
+
+def c45_average(found: list[C45Candidate], table: Table, n_all: int) -> float | None:
+    """The average gain of J48's rule (the candidates whose gain is at least it, less 1e-3, compete on
+    gain ratio): over ``found`` but the nominal attributes with at least 0.3 ``n_all`` values, unless
+    every attribute has as many; None when no candidate counts."""
     limit = 0.3 * n_all
     many_valued = [a.is_nominal and len(a.values) >= limit for a in table.attributes]
     counted = [c for c in found if all(many_valued) or not many_valued[c.attribute]]
     if not counted:
         return None
-    average = sum(c.gain for c in counted) / len(counted)
-    eligible = [c for c in found if c.gain >= average - 1e-3]
-    return placed(_first_max(eligible, lambda c: c.ratio, "gain-ratio"), thresholds, table)
+    return sum(c.gain for c in counted) / len(counted)
 
 
 def _first_max(found: list[C45Candidate], score, criterion: str) -> Choice | None:

@@ -22,13 +22,22 @@ def choose(found: list, criterion: str):
     """
     pool = [c for c in found if math.isfinite(c.score)]
     if criterion == "gain-ratio" and pool:
-        average = sum(c.gain for c in pool) / len(pool)
-        pool = [c for c in pool if c.gain >= average - AVERAGE_GAIN_SLACK]
+        pool = eligible(found)[1]
     best = None
     for candidate in pool:
         if best is None or better(candidate, best):
             best = candidate
     return best
+
+
+def eligible(found: list) -> tuple[float | None, list]:
+    """Quinlan's rule for gain ratio: (the average gain of the candidates with a finite score, those
+    among them whose gain is at least that average less ``AVERAGE_GAIN_SLACK``); (None, []) without any."""
+    pool = [c for c in found if math.isfinite(c.score)]
+    if not pool:
+        return None, []
+    average = sum(c.gain for c in pool) / len(pool)
+    return average, [c for c in pool if c.gain >= average - AVERAGE_GAIN_SLACK]
 
 
 def better(a, b) -> bool:

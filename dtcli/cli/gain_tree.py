@@ -1,0 +1,76 @@
+"""``dtree gain -a c45`` and ``-a cart``: the report of the algorithm's split search, its choice the tree's."""
+
+from __future__ import annotations
+
+
+def tree_report(table, rows, algorithm, binary, criterion, thresholds, min_leaf, fixed, place, hidden, parsed=()):
+    """The C4.5 report or CART's binary candidates over ``rows``, the split chosen being the one the
+    tree grower makes there with these options (``grow.grower.node_choice``); ``hidden`` attributes
+    (left out by --attribute) are scored and may be chosen, but are not shown."""
+    import numpy as np
+
+    from dtcli.induction.algorithms import grow_params
+    from dtcli.induction.grow.grower import node_choice
+
+    labelled = table.labelled()
+    rows = rows[labelled[rows]]
+    if binary:
+        from dtcli.induction.apply.binary import binary_report, star_choice
+
+        params = grow_params("cart", criterion="entropy" if criterion == "gain" else criterion, min_leaf=min_leaf)
+        report = binary_report(table, criterion, rows, exclude=fixed, place=place)
+        available = [i for i, a in enumerate(table.attributes) if a.name not in fixed]
+        star_choice(report, node_choice(table, rows, params, available), table, rows)
+        report.path_note = _path_note(table, params, parsed)
+        if hidden:
+            chosen = report.candidates[report.chosen] if report.chosen is not None else None
+            report.candidates = [c for c in report.candidates if c.attribute not in hidden]
+            report.chosen = next((k for k, c in enumerate(report.candidates) if c is chosen), None)
+            if chosen is not None and report.chosen is None:
+                report.elsewhere, report.elsewhere_attribute = chosen.label(), chosen.attribute
+        return report
+    from dtcli.induction.apply.c45_report import c45_report
+
+    params = grow_params("c45", criterion=criterion, thresholds=thresholds, min_leaf=min_leaf)
+    report = c45_report(table, np.asarray(rows), params, exclude=fixed)
+    report.path_note = _path_note(table, params, parsed)
+    report.partial = bool(hidden)
+    report.attributes = [row for row in report.attributes if row.name not in hidden]
+    return report
+
+
+def regression_found(table, rows, found, fixed, min_leaf):
+    """(``found``, the regression report's rows, with the chosen attribute's split replaced by the one
+    the CART grower makes at these rows; the name of that attribute, None when the node stays a leaf)."""
+    from dtcli.induction.algorithms import grow_params
+    from dtcli.induction.grow.grower import node_choice
+
+    rows = rows[table.labelled()[rows]]
+    available = [i for i, a in enumerate(table.attributes) if a.name not in fixed]
+    choice = node_choice(table, rows, grow_params("cart", min_leaf=min_leaf), available)
+    if choice is None:
+        return found, None
+    chosen = choice.test.attribute.name
+    return [(name, choice.test if name == chosen else test, d) for name, test, d in found], chosen
+
+
+def _path_note(table, params, parsed):
+    """``tree_path.off_path`` for the --where conditions ``parsed``, the tree grower deciding each node."""
+    if not parsed:
+        return None
+    from dtcli.induction.apply.tree_path import off_path
+    from dtcli.induction.grow.grower import node_choice
+    from dtcli.model.where import select
+
+    def choice_at(taken):
+        above = {c.name for c in taken if c.op == "="}
+        rows = select(table, taken)
+        rows = rows[table.labelled()[rows]]
+        available = [i for i, a in enumerate(table.attributes) if a.name not in above]
+        choice = node_choice(table, rows, params, available) if len(rows) else None
+        if choice is None:
+            return None
+        test = choice.test
+        return test.attribute.name, test.kind, getattr(test, "threshold", None), getattr(test, "values", None)
+
+    return off_path(list(parsed), choice_at)
