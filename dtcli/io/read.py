@@ -29,7 +29,6 @@ FORMATS = ("csv", "arff", "parquet")
 LINE_END = re.compile(r"\r\n|\r|\n")
 LEADING_SPACE = re.compile(rb"\s*")
 PARQUET_MAGIC = b"PAR1"
-TOLD: set[str] = set()  # the notes on CSV dialects printed so far
 
 
 @dataclass
@@ -124,13 +123,11 @@ def read_data(
 
 
 def _tell(notes: list[str]) -> None:
-    """Each note on stderr as a warning, once a run (a command may read a file twice)."""
-    fresh = [note for note in notes if note not in TOLD]
-    if fresh:
+    """Each note (what CSV detection assumed) on stderr, as a warning."""
+    if notes:
         from dtcli.render.console import warn  # here: a file read without a note never loads the console
 
-        for note in fresh:
-            TOLD.add(note)
+        for note in notes:
             warn(note)
 
 
