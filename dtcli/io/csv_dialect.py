@@ -13,10 +13,7 @@ A ``.tsv`` name means tab. The decimal mark is ``,`` when the file is not
 separated by commas and its sampled cells hold numbers written with a decimal
 comma (``5,1``) and none with a decimal point; both kinds: ``.`` with a note.
 
-``decimal_points(data, dialect, source, start)`` makes a decimal-comma file's
-numbers readable by the CSV parsers (``5,1`` becomes ``5.1``, cell by cell) and
-refuses a cell written with a point (``1.5``, or ``1.234,5`` whose point groups
-thousands): read with a comma as the decimal mark it would be a wrong number.
+``csv_decimal`` then makes a decimal-comma file's numbers readable.
 """
 
 from __future__ import annotations
@@ -34,13 +31,12 @@ SAMPLE_BYTES = 1 << 16
 SAMPLE_LINES = 500
 EXCEL_LINE = re.compile(rb'[ \t]*"?sep=([^\r\n"])"?[ \t]*(?=\r\n|\r|\n|$)', re.IGNORECASE)
 LINE_END = re.compile(r"\r\n|\r|\n")
-COMMA_NUMBER = re.compile(r"[+-]?[0-9]*,[0-9]+(?:[eE][+-]?[0-9]+)?")
-POINT_NUMBER = re.compile(r"[+-]?(?:[0-9]*\.[0-9]+|[0-9]{1,3}(?:\.[0-9]{3})+(?:,[0-9]+)?)(?:[eE][+-]?[0-9]+)?")
-COMMA_CELL = rb'(?<![^%s\r\n])( *"?[+-]?[0-9]*),([0-9]+(?:[eE][+-]?[0-9]+)?"? *)(?![^%s\r\n])'
-POINT_CELL = (
-    rb'(?<![^%s\r\n]) *"?[+-]?(?:[0-9]*\.[0-9]+|[0-9]{1,3}(?:\.[0-9]{3})+(?:,[0-9]+)?)(?:[eE][+-]?[0-9]+)?"? *'
-    rb"(?![^%s\r\n])"
-)
+# a cell (quotes and spaces around it allowed) between separators or line ends; %(sep)s: the separator
+START = rb'(?<![^%(sep)s\r\n])( *"?[+-]?'
+END = rb'(?:[eE][+-]?[0-9]+)?"? *)(?![^%(sep)s\r\n])'
+COMMA_CELL = START + rb"[0-9]*),([0-9]+" + END  # 5,1 (the groups around the comma)
+POINT_CELL = START + rb"[0-9]*\.[0-9]+" + END  # 5.1
+GROUPED_CELL = START + rb"[0-9]{1,3}(?:\.[0-9]{3})+(?:,[0-9]+)?" + END  # 1.234,5 and 1.234.567
 
 
 class Dialect(NamedTuple):
@@ -99,7 +95,7 @@ def _sample(data, skip: int) -> list[str]:
         cut = max(piece.rfind(b"\n"), piece.rfind(b"\r"))
         piece = piece[:cut] if cut > 0 else piece
     text = piece.decode("utf-8", "ignore")
-    return [line for line in LINE_END.split(text) if line.strip()][:SAMPLE_LINES]
+    return [line for line in text.splitlines() if line.strip()][:SAMPLE_LINES]
 
 
 def _widths(lines: list[str], sep: str) -> list[int]:
@@ -138,45 +134,29 @@ def _separator(lines: list[str], source: str) -> tuple[str, str | None]:
     return ",", None
 
 
+def _patterns(sep: str, *patterns: bytes) -> list[re.Pattern]:
+    escaped = re.escape(sep.encode("utf-8"))
+    return [re.compile(pattern % {b"sep": escaped}) for pattern in patterns]
+
+
 def _decimal(rows: list[str], sep: str, source: str) -> tuple[str, str | None]:
-    """``,`` when the sampled cells hold numbers with a decimal comma and none with a point (the file
-    not separated by commas), else ``.``; a note when they hold both."""
-    if sep == "," or not rows or not any("," in row for row in rows):
+    """``,`` when the sampled cells hold numbers with a decimal comma (or grouped 1.234,5) and none
+    with a point (the file not separated by commas), else ``.``; a note when they hold both."""
+    if sep == "," or not any("," in row for row in rows):
         return ".", None
-    if any('"' in row for row in rows):
-        cells = [cell for record in csv.reader(io.StringIO("\n".join(rows)), delimiter=sep) for cell in record]
-    else:
-        cells = [cell for row in rows for cell in row.split(sep)]
-    comma = point = None
-    for cell in cells:
-        cell = cell.strip()
-        if comma is None and COMMA_NUMBER.fullmatch(cell):
-            comma = cell
-        elif point is None and "," not in cell and POINT_NUMBER.fullmatch(cell):
-            point = cell
-    if comma is None:
+    text = "\n".join(rows).encode("utf-8")
+    comma, point, grouped = _patterns(sep, COMMA_CELL, POINT_CELL, GROUPED_CELL)
+    found = comma.search(text) or next((m for m in grouped.finditer(text) if b"," in m.group()), None)
+    if found is None:
         return ".", None
-    if point is None:
+    dotted = None
+    if b"." in text:  # (a scan with look-behinds costs: most such files hold no point at all)
+        dotted = point.search(text) or next((m for m in grouped.finditer(text) if b"," not in m.group()), None)
+    if dotted is None:
         return ",", None
+    one, other = (match.group().decode("utf-8").strip(' "') for match in (found, dotted))
     return ".", (
-        f"{source}: some numbers have a decimal comma ({comma}), others a decimal point ({point}): read with "
+        f"{source}: some numbers have a decimal comma ({one}), others a decimal point ({other}): read with "
         "'.' as the decimal mark, so those with a comma are text; give --decimal , to read commas (a point is then "
         "refused)"
     )
-
-
-def decimal_points(data, dialect: Dialect, source: str, start: int = 0):
-    """A copy of ``data`` with the decimal commas of its cells made points; DataError naming the line
-    of the first cell after byte ``start`` (the header's end) written with a point."""
-    sep = re.escape(dialect.sep.encode("utf-8"))
-    point = re.compile(POINT_CELL % (sep, sep)).search(data, start)
-    if point is not None:
-        line_start = max(data.rfind(b"\n", 0, point.start()), data.rfind(b"\r", 0, point.start())) + 1
-        line = 1 + len(LINE_END.findall(bytes(data[:line_start]).decode("utf-8")))
-        cell = bytes(point.group()).decode("utf-8").strip(' "')
-        raise DataError(
-            f"{source}, line {line}: {cell!r} is written with a point, but this file's decimal mark is ',' "
-            "(5,1); a point grouping thousands (1.234,5) is not read: write the number without grouping, or give "
-            "--decimal . if the point is the decimal mark"
-        )
-    return bytearray(re.compile(COMMA_CELL % (sep, sep)).sub(rb"\1.\2", data))

@@ -17,7 +17,8 @@ from dtcli.errors import DataError
 from dtcli.io import csv_cells
 from dtcli.io.columns import Columns, NumberColumn, TextColumn
 from dtcli.io.csv_cells import MISSING_CELLS, NUMERIC_MISSING, c_number, looks_numeric
-from dtcli.io.csv_dialect import decimal_points, detect
+from dtcli.io.csv_decimal import decimal_points
+from dtcli.io.csv_dialect import detect
 from dtcli.io.csv_lines import first_line, header_record, record_lines
 
 LINE_END = re.compile(r"\r\n|\r|\n")
@@ -65,7 +66,7 @@ def parse_csv(data, source: str, path: str, text_columns=(), max_rows: int = 0, 
     written = None
     if dialect.decimal == ",":
         head = first.encode("utf-8")
-        written, data = data, decimal_points(data, dialect, source, data.find(head) + len(head))
+        written, data = data, decimal_points(data, sep, source, data.find(head) + len(head))
     lines, data = record_lines(data, sep, len(header), source, max_rows)
     if len(lines) and lines.max() < 2**31:  # the table keeps them (for messages): 4 bytes a row, not 8
         lines = lines.astype(np.int32)

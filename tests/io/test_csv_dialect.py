@@ -15,7 +15,8 @@ import pytest
 
 from dtcli.errors import DataError
 from dtcli.io.columns import NumberColumn
-from dtcli.io.csv_dialect import SAMPLE_BYTES, decimal_points, detect
+from dtcli.io.csv_decimal import decimal_points
+from dtcli.io.csv_dialect import SAMPLE_BYTES, detect
 from dtcli.io.read import read_data
 from dtcli.io.source import Limits
 
@@ -196,6 +197,6 @@ def test_detection_reads_only_the_start():
 
 def test_decimal_points_converts_whole_cells_only():
     data = bytearray(b'a;b;c\n5,1;x,1;1,5\n"2,5"; 3,0 ;-,5\n')
-    got = decimal_points(data, detect(data, "d.csv", "d.csv"), "d.csv", 5)
+    got = decimal_points(data, ";", "d.csv", 5)
     assert got == b'a;b;c\n5.1;x,1;1.5\n"2.5"; 3.0 ;-.5\n'
     assert data == b'a;b;c\n5,1;x,1;1,5\n"2,5"; 3,0 ;-,5\n'  # the bytes as written are kept
