@@ -18,8 +18,6 @@ comma (``5,1``) and none with a decimal point; both kinds: ``.`` with a note.
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 from typing import NamedTuple
 
@@ -30,7 +28,6 @@ NAMES = {",": "','", "\t": "tab", ";": "';'", "|": "'|'"}
 SAMPLE_BYTES = 1 << 16
 SAMPLE_LINES = 500
 EXCEL_LINE = re.compile(rb'[ \t]*"?sep=([^\r\n"])"?[ \t]*(?=\r\n|\r|\n|$)', re.IGNORECASE)
-LINE_END = re.compile(r"\r\n|\r|\n")
 # a cell (quotes and spaces around it allowed) between separators or line ends; %(sep)s: the separator
 START = rb'(?<![^%(sep)s\r\n])( *"?[+-]?'
 END = rb'(?:[eE][+-]?[0-9]+)?"? *)(?![^%(sep)s\r\n])'
@@ -102,6 +99,9 @@ def _widths(lines: list[str], sep: str) -> list[int]:
     """The fields of each record in ``lines`` split at ``sep`` (quotes respected when there are any)."""
     if not any('"' in line for line in lines):
         return [line.count(sep) + 1 for line in lines]
+    import csv  # here: most files have no quotes
+    import io
+
     try:
         records = list(csv.reader(io.StringIO("\n".join(lines)), delimiter=sep, strict=False))
     except csv.Error:
