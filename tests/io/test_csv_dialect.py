@@ -200,3 +200,14 @@ def test_decimal_points_converts_whole_cells_only():
     got = decimal_points(data, ";", "d.csv", 5)
     assert got == b'a;b;c\n5.1;x,1;1.5\n"2.5"; 3.0 ;-.5\n'
     assert data == b'a;b;c\n5,1;x,1;1,5\n"2,5"; 3,0 ;-,5\n'  # the bytes as written are kept
+
+
+def test_dask_reader_takes_the_detected_separator_and_refuses_decimal_commas(tmp_path):
+    pytest.importorskip("dask.dataframe")
+    from dtcli.io.dask_frames import read_frame
+
+    semi = written(tmp_path, "semi.csv", '"Income (k, net)";Age;Buys\n12;30;yes\n40;45;no\n')
+    assert list(read_frame(semi).frame.columns) == ["Income (k, net)", "Age", "Buys"]
+    europe = written(tmp_path, "europe.csv", "a;b\n1,5;x\n2,5;y\n")
+    with pytest.raises(DataError, match=r"europe\.csv: --engine dask does not read numbers written with a decimal"):
+        read_frame(europe)
