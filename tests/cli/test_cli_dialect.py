@@ -178,3 +178,21 @@ def test_plain_files_are_read_as_before():
         assert dialect.plain, path
         first = data.split(b"\n", 1)[0].decode()
         assert dialect.sep == next((s for s in (",", "\t", ";", "|") if s in first), ","), path
+
+
+@pytest.mark.parametrize("decimal", [".", ","])
+def test_predict_to_a_file_reads_a_large_export_as_the_comma_file(run, tmp_path, monkeypatch, decimal):
+    """Past 1 MiB, predict -o reads a plain file a chunk at a time (csv_chunks): a ; file so; one
+    with decimal commas whole. Both give the comma file's predictions, rows echoed as written."""
+    monkeypatch.chdir(tmp_path)
+    frame = pd.concat([pd.read_csv(IRIS)] * 250, ignore_index=True)
+    frame.to_csv("plain.csv", index=False)
+    frame.to_csv("semi.csv", index=False, sep=";", decimal=decimal)
+    assert Path("semi.csv").stat().st_size > 1 << 20
+    assert run("train", "plain.csv", "-a", "c45", "-o", "m.json").exit_code == 0
+    for name in ("plain.csv", "semi.csv"):
+        done = run("predict", "m.json", name, "-o", f"{name}.out")
+        assert done.exit_code == 0 and "Warning" not in done.stderr
+    written = Path("semi.csv.out").read_text()
+    assert written.splitlines()[1] == ("5.1;3.5;1.4;0.2;Iris-setosa;Iris-setosa").replace(".", decimal)
+    assert written.replace(",", ".").replace(";", ",") == Path("plain.csv.out").read_text()
