@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 import click
 
-from dtcli.cli.options import limit_list, limits, option_group
+from dtcli.cli.options import dialect_list, limit_list, limits, option_group
 from dtcli.errors import DataError, ModelFormatError, ParameterError
 from dtcli.induction.names import MEASURES
 from dtcli.io.source import DEFAULT_LIMITS, DEFAULT_MAX_BYTES, DEFAULT_MAX_ROWS, Limits
@@ -20,7 +20,8 @@ format_in_option = click.option(
 
 
 class Source(NamedTuple):
-    """DATA and how to read it: --target, --ignore, --nominal, --format-in, --max-bytes, --max-rows."""
+    """DATA and how to read it: --target, --ignore, --nominal, --format-in, --max-bytes, --max-rows, --sep,
+    --decimal."""
 
     data: str
     target: str | None
@@ -30,10 +31,12 @@ class Source(NamedTuple):
     max_bytes: int = DEFAULT_MAX_BYTES
     max_rows: int = DEFAULT_MAX_ROWS
     strict: bool = False
+    sep: str | None = None
+    decimal: str | None = None
 
     @property
     def limits(self) -> Limits:
-        return limits(self.max_bytes, self.max_rows)
+        return limits(self.max_bytes, self.max_rows, self.sep, self.decimal)
 
     def load(self, task: str = "classification", *, fingerprint: bool = True):
         """The training Table (DataError on any problem); without ``fingerprint``, its ``sha256`` is ""
@@ -67,6 +70,7 @@ data_options = option_group(
     ),
     format_in_option,
     *limit_list(),
+    *dialect_list(),
     click.option(
         "--strict",
         is_flag=True,

@@ -11,7 +11,7 @@ import click
 
 from dtcli.cli.common import format_in_option, load_model, output_option, write_output
 from dtcli.cli.guard import Command
-from dtcli.cli.options import format_option, limit_options
+from dtcli.cli.options import data_limit_options, format_option
 from dtcli.render.diff import FORMATS
 
 
@@ -42,7 +42,7 @@ from dtcli.render.diff import FORMATS
 )
 @format_option(FORMATS, "text", "text for people; json: a 'dtree-diff' document for scripts.")
 @format_in_option
-@limit_options
+@data_limit_options
 @output_option("Write the result to FILE instead of standard output (- for standard output).")
 def command(model, other, data, tolerance, count_tolerance, fmt, format_in, limits, output):
     """Compare A and B, two trees (from 'dtree train -o') or two rule sets

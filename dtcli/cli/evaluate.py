@@ -93,7 +93,7 @@ def _refuse_training_options(scheme) -> None:
 
 def _named(ctx, name: str, sources) -> bool:
     """True when the user gave the option ``name`` (and it is not one both forms share)."""
-    shared = ("fmt", "output", "format_in", "max_bytes", "max_rows", "jobs")
+    shared = ("fmt", "output", "format_in", "max_bytes", "max_rows", "sep", "decimal", "jobs")
     return name not in shared and ctx.get_parameter_source(name) not in (sources.DEFAULT, None)
 
 

@@ -273,14 +273,50 @@ def limit_list() -> list:
     ]
 
 
-def limits(max_bytes: int, max_rows: int) -> Limits:
-    """The Limits of --max-bytes and --max-rows (ParameterError for a negative count)."""
+SEPARATOR_NAMES = {"tab": "\t", "\\t": "\t", "semicolon": ";", "comma": ",", "pipe": "|"}
+
+
+def dialect_list() -> list:
+    """--sep and --decimal: how a CSV DATA file is written, when detection is not to decide."""
+    return [
+        click.option(
+            "--sep",
+            metavar="CHAR",
+            help="Column separator of CSV DATA: one character, or tab (default: detected: an Excel 'sep=' "
+            "first line, else the one of , ; tab | that splits every line alike).",
+        ),
+        click.option(
+            "--decimal",
+            type=click.Choice([".", ","]),
+            help="Decimal mark of numbers in CSV DATA (default: detected: , when a file not separated by commas "
+            "writes its numbers so, as 5,1).",
+        ),
+    ]
+
+
+def separator(sep: str | None) -> str | None:
+    """The character --sep names (ParameterError for anything but one character other than a quote or line end)."""
+    if sep is None:
+        return None
+    char = SEPARATOR_NAMES.get(sep.lower(), sep)
+    if len(char) != 1 or char in '"\r\n':
+        raise ParameterError(f"--sep {sep!r}: give one character (such as ; or |), or tab; not a quote or line end")
+    return char
+
+
+def limits(max_bytes: int, max_rows: int, sep: str | None = None, decimal: str | None = None) -> Limits:
+    """The Limits of --max-bytes and --max-rows, with --sep and --decimal (ParameterError for a negative count)."""
     if max_rows < 0:
         raise ParameterError("--max-rows must be 0 or more (0: no limit)")
-    return Limits(max_bytes, max_rows)
+    sep = separator(sep)
+    if sep is not None and sep == decimal:
+        raise ParameterError(f"--sep and --decimal are both {sep!r}; the separator and the decimal mark must differ")
+    return Limits(max_bytes, max_rows, sep, decimal)
 
 
 limit_options = option_group("limits", limits, *limit_list())
+# commands that read DATA: the limits and how a CSV file is written
+data_limit_options = option_group("limits", limits, *limit_list(), *dialect_list())
 
 
 def format_option(choices, default: str, help_text: str):

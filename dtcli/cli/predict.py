@@ -6,7 +6,7 @@ import click
 
 from dtcli.cli.common import format_in_option, load_model, output_option, write_output
 from dtcli.cli.guard import Command
-from dtcli.cli.options import format_option, limit_options, metrics_json_option
+from dtcli.cli.options import data_limit_options, format_option, metrics_json_option
 from dtcli.cli.predict_rows import csv_output, predict_table
 
 FORMATS = ("csv", "json", "text", "parquet")
@@ -32,7 +32,7 @@ FORMATS = ("csv", "json", "text", "parquet")
 )
 @metrics_json_option
 @format_in_option
-@limit_options
+@data_limit_options
 @click.option(
     "--engine",
     type=click.Choice(["local", "dask"]),

@@ -82,7 +82,7 @@ def run(model_path: str, data: str, output: str, fmt: str, proba: bool, schedule
     schema = loads_model(text, model_path).schema  # checked here, once: a bad model is an error before any work
     modules()
     with connect(scheduler) as client:
-        read = read_frame(data)
+        read = read_frame(data, sep=limits.sep, decimal=limits.decimal)
         _check_columns(schema, list(read.frame.columns), os.path.basename(read.source))
         parts = client.compute(read.frame.to_delayed())  # (futures: the rows stay on the workers)
         os.makedirs(output, exist_ok=True)

@@ -19,10 +19,10 @@ from dtcli.cli.guard import Command
 from dtcli.cli.options import (
     TREE_FORMATS,
     cost_complexity_options,
+    data_limit_options,
     engine_option,
     engine_request,
     format_option,
-    limit_options,
     pessimistic_options,
 )
 from dtcli.induction.prune import MODEL_PRUNERS
@@ -64,7 +64,7 @@ from dtcli.induction.prune import MODEL_PRUNERS
 @click.option("--test", "test_data", metavar="DATA", help="With --curve: test data for a third accuracy column.")
 @click.option("--plot", metavar="FILE", help="With --curve: also draw it to FILE (.svg or .png; needs dtree[plot]).")
 @format_in_option
-@limit_options
+@data_limit_options
 @output_option("Write the pruned model (JSON) to FILE.")
 @format_option(
     TREE_FORMATS,

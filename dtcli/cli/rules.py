@@ -6,7 +6,7 @@ import click
 
 from dtcli.cli.common import format_in_option, load_model, output_option, write_output
 from dtcli.cli.guard import Command
-from dtcli.cli.options import format_option, limit_options, pessimistic_options
+from dtcli.cli.options import data_limit_options, format_option, pessimistic_options
 from dtcli.render.rules import FORMATS as RULE_FORMATS
 
 
@@ -37,7 +37,7 @@ from dtcli.render.rules import FORMATS as RULE_FORMATS
     "(an enumerate of IF ... THEN items for notes); python (a function predict(row)); sql (a CASE WHEN expression).",
 )
 @format_in_option
-@limit_options
+@data_limit_options
 @output_option("Write the rules to FILE instead of standard output.")
 def command(model, prune, data, pessimistic, trace, fmt, format_in, limits, output):
     """Turn MODEL (a tree from 'dtree train -o') into IF-THEN rules, one per leaf.

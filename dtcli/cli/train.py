@@ -201,7 +201,14 @@ def _train_dask(source, training, scheduler):
     def load(client, summed):
         from dtcli.io.dask_frames import load as load_on
 
-        return load_on(client, source.data, columns, summed, task=training.target_task)
+        return load_on(
+            client,
+            source.data,
+            columns,
+            summed,
+            task=training.target_task,
+            dialect=(source.limits.sep, source.limits.decimal),
+        )
 
     from dtcli.cli.predict_dask import training_correct
 

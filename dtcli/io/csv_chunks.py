@@ -8,7 +8,8 @@ with the messages it always gives; the caller drops what it made of the chunks s
 
 Only plain files are read in chunks: a regular file (not standard input, not gzip) of more than
 ``csv_reader.PLAIN_MAX`` bytes (smaller ones are read in Python, not by pandas), within the limits,
-UTF-8 without any byte-order mark, LF line ends (the last may be missing), no quotes, no NUL, no
+UTF-8 without any byte-order mark, a plain dialect (``csv_dialect``: no decimal comma, no Excel ``sep=``
+line, nothing detection is unsure of), LF line ends (the last may be missing), no quotes, no NUL, no
 blank lines, every line as wide as the header, and columns named once. A column's kind follows
 ``csv_reader``'s rule: numbers when its first ``SAMPLE_ROWS`` cells are (and it is not in
 ``texts``); a file where a later cell of such a column is not a number is read whole (there, every
@@ -26,6 +27,7 @@ import numpy as np
 
 from dtcli.io.columns import Columns, NumberColumn, TextColumn
 from dtcli.io.csv_cells import MISSING_CELLS, NUMERIC_MISSING, SAMPLE_ROWS, looks_numeric
+from dtcli.io.csv_dialect import detect
 from dtcli.io.csv_reader import PLAIN_MAX
 from dtcli.io.pandas_import import pandas
 from dtcli.io.read import RawData
@@ -132,7 +134,7 @@ class _Reader:
                 sample = lines[1 : SAMPLE_ROWS + 1]
                 if len(lines) <= SAMPLE_ROWS + 1 and sample and sample[-1] == "":
                     sample.pop()  # after the last line end of a piece that is all sample
-                self.start(lines[0], sample)
+                self.start(piece, lines[0], sample)
                 body = piece[piece.index(b"\n") + 1 :] if b"\n" in piece else b""
                 first = False
             if not body:
@@ -141,11 +143,15 @@ class _Reader:
             estimate = int(self.file_size * len(ends) / len(body))
             yield Chunk(raw, self.header_line, self.names, estimate, body, ends)
 
-    def start(self, header: str, sample: list[str]) -> None:
-        """Read the header line and decide each column's kind from the sample rows."""
+    def start(self, piece: bytes, header: str, sample: list[str]) -> None:
+        """Read the header line and decide each column's kind from the sample rows (``piece``: the
+        first bytes, for the dialect: one that is not plain is read whole)."""
         if not header.strip() or '"' in header:
             raise NotPlain
-        self.sep = _separator(header, self.path)
+        dialect = detect(piece, self.path, self.path, self.limits.sep, self.limits.decimal)
+        if not dialect.plain:
+            raise NotPlain
+        self.sep = dialect.sep
         self.header_line = header
         self.names = [name.strip() for name in header.split(self.sep)]
         if "" in self.names or len(set(self.names)) != len(self.names):
@@ -239,13 +245,3 @@ def _checked(piece: bytes) -> str:
     if not piece.isascii() and "\ufeff" in text:
         raise NotPlain
     return text
-
-
-def _separator(header: str, path: str) -> str:
-    """The separator, as ``csv_reader`` sniffs it: a tab for .tsv, else the first of , tab ; | in the header."""
-    if path.lower().removesuffix(".gz").endswith(".tsv"):
-        return "\t"
-    for sep in (",", "\t", ";", "|"):
-        if sep in header:
-            return sep
-    return ","

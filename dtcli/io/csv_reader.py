@@ -16,7 +16,9 @@ import numpy as np
 from dtcli.errors import DataError
 from dtcli.io import csv_cells
 from dtcli.io.columns import Columns, NumberColumn, TextColumn
-from dtcli.io.csv_cells import MISSING_CELLS, NUMERIC_MISSING, c_number, looks_numeric, sniff_separator
+from dtcli.io.csv_cells import MISSING_CELLS, NUMERIC_MISSING, c_number, looks_numeric
+from dtcli.io.csv_decimal import decimal_points
+from dtcli.io.csv_dialect import detect
 from dtcli.io.csv_lines import first_line, header_record, record_lines
 
 LINE_END = re.compile(r"\r\n|\r|\n")
@@ -29,7 +31,7 @@ PLAIN_MAX = 1 << 20  # bytes: files up to this size without quotes are read with
 PARSING = threading.Event()
 
 
-def parse_csv(data, source: str, path: str, text_columns=(), max_rows: int = 0):
+def parse_csv(data, source: str, path: str, text_columns=(), max_rows: int = 0, sep=None, decimal=None, notes=None):
     """The table's columns, the file line of each row, the separator, and the bytes the values were
     read from (``data``, perhaps mended in place or without its blank lines: ``csv_lines``), from the
     file's bytes (UTF-8, checked, no byte-order mark).
@@ -44,13 +46,27 @@ def parse_csv(data, source: str, path: str, text_columns=(), max_rows: int = 0):
     call dtree thousands of times); the rest by pandas' C parser
     (``csv_pandas``), which gives the same columns. Line ends may be LF, CRLF
     or CR, mixed; a quoted value keeps the line ends it holds.
+
+    The separator and decimal mark are ``sep`` and ``decimal`` (--sep, --decimal), else detected
+    (``csv_dialect``; what detection assumed, when unsure, is appended to ``notes``). An Excel
+    ``sep=`` first line is read as a blank line. A decimal-comma file's cells are read from a
+    copy with decimal points; the bytes returned are those written, for echoing rows.
     """
     data = data if isinstance(data, bytearray) else bytearray(data)  # record_lines may mend it in place
+    dialect = detect(data, path, source, sep, decimal)
+    if dialect.skip:
+        del data[: dialect.skip]  # its line end stays: a blank first line, so the lines keep their numbers
+    if dialect.note and notes is not None:
+        notes.append(dialect.note)
     first = first_line(data)
     if first is None or not first.strip():
         raise DataError(f"{source}: file is empty; a CSV file needs a header line naming the columns")
-    sep = sniff_separator(first, path)
+    sep = dialect.sep
     header = [name.strip() for name in header_record(data, sep, first)]
+    written = None
+    if dialect.decimal == ",":
+        head = first.encode("utf-8")
+        written, data = data, decimal_points(data, sep, source, data.find(head) + len(head))
     lines, data = record_lines(data, sep, len(header), source, max_rows)
     if len(lines) and lines.max() < 2**31:  # the table keeps them (for messages): 4 bytes a row, not 8
         lines = lines.astype(np.int32)
@@ -63,7 +79,7 @@ def parse_csv(data, source: str, path: str, text_columns=(), max_rows: int = 0):
         from dtcli.io.csv_pandas import read_columns
 
         columns = read_columns(data, header, sep, texts, source, len(lines))
-    return _named(columns, header, source), lines, sep, data
+    return _named(columns, header, source), lines, sep, data if written is None else written
 
 
 def plain_columns(text: str, sep: str, width: int, texts: set, header: list[str]) -> list | None:

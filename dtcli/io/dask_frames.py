@@ -42,8 +42,9 @@ class Frame(NamedTuple):
     source: str
 
 
-def read_frame(path: str, blocksize: str | int = "64MB") -> Frame:
-    """DATA at ``path`` (see the module docstring) as a dask DataFrame."""
+def read_frame(path: str, blocksize: str | int = "64MB", sep: str | None = None, decimal: str | None = None) -> Frame:
+    """DATA at ``path`` (see the module docstring) as a dask DataFrame; a CSV file's separator is
+    ``sep`` (--sep) or the one ``csv_dialect`` detects in the first file's start."""
     import dask.dataframe as dd
 
     source = path.rstrip("/") or path
@@ -55,12 +56,38 @@ def read_frame(path: str, blocksize: str | int = "64MB") -> Frame:
     files = _parquet_files(path, source)
     try:
         if files is None:
-            frame = dd.read_csv(path, dtype=str, keep_default_na=False, na_filter=False, blocksize=blocksize)
+            sep = _separator(path, source, sep, decimal)
+            frame = dd.read_csv(path, sep=sep, dtype=str, keep_default_na=False, na_filter=False, blocksize=blocksize)
             return Frame(frame, None, frozenset(), source)
         frame = dd.read_parquet(files, dtype_backend="pyarrow", split_row_groups="adaptive", blocksize=blocksize)
     except (OSError, ValueError) as exc:
         raise DataError(f"{source}: cannot be read by dask ({str(exc).splitlines()[0]})") from None
     return Frame(frame, files, _declared(files[0]), source)
+
+
+def _separator(path: str, source: str, sep: str | None, decimal: str | None) -> str:
+    """The CSV separator (``csv_dialect.detect`` on the first file's first bytes); a file read with
+    a decimal comma or an Excel sep= line is refused (the workers read the cells as written)."""
+    import glob
+
+    from dtcli.io.csv_dialect import SAMPLE_BYTES, detect
+
+    first = sorted(glob.glob(path))[:1] if glob.has_magic(path) else [path]
+    try:
+        with open(first[0], "rb") as handle:
+            head = handle.read(SAMPLE_BYTES + 1)
+    except (OSError, IndexError):
+        return sep or ","  # (dask names what is wrong with the path)
+    if head.startswith(b"\x1f\x8b"):
+        return sep or ","  # (compressed: read as the comma file it was before)
+    dialect = detect(head, first[0], source, sep, decimal)
+    if dialect.decimal == "," or dialect.skip:
+        what = "numbers written with a decimal comma" if dialect.decimal == "," else "an Excel sep= first line"
+        raise DataError(
+            f"{source}: --engine dask does not read {what}: leave --engine dask out, or write the table as "
+            "Parquet or as CSV with decimal points"
+        )
+    return dialect.sep
 
 
 def _parquet_files(path: str, source: str) -> list | None:
@@ -272,14 +299,17 @@ def _sizes(enc: Encoded, n_classes: int):
     return np.array([len(enc.y)]), np.bincount(enc.y[labelled], minlength=n_classes)
 
 
-def load(client, data: str, columns: tuple, summed, blocksize="64MB", task: str = "classification") -> Loaded:
+def load(
+    client, data: str, columns: tuple, summed, blocksize="64MB", task: str = "classification", dialect=(None, None)
+) -> Loaded:
     """Read ``data`` on the cluster (``columns``: --target, --ignore, --nominal; ``summed``: how
     partial results are added up on the cluster): three passes (kinds, values, encoding). The target
     is read as classes; ``task`` (``auto``: regression for a numeric target, as the local reader
-    takes it for CART; ``regression``) that would make a regression tree is refused."""
+    takes it for CART; ``regression``) that would make a regression tree is refused. ``dialect``:
+    --sep and --decimal."""
     from dask import delayed
 
-    read = read_frame(data, blocksize)
+    read = read_frame(data, blocksize, *dialect)
     source = os.path.basename(read.source)
     lay = layout(list(read.frame.columns), *columns, source, read.declared)
     parts = client.persist(partitions(read, lay.nominal))  # read once for the three passes (then let go)

@@ -30,8 +30,8 @@ from dtcli.io.csv_cells import (
     c_number,
     looks_numeric,
     parse_number,
-    sniff_separator,
 )
+from dtcli.io.csv_dialect import detect
 from dtcli.io.source import DATA, Limits, read_input
 from dtcli.model.plain_table import MISSING, PlainColumn, PlainTable
 
@@ -60,7 +60,10 @@ def read_plain(path: str, target: str | None, ignore, limits: Limits) -> PlainTa
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    records = _records(text, path)
+    dialect = detect(data, path, got.source, limits.sep, limits.decimal)
+    if not dialect.plain:
+        return None  # (a decimal comma, a sep= line or a note: the full reader's)
+    records = _records(text, dialect.sep)
     if records is None:
         return None
     header, sep, rows = records
@@ -93,12 +96,11 @@ def read_plain(path: str, target: str | None, ignore, limits: Limits) -> PlainTa
     return PlainTable(got.source, tuple(attributes), target, classes, y)
 
 
-def _records(text: str, path: str):
+def _records(text: str, sep: str):
     """(the header's names, the separator, the data rows' cells with leading spaces dropped), or None."""
     lines = [line for line in (LINE_END.split(text) if "\r" in text else text.split("\n")) if line]
     if not lines or not lines[0].strip():
         return None
-    sep = sniff_separator(lines[0], path)
     width = lines[0].count(sep) + 1
     rows = []
     for line in lines:

@@ -110,13 +110,25 @@ def read_data(
 
         frame, declared, lines = parse_arff(text, source, limits.max_rows)
     else:
-        frame, lines, sep, raw = parse_csv(data, source, path, set(text_columns), limits.max_rows)
+        notes: list[str] = []
+        dialect = (limits.sep, limits.decimal, notes)
+        frame, lines, sep, raw = parse_csv(data, source, path, set(text_columns), limits.max_rows, *dialect)
         declared = {}
+        _tell(notes)
     if len(frame.columns) == 0:
         raise DataError(f"{source}: no columns found; the first line must name the columns")
     if lines is not None and len(lines) != len(frame):
         lines = None
     return RawData(frame, source, digest, declared=declared, lines=lines, raw=raw, sep=sep)
+
+
+def _tell(notes: list[str]) -> None:
+    """Each note (what CSV detection assumed) on stderr, as a warning."""
+    if notes:
+        from dtcli.render.console import warn  # here: a file read without a note never loads the console
+
+        for note in notes:
+            warn(note)
 
 
 def is_parquet(path: str) -> bool:

@@ -37,10 +37,13 @@ GZIP_MAGIC = b"\x1f\x8b"
 
 class Limits(NamedTuple):
     """How much a command reads: ``max_bytes`` of any one input (after decompression), ``max_rows``
-    of a table; 0 means no bound."""
+    of a table; 0 means no bound. And how it reads a CSV table: the separator ``sep`` and the
+    decimal mark ``decimal`` given (--sep, --decimal; None: detected, ``csv_dialect``)."""
 
     max_bytes: int = DEFAULT_MAX_BYTES
     max_rows: int = DEFAULT_MAX_ROWS
+    sep: str | None = None
+    decimal: str | None = None
 
 
 DEFAULT_LIMITS = Limits()
