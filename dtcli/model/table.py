@@ -67,11 +67,13 @@ class LineRun:
 
 @dataclass(frozen=True)
 class Attribute:
-    """One column: its name, kind and (for nominal columns) its values in order."""
+    """One column: its name, kind and (for nominal columns) its values in order; ``time``: a numeric
+    column of dates, the date format they are read and printed in (``model/dates.py``), else empty."""
 
     name: str
     kind: str
     values: tuple[str, ...] = ()
+    time: str = ""
 
     @property
     def is_nominal(self) -> bool:

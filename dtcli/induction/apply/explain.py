@@ -23,7 +23,7 @@ from dtcli.induction.apply.gain_figures import AttributeReport, GainReport
 from dtcli.induction.apply.terms import Call, Name, Section, SetName
 from dtcli.induction.criteria.constants import AVERAGE_GAIN_SLACK
 from dtcli.induction.criteria.impurity import entropy, gini
-from dtcli.model.number_text import format_threshold
+from dtcli.model.dates import threshold_text
 from dtcli.model.table import Table
 
 MEASURE_NAMES = {"gain": "information gain", "gain-ratio": "gain ratio", "gini": "Gini gain"}
@@ -181,7 +181,7 @@ def _cuts(table: Table, rows: np.ndarray, report: GainReport, row: AttributeRepo
     n_known = float(known_counts.sum())
     share = f.known_share(n_known, float(report.counts.sum()))
     for cut in row.cuts:
-        test = Name(f"{row.name} <= {format_threshold(cut.threshold)}")
+        test = Name(f"{row.name} <= {threshold_text(cut.threshold, row.time)}")
         sizes = cut.counts.sum(axis=1)
         eq = f.gain_of(
             Call("Gain", (name, test)),
@@ -197,7 +197,7 @@ def _cuts(table: Table, rows: np.ndarray, report: GainReport, row: AttributeRepo
     lines.append(
         (
             0,
-            f"Best cut: {row.name} <= {format_threshold(row.threshold)}, the boundary cut of highest gain; "
+            f"Best cut: {row.name} <= {threshold_text(row.threshold, row.time)}, the boundary cut of highest gain; "
             "scored as a split in two:",
         )
     )

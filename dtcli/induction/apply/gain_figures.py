@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from dtcli.model.number_text import format_threshold
+from dtcli.model.dates import threshold_text
 
 Counts = Any  # a (branches, classes) matrix of weights: a numpy array or a list of lists of floats
 NOISE = 1e-12
@@ -41,6 +41,7 @@ class AttributeReport:
     cuts: list[CutReport] = field(default_factory=list)
     cost: float | None = None
     cost_score: float | None = None
+    time: str = ""  # a date attribute's format (model/dates.py)
 
     def score(self, criterion: str) -> float:
         return {"gain": self.gain, "gain-ratio": self.gain_ratio, "gini": self.gini_gain}[criterion]
@@ -75,9 +76,9 @@ class GainReport:
     skipped: list[tuple[str, str]] = field(default_factory=list)
 
 
-def cut_branches(threshold: float) -> tuple[str, str]:
+def cut_branches(threshold: float, time: str = "") -> tuple[str, str]:
     """A numeric attribute's two branches as the report names them, ``<= t`` and ``> t`` (Weka's digits)."""
-    shown = format_threshold(threshold)
+    shown = threshold_text(threshold, time)
     return f"<= {shown}", f"> {shown}"
 
 

@@ -31,7 +31,9 @@ def _branch_condition(test, branch: int) -> Condition:
     if isinstance(test, SubsetTest):
         inside = test.values if branch == 0 else tuple(v for v in test.attribute.values if v not in test.values)
         return Condition(name, values=inside)
-    return Condition(name, high=test.threshold) if branch == 0 else Condition(name, low=test.threshold)
+    if branch == 0:
+        return Condition(name, high=test.threshold, time=test.attribute.time)
+    return Condition(name, low=test.threshold, time=test.attribute.time)
 
 
 def merge(conditions: list[Condition]) -> tuple[Condition, ...]:
@@ -47,7 +49,7 @@ def merge(conditions: list[Condition]) -> tuple[Condition, ...]:
             lows = [x for x in (old.low, c.low) if x is not None]
             highs = [x for x in (old.high, c.high) if x is not None]
             merged[c.attribute] = Condition(
-                c.attribute, low=max(lows) if lows else None, high=min(highs) if highs else None
+                c.attribute, low=max(lows) if lows else None, high=min(highs) if highs else None, time=c.time
             )
     return tuple(merged.values())
 
