@@ -28,7 +28,7 @@ SURROGATE = re.compile("[\ud800-\udfff]")
 CONTROL = re.compile("[\x00-\x1f\x7f]")
 _HINTS = {
     "BadNumericalValue": "a value of a numeric attribute is not a number",
-    "BadAttributeType": "unsupported attribute type (dtree reads numeric, real, integer, string, date and nominal {...})",
+    "BadAttributeType": "unsupported attribute type (dtree reads numeric, real, integer, string, date, nominal {...})",
     "BadLayout": "expected @relation, then @attribute lines, then @data",
     "BadAttributeName": "an attribute name is declared twice; rename one",
 }
