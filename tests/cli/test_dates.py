@@ -171,3 +171,21 @@ def test_j48_on_date_attributes_as_weka_builds_it(run, name, pruned):
     options = [] if pruned else ["--no-prune"]
     result = run("train", path, "-a", "c45", *options, "-f", "text")
     assert result.stdout.strip() == weka.replace("------------------\n\n", "").strip()
+
+
+def test_cart_says_when_single_precision_merges_times(run, tmp_path):
+    path = tmp_path / "minutes.csv"
+    path.write_text("t,c\n2024-03-01T10:00,a\n2024-03-01T10:01,a\n2024-03-01T10:02,b\n2024-03-01T10:03,b\n")
+    merged = run("train", path, "-a", "cart", "-f", "text")
+    (line,) = [x for x in merged.stderr.splitlines() if x.startswith("Warning:")]
+    # float32 holds 2024's seconds to 128: 10:01 and 10:02 become one number (checked with numpy here)
+    import numpy as np
+
+    seconds = [datetime(2024, 3, 1, 10, m, tzinfo=timezone.utc).timestamp() for m in range(4)]
+    assert len(set(np.float32(seconds).tolist())) == 3
+    assert "column 't' has 4 different times but 3 in single precision" in line and "--ties column" in line
+    full = run("train", path, "-a", "cart", "--ties", "column", "-f", "text")
+    assert "Warning" not in full.stderr
+    assert full.stdout.splitlines()[:2] == ["t <= 2024-03-01T10:01: a (2.0)", "t > 2024-03-01T10:01: b (2.0)"]
+    days, _ = table(tmp_path, rows=30)
+    assert "single precision" not in run("train", days, "-a", "cart", "--ignore", "stamp").stderr
