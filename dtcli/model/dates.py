@@ -191,6 +191,24 @@ class DateFormat:
         return written
 
 
+def sortable(pattern: str) -> bool:
+    """Whether texts written in ``pattern`` sort as their dates do, so that generated code may compare the
+    text: fixed-width fields from the year down (``yyyy``, then ``MM``, ``dd``, ``HH``, ``mm``, ``ss`` in
+    that order, each a prefix of the next, then ``S`` digits), separated by literals, with no offset."""
+    order = [("y", 4), ("M", 2), ("d", 2), ("H", 2), ("m", 2), ("s", 2)]
+    tokens = _tokens(pattern)
+    if any(not letter and set(str(text)) - set(" -/.:T_Z") for letter, text in tokens):
+        return False  # (a literal that is none of these might need quoting in generated code)
+    fields = [token for token in tokens if token[0]]
+    if not fields or fields[-1][0] == "S":
+        fields, fraction = fields[:-1], bool(fields)
+    else:
+        fraction = False
+    if fraction and fields != order:
+        return False
+    return bool(fields) and fields == order[: len(fields)]
+
+
 @lru_cache(maxsize=64)
 def date_format(pattern: str) -> DateFormat:
     """The DateFormat of ``pattern`` (DateFormatError for a letter dtree does not read)."""

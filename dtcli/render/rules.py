@@ -10,6 +10,9 @@ in them is written as a literal produced by the language's own quoting
 (``repr`` for Python strings; doubled quotes for SQL identifiers and
 strings), and numbers as finite float literals, so whatever the names and
 values hold, the generated code can only compare values and return a class.
+A date attribute's thresholds are compared as text, dates written in its
+format (``dates.sortable``: such text sorts as the dates do); one whose
+format does not sort so (offsets, month names, day first) is not exported.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import math
 import re
 
 from dtcli.errors import ParameterError
+from dtcli.model.dates import sortable, threshold_text
 from dtcli.model.rules import RuleSet, dumps_rules
 from dtcli.render.counts import class_counts
 from dtcli.render.printable import shown
@@ -107,11 +111,26 @@ def _comparisons(rule):
         if c.is_nominal:
             yield "in", c.attribute, c.values
             continue
+        if c.time:  # dates: "dated" (a value is present), "date>"/"date<=" a date of the format, as text
+            yield from _date_comparisons(c)
+            continue
         yield "known", c.attribute, None
         if c.low is not None:
             yield ">", c.attribute, _number(c.low)
         if c.high is not None:
             yield "<=", c.attribute, _number(c.high)
+
+
+def _date_comparisons(c):
+    if not sortable(c.time):
+        raise ParameterError(
+            f"column {c.attribute!r} holds dates written {c.time}, which do not sort as text as the dates do; "
+            "Python and SQL exports compare such text, so apply the model or the JSON rule set with dtree predict"
+        )
+    yield "dated", c.attribute, None
+    for op, value in ((">", c.low), ("<=", c.high)):
+        if value is not None:
+            yield "date" + op, c.attribute, "'" + threshold_text(value, c.time) + "'"  # digits and separators
 
 
 def python(ruleset: RuleSet) -> str:
@@ -145,6 +164,10 @@ def python(ruleset: RuleSet) -> str:
                 tests.append(f"_text(row.get({name!r})) in {tuple(operand)!r}")
             elif op == "known":
                 tests.append(f"_number(row.get({name!r})) is not None")
+            elif op == "dated":
+                tests.append(f"_text(row.get({name!r})) is not None")
+            elif op.startswith("date"):
+                tests.append(f"_text(row.get({name!r})) {op[4:]} {operand}")
             else:
                 tests.append(f"_number(row.get({name!r})) {op} {operand}")
         condition = " and ".join(tests) or "True"
@@ -175,8 +198,8 @@ def sql(ruleset: RuleSet) -> str:
         for op, name, operand in _comparisons(rule):
             if op == "in":
                 tests.append(f"{_identifier(name)} IN ({', '.join(_string(v) for v in operand)})")
-            elif op != "known":  # in SQL, NULL already fails every comparison
-                tests.append(f"{_identifier(name)} {op} {operand}")
+            elif op not in ("known", "dated"):  # in SQL, NULL already fails every comparison
+                tests.append(f"{_identifier(name)} {op.removeprefix('date')} {operand}")
         lines.append(f"  WHEN {' AND '.join(tests) or '1 = 1'} THEN {_string(classes[rule.label])}")
     lines.append(f"  ELSE {_string(classes[ruleset.default])}")
     lines.append("END")

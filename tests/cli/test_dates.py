@@ -189,3 +189,41 @@ def test_cart_says_when_single_precision_merges_times(run, tmp_path):
     assert full.stdout.splitlines()[:2] == ["t <= 2024-03-01T10:01: a (2.0)", "t > 2024-03-01T10:01: b (2.0)"]
     days, _ = table(tmp_path, rows=30)
     assert "single precision" not in run("train", days, "-a", "cart", "--ignore", "stamp").stderr
+
+
+def test_python_and_sql_exports_compare_dates_as_predict_does(run, tmp_path):
+    import sqlite3
+
+    path, parsed = table(tmp_path, rows=60, seed=9)
+    model = tmp_path / "m.json"
+    assert run("train", path, "-a", "cart", "--ties", "column", "-q", "-o", model).exit_code == 0
+    rows = [line.split(",") for line in path.read_text().splitlines()[1:]]
+    rng = random.Random(4)  # and new rows: days and minutes around every date of the data
+    for day, stamp, g, _ in list(rows):
+        shifted = date.fromisoformat(day) + timedelta(days=rng.choice([-1, 1]))
+        minute = datetime.fromisoformat(stamp) + timedelta(minutes=rng.choice([-1, 1]))
+        rows.append([shifted.isoformat(), f"{minute:%Y-%m-%dT%H:%M}", g, ""])
+    new = tmp_path / "new.csv"
+    new.write_text("day,stamp,g\n" + "".join(f"{r[0]},{r[1]},{r[2]}\n" for r in rows))
+    predicted = [line.rsplit(",", 1)[1] for line in run("predict", model, new).stdout.splitlines()[1:]]
+    namespace: dict = {}
+    exec(run("rules", model, "-f", "python").stdout, namespace)
+    by_python = [namespace["predict"]({"day": r[0], "stamp": r[1], "g": r[2]}) for r in rows]
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE TABLE t (n INTEGER, day TEXT, stamp TEXT, g TEXT)")
+    db.executemany("INSERT INTO t VALUES (?, ?, ?, ?)", [(k, *r[:3]) for k, r in enumerate(rows)])
+    case = run("rules", model, "-f", "sql").stdout
+    by_sql = [label for _, label in db.execute(f"SELECT n, {case} FROM t ORDER BY n")]
+    assert by_python == predicted and by_sql == predicted
+
+
+def test_a_date_format_that_does_not_sort_as_text_is_not_exported(run, tmp_path):
+    path = tmp_path / "d.arff"
+    rows = [f"'{d:02d}.01.2024',{'a' if d < 10 else 'b'}" for d in range(1, 21)]
+    path.write_text("@relation r\n@attribute d date 'dd.MM.yyyy'\n@attribute c {a,b}\n@data\n" + "\n".join(rows))
+    model = tmp_path / "m.json"
+    assert run("train", path, "-a", "c45", "-q", "-o", model).exit_code == 0
+    assert "d <= 09.01.2024" in run("rules", model).stdout
+    for fmt in ("python", "sql"):
+        refused = run("rules", model, "-f", fmt)
+        assert refused.exit_code == 1 and "column 'd' holds dates written dd.MM.yyyy" in refused.output
