@@ -227,3 +227,20 @@ def test_a_date_format_that_does_not_sort_as_text_is_not_exported(run, tmp_path)
     for fmt in ("python", "sql"):
         refused = run("rules", model, "-f", fmt)
         assert refused.exit_code == 1 and "column 'd' holds dates written dd.MM.yyyy" in refused.output
+
+
+def test_diff_prints_dates_and_tells_dates_from_numbers(run, tmp_path):
+    path, _ = table(tmp_path)
+    c45, cart = tmp_path / "c45.json", tmp_path / "cart.json"
+    assert run("train", path, "-a", "c45", "-q", "-o", c45).exit_code == 0
+    assert run("train", path, "-a", "cart", "-q", "-o", cart).exit_code == 0
+    differ = run("diff", c45, cart)
+    assert re.search(r"A: split on day <= 2024-\d{2}-\d{2} \[", differ.stdout), differ.stdout
+    plain = json.loads(c45.read_text())
+    for attribute in plain["schema"]["attributes"]:
+        attribute.pop("date", None)  # as a model of the same numbers without dates
+    numbers = tmp_path / "numbers.json"
+    numbers.write_text(json.dumps(plain))
+    result = run("diff", c45, numbers)
+    assert result.exit_code == 1
+    assert "Schema: attribute 'day' holds dates written yyyy-MM-dd in A and numbers in B" in result.stdout

@@ -43,6 +43,7 @@ class Sorted:
 
     values: list
     counts: list
+    time: str = ""  # a date attribute's format (model/dates.py)
 
 
 @dataclass
@@ -175,7 +176,8 @@ def _cuts(table: Table, rows: np.ndarray, report: GainReport, row: AttributeRepo
     values, inverse = np.unique(column[known], return_inverse=True)
     per_value = np.zeros((len(values), len(report.classes)))
     np.add.at(per_value, (inverse, y[known]), w[known])
-    lines = [(0, "The known values in order, with their classes:"), (1, Sorted(list(values), list(per_value)))]
+    ordered = Sorted(list(values), list(per_value), row.time)
+    lines = [(0, "The known values in order, with their classes:"), (1, ordered)]
     lines.append((0, "Candidate cuts, between adjacent values (boundary: the class changes there, Mitchell 3.7.2):"))
     known_counts = row.branch_counts.sum(axis=0)
     n_known = float(known_counts.sum())
