@@ -227,7 +227,14 @@ def threshold_text(value: float, time: str = "") -> str:
 def iso_format(cells) -> str | None:
     """The date format every cell of ``cells`` (distinct, non-missing texts) is written in, if they are
     all ISO 8601 dates of one form (seconds with fractions of up to as many digits as the longest;
-    ``Z`` and offsets mixed read as offsets), else None."""
+    ``Z`` and offsets mixed read as offsets), else None. Whether each is a day of the calendar is for
+    the caller to check, parsing them."""
+    first = next(iter(cells), None)
+    found = None if first is None else ISO.fullmatch(first.strip())
+    if found is not None and found.group("frac") is None and found.group("zone") is None:  # one regex a cell
+        shape = ISO_SHAPES[(found.group("sep"), found.group(7) is not None)]
+        if all(shape.fullmatch(cell.strip()) for cell in cells):
+            return _iso_pattern(found.group("sep"), found.group(7) is not None, 0, {None})
     forms, digits, zones = set(), 0, set()
     for cell in cells:
         found = ISO.fullmatch(cell.strip())
@@ -241,10 +248,21 @@ def iso_format(cells) -> str | None:
     if not forms:
         return None
     ((sep, seconds),) = forms
+    return _iso_pattern(sep, seconds, digits, zones)
+
+
+ISO_SHAPES = {
+    (None, False): re.compile(r"\d{4}-\d{2}-\d{2}"),
+    **{(sep, False): re.compile(rf"\d{{4}}-\d{{2}}-\d{{2}}{sep}\d{{2}}:\d{{2}}") for sep in "T "},
+    **{(sep, True): re.compile(rf"\d{{4}}-\d{{2}}-\d{{2}}{sep}\d{{2}}:\d{{2}}:\d{{2}}") for sep in "T "},
+}  # the ISO forms without a fraction or an offset, by (separator, seconds)
+
+
+def _iso_pattern(sep, seconds: bool, digits: int, zones: set) -> str:
+    """The date format of an ISO form: its separator, whether it has seconds, fraction digits, zones."""
     pattern = "yyyy-MM-dd"
     if sep is not None:
         pattern += ("'T'" if sep == "T" else " ") + "HH:mm" + (":ss" if seconds else "")
         pattern += "." + "S" * digits if digits else ""
         pattern += "" if zones == {None} else "'Z'" if zones == {True} else "XXX"
-    fmt = date_format(pattern)
-    return pattern if all(fmt.parse(cell) is not None for cell in cells) else None
+    return pattern

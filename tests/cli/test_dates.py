@@ -244,3 +244,12 @@ def test_diff_prints_dates_and_tells_dates_from_numbers(run, tmp_path):
     result = run("diff", c45, numbers)
     assert result.exit_code == 1
     assert "Schema: attribute 'day' holds dates written yyyy-MM-dd in A and numbers in B" in result.stdout
+
+
+def test_a_column_with_a_day_the_calendar_lacks_stays_nominal(run, tmp_path):
+    path = tmp_path / "t.csv"
+    rows = [f"2024-02-{d:02d},{'a' if d < 15 else 'b'}" for d in range(1, 29)] + ["2024-02-30,b"]
+    path.write_text("day,class\n" + "\n".join(rows) + "\n")
+    model = tmp_path / "m.json"
+    assert run("train", path, "-a", "c45", "-q", "-o", model).exit_code == 0
+    assert json.loads(model.read_text())["schema"]["attributes"][0]["kind"] == "nominal"
