@@ -253,3 +253,11 @@ def test_a_column_with_a_day_the_calendar_lacks_stays_nominal(run, tmp_path):
     model = tmp_path / "m.json"
     assert run("train", path, "-a", "c45", "-q", "-o", model).exit_code == 0
     assert json.loads(model.read_text())["schema"]["attributes"][0]["kind"] == "nominal"
+
+
+def test_the_dask_engine_refuses_dates_rather_than_read_them_as_categories(run, tmp_path):
+    pytest.importorskip("dask")
+    path, _ = table(tmp_path, rows=20)
+    refused = run("train", path, "-a", "c45", "--engine", "dask", "-q", "-o", tmp_path / "m.json")
+    assert refused.exit_code == 1
+    assert "column 'day' holds ISO 8601 dates, which --engine dask does not read as time" in refused.output
