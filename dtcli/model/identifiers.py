@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-DATE_LIKE = re.compile(r"\s*(\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|\d{4}-\d{2}-\d{2})")  # a value that may be a date
+DATE_LIKE = re.compile(r"\s*(\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\d{4}[-/.]\d{1,2}[-/.]\d{1,2})([ T]\S*)?\s*")  # a date?
 
 IDENTIFIER_SHARE = 0.9  # a nominal column with a different value on at least this share of its rows looks like an ID
 IDENTIFIER_MIN_ROWS = 6  # below this many rows with a value, every column looks like one
@@ -42,7 +42,7 @@ def identifier_message(source: str, name: str, distinct: int, known: int, shown=
     column's values, which say whether it seems to hold dates that are not read as such)."""
     option = f"--ignore {shown(name)}" if name.isidentifier() else f"--ignore '{shown(name)}'"
     if distinct < IDENTIFIER_SHARE * known:
-        dates = any(DATE_LIKE.match(v) for v in values[:50])
+        dates = all(DATE_LIKE.fullmatch(v) for v in values[:50])
         return (
             f"{source}: column {shown(name)} has {distinct:,} different values in {known:,} rows "
             f"({100 * distinct / known:.0f}%), fewer than two rows a value: information gain favours such "
