@@ -394,4 +394,5 @@ def warn_identifiers(table, quiet: bool) -> None:
     from dtcli.render.printable import shown
 
     for name, distinct, known in identifier_columns(table):
-        warn(identifier_message(table.source, name, distinct, known, shown))
+        values = table.attributes[table.schema.index(name)].values
+        warn(identifier_message(table.source, name, distinct, known, shown, values))

@@ -89,7 +89,7 @@ def _warn_identifiers(table) -> None:
             continue
         known = sum(1 for code in column.cells if code >= 0)
         if may_identify(len(column.values), known) and identifies(len(column.values), known):
-            warn(identifier_message(table.source, column.name, len(column.values), known, shown))
+            warn(identifier_message(table.source, column.name, len(column.values), known, shown, column.values))
 
 
 def same_logarithm() -> bool:

@@ -194,6 +194,10 @@ def _grow_and_prune(
     missing = backend.unavailable(engine)
     if missing:
         warnings.append(missing)
+    if params.algorithm == "cart" and params.ties == "sklearn":
+        from dtcli.induction.search.single_dates import merged_times
+
+        warnings.extend(merged_times(table))
     growth_trace: list = []
     training = {
         # a file name that is not UTF-8 (its bytes reach Python as lone surrogates) is kept readable: \xff

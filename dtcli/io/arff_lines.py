@@ -6,7 +6,9 @@ a Python step per line), so liac-arff's own line count would be wrong; the
 reader takes ``current`` (the file line of the last line yielded: liac-arff
 fails on the line it has just taken) instead. It also records the line of
 every ``@attribute`` declaration and of every data row, and stops past
-``max_rows`` data rows. Line ends: LF, CRLF and a lone CR.
+``max_rows`` data rows. Line ends: LF, CRLF and a lone CR. A ``date``
+attribute (which liac-arff does not read) reaches liac-arff as ``string``;
+``dates`` keeps its position and format (Weka's default when none is given).
 """
 
 from __future__ import annotations
@@ -15,9 +17,14 @@ import re
 from array import array
 
 from dtcli.io.source import too_many_rows
+from dtcli.model.dates import WEKA_DEFAULT
 
 CONTENT = re.compile(r"\S")
 LINE_END = re.compile(r"\r\n|\r|\n")
+DATE = re.compile(
+    r"""\s*(@attribute\s+(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|[^\s{'"%]\S*)\s+)date(?:\s+(.*?))?\s*""",
+    re.IGNORECASE,
+)
 
 
 def ends_between(text: str, start: int, stop: int) -> int:
@@ -35,6 +42,7 @@ class ArffLines:
         self.attribute_lines: list[int] = []
         self.data_lines = array("q")
         self.in_data = False
+        self.dates: dict[int, str] = {}  # position of a date attribute: its format
 
     def empty(self) -> bool:
         return CONTENT.search(self.text) is None
@@ -55,6 +63,9 @@ class ArffLines:
             self.current = line
             row = self.row = text[start:stop]
             self._note(row.strip(), line)
+            if not self.in_data and (found := DATE.fullmatch(row)) is not None:
+                self.dates[len(self.attribute_lines) - 1] = _unquoted(found.group(2)) or WEKA_DEFAULT
+                row = found.group(1) + "string"
             yield row
             line += 1
 
@@ -68,3 +79,11 @@ class ArffLines:
             self.in_data = True
         elif row[:10].upper() == "@ATTRIBUTE":
             self.attribute_lines.append(line)
+
+
+def _unquoted(text: str | None) -> str:
+    """A date format as declared: quotes around it removed."""
+    text = (text or "").strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        return text[1:-1]
+    return text

@@ -19,6 +19,7 @@ import numpy as np
 from dtcli.errors import DataError, DtreeError
 from dtcli.io.arff_lines import ArffLines
 from dtcli.io.columns import Columns, NumberColumn, TextColumn
+from dtcli.model.dates import DateFormatError, date_format
 from dtcli.model.table import NOMINAL, NUMERIC, Attribute
 
 ARFF_MISSING = "?"
@@ -27,7 +28,7 @@ SURROGATE = re.compile("[\ud800-\udfff]")
 CONTROL = re.compile("[\x00-\x1f\x7f]")
 _HINTS = {
     "BadNumericalValue": "a value of a numeric attribute is not a number",
-    "BadAttributeType": "unsupported attribute type (dtree reads numeric, real, integer, string and nominal {...})",
+    "BadAttributeType": "unsupported attribute type (dtree reads numeric, real, integer, string, date, nominal {...})",
     "BadLayout": "expected @relation, then @attribute lines, then @data",
     "BadAttributeName": "an attribute name is declared twice; rename one",
 }
@@ -48,8 +49,9 @@ def parse_arff(text: str, source: str, max_rows: int = 0) -> tuple[Columns, dict
     declared, names = {}, []
     try:
         parsed = arff.load(lines, return_type=arff.DENSE_GEN)
-        declared, names = _declared(parsed["attributes"], source, lines.attribute_lines)
+        declared, names = _declared(parsed["attributes"], source, lines.attribute_lines, lines.dates)
         columns, n_rows = _columns(parsed["data"], names, declared, source, lines)
+        _check_dates(columns, declared, source, lines.data_lines)
     except DtreeError:
         raise
     except arff.ArffException as exc:
@@ -90,7 +92,7 @@ def _message(text: str) -> str:
     return text if len(text) <= 100 else text[:97] + "..."
 
 
-def _declared(attributes, source: str, attribute_lines: list[int]) -> tuple[dict[str, Attribute], list[str]]:
+def _declared(attributes, source: str, attribute_lines: list[int], dates: dict) -> tuple[dict, list[str]]:
     declared: dict[str, Attribute] = {}
     names = []
     for position, (name, kind) in enumerate(attributes):
@@ -101,6 +103,12 @@ def _declared(attributes, source: str, attribute_lines: list[int]) -> tuple[dict
         if isinstance(kind, list):
             values = tuple(_valid(str(v), source, line, "a nominal value") for v in kind)
             declared[name] = Attribute(name, NOMINAL, values)
+        elif position in dates:
+            try:
+                date_format(dates[position])
+            except DateFormatError as exc:
+                raise _invalid(source, line, f"{exc} (attribute {name!r})") from None
+            declared[name] = Attribute(name, NUMERIC, time=dates[position])
         elif kind.upper() in ("NUMERIC", "REAL", "INTEGER"):
             declared[name] = Attribute(name, NUMERIC)
         names.append(name)
@@ -109,7 +117,7 @@ def _declared(attributes, source: str, attribute_lines: list[int]) -> tuple[dict
 
 def _columns(rows, names: list[str], declared: dict, source: str, lines: ArffLines):
     """The rows' cells as columns, a batch of rows at a time."""
-    numeric = [name in declared and declared[name].kind == NUMERIC for name in names]
+    numeric = [name in declared and declared[name].kind == NUMERIC and not declared[name].time for name in names]
     numbers = [array("d") for _ in names]
     codes = [array("i") for _ in names]
     index: list[dict] = [{} for _ in names]
@@ -143,6 +151,26 @@ def _add(batch, numeric, numbers, codes, index, names, source: str, batch_lines)
             seen = index[j]
             codes[j].extend(-1 if cell is None else seen.setdefault(str(cell), len(seen)) for cell in cells)
     return len(batch)
+
+
+def _check_dates(columns: dict, declared: dict, source: str, data_lines) -> None:
+    """Refuse a cell of a date attribute that is not a date of its format, naming its line."""
+    for name, attribute in declared.items():
+        if not attribute.time:
+            continue
+        column = columns[name]
+        parse = date_format(attribute.time).parse
+        for code, cell in enumerate(column.uniques):
+            if parse(cell) is None:
+                row = int(np.argmax(column.codes == code))
+                line = int(data_lines[row]) if row < len(data_lines) else 0
+                shown = cell if len(cell) <= 40 else cell[:37] + "..."
+                raise _invalid(
+                    source,
+                    line,
+                    f"{shown!r} is not a date written {attribute.time} (attribute {name!r}); "
+                    "write ? for a missing value",
+                )
 
 
 def _given_up(row, numeric, names, where: str) -> DataError:

@@ -319,9 +319,25 @@ def load(
     drops = drops_of(lay, kinds)
     labels = client.gather(client.compute([delayed(labels_of)(p, drops) for p in parts]))
     schema = schema_of(lay, kinds, labels)
+    _no_dates(schema, lay, source)
     encoded = client.compute([delayed(encode)(p, schema) for p in parts])
     n_rows, by_class = summed(client, client.map(_sizes, encoded, n_classes=len(schema.classes)))
     return Loaded(schema, encoded, source, _fingerprint(data, read), int(n_rows[0]), by_class)
+
+
+def _no_dates(schema: Schema, lay: Layout, source: str) -> None:
+    """Refuse a column of ISO 8601 dates, which the local engines read as time and this one does not:
+    the same file would give another tree (``--nominal`` reads it as categories on both)."""
+    from dtcli.model.dates import iso_format
+
+    for attribute in schema.attributes:
+        if attribute.is_nominal and attribute.name not in lay.nominal and attribute.name not in lay.declared:
+            if attribute.values and attribute.values[0][:1].isdigit() and iso_format(attribute.values):
+                raise DataError(
+                    f"{source}: column {attribute.name!r} holds ISO 8601 dates, which --engine dask does not read "
+                    f"as time (the other engines do): leave out --engine dask, or give --nominal {attribute.name} "
+                    "to read the dates as categories"
+                )
 
 
 def _classes_only(lay: Layout, kinds: dict, task: str, nominal) -> None:

@@ -29,6 +29,7 @@ from dtcli.errors import DataError
 from dtcli.io.columns import NumberColumn, TextColumn
 from dtcli.io.csv_cells import parse_number
 from dtcli.io.read import RawData
+from dtcli.model.dates import date_format, iso_format
 from dtcli.model.table import MISSING, NOMINAL, NUMERIC, Attribute, LineRun, Schema, Table, saturate
 
 STRAY_SHARE = 0.9  # numbers at least this share of a nominal column's cells: numbers with stray text
@@ -75,6 +76,84 @@ def _parse_numbers(column) -> tuple[np.ndarray, np.ndarray]:
     return numbers[codes], bad_unique[codes]
 
 
+def _parse_dates(column, time: str) -> tuple[np.ndarray, np.ndarray]:
+    """A column of dates (format ``time``) as seconds since the epoch (NaN missing) and a mask of cells
+    that are not dates of that format; text cells parsed once per distinct value."""
+    if isinstance(column, NumberColumn):  # (a reader that took every cell for a number)
+        column = TextColumn.of([f"{v:.15g}" if v == v else None for v in column.values.tolist()])
+    codes, uniques = column.factorize()
+    parse = date_format(time).parse
+    numbers = np.full(len(uniques) + 1, np.nan)
+    bad_unique = np.zeros(len(uniques) + 1, dtype=bool)
+    texts = [str(cell).strip() for cell in uniques]
+    known = [i for i, text in enumerate(texts) if text not in MISSING_ANY and text not in MISSING_NUMERIC]
+    fast = _iso_seconds([texts[i] for i in known], time)
+    if fast is not None:
+        numbers[known] = fast
+        return numbers[codes], bad_unique[codes]
+    for i, cell in enumerate(uniques):
+        text = str(cell).strip()
+        if text in MISSING_ANY or text in MISSING_NUMERIC:
+            continue
+        value = parse(text)
+        if value is None:
+            bad_unique[i] = True
+        else:
+            numbers[i] = value
+    return numbers[codes], bad_unique[codes]
+
+
+def _iso_seconds(texts: list[str], time: str) -> np.ndarray | None:
+    """``texts`` as ``DateFormat.parse`` reads them (the same numbers), by numpy's ISO 8601 reader, when
+    ``time`` is an ISO form without an offset and every text is written in it, zero-padded; else None
+    (then each is parsed in Python, and a text that is no date is found)."""
+    strict = ISO_PATTERN.get(time)
+    if strict is None:
+        strict = ISO_PATTERN[time] = _strict_iso(time)
+    if strict is False or not all(strict.fullmatch(text) and text[:4] != "0000" for text in texts):
+        return None
+    try:
+        micro = np.array([text.rstrip("Z") for text in texts], dtype="datetime64[us]").astype(np.int64)
+    except ValueError:  # (a day the month lacks, an hour past 23: the slow way names the cell)
+        return None
+    whole, part = np.divmod(micro, 1_000_000)
+    return whole.astype(np.float64) + part / 1e6
+
+
+def _strict_iso(time: str):
+    """The regular expression of ``time`` written zero-padded, for the ISO forms ``dates.iso_format`` finds
+    (with at most 6 fraction digits); False for any other format."""
+    found = re.fullmatch(r"yyyy-MM-dd(?:('T'| )HH:mm(:ss(\.S{1,6})?)?('Z')?)?", time)
+    if found is None:
+        return False
+    sep, seconds, fraction, zone = found.groups()
+    text = r"\d{4}-\d{2}-\d{2}"
+    if sep is not None:
+        text += ("T" if sep == "'T'" else " ") + r"\d{2}:\d{2}" + (r":\d{2}" if seconds else "")
+        text += rf"\.\d{{1,{len(fraction) - 1}}}" if fraction else ""
+        text += "Z" if zone else ""
+    return re.compile(text)
+
+
+ISO_PATTERN: dict = {}  # a date format: its zero-padded regular expression (False: not an ISO form)
+
+
+def _iso_dates(column) -> tuple[str, np.ndarray] | None:
+    """The ISO 8601 format of a text column all of whose non-missing cells are dates of one form
+    (``dates.iso_format``) and its cells as seconds since the epoch, else None."""
+    if isinstance(column, NumberColumn):
+        return None
+    _, uniques = column.factorize()
+    cells = [text for text in (str(u).strip() for u in uniques) if text not in MISSING_ANY]
+    if not cells or not cells[0][:1].isdigit():
+        return None
+    time = iso_format(cells)
+    if time is None:
+        return None
+    values, bad = _parse_dates(column, time)
+    return None if bad.any() else (time, values)
+
+
 def _numeric_values(column) -> np.ndarray | None:
     """The cells as float64 (NaN for missing), or None if some cell is not a number."""
     values, bad = _parse_numbers(column)
@@ -83,6 +162,8 @@ def _numeric_values(column) -> np.ndarray | None:
 
 def _encode_declared(column, attribute: Attribute) -> np.ndarray:
     """Codes into the attribute's values (unknown or missing: -1), or numbers."""
+    if attribute.kind == NUMERIC and attribute.time:
+        return _parse_dates(column, attribute.time)[0]  # the ARFF reader has checked the dates
     if attribute.kind == NUMERIC:
         values = _numeric_values(column)
         assert values is not None  # liac-arff has checked the numbers
@@ -149,6 +230,9 @@ def _infer_column(raw: RawData, name: str, force_nominal: bool) -> tuple[Attribu
         # numbers used as codes: NA/NaN still mean missing, as in any numeric column
         codes, labels = _nominal_codes(column, na_too=True)
         return Attribute(name, NOMINAL, labels), codes
+    dates = None if force_nominal or declared is not None else _iso_dates(column)
+    if dates is not None:
+        return Attribute(name, NUMERIC, time=dates[0]), dates[1]
     codes, labels = _nominal_codes(column)
     return Attribute(name, NOMINAL, labels), codes
 
@@ -213,7 +297,7 @@ class Encoded:
 
 def text_columns(schema: Schema) -> list[str]:
     """Columns to read as text for a model: its nominal attributes and class labels."""
-    names = [a.name for a in schema.attributes if a.is_nominal]
+    names = [a.name for a in schema.attributes if a.is_nominal or a.time]
     return names if schema.is_regression else names + [schema.target.name]
 
 
@@ -230,11 +314,12 @@ def encode_for_schema(raw: RawData, schema: Schema) -> Encoded:
     for attribute in schema.attributes:
         column = raw.frame[attribute.name]
         if attribute.kind == NUMERIC:
-            values, bad = _parse_numbers(column)
+            values, bad = _parse_dates(column, attribute.time) if attribute.time else _parse_numbers(column)
             if bad.any():
                 row = int(np.flatnonzero(bad)[0])
+                what = f"dates written {attribute.time}" if attribute.time else "numeric"
                 raise DataError(
-                    f"{raw.source}: column {attribute.name!r} must be numeric for this model, "
+                    f"{raw.source}: column {attribute.name!r} must be {what} for this model, "
                     f"but {_where(raw, row)} holds {column.cell(row)!r}"
                 )
             data.append(values)

@@ -9,8 +9,8 @@ whatever is wrong with it. The class: a regular file of at most
 Parquet magic), UTF-8, with no quotes and no NUL; every line a record of the
 header's width, none of only separators and spaces; column names unique and
 not empty; at least one data row and one class; no column read as nominal
-that holds a number or has no value (a column of numbers with stray text is the full
-reader's to report). The bytes come from ``source.read_input``, as for the
+that holds a number or an ISO 8601 date, or has no value (a column of numbers
+with stray text, or of dates, is the full reader's to judge). The bytes come from ``source.read_input``, as for the
 full reader, so a file too large for ``--max-bytes`` or not UTF-8 gets the
 same error either way. Cells mean what they mean to both CSV parsers
 (``csv_cells``); kinds and codes follow ``encode.infer_table``.
@@ -37,6 +37,7 @@ from dtcli.model.plain_table import MISSING, PlainColumn, PlainTable
 
 PLAIN_BYTES = 1 << 16  # larger files: numpy's import is small beside the work, and the full reader does it
 LINE_END = re.compile(r"\r\n|\r|\n")
+DATE_LIKE = re.compile(r"\s*\d{4}-\d{2}-\d{2}")  # a column with such a cell may be dates: the full reader's
 LARGEST = 1.7976931348623157e308  # an infinite number is held as the largest finite one (table.saturate)
 
 
@@ -121,7 +122,7 @@ def _attribute(name: str, cells) -> PlainColumn | None:
         return PlainColumn(name, None, [_held(v) for v in numbers])
     for cell in set(cells):
         text = cell.strip()
-        if text not in NUMERIC_MISSING and parse_number(text) is not None:
+        if (text not in NUMERIC_MISSING and parse_number(text) is not None) or DATE_LIKE.match(text):
             return None
     values, codes = _nominal(cells, False)
     return PlainColumn(name, values, codes) if values else None

@@ -116,6 +116,7 @@ class Comparison:
     problems: list[str] = field(default_factory=list)  # schema differences that make the models differ
     notes: list[str] = field(default_factory=list)  # what differs without changing the models' meaning
     found: int = 0  # differences found in all (``differences`` keeps the first SHOWN)
+    times: dict = field(default_factory=dict)  # a date attribute's name: its format, to print thresholds
 
     @property
     def equivalent(self) -> bool:
@@ -154,10 +155,15 @@ def _compare_attributes(a: Schema, b: Schema, out: Comparison) -> None:
         out.notes.append(f"attributes {_listed(only_a)} only in A, {_listed(only_b)} only in B")
     for name, attribute in kinds_a.items():
         other = kinds_b.get(name)
+        if attribute.time and (other is None or other.time == attribute.time):
+            out.times[name] = attribute.time
         if other is None:
             continue
         if attribute.kind != other.kind:
             out.notes.append(f"attribute {name!r} is {attribute.kind} in A and {other.kind} in B")
+        elif attribute.time != other.time:  # the same number is another date, or no date: new data reads otherwise
+            written = [f"dates written {t}" if t else "numbers" for t in (attribute.time, other.time)]
+            out.problems.append(f"attribute {name!r} holds {written[0]} in A and {written[1]} in B")
         elif set(attribute.values) != set(other.values):
             out.notes.append(f"attribute {name!r} has other values in A than in B")
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from dtcli import __version__
 from dtcli.errors import ModelFormatError
-from dtcli.model.number_text import format_threshold
+from dtcli.model.dates import threshold_text
 from dtcli.model.schema_json import FieldReader, schema_to_dict
 from dtcli.model.table import MISSING, Schema, Table
 
@@ -36,6 +36,7 @@ class Condition:
     low: float | None = None  # numeric: low < x
     high: float | None = None  # numeric: x <= high
     missing: bool = False  # a missing value (or, nominal, one never seen in training) satisfies it too
+    time: str = field(default="", compare=False)  # a date attribute's format (model/dates.py)
 
     @property
     def is_nominal(self) -> bool:
@@ -55,10 +56,10 @@ class Condition:
                 return f"{name} = {show(self.values[0])}"
             return f"{name} in {{{', '.join(map(show, self.values))}}}"
         if self.low is not None and self.high is not None:
-            return f"{format_threshold(self.low)} < {name} <= {format_threshold(self.high)}"
+            return f"{threshold_text(self.low, self.time)} < {name} <= {threshold_text(self.high, self.time)}"
         if self.high is not None:
-            return f"{name} <= {format_threshold(self.high)}"
-        return f"{name} > {format_threshold(self.low)}"
+            return f"{name} <= {threshold_text(self.high, self.time)}"
+        return f"{name} > {threshold_text(self.low, self.time)}"
 
     def matches(self, table: Table) -> np.ndarray:
         """True for the rows of ``table`` that satisfy the condition (missing: ``self.missing``)."""
@@ -212,7 +213,7 @@ def rules_from_dict(data: dict, source: str) -> RuleSet:
                 high = reader.get(item, "at_most", float, where) if "at_most" in item else None
                 if (low is None and high is None) or any(v is not None and not math.isfinite(v) for v in (low, high)):
                     raise reader.fail(where, "a numeric condition needs a finite 'above' or 'at_most'")
-                conditions.append(Condition(name, low=low, high=high, missing=missing))
+                conditions.append(Condition(name, low=low, high=high, missing=missing, time=names[name].time))
         label, value = _read_outcome(reader, entry, schema, path)
         counts = _read_counts(reader, entry, schema, path)
         estimate = None if entry.get("estimate") is None else reader.number(entry, "estimate", path)

@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from dtcli.errors import ModelFormatError
+from dtcli.model.dates import DATE_UNIT, DateFormatError, date_format
 from dtcli.model.table import KINDS, NOMINAL, NUMERIC, Attribute, Schema
 
 
@@ -21,6 +22,8 @@ def schema_to_dict(schema: Schema) -> dict:
         entry = {"name": attribute.name, "kind": attribute.kind}
         if attribute.is_nominal:
             entry["values"] = list(attribute.values)
+        elif attribute.time:
+            entry["date"] = {"format": attribute.time, "unit": DATE_UNIT}
         attributes.append(entry)
     if schema.is_regression:
         target = {"name": schema.target.name, "kind": "numeric"}
@@ -138,7 +141,7 @@ class FieldReader:
                 raise self.fail(f"{path}.name", f"duplicate attribute {name!r}")
             seen.add(name)
             values = tuple(self.strings(entry, "values", path)) if kind == NOMINAL else ()
-            attributes.append(Attribute(name, kind, values))
+            attributes.append(Attribute(name, kind, values, self.date(entry, path) if kind == NUMERIC else ""))
         target = self.get(obj, "target", dict, "schema")
         target_name = self.get(target, "name", str, "schema.target")
         if target_name in seen:
@@ -150,6 +153,20 @@ class FieldReader:
             raise self.fail("schema.target.classes", "empty")
         target_attr = Attribute(target_name, NOMINAL, tuple(classes))
         return Schema(tuple(attributes), target_attr)
+
+    def date(self, entry: dict, path: str) -> str:
+        """A numeric attribute's date format (``date.format``; empty when it holds plain numbers)."""
+        if "date" not in entry:
+            return ""
+        date = self.get(entry, "date", dict, path)
+        time = self.get(date, "format", str, f"{path}.date")
+        if self.get(date, "unit", str, f"{path}.date") != DATE_UNIT:
+            raise self.fail(f"{path}.date.unit", f"expected {DATE_UNIT!r}")
+        try:
+            date_format(time)
+        except DateFormatError as exc:
+            raise self.fail(f"{path}.date.format", str(exc)) from None
+        return time
 
     def parameters(self, obj: dict) -> dict:
         """The ``parameters`` object: the known growth parameters must have their types (the

@@ -67,11 +67,13 @@ class LineRun:
 
 @dataclass(frozen=True)
 class Attribute:
-    """One column: its name, kind and (for nominal columns) its values in order."""
+    """One column: its name, kind and (for nominal columns) its values in order; ``time``: a numeric
+    column of dates, the date format they are read and printed in (``model/dates.py``), else empty."""
 
     name: str
     kind: str
     values: tuple[str, ...] = ()
+    time: str = ""
 
     @property
     def is_nominal(self) -> bool:
@@ -208,7 +210,8 @@ class Table:
 
 
 def identifier_columns(table: Table) -> list[tuple[str, int, int]]:
-    """The nominal attributes with a distinct value on (nearly) every row, as an identifier has:
+    """The nominal attributes with a distinct value on (nearly) every row, as an identifier has, or on
+    more than half the rows (``identifiers.identifies``):
     ``(name, distinct values, rows with a value)`` for each, in column order (Mitchell §3.7.3:
     gain favours such attributes, the "Date" example). One bincount per column that can qualify."""
     found = []

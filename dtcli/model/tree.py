@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from dtcli.model.number_text import format_threshold
+from dtcli.model.dates import threshold_text
 from dtcli.model.table import MISSING, Attribute, Schema
 
 
@@ -54,7 +54,7 @@ class NumericTest:
     BRANCHES = ("<=", ">")
 
     def branch_labels(self, show=str) -> list[str]:
-        t, name = format_threshold(self.threshold), show(self.attribute.name)
+        t, name = threshold_text(self.threshold, self.attribute.time), show(self.attribute.name)
         return [f"{name} <= {t}", f"{name} > {t}"]
 
     def route(self, column: np.ndarray) -> np.ndarray:

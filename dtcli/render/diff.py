@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 from dtcli.model.comparison import COUNT_NOISE, SHOWN, Comparison, Difference, Tolerance
-from dtcli.model.number_text import format_threshold
+from dtcli.model.dates import threshold_text
 from dtcli.render.printable import shown
 
 FORMAT = "dtree-diff"
@@ -40,7 +40,7 @@ def diff_text(comparison: Comparison, names: tuple[str, str], agreement=None) ->
     lines = [f"{what} {shown(names[0])} (A) and {shown(names[1])} (B) {verdict}"]
     lines += [f"Schema: {shown(problem)}" for problem in comparison.problems]
     if comparison.differences:
-        lines += _difference_lines(comparison.differences[0], comparison.kind)
+        lines += _difference_lines(comparison.differences[0], comparison.kind, comparison.times)
     lines.append(_summary_line(comparison))
     if agreement is not None:
         lines.append(_agreement_line(agreement))
@@ -48,7 +48,7 @@ def diff_text(comparison: Comparison, names: tuple[str, str], agreement=None) ->
     return "\n".join(lines) + "\n"
 
 
-def _difference_lines(difference: Difference, kind: str) -> list[str]:
+def _difference_lines(difference: Difference, kind: str, times: dict) -> list[str]:
     steps = difference.path.steps()
     where = " -> ".join(map(shown, steps)) if steps else "the root"
     if kind == "rules":
@@ -56,20 +56,20 @@ def _difference_lines(difference: Difference, kind: str) -> list[str]:
     aspects = ", ".join(ASPECTS.get(a, a) for a in difference.aspects)
     lines = [f"First difference at {where}: {aspects}"]
     for side, view in (("A", difference.a), ("B", difference.b)):
-        lines.append(f"  {side}: " + ("(none)" if view is None else _view_text(view, kind)))
+        lines.append(f"  {side}: " + ("(none)" if view is None else _view_text(view, kind, times)))
     return lines
 
 
-def _view_text(view: dict, kind: str) -> str:
+def _view_text(view: dict, kind: str, times: dict) -> str:
     if kind == "rules":
-        conditions = " AND ".join(map(condition_text, view["conditions"]))
+        conditions = " AND ".join(condition_text(condition, times) for condition in view["conditions"])
         then = shown(view["class"]) if "class" in view else repr(float(view["value"]))
         head = f"IF {conditions} THEN {then}" if conditions else f"{then} (default)"
         if "class" not in view:  # a regression rule: its weight
             return f"{head} [weight {_number(view['counts'][0])}]"
         return f"{head} {_counts_text(view['counts'])}"
     if view["kind"] == "split":
-        head = f"split on {split_text(view['test'])}"
+        head = f"split on {split_text(view['test'], times)}"
     else:
         head = "leaf" + (f" -> {shown(view['label'])}" if "label" in view else "")
     if "counts" in view:
@@ -77,31 +77,33 @@ def _view_text(view: dict, kind: str) -> str:
     return f"{head} [weight {_number(view['weight'])}, mean {_number(view['value'])}]"
 
 
-def split_text(test: dict) -> str:
-    """``Outlook`` (one branch per value), ``Humidity <= 75``, ``Car in {Sports}``."""
+def split_text(test: dict, times: dict | None = None) -> str:
+    """``Outlook`` (one branch per value), ``Humidity <= 75``, ``Car in {Sports}`` (``times``: the date
+    attributes' formats)."""
     name = shown(test["attribute"])
     if test["kind"] == "numeric":
-        return f"{name} <= {format_threshold(test['threshold'])}"
+        return f"{name} <= {threshold_text(test['threshold'], (times or {}).get(test['attribute'], ''))}"
     if test["kind"] == "subset":
         return f"{name} in {{{', '.join(map(shown, test['values']))}}}"
     return name
 
 
-def condition_text(condition: dict) -> str:
-    """A condition of a rule set file as ``dtree rules`` prints it (``(A <= t or missing)`` when marked)."""
-    test = _condition_test(condition)
+def condition_text(condition: dict, times: dict | None = None) -> str:
+    """A condition of a rule set file as ``dtree rules`` prints it (``(A <= t or missing)`` when marked;
+    ``times``: the date attributes' formats)."""
+    test = _condition_test(condition, times)
     return f"({test} or missing)" if condition.get("missing") else test
 
 
-def _condition_test(condition: dict) -> str:
-    name = shown(condition["attribute"])
+def _condition_test(condition: dict, times: dict | None) -> str:
+    name, time = shown(condition["attribute"]), (times or {}).get(condition["attribute"], "")
     if "in" in condition:
         values = condition["in"]
         return f"{name} = {shown(values[0])}" if len(values) == 1 else f"{name} in {{{', '.join(map(shown, values))}}}"
     low, high = condition.get("above"), condition.get("at_most")
     if low is not None and high is not None:
-        return f"{format_threshold(low)} < {name} <= {format_threshold(high)}"
-    return f"{name} <= {format_threshold(high)}" if high is not None else f"{name} > {format_threshold(low)}"
+        return f"{threshold_text(low, time)} < {name} <= {threshold_text(high, time)}"
+    return f"{name} <= {threshold_text(high, time)}" if high is not None else f"{name} > {threshold_text(low, time)}"
 
 
 def _counts_text(counts: dict) -> str:

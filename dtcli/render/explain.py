@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dtcli.induction.apply.explain import Counts, Derivation, Sorted
 from dtcli.induction.apply.terms import Equation
-from dtcli.model.number_text import format_threshold
+from dtcli.model.dates import threshold_text
 from dtcli.render.counts import class_counts, number
 from dtcli.render.formula import fixed, text
 from dtcli.render.printable import shown
@@ -50,9 +50,9 @@ def sorted_text(item: Sorted, derivation: Derivation) -> str:
         if len(present) == 1:
             c = present[0]
             times = f" x{number(counts[c])}" if counts[c] != 1 else ""
-            pieces.append(f"{format_threshold(value)} {shown(derivation.classes[c])}{times}")
+            pieces.append(f"{threshold_text(value, item.time)} {shown(derivation.classes[c])}{times}")
         else:
-            pieces.append(f"{format_threshold(value)} {class_counts(counts, derivation.classes)}")
+            pieces.append(f"{threshold_text(value, item.time)} {class_counts(counts, derivation.classes)}")
     return ", ".join(pieces)
 
 

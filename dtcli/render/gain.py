@@ -11,7 +11,7 @@ import io
 import math
 from typing import TYPE_CHECKING
 
-from dtcli.model.number_text import format_threshold
+from dtcli.model.dates import threshold_text
 from dtcli.render.boxtable import BoxTable
 from dtcli.render.counts import class_counts
 from dtcli.render.printable import shown
@@ -83,8 +83,8 @@ def cut_tables(report: GainReport) -> list[BoxTable]:
             table.add_column(title, justify="right" if title in ("Gain",) else "left")
         for cut in row.cuts:
             table.add_row(
-                f"{'*' if cut.boundary else ' '} <= {format_threshold(cut.threshold)}",
-                f"{format_threshold(cut.lower)} | {format_threshold(cut.upper)}",
+                f"{'*' if cut.boundary else ' '} <= {threshold_text(cut.threshold, row.time)}",
+                f"{threshold_text(cut.lower, row.time)} | {threshold_text(cut.upper, row.time)}",
                 class_counts(cut.counts[0], report.classes),
                 class_counts(cut.counts[1], report.classes),
                 _fixed(cut.gain),

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import re
 
-from dtcli.model.number_text import format_threshold
+from dtcli.model.dates import threshold_text
 from dtcli.model.rules import Condition, RuleSet
 from dtcli.render.counts import class_counts, number, signs
 from dtcli.render.printable import shown
@@ -63,10 +63,10 @@ def _test(c: Condition) -> str:
         if len(c.values) == 1:
             return f"{name} $=$ {tex(c.values[0])}"
         return f"{name} $\\in$ \\{{{', '.join(tex(v) for v in c.values)}\\}}"
-    low = f"${format_threshold(c.low)} <$ " if c.low is not None else ""
-    high = f" $\\leq {format_threshold(c.high)}$" if c.high is not None else ""
+    low = f"${threshold_text(c.low, c.time)} <$ " if c.low is not None else ""
+    high = f" $\\leq {threshold_text(c.high, c.time)}$" if c.high is not None else ""
     if c.low is not None and c.high is None:
-        return f"{name} $> {format_threshold(c.low)}$"
+        return f"{name} $> {threshold_text(c.low, c.time)}$"
     return f"{low}{name}{high}"
 
 

@@ -18,7 +18,9 @@ missing, spaces around a value are ignored, and a numeric attribute is
 compared as a number whatever the column's type (SQL: ``CAST``, so a TEXT
 column as ``sqlite3 .import`` makes compares as numbers, not as text). The
 SQL of a column is written by ``_sql_*`` alone (a later ``--dialect`` changes
-those).
+those). A date attribute's thresholds are compared as text, dates written in
+its format (``dates.sortable``: such text sorts as the dates do); one whose
+format does not sort so (offsets, month names, day first) is not exported.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import re
 
 from dtcli.errors import ParameterError
 from dtcli.io.csv_cells import MISSING_CELLS, NUMERIC_MISSING
+from dtcli.model.dates import sortable, threshold_text
 from dtcli.model.rules import RuleSet, dumps_rules
 from dtcli.render.counts import class_counts
 from dtcli.render.printable import shown
@@ -124,11 +127,34 @@ def _other_values(ruleset: RuleSet, condition) -> tuple[str, ...]:
     return tuple(v for v in attribute.values if v not in condition.values)
 
 
+def _date_bounds(c) -> tuple[str | None, str | None]:
+    """A date condition's bounds as dates written in the attribute's format (text that sorts as the
+    dates do), or an error for a format whose text does not sort so."""
+    if not sortable(c.time):
+        raise ParameterError(
+            f"column {c.attribute!r} holds dates written {c.time}, which do not sort as text as the dates do; "
+            "Python and SQL exports compare such text, so apply the model or the JSON rule set with dtree predict"
+        )
+    return tuple(None if v is None else threshold_text(v, c.time) for v in (c.low, c.high))
+
+
 def _predicted_literal(ruleset: RuleSet, rule, quote) -> str:
     """What ``rule`` (None: the default) returns: its class quoted by ``quote``, or its value."""
     if ruleset.schema.is_regression:
         return _number(ruleset.default_value if rule is None else rule.value)
     return quote(ruleset.classes[ruleset.default if rule is None else rule.label])
+
+
+# dates compare as the text of their format (``_date_bounds``), which sorts as they do
+_DATED = [
+    "def _dated(value, low, high, missing):",
+    "    text = _text(value)",
+    "    if text is None:",
+    "        return missing",
+    "    return (low is None or text > low) and (high is None or text <= high)",
+    "",
+    "",
+]
 
 
 def python(ruleset: RuleSet) -> str:
@@ -163,13 +189,17 @@ def python(ruleset: RuleSet) -> str:
         "    return (low is None or number > low) and (high is None or number <= high)",
         "",
         "",
+        *(_DATED if any(c.time for rule in ruleset.rules for c in rule.conditions) else []),
         f"def predict(row: dict) -> {'float' if regression else 'str'}:",
     ]
     for rule in ruleset.rules:
         tests = []
         for c in rule.conditions:
             value = f"row.get({c.attribute!r})"
-            if not c.is_nominal:
+            if c.time:
+                low, high = _date_bounds(c)
+                tests.append(f"_dated({value}, {low!r}, {high!r}, {c.missing})")
+            elif not c.is_nominal:
                 low = "None" if c.low is None else _number(c.low)
                 high = "None" if c.high is None else _number(c.high)
                 tests.append(f"_within({value}, {low}, {high}, {c.missing})")
@@ -233,6 +263,25 @@ def _sql_numeric_condition(c) -> str:
     return " AND ".join([f"NOT {_sql_missing_number(column)}", *tests])
 
 
+def _sql_date_condition(c) -> str:
+    """``low < value <= high`` compared as text of the date format (which sorts as the dates do);
+    marked ``missing``: or missing (NULL, '' or '?')."""
+    column = _identifier(c.attribute)
+    low, high = _date_bounds(c)
+    missing = f"({column} IS NULL OR TRIM({column}) IN {_sql_list(MISSING_CELLS)})"
+    tests = [f"TRIM({column}) > {_string(low)}"] if low is not None else []
+    tests += [f"TRIM({column}) <= {_string(high)}"] if high is not None else []
+    if c.missing:
+        return f"({missing} OR ({' AND '.join(tests)}))"
+    return " AND ".join([f"NOT {missing}", *tests])
+
+
+def _sql_condition(ruleset: RuleSet, c) -> str:
+    if c.is_nominal:
+        return _sql_nominal_condition(ruleset, c)
+    return _sql_date_condition(c) if c.time else _sql_numeric_condition(c)
+
+
 def _sql_nominal_condition(ruleset: RuleSet, c) -> str:
     """``TRIM(col) IN (values)`` (NULL, '' and '?' are in no list); marked ``missing``: every value
     but the attribute's others, NULL included."""
@@ -250,9 +299,7 @@ def sql(ruleset: RuleSet) -> str:
     marked ``missing``."""
     lines = ["CASE"]
     for rule in ruleset.rules:
-        tests = [
-            _sql_nominal_condition(ruleset, c) if c.is_nominal else _sql_numeric_condition(c) for c in rule.conditions
-        ]
+        tests = [_sql_condition(ruleset, c) for c in rule.conditions]
         lines.append(f"  WHEN {' AND '.join(tests) or '1 = 1'} THEN {_predicted_literal(ruleset, rule, _string)}")
     lines.append(f"  ELSE {_predicted_literal(ruleset, None, _string)}")
     lines.append("END")

@@ -76,3 +76,37 @@ def test_a_name_with_spaces_gets_a_quoted_fix(run, tmp_path):
     path = write(tmp_path / "s.csv", "Row id,Class", rows)
     (line,) = warnings(run("gain", path).stderr)
     assert line.endswith("leave it out with --ignore 'Row id'")
+
+
+def test_a_near_identifier_warns_with_its_share_and_the_way_out(run, tmp_path):
+    # 1,000 rows, 638 distinct day/month/year dates (not ISO, so nominal): more than half the rows
+    days = [f"{1 + i % 28:02d}/{1 + i // 28 % 12:02d}/20{20 + i // 336}" for i in range(638)]
+    cells = days + days[:362]
+    rows = [f"{d},{'yes' if i % 3 else 'no'}" for i, d in enumerate(cells)]
+    path = write(tmp_path / "near.csv", "When,Class", rows)
+    for command in ("gain", "train"):
+        (line,) = warnings(run(command, path).stderr)
+        assert "column When has 638 different values in 1,000 rows (64%)" in line
+        assert "leave it out with --ignore When" in line and "ISO 8601" in line
+
+
+def test_near_identifier_needs_half_the_rows_and_twenty_values(run, tmp_path):
+    # 40 rows, 20 values: exactly half; 30 rows, 19 values: fewer than twenty
+    half = write(tmp_path / "half.csv", "Code,Class", [f"c{i % 20},{'yes' if i % 3 else 'no'}" for i in range(40)])
+    few = write(tmp_path / "few.csv", "Code,Class", [f"c{i % 19},{'yes' if i % 3 else 'no'}" for i in range(30)])
+    for path in (half, few):
+        assert not warnings(run("gain", path).stderr)
+    more = write(tmp_path / "more.csv", "Code,Class", [f"c{i % 21},{'yes' if i % 3 else 'no'}" for i in range(40)])
+    (line,) = warnings(run("gain", more).stderr)
+    assert "21 different values in 40 rows (52%)" in line and "ISO 8601" not in line
+
+
+def test_sample_and_weka_tables_warn_only_of_their_identifiers(run):
+    from helpers import WEKA
+
+    warned = {}
+    for path in sorted(SAMPLES.glob("*.csv")) + sorted((WEKA / "data").glob("*.arff")):
+        lines = warnings(run("gain", path).stderr)
+        if lines:
+            warned[path.name] = len(lines)
+    assert warned == {"restaurant.csv": 1, "risk.csv": 1, "weather.csv": 1}

@@ -68,7 +68,15 @@ def arff(tmp_path, text: str, name: str = "t.arff"):
             "@relation r\n@attribute a {x}\n",
             r"line 2: invalid ARFF: expected @relation, then @attribute lines, then @data",
         ),
-        ("@relation r\n@attribute a date\n@data\n", r"line 2: invalid ARFF: unsupported attribute type"),
+        ("@relation r\n@attribute a relational\n@data\n", r"line 2: invalid ARFF: unsupported attribute type"),
+        (
+            '@relation r\n@attribute a date "yyyy-QQ"\n@data\n',
+            r"line 2: invalid ARFF: date format 'yyyy-QQ': dtree does not read the letter 'Q' \(attribute 'a'\)",
+        ),
+        (
+            "@relation r\n@attribute a date yyyy-MM-dd\n@data\n2024-01-02\n2024-13-01\n",
+            r"line 5: invalid ARFF: '2024-13-01' is not a date written yyyy-MM-dd \(attribute 'a'\)",
+        ),
     ],
 )
 def test_malformed_arff_is_one_line_naming_the_line(tmp_path, text, expected):

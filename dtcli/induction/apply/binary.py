@@ -23,7 +23,7 @@ from dtcli.induction.criteria.midpoint import midpoint
 from dtcli.induction.search.cart import SUBSET_LIMIT, decrease, subset_candidates
 from dtcli.induction.search.numeric import cut_table
 from dtcli.induction.search.split import nominal_branch_counts
-from dtcli.model.number_text import format_threshold
+from dtcli.model.dates import threshold_text
 from dtcli.model.table import Table
 
 CRITERIA = ("gain", "gini", "cart")
@@ -44,6 +44,7 @@ class BinaryCandidate:
     cart: float
     values: tuple | None = None
     threshold: float | None = None
+    time: str = ""  # a date attribute's format (model/dates.py)
 
     @property
     def kind(self) -> str:
@@ -53,7 +54,7 @@ class BinaryCandidate:
         """``Car in {Sports}`` or ``Age <= 22.5``."""
         if self.values is not None:
             return f"{self.attribute} in {{{', '.join(self.values)}}}"
-        return f"{self.attribute} <= {format_threshold(self.threshold)}"
+        return f"{self.attribute} <= {threshold_text(self.threshold, self.time)}"
 
     def score(self, criterion: str) -> float:
         return {"gain": self.gain, "gini": self.gini_gain, "cart": self.cart}[criterion]
@@ -88,8 +89,8 @@ def _candidate(table: Table, i: int, counts: np.ndarray, total: float, **test) -
     known = float(counts.sum())
     share = 1.0 if known >= total else known / total
     gain, gini_gain, cart = _scores(counts, share)
-    name = table.attributes[i].name
-    return BinaryCandidate(name, i, counts, total - known, total, gain, gini_gain, cart, **test)
+    name, time = table.attributes[i].name, table.attributes[i].time
+    return BinaryCandidate(name, i, counts, total - known, total, gain, gini_gain, cart, **test, time=time)
 
 
 def nominal_candidates(table: Table, rows: np.ndarray, i: int, total: float, criterion: str = "gini") -> list:

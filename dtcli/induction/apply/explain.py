@@ -22,7 +22,7 @@ from dtcli.induction.apply import formulas as f
 from dtcli.induction.apply.gain_figures import AttributeReport, GainReport
 from dtcli.induction.apply.terms import Call, Name, Section, SetName
 from dtcli.induction.criteria.impurity import entropy, gini
-from dtcli.model.number_text import format_threshold
+from dtcli.model.dates import threshold_text
 from dtcli.model.table import Table
 
 MEASURE_NAMES = {"gain": "information gain", "gain-ratio": "gain ratio", "gini": "Gini gain"}
@@ -42,6 +42,7 @@ class Sorted:
 
     values: list
     counts: list
+    time: str = ""  # a date attribute's format (model/dates.py)
 
 
 @dataclass
@@ -174,13 +175,14 @@ def _cuts(table: Table, rows: np.ndarray, report: GainReport, row: AttributeRepo
     values, inverse = np.unique(column[known], return_inverse=True)
     per_value = np.zeros((len(values), len(report.classes)))
     np.add.at(per_value, (inverse, y[known]), w[known])
-    lines = [(0, "The known values in order, with their classes:"), (1, Sorted(list(values), list(per_value)))]
+    ordered = Sorted(list(values), list(per_value), row.time)
+    lines = [(0, "The known values in order, with their classes:"), (1, ordered)]
     lines.append((0, "Candidate cuts, between adjacent values (boundary: the class changes there, Mitchell 3.7.2):"))
     known_counts = row.branch_counts.sum(axis=0)
     n_known = float(known_counts.sum())
     share = f.known_share(n_known, float(report.counts.sum()))
     for cut in row.cuts:
-        test = Name(f"{row.name} <= {format_threshold(cut.threshold)}")
+        test = Name(f"{row.name} <= {threshold_text(cut.threshold, row.time)}")
         sizes = cut.counts.sum(axis=1)
         eq = f.gain_of(
             Call("Gain", (name, test)),
@@ -196,7 +198,7 @@ def _cuts(table: Table, rows: np.ndarray, report: GainReport, row: AttributeRepo
     lines.append(
         (
             0,
-            f"Best cut: {row.name} <= {format_threshold(row.threshold)}, the boundary cut of highest gain; "
+            f"Best cut: {row.name} <= {threshold_text(row.threshold, row.time)}, the boundary cut of highest gain; "
             "scored as a split in two:",
         )
     )

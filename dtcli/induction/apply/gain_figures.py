@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dtcli.induction.search.choice import eligible
-from dtcli.model.number_text import format_threshold
+from dtcli.model.dates import threshold_text
 
 Counts = Any  # a (branches, classes) matrix of weights: a numpy array or a list of lists of floats
 NOISE = 1e-12
@@ -44,6 +44,7 @@ class AttributeReport:
     cost_score: float | None = None
     mdl: float | None = None  # C4.5: a numeric cut's MDL correction, taken off ``gain``
     eligible: bool | None = None  # gain ratio: whether the gain reaches the average (Quinlan's rule)
+    time: str = ""  # a date attribute's format (model/dates.py)
 
     def score(self, criterion: str) -> float:
         return {"gain": self.gain, "gain-ratio": self.gain_ratio, "gini": self.gini_gain}[criterion]
@@ -94,9 +95,9 @@ def mark_eligible(report: GainReport, pool: list) -> None:
         row.eligible = row.index in indices
 
 
-def cut_branches(threshold: float) -> tuple[str, str]:
+def cut_branches(threshold: float, time: str = "") -> tuple[str, str]:
     """A numeric attribute's two branches as the report names them, ``<= t`` and ``> t`` (Weka's digits)."""
-    shown = format_threshold(threshold)
+    shown = threshold_text(threshold, time)
     return f"<= {shown}", f"> {shown}"
 
 

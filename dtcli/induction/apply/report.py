@@ -58,11 +58,11 @@ def attribute_report(
             return None
         threshold = place(i, cut.threshold, cut.lower) if place else cut.threshold
         counts = cut.branch_counts
-        values = cut_branches(threshold)
+        values = cut_branches(threshold, attribute.time)
         if all_cuts:
             cuts = _cut_reports(table_of_cuts, i, place)
     gain, ratio = score_split(counts, total, "gain-ratio")
-    return attribute_figures(
+    figures = attribute_figures(
         attribute.name,
         i,
         values,
@@ -76,6 +76,8 @@ def attribute_report(
         threshold,
         cuts,
     )
+    figures.time = attribute.time
+    return figures
 
 
 def _cut_reports(cuts, i: int, place) -> list[CutReport]:

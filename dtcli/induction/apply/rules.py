@@ -37,8 +37,8 @@ def _branch_condition(test, branch: int, missing: bool = False) -> Condition:
         inside = test.values if branch == 0 else tuple(v for v in test.attribute.values if v not in test.values)
         return Condition(name, values=inside, missing=missing)
     if branch == 0:
-        return Condition(name, high=test.threshold, missing=missing)
-    return Condition(name, low=test.threshold, missing=missing)
+        return Condition(name, high=test.threshold, missing=missing, time=test.attribute.time)
+    return Condition(name, low=test.threshold, missing=missing, time=test.attribute.time)
 
 
 def heaviest_branch(node) -> int:
@@ -65,6 +65,7 @@ def merge(conditions: list[Condition]) -> tuple[Condition, ...]:
                 low=max(lows) if lows else None,
                 high=min(highs) if highs else None,
                 missing=old.missing and c.missing,
+                time=c.time,
             )
     return tuple(merged.values())
 
