@@ -105,7 +105,8 @@ def cli() -> None:
     is the last one unless --target names another. Results go to standard
     output; messages to standard error. Exit status: 0 success, 1 a problem
     with the data, model or options (or a failed write), 2 a command-line
-    usage error, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM).
+    usage error, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM), 141
+    standard output closed by its reader (| head), quietly.
     'dtree diff' exits as diff(1) does: 0 equivalent, 1 different, 2 trouble.
 
     Examples:
@@ -128,6 +129,7 @@ def main() -> None:
 
     hold_collection()  # until the command's modules are loaded
     from dtcli.cli import signals
+    from dtcli.render.console import CLOSED_PIPE_STATUS, ClosedPipe
 
     signals.install()
     with contextlib.suppress(AttributeError, ValueError):  # a file name that is not UTF-8 prints as \xff
@@ -137,6 +139,8 @@ def main() -> None:
         status, line = 0, None
     except SystemExit as exc:
         status, line = _status(exc.code), None
+    except ClosedPipe:  # the reader of standard output has gone (| head): end quietly, as Unix filters do
+        status, line = CLOSED_PIPE_STATUS, None
     except (signals.Interrupt, KeyboardInterrupt) as exc:
         stop = signals.interrupt_for(exc)
         status, line = stop.status, str(stop)

@@ -39,6 +39,13 @@ class Command(click.Command):
                 refuse_inputs(ctx.params[name], names[name], inputs)
                 if not (folder and name == "output"):
                     check_output(ctx.params[name])
+        if "fmt" in ctx.params and not folder:
+            from click.core import ParameterSource
+
+            from dtcli.cli.extensions import choose_format
+
+            given = ctx.get_parameter_source("fmt") not in (ParameterSource.DEFAULT, None)
+            ctx.params["fmt"] = choose_format(self.name, ctx.params.get("output"), ctx.params["fmt"], given)
         return super().invoke(ctx)
 
 

@@ -124,10 +124,21 @@ class Output:
 console = Output()
 
 
+# The exit status of a run whose standard output was closed by its reader (``dtree ... | head``):
+# 128 + SIGPIPE (13), as a Unix filter killed by SIGPIPE reports it.
+CLOSED_PIPE_STATUS = 141
+
+
+class ClosedPipe(BaseException):
+    """Standard output's reader has gone (``| head``): the run ends quietly, status CLOSED_PIPE_STATUS.
+    A BaseException, so that no ``except Exception`` turns it into an error line."""
+
+
 @contextlib.contextmanager
 def writing_stdout():
-    """Turn a failed write to standard output (a full disk, a closed pipe) into one DataError;
-    standard output then goes to the null device, so nothing more fails (not the final flush either)."""
+    """Turn a failed write to standard output (a full disk) into one DataError, and a closed pipe
+    (its reader has gone) into ClosedPipe; standard output then goes to the null device, so nothing
+    more fails (not the final flush either)."""
     try:
         yield
     except OSError as exc:
@@ -135,6 +146,8 @@ def writing_stdout():
             null = os.open(os.devnull, os.O_WRONLY)
             os.dup2(null, sys.stdout.fileno())
             os.close(null)
+        if isinstance(exc, BrokenPipeError):
+            raise ClosedPipe from None
         raise DataError(f"standard output: cannot write: {exc.strerror or exc}") from None
 
 

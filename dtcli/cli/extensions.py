@@ -1,0 +1,97 @@
+"""``-o FILE``'s extension chooses the format: each command's table of extensions, and the check of -f against it.
+
+``dtree show tree.json -o tree.svg`` writes SVG without ``-f svg``; an explicit
+``-f`` that contradicts a known extension (``-f dot -o tree.svg``), or an
+extension the command cannot write (``show -o tree.py``), is refused with one
+line. An extension no command writes (``.out``, none) leaves the default format.
+"""
+
+from __future__ import annotations
+
+import os
+
+from dtcli.errors import ParameterError
+
+# For each command with -o and -f: extension -> the formats that write it (the first when -f is not given).
+WRITES = {
+    "show": {
+        ".svg": ("svg",),
+        ".dot": ("dot",),
+        ".gv": ("dot",),
+        ".mmd": ("mermaid",),
+        ".mermaid": ("mermaid",),
+        ".json": ("json",),
+        ".txt": ("text", "rich"),
+    },
+    "rules": {
+        ".txt": ("text",),
+        ".json": ("json",),
+        ".csv": ("csv",),
+        ".md": ("markdown",),
+        ".markdown": ("markdown",),
+        ".tex": ("latex",),
+        ".py": ("python",),
+        ".sql": ("sql",),
+    },
+    "evaluate": {".txt": ("text",), ".json": ("json",), ".csv": ("csv",)},
+    "predict": {".csv": ("csv",), ".json": ("json",), ".txt": ("text",)},
+    "diff": {".txt": ("text",), ".json": ("json",)},
+    "gain": {".txt": ("table",), ".json": ("json",), ".csv": ("csv",)},
+}
+# Commands whose -o is the model, always JSON (their -f says how to print the tree beside it).
+MODEL_OUTPUT = ("train", "prune")
+# What each known extension holds, for the messages.
+KINDS = {
+    ".svg": "an SVG picture",
+    ".dot": "Graphviz DOT source",
+    ".gv": "Graphviz DOT source",
+    ".mmd": "a mermaid flowchart",
+    ".mermaid": "a mermaid flowchart",
+    ".json": "JSON",
+    ".txt": "text",
+    ".csv": "CSV",
+    ".md": "Markdown",
+    ".markdown": "Markdown",
+    ".tex": "LaTeX",
+    ".py": "Python",
+    ".sql": "SQL",
+    ".parquet": "Parquet",
+    ".png": "a PNG image",
+    ".pdf": "a PDF document",
+}
+
+
+def extension(output: str | None) -> str:
+    """The lower-case extension of ``output`` ('' for none, for standard output, or for a directory name)."""
+    if not output or output == "-":
+        return ""
+    return os.path.splitext(os.path.basename(output))[1].lower()
+
+
+def choose_format(command: str, output: str | None, fmt: str | None, given: bool) -> str | None:
+    """The format to write: ``fmt`` as given (``given``: on the command line), else the one ``output``'s
+    extension names, else ``fmt`` (the default). ParameterError for a contradiction or an extension
+    the command cannot write."""
+    ext = extension(output)
+    if not ext or ext not in KINDS:
+        return fmt
+    if command in MODEL_OUTPUT:
+        if ext not in (".json", ".txt"):
+            raise ParameterError(
+                f"-o {output}: dtree {command} -o writes the model, as JSON, not {KINDS[ext]}; give -o MODEL.json "
+                f"(and draw or print the tree from it with: dtree show MODEL.json -o {os.path.basename(output)})"
+            )
+        return fmt
+    table = WRITES.get(command)
+    if table is None or fmt is None:
+        return fmt
+    if ext not in table:
+        known = ", ".join(sorted(table))
+        raise ParameterError(f"-o {output}: dtree {command} cannot write {KINDS[ext]}; it writes {known} files")
+    formats = table[ext]
+    if not given:
+        return formats[0]
+    if fmt not in formats:
+        raise ParameterError(f"-f {fmt} contradicts -o {output} ({KINDS[ext]}, which -f {formats[0]} writes): "
+                             f"give -f {formats[0]}, or a file name that fits -f {fmt}")  # fmt: skip
+    return fmt
