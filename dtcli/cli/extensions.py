@@ -12,7 +12,8 @@ import os
 
 from dtcli.errors import ParameterError
 
-# For each command with -o and -f: extension -> the formats that write it (the first when -f is not given).
+# For each command with -o and -f: extension -> the formats that write it (without -f: the command's
+# default if it is one of them, else the first).
 WRITES = {
     "show": {
         ".svg": ("svg",),
@@ -89,8 +90,8 @@ def choose_format(command: str, output: str | None, fmt: str | None, given: bool
         known = ", ".join(sorted(table))
         raise ParameterError(f"-o {output}: dtree {command} cannot write {KINDS[ext]}; it writes {known} files")
     formats = table[ext]
-    if not given:
-        return formats[0]
+    if not given:  # the default when it writes this extension (show's rich tree to .txt), else the extension's
+        return fmt if fmt in formats else formats[0]
     if fmt not in formats:
         raise ParameterError(f"-f {fmt} contradicts -o {output} ({KINDS[ext]}, which -f {formats[0]} writes): "
                              f"give -f {formats[0]}, or a file name that fits -f {fmt}")  # fmt: skip
