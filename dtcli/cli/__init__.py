@@ -48,6 +48,18 @@ class LazyGroup(click.Group):
         module = importlib.import_module(COMMANDS[name][0])
         return module.command
 
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        """As click's, but an unknown command suggests the closest ones (``dtree trian``: train)."""
+        name = args[0] if args else ""
+        if name in COMMANDS or name.startswith("-") or not args:
+            return super().resolve_command(ctx, args)
+        import difflib
+
+        close = difflib.get_close_matches(name, sorted(COMMANDS), n=2, cutoff=0.6)
+        if not close:
+            return super().resolve_command(ctx, args)
+        ctx.fail(f"No such command {name!r}. Did you mean {' or '.join(repr(c) for c in close)}?")
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
         with formatter.section("Commands"):

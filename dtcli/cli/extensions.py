@@ -4,11 +4,14 @@
 ``-f`` that contradicts a known extension (``-f dot -o tree.svg``), or an
 extension the command cannot write (``show -o tree.py``), is refused with one
 line. An extension no command writes (``.out``, none) leaves the default format.
+Also: MODEL and DATA given the other way round (``predict data.csv model.json``)
+are recognised by their extensions (``refuse_swapped``).
 """
 
 from __future__ import annotations
 
 import os
+import shlex
 
 from dtcli.errors import ParameterError
 
@@ -78,9 +81,10 @@ def choose_format(command: str, output: str | None, fmt: str | None, given: bool
         return fmt
     if command in MODEL_OUTPUT:
         if ext not in (".json", ".txt"):
+            picture = shlex.quote(os.path.basename(output))
             raise ParameterError(
                 f"-o {output}: dtree {command} -o writes the model, as JSON, not {KINDS[ext]}; give -o MODEL.json "
-                f"(and draw or print the tree from it with: dtree show MODEL.json -o {os.path.basename(output)})"
+                f"(and draw or print the tree from it with: dtree show MODEL.json -o {picture})"
             )
         return fmt
     table = WRITES.get(command)
@@ -96,3 +100,13 @@ def choose_format(command: str, output: str | None, fmt: str | None, given: bool
         raise ParameterError(f"-f {fmt} contradicts -o {output} ({KINDS[ext]}, which -f {formats[0]} writes): "
                              f"give -f {formats[0]}, or a file name that fits -f {fmt}")  # fmt: skip
     return fmt
+
+
+DATA_EXTENSIONS = (".csv", ".tsv", ".arff", ".parquet", ".csv.gz", ".arff.gz", ".tsv.gz")
+
+
+def refuse_swapped(command: str, model: str, data: str) -> None:
+    """ParameterError when MODEL names a data file and DATA a .json file: the two are swapped."""
+    if model.lower().endswith(DATA_EXTENSIONS) and data.lower().endswith(".json"):
+        raise ParameterError(f"{model}: is DATA, and {data} the model: MODEL comes first; did you mean "
+                             f"dtree {command} {shlex.quote(data)} {shlex.quote(model)}")  # fmt: skip

@@ -72,6 +72,19 @@ engine_option = click.option(
 )
 
 
+ALGORITHM_ALIASES = {"c4.5": "c45", "j48": "c45"}  # (any case) -a's other names
+
+
+class AlgorithmChoice(click.Choice):
+    """-a/--algorithm: one of ``choices``, in any case, or an alias (C4.5, J48: c45)."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str):
+            value = value.strip().lower()
+            value = ALGORITHM_ALIASES.get(value, value)
+        return super().convert(value, param, ctx)
+
+
 class Growth(NamedTuple):
     """The growth options as given: the algorithm, the overrides of its preset, the engine asked for."""
 
@@ -97,10 +110,10 @@ growth_options = option_group(
     click.option(
         "-a",
         "--algorithm",
-        type=click.Choice(sorted(ALGORITHM_NAMES)),
+        type=AlgorithmChoice(sorted(ALGORITHM_NAMES)),
         default="id3",
         show_default=True,
-        help="Which algorithm's rules to follow.",
+        help="Which algorithm's rules to follow (any case; C4.5 and J48 also name c45).",
     ),
     click.option(
         "-c",

@@ -53,5 +53,6 @@ def command(model, fmt, max_depth, limits, output):
         raise ParameterError("--max-depth cuts pictures and printouts; -f json writes the whole model")
     tree = load_model(model, limits)
     if isinstance(tree, RuleSet):
-        raise ParameterError(f"{model}: is a rule set, not a tree; show it with: dtree rules {model} -f markdown")
+        again = f"dtree rules {shlex.quote(model)} -f markdown"
+        raise ParameterError(f"{model}: is a rule set, not a tree; show it with: {again}")
     show_tree(tree, fmt, output, max_depth, f"dtree show {shlex.quote(model)}")
