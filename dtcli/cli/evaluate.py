@@ -42,7 +42,10 @@ class Evaluate(Command):
     "text: Weka's '=== Summary ===', '=== Detailed Accuracy By Class ===' and '=== Confusion Matrix ===' "
     "blocks; json: a 'dtree-evaluation' document for scripts; csv: one row per class plus the averages.",
 )
-@output_option("Write the report to FILE instead of standard output.")
+@output_option(
+    "Write the report to FILE instead of standard output; without -f its extension picks the format "
+    "(.json, .csv, .txt)."
+)
 def command(source, second, training, scheme, fmt, output):
     """Judge MODEL (from 'dtree train -o', or a rule set from 'dtree rules -f json') on DATA,
     whose rows have the target column, with the metrics Weka's J48 prints; or, given DATA

@@ -15,7 +15,10 @@ FORMATS = ("csv", "json", "text", "parquet")
 @click.command("predict", cls=Command)
 @click.argument("model", metavar="MODEL")
 @click.argument("data", metavar="DATA")
-@output_option("Write the predictions to FILE instead of standard output (--engine dask: into the directory FILE).")
+@output_option(
+    "Write the predictions to FILE instead of standard output (--engine dask: into the directory FILE); "
+    "without -f its extension picks the format (.csv, .json, .txt)."
+)
 @click.option("-p", "--proba", is_flag=True, help="Add the class probabilities (CSV: one proba_<class> column each).")
 @format_option(
     FORMATS,

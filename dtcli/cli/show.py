@@ -27,7 +27,10 @@ from dtcli.render.export import FORMATS
     "marked as cut (dashed), with how much is below it.",
 )
 @limit_options
-@output_option("Write to FILE (atomically) instead of standard output.")
+@output_option(
+    "Write to FILE (atomically) instead of standard output; without -f its extension picks the format "
+    "(.svg, .dot/.gv, .mmd/.mermaid, .json, .txt)."
+)
 def command(model, fmt, max_depth, limits, output):
     """Show MODEL (a tree from 'dtree train -o' or 'dtree prune -o') as a picture or a printout.
 
