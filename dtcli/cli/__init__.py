@@ -75,11 +75,22 @@ class LazyGroup(click.Group):
         except MemoryError:
             _fail(ctx, "out of memory; try a smaller table (--max-rows) or a machine with more memory")
         except Exception as exc:  # a bug: still one line, unless DTREE_DEBUG asks for the traceback
+            _closed_pipe(exc)
             if os.environ.get("DTREE_DEBUG"):
                 raise
             detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
             _fail(ctx, f"internal error ({detail}); this is a bug in dtree: please report it with the command line "
                   "(DTREE_DEBUG=1 shows where it happened)")  # fmt: skip
+
+
+def _closed_pipe(exc: Exception) -> None:
+    """A write to standard output outside ``console.data`` whose reader has gone ends the run quietly
+    (ClosedPipe); any other error returns."""
+    if isinstance(exc, BrokenPipeError):
+        from dtcli.render.console import end_quietly, stdout_closed
+
+        if stdout_closed():
+            end_quietly()
 
 
 def _fail(ctx: click.Context, message: str) -> None:

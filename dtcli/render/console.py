@@ -134,6 +134,29 @@ class ClosedPipe(BaseException):
     A BaseException, so that no ``except Exception`` turns it into an error line."""
 
 
+def stdout_closed() -> bool:
+    """True when standard output is a pipe whose reader has gone (a BrokenPipeError from elsewhere,
+    such as a worker's pipe, is not this)."""
+    try:
+        import select
+
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(events & select.POLLERR for _, events in poller.poll(0))
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def end_quietly() -> None:
+    """Standard output's reader has gone: send it to the null device (nothing more fails, not the
+    final flush) and raise ClosedPipe."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    raise ClosedPipe
+
+
 @contextlib.contextmanager
 def writing_stdout():
     """Turn a failed write to standard output (a full disk) into one DataError, and a closed pipe
@@ -142,12 +165,12 @@ def writing_stdout():
     try:
         yield
     except OSError as exc:
+        if isinstance(exc, BrokenPipeError):
+            end_quietly()
         with contextlib.suppress(OSError, ValueError, AttributeError):
             null = os.open(os.devnull, os.O_WRONLY)
             os.dup2(null, sys.stdout.fileno())
             os.close(null)
-        if isinstance(exc, BrokenPipeError):
-            raise ClosedPipe from None
         raise DataError(f"standard output: cannot write: {exc.strerror or exc}") from None
 
 

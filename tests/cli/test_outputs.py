@@ -100,7 +100,7 @@ def wide(work):
         ("train", "wide.csv", "-f", "text"),
         ("rules", "wide.json"),
         ("show", "wide.json", "-f", "svg"),
-        ("predict", "wide.json", "wide.csv", "--explain"),
+        ("predict", "wide.json", "wide.csv", "-q"),
     ],
     ids=["train", "rules", "show", "predict"],
 )
@@ -195,3 +195,17 @@ def test_a_bug_is_still_one_line_and_exit_1(run, monkeypatch, tmp_path):
         "Error: internal error (ValueError: boom second line); this is a bug in dtree: please report it with the "
         "command line (DTREE_DEBUG=1 shows where it happened)\n"
     )
+
+
+def test_stdout_closed_tells_a_gone_reader_from_other_outputs(monkeypatch, tmp_path):
+    from dtcli.render.console import stdout_closed
+
+    read, write = os.pipe()
+    with os.fdopen(write, "w") as writer:
+        monkeypatch.setattr(sys, "stdout", writer)
+        assert not stdout_closed()  # a reader is there
+        os.close(read)
+        assert stdout_closed()
+    with open(tmp_path / "f.txt", "w") as regular:
+        monkeypatch.setattr(sys, "stdout", regular)
+        assert not stdout_closed()
