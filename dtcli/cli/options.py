@@ -75,14 +75,11 @@ engine_option = click.option(
 ALGORITHM_ALIASES = {"c4.5": "c45", "j48": "c45"}  # (any case) -a's other names
 
 
-class AlgorithmChoice(click.Choice):
-    """-a/--algorithm: one of ``choices``, in any case, or an alias (C4.5, J48: c45)."""
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, str):
-            value = value.strip().lower()
-            value = ALGORITHM_ALIASES.get(value, value)
-        return super().convert(value, param, ctx)
+def algorithm_name(value: str) -> str:
+    """-a's value as the choices spell it: lower case, aliases (C4.5, J48) as c45; others as given."""
+    name = value.strip().lower()
+    name = ALGORITHM_ALIASES.get(name, name)
+    return name if name in (*ALGORITHM_NAMES, "c45") else value
 
 
 class Growth(NamedTuple):
@@ -110,7 +107,7 @@ growth_options = option_group(
     click.option(
         "-a",
         "--algorithm",
-        type=AlgorithmChoice(sorted(ALGORITHM_NAMES)),
+        type=click.Choice(sorted(ALGORITHM_NAMES)),
         default="id3",
         show_default=True,
         help="Which algorithm's rules to follow (any case; C4.5 and J48 also name c45).",

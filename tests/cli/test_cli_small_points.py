@@ -36,6 +36,21 @@ def test_algorithm_aliases(run, tmp_path, name):
     assert json.loads(out.read_text())["algorithm"] == "c45"
 
 
+@pytest.mark.parametrize("spelling", [("-aJ48",), ("--algorithm=C4.5",), ("--algorithm", "c4.5")])
+def test_algorithm_alias_spellings(run, tmp_path, spelling):
+    out = tmp_path / "a.json"
+    assert run("train", SAMPLES / "iris.csv", *spelling, "-q", "-o", out).exit_code == 0
+    assert json.loads(out.read_text())["algorithm"] == "c45"
+
+
+def test_algorithm_in_any_case_in_gain(run):
+    upper, lower = (
+        run("gain", WEATHER, "--ignore", "Day", "-a", "CART"),
+        run("gain", WEATHER, "--ignore", "Day", "-a", "cart"),
+    )
+    assert upper.exit_code == 0 and upper.stdout == lower.stdout
+
+
 def test_algorithm_alias_in_evaluate(run):
     result = run("evaluate", SAMPLES / "iris.csv", "-a", "J48", "--split", "0.66")
     assert result.exit_code == 0, result.stderr
