@@ -45,3 +45,16 @@ def test_a_thirty_class_tree_prints_compact_counts_as_the_data_has_them(run, tmp
         assert len(counts) <= 7 and not any(c.endswith(" 0") for c in counts)
         if "→" in line:  # a pure leaf: its one class
             assert len(counts) == 1
+
+
+def test_pictures_use_the_compact_counts_too(run, tmp_path):
+    rng = np.random.default_rng(5)
+    x = rng.uniform(0, 30, 300).round(3)
+    (tmp_path / "k.csv").write_text("x,cls\n" + "\n".join(f"{v},k{int(v):02d}" for v in x) + "\n")
+    assert run("train", tmp_path / "k.csv", "-a", "c45", "-q", "-o", tmp_path / "k.json").exit_code == 0
+    dot = run("show", tmp_path / "k.json", "-f", "dot").stdout
+    root = re.search(r'n0 \[label="x\\n\[([^\]]*)\]', dot).group(1).split(", ")
+    assert len(root) == 7 and root[6].startswith("24 other classes ")
+    assert "class counts: [" not in dot  # no legend of bare numbers: every count is named
+    leaves = re.findall(r'label="(k\d\d)\\n\[([^\]]*)\]"', dot)
+    assert leaves and all(counts.split()[0] == label for label, counts in leaves)
