@@ -38,7 +38,7 @@ WRITES = {
         ".sql": ("sql",),
     },
     "evaluate": {".txt": ("text",), ".json": ("json",), ".csv": ("csv",)},
-    "predict": {".csv": ("csv",), ".json": ("json",), ".txt": ("text",)},
+    "predict": {".csv": ("csv",), ".json": ("json",)},
     "diff": {".txt": ("text",), ".json": ("json",)},
     "gain": {".txt": ("table",), ".json": ("json",), ".csv": ("csv",)},
 }
@@ -90,13 +90,15 @@ def choose_format(command: str, output: str | None, fmt: str | None, given: bool
     table = WRITES.get(command)
     if table is None or fmt is None:
         return fmt
+    if ext not in table and ext == ".txt":  # text of some kind: the default
+        return fmt
     if ext not in table:
         known = ", ".join(sorted(table))
         raise ParameterError(f"-o {output}: dtree {command} cannot write {KINDS[ext]}; it writes {known} files")
     formats = table[ext]
     if not given:  # the default when it writes this extension (show's rich tree to .txt), else the extension's
         return fmt if fmt in formats else formats[0]
-    if fmt not in formats:
+    if fmt not in formats and ext != ".txt":  # (.txt names no format in particular: -f decides)
         raise ParameterError(f"-f {fmt} contradicts -o {output} ({KINDS[ext]}, which -f {formats[0]} writes): "
                              f"give -f {formats[0]}, or a file name that fits -f {fmt}")  # fmt: skip
     return fmt

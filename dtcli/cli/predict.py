@@ -17,7 +17,7 @@ FORMATS = ("csv", "json", "text", "parquet")
 @click.argument("data", metavar="DATA")
 @output_option(
     "Write the predictions to FILE instead of standard output (--engine dask: into the directory FILE); "
-    "without -f its extension picks the format (.csv, .json, .txt)."
+    "without -f its extension picks the format (.csv, .json)."
 )
 @click.option("-p", "--proba", is_flag=True, help="Add the class probabilities (CSV: one proba_<class> column each).")
 @format_option(

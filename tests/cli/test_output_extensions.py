@@ -113,3 +113,18 @@ def test_a_model_output_named_as_a_picture_is_refused(run, model, tmp_path, comm
     assert "writes the model, as JSON, not an SVG picture" in result.stderr
     assert "dtree show MODEL.json -o tree.svg" in result.stderr
     assert not (tmp_path / "tree.svg").exists()
+
+
+def test_txt_is_text_of_any_kind(run, model, tmp_path):
+    """.txt names no format in particular: predict keeps CSV, and an explicit -f is honoured."""
+    out = tmp_path / "p.txt"
+    assert run("predict", model, WEATHER, "-q", "-o", out).exit_code == 0
+    assert out.read_text().splitlines()[0].endswith(",prediction")
+    assert run("show", model, "-f", "json", "-o", tmp_path / "m.txt").exit_code == 0
+    assert json.loads((tmp_path / "m.txt").read_text())["format"] == "dtree-model"
+
+
+def test_predict_cannot_write_parquet_to_one_file(run, model, tmp_path):
+    result = run("predict", model, WEATHER, "-o", tmp_path / "p.parquet")
+    assert result.exit_code == 1
+    assert "dtree predict cannot write Parquet; it writes .csv, .json files" in result.stderr
