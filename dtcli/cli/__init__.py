@@ -152,9 +152,10 @@ def main() -> None:
 
     hold_collection()  # until the command's modules are loaded
     from dtcli.cli import signals
-    from dtcli.render.console import CLOSED_PIPE_STATUS, ClosedPipe
 
     signals.install()
+    from dtcli.render.console import CLOSED_PIPE_STATUS, ClosedPipe
+
     with contextlib.suppress(AttributeError, ValueError):  # a file name that is not UTF-8 prints as \xff
         sys.stdout.reconfigure(errors="backslashreplace")
     try:
