@@ -48,6 +48,18 @@ class LazyGroup(click.Group):
         module = importlib.import_module(COMMANDS[name][0])
         return module.command
 
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        """As click's, but an unknown command suggests the closest ones (``dtree trian``: train)."""
+        name = args[0] if args else ""
+        if name in COMMANDS or name.startswith("-") or not args:
+            return super().resolve_command(ctx, args)
+        import difflib
+
+        close = difflib.get_close_matches(name, sorted(COMMANDS), n=2, cutoff=0.6)
+        if not close:
+            return super().resolve_command(ctx, args)
+        ctx.fail(f"No such command {name!r}. Did you mean {' or '.join(repr(c) for c in close)}?")
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
         with formatter.section("Commands"):
@@ -63,11 +75,22 @@ class LazyGroup(click.Group):
         except MemoryError:
             _fail(ctx, "out of memory; try a smaller table (--max-rows) or a machine with more memory")
         except Exception as exc:  # a bug: still one line, unless DTREE_DEBUG asks for the traceback
+            _closed_pipe(exc)
             if os.environ.get("DTREE_DEBUG"):
                 raise
             detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
             _fail(ctx, f"internal error ({detail}); this is a bug in dtree: please report it with the command line "
                   "(DTREE_DEBUG=1 shows where it happened)")  # fmt: skip
+
+
+def _closed_pipe(exc: Exception) -> None:
+    """A write to standard output outside ``console.data`` whose reader has gone ends the run quietly
+    (ClosedPipe); any other error returns."""
+    if isinstance(exc, BrokenPipeError):
+        from dtcli.render.console import end_quietly, stdout_closed
+
+        if stdout_closed():
+            end_quietly()
 
 
 def _fail(ctx: click.Context, message: str) -> None:
@@ -105,7 +128,8 @@ def cli() -> None:
     is the last one unless --target names another. Results go to standard
     output; messages to standard error. Exit status: 0 success, 1 a problem
     with the data, model or options (or a failed write), 2 a command-line
-    usage error, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM).
+    usage error, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM), 141
+    standard output closed by its reader (| head), quietly.
     'dtree diff' exits as diff(1) does: 0 equivalent, 1 different, 2 trouble.
 
     Examples:
@@ -130,6 +154,8 @@ def main() -> None:
     from dtcli.cli import signals
 
     signals.install()
+    from dtcli.render.console import CLOSED_PIPE_STATUS, ClosedPipe
+
     with contextlib.suppress(AttributeError, ValueError):  # a file name that is not UTF-8 prints as \xff
         sys.stdout.reconfigure(errors="backslashreplace")
     try:
@@ -137,6 +163,8 @@ def main() -> None:
         status, line = 0, None
     except SystemExit as exc:
         status, line = _status(exc.code), None
+    except ClosedPipe:  # the reader of standard output has gone (| head): end quietly, as Unix filters do
+        status, line = CLOSED_PIPE_STATUS, None
     except (signals.Interrupt, KeyboardInterrupt) as exc:
         stop = signals.interrupt_for(exc)
         status, line = stop.status, str(stop)

@@ -43,7 +43,9 @@ from dtcli.render.diff import FORMATS
 @format_option(FORMATS, "text", "text for people; json: a 'dtree-diff' document for scripts.")
 @format_in_option
 @data_limit_options
-@output_option("Write the result to FILE instead of standard output (- for standard output).")
+@output_option(
+    "Write the result to FILE instead of standard output (- for standard output); without -f, .json writes json."
+)
 def command(model, other, data, tolerance, count_tolerance, fmt, format_in, limits, output):
     """Compare A and B, two trees (from 'dtree train -o') or two rule sets
     (from 'dtree rules -f json'), node by node.

@@ -42,7 +42,10 @@ class Evaluate(Command):
     "text: Weka's '=== Summary ===', '=== Detailed Accuracy By Class ===' and '=== Confusion Matrix ===' "
     "blocks; json: a 'dtree-evaluation' document for scripts; csv: one row per class plus the averages.",
 )
-@output_option("Write the report to FILE instead of standard output.")
+@output_option(
+    "Write the report to FILE instead of standard output; without -f its extension picks the format "
+    "(.json, .csv, .txt)."
+)
 def command(source, second, training, scheme, fmt, output):
     """Judge MODEL (from 'dtree train -o', or a rule set from 'dtree rules -f json') on DATA,
     whose rows have the target column, with the metrics Weka's J48 prints; or, given DATA
@@ -115,6 +118,7 @@ def _judge_training(source, training, scheme, fmt, output) -> None:
 def _judge_model(model, data, source, fmt, output) -> None:
     """MODEL DATA: the report of a saved model on DATA."""
     from dtcli.cli.common import load_model
+    from dtcli.cli.extensions import refuse_swapped
     from dtcli.errors import DataError
     from dtcli.induction.evaluate.predictions import of_model
     from dtcli.io.encode import encode_for_schema, text_columns
@@ -122,6 +126,7 @@ def _judge_model(model, data, source, fmt, output) -> None:
     from dtcli.render.console import warn
     from dtcli.render.evaluation import evaluation_output
 
+    refuse_swapped("evaluate", model, data)
     tree = load_model(model, source.limits)
     raw = read_data(data, source.format_in, text_columns(tree.schema), source.limits)
     encoded = encode_for_schema(raw, tree.schema)

@@ -79,7 +79,15 @@ def _order(classes) -> tuple | None:
 def _build(explain, explain_format, attributes, digits) -> Explain:
     if not 0 <= digits <= MAX_DIGITS:
         raise ParameterError(f"--digits {digits}: give a number of decimals from 0 to {MAX_DIGITS}")
-    return Explain(explain, explain_format, tuple(attributes), digits)
+    return Explain(explain or _given("explain_format"), explain_format, tuple(attributes), digits)
+
+
+def _given(name: str) -> bool:
+    """True when the user gave the option ``name`` (--explain-format implies --explain)."""
+    from click.core import ParameterSource
+
+    context = click.get_current_context(silent=True)
+    return context is not None and context.get_parameter_source(name) not in (ParameterSource.DEFAULT, None)
 
 
 explain_options = option_group(
@@ -96,7 +104,8 @@ explain_options = option_group(
         type=click.Choice(EXPLAIN_FORMATS),
         default="text",
         show_default=True,
-        help="With --explain: plain text, Markdown, or a LaTeX fragment (amsmath align*).",
+        help="The --explain derivation as plain text, Markdown, or a LaTeX fragment (amsmath align*); "
+        "implies --explain.",
     ),
     click.option(
         "--attribute",

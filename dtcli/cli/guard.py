@@ -20,6 +20,23 @@ OUTPUTS = ("output", "plot", "trace_file", "metrics_json")
 class Command(click.Command):
     """A click Command that checks, before running, that no output names an input file."""
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """-a/--algorithm's value in any case, and its aliases (C4.5, J48: c45), on every command with -a."""
+        if any("--algorithm" in getattr(param, "opts", ()) for param in self.params):
+            from dtcli.cli.options import algorithm_name
+
+            args = list(args)
+            for i, arg in enumerate(args):
+                if arg == "--":
+                    break
+                if arg in ("-a", "--algorithm") and i + 1 < len(args):
+                    args[i + 1] = algorithm_name(args[i + 1])
+                elif arg.startswith("--algorithm="):
+                    args[i] = "--algorithm=" + algorithm_name(arg.partition("=")[2])
+                elif arg.startswith("-a") and not arg.startswith("--") and len(arg) > 2:
+                    args[i] = "-a" + algorithm_name(arg[2:])
+        return super().parse_args(ctx, args)
+
     def invoke(self, ctx: click.Context):
         collect_again()
         from dtcli.io.write import check_output, refuse_inputs
@@ -39,6 +56,13 @@ class Command(click.Command):
                 refuse_inputs(ctx.params[name], names[name], inputs)
                 if not (folder and name == "output"):
                     check_output(ctx.params[name])
+        if "fmt" in ctx.params and not folder:
+            from click.core import ParameterSource
+
+            from dtcli.cli.extensions import choose_format
+
+            given = ctx.get_parameter_source("fmt") not in (ParameterSource.DEFAULT, None)
+            ctx.params["fmt"] = choose_format(self.name, ctx.params.get("output"), ctx.params["fmt"], given)
         return super().invoke(ctx)
 
 

@@ -72,6 +72,16 @@ engine_option = click.option(
 )
 
 
+ALGORITHM_ALIASES = {"c4.5": "c45", "j48": "c45"}  # (any case) -a's other names
+
+
+def algorithm_name(value: str) -> str:
+    """-a's value as the choices spell it: lower case, aliases (C4.5, J48) as c45; others as given."""
+    name = value.strip().lower()
+    name = ALGORITHM_ALIASES.get(name, name)
+    return name if name in (*ALGORITHM_NAMES, "c45") else value
+
+
 class Growth(NamedTuple):
     """The growth options as given: the algorithm, the overrides of its preset, the engine asked for."""
 
@@ -100,7 +110,7 @@ growth_options = option_group(
         type=click.Choice(sorted(ALGORITHM_NAMES)),
         default="id3",
         show_default=True,
-        help="Which algorithm's rules to follow.",
+        help="Which algorithm's rules to follow (any case; C4.5 and J48 also name c45).",
     ),
     click.option(
         "-c",

@@ -15,7 +15,10 @@ FORMATS = ("csv", "json", "text", "parquet")
 @click.command("predict", cls=Command)
 @click.argument("model", metavar="MODEL")
 @click.argument("data", metavar="DATA")
-@output_option("Write the predictions to FILE instead of standard output (--engine dask: into the directory FILE).")
+@output_option(
+    "Write the predictions to FILE instead of standard output (--engine dask: into the directory FILE); "
+    "without -f its extension picks the format (.csv, .json)."
+)
 @click.option("-p", "--proba", is_flag=True, help="Add the class probabilities (CSV: one proba_<class> column each).")
 @format_option(
     FORMATS,
@@ -67,10 +70,12 @@ def command(model, data, output, proba, fmt, explain, metrics_json, format_in, l
 
     Example: dtree predict weather.json sample_data/weather.csv -o predicted.csv
     """
+    from dtcli.cli.extensions import refuse_swapped
     from dtcli.io.encode import encode_for_schema, text_columns
     from dtcli.io.read import read_data
     from dtcli.render.console import warn
 
+    refuse_swapped("predict", model, data)
     if engine == "dask" or scheduler is not None:
         from dtcli.cli.predict_dask import predict_on_dask
 
@@ -89,6 +94,11 @@ def command(model, data, output, proba, fmt, explain, metrics_json, format_in, l
     early = _early(data, output, fmt, explain, format_in, limits)
     try:
         tree = load_model(model, limits, on_schema=early and early.schema_known, flat=bool(early) and not metrics_json)
+        if proba and tree.schema.is_regression:
+            from dtcli.errors import ParameterError
+
+            raise ParameterError(f"--proba: {model} is a regression tree, whose predictions are numbers with no "
+                                 "class probabilities; leave out --proba")  # fmt: skip
         if early and _streamed(tree, model, early, output, proba, metrics_json, quiet):
             return
     finally:
@@ -97,10 +107,11 @@ def command(model, data, output, proba, fmt, explain, metrics_json, format_in, l
     tree = tree.tree() if hasattr(tree, "flat_nodes") else tree  # the Node objects, read for prediction alone
     raw = read_data(data, format_in, text_columns(tree.schema), limits)
     encoded = encode_for_schema(raw, tree.schema)
-    if encoded.table.n_rows == 0:
-        warn(f"{raw.source}: no data rows to predict")
+    warnings = [f"{raw.source}: no data rows to predict"] if encoded.table.n_rows == 0 else []
     for name, count in encoded.unseen.items():
-        warn(f"{raw.source}: column {name!r}: {count} value(s) never seen in training, treated as missing")
+        warnings.append(f"{raw.source}: column {name!r}: {count} value(s) never seen in training, treated as missing")
+    for message in warnings:
+        warn(message)
     why = None
     if explain or fmt == "text":
         from dtcli.induction.apply.paths import row_paths
@@ -114,7 +125,7 @@ def command(model, data, output, proba, fmt, explain, metrics_json, format_in, l
     if fmt == "csv":
         text = csv_output(raw, tree, predicted, probabilities, proba, why)
     elif fmt == "json":
-        text = _json(tree, predicted, probabilities if proba else None, why)
+        text = _json(tree, predicted, probabilities if proba else None, why, warnings)
     else:
         text = _text(tree, why, proba)
     if metrics_json and not encoded.has_target:
@@ -165,8 +176,9 @@ def _streamed(tree, model, early, output, proba, metrics_json, quiet: bool) -> b
     return True
 
 
-def _json(tree, predicted, probabilities, why) -> str:
-    """The 'dtree-predictions' document (documented in dtree-predict(1))."""
+def _json(tree, predicted, probabilities, why, warnings: list[str]) -> str:
+    """The 'dtree-predictions' document (documented in dtree-predict(1)); ``warnings``: the lines
+    also written to standard error, without ``Warning:``."""
     from dtcli.model.rules import RuleSet
     from dtcli.render.paths import predictions_json
 
@@ -183,6 +195,7 @@ def _json(tree, predicted, probabilities, why) -> str:
         "target": tree.schema.target.name,
         "task": "regression" if regression else "classification",
         "classes": [] if regression else list(tree.classes),
+        "warnings": warnings,
     }
     labels = [float(v) for v in predicted] if regression else [tree.classes[c] for c in predicted.tolist()]
     return predictions_json(head, _records(tree, labels, probabilities, why))

@@ -108,6 +108,10 @@ def command(
     from dtcli.errors import ParameterError
 
     quiet_or_show(quiet, show, output)
+    if plot:
+        from dtcli.render.plot import check_plot
+
+        check_plot(plot)  # before the work: the file's type, and matplotlib there to draw it
     if output == "-" and (curve or show_path):
         raise ParameterError(f"-o - writes the model to standard output, where --{'curve' if curve else 'path'} "
                              "prints its table: give -o FILE")  # fmt: skip

@@ -38,7 +38,10 @@ from dtcli.render.rules import FORMATS as RULE_FORMATS
 )
 @format_in_option
 @data_limit_options
-@output_option("Write the rules to FILE instead of standard output.")
+@output_option(
+    "Write the rules to FILE instead of standard output; without -f its extension picks the format "
+    "(.txt, .json, .csv, .md, .tex, .py, .sql)."
+)
 def command(model, prune, data, pessimistic, trace, fmt, format_in, limits, output):
     """Turn MODEL (a tree from 'dtree train -o') into IF-THEN rules, one per leaf.
 

@@ -27,7 +27,10 @@ from dtcli.render.export import FORMATS
     "marked as cut (dashed), with how much is below it.",
 )
 @limit_options
-@output_option("Write to FILE (atomically) instead of standard output.")
+@output_option(
+    "Write to FILE (atomically) instead of standard output; without -f its extension picks the format "
+    "(.svg, .dot/.gv, .mmd/.mermaid, .json, .txt)."
+)
 def command(model, fmt, max_depth, limits, output):
     """Show MODEL (a tree from 'dtree train -o' or 'dtree prune -o') as a picture or a printout.
 
@@ -53,5 +56,6 @@ def command(model, fmt, max_depth, limits, output):
         raise ParameterError("--max-depth cuts pictures and printouts; -f json writes the whole model")
     tree = load_model(model, limits)
     if isinstance(tree, RuleSet):
-        raise ParameterError(f"{model}: is a rule set, not a tree; show it with: dtree rules {model} -f markdown")
+        again = f"dtree rules {shlex.quote(model)} -f markdown"
+        raise ParameterError(f"{model}: is a rule set, not a tree; show it with: {again}")
     show_tree(tree, fmt, output, max_depth, f"dtree show {shlex.quote(model)}")

@@ -7,6 +7,7 @@ table ``ALGORITHMS`` is what ``--algorithm`` offers.
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import replace
 from typing import NamedTuple
 
@@ -118,7 +119,7 @@ def check_table(table: Table, params: GrowParams) -> None:
                 f"{table.source}: column {attribute.name!r} is numeric, and {name} splits only "
                 f"nominal attributes unless thresholds are on: use --algorithm c45 or "
                 f"--thresholds midpoint, treat its values as categories with --nominal "
-                f"{attribute.name}, or leave it out with --ignore {attribute.name}"
+                f"{shlex.quote(attribute.name)}, or leave it out with --ignore {shlex.quote(attribute.name)}"
             )
         missing = table.missing_mask(i) & labelled
         if missing.any() and params.missing == "reject":
@@ -127,7 +128,7 @@ def check_table(table: Table, params: GrowParams) -> None:
                 f"{table.source}: column {attribute.name!r} has {int(missing.sum())} missing "
                 f"value(s) (the first at {first}), and {name} is set to reject them: choose "
                 f"--missing fractional|majority|class-majority|root-majority, fill them in, or leave the column "
-                f"out with --ignore {attribute.name}"
+                f"out with --ignore {shlex.quote(attribute.name)}"
             )
 
 

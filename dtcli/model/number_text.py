@@ -2,13 +2,22 @@
 
 No numpy here: ``dtree gain``'s plain path (``cli/gain.py``) writes thresholds
 with these very functions, and every printout, model and rule does too.
+A threshold computed in single precision (CART's, as scikit-learn places it:
+a single-precision number or the midpoint of two adjacent ones) prints as the
+shortest decimal that splits single-precision values as it does (``33.27``,
+not Weka's six decimals ``33.269999``), when that is shorter.
 """
 
 from __future__ import annotations
 
 import math
+import struct
+from decimal import ROUND_CEILING, Decimal
 
 LONG_MAX = 9.223372036854775807e18  # Java's Long.MAX_VALUE, as a double
+# The most significant bits of a threshold computed in single precision: a single number has 24, the
+# midpoint of two whose exponents differ by up to 7 at most 32.
+SINGLE_BITS = 32
 
 
 def format_threshold(value: float) -> str:
@@ -22,7 +31,54 @@ def format_threshold(value: float) -> str:
     sign = "-" if units < 0 else ""
     whole, frac = divmod(abs(units), 1_000_000)
     text = f"{sign}{whole}.{frac:06d}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
+    text = "0" if text in ("-0", "") else text
+    short = single_text(value)
+    return short if short is not None and len(short) < len(text) else text
+
+
+def _single_bits(value: float) -> int:
+    return struct.unpack("<i", struct.pack("<f", value))[0]
+
+
+def _single(bits: int) -> float:
+    return struct.unpack("<f", struct.pack("<i", bits))[0]
+
+
+def single_cell(value: float) -> tuple[float, float] | None:
+    """(a, b): the single-precision number ``a`` at or below ``value`` and the next one ``b``, when
+    ``value`` looks computed in single precision: at most SINGLE_BITS significant bits, as a single
+    number or the midpoint of two (a number read from text has some 53); otherwise (or beyond single
+    precision's range, or 0) None. For every single-precision ``x``, ``x <= value`` exactly when ``x < b``."""
+    if not math.isfinite(value) or value == 0 or abs(value) >= 3.4e38:
+        return None
+    numerator = value.as_integer_ratio()[0]
+    numerator = abs(numerator) >> ((abs(numerator) & -abs(numerator)).bit_length() - 1)
+    if numerator.bit_length() > SINGLE_BITS:
+        return None
+    near = _single(_single_bits(value))  # rounded to nearest
+    bits = _single_bits(near)
+    if near > value:  # the one below: one step towards minus infinity
+        bits = bits - 1 if near > 0 else bits + 1
+    a = _single(bits)
+    b = _single(bits + 1 if a > 0 else bits - 1) if a != 0 else _single(1)
+    return (a, b) if a <= value < b else None
+
+
+def single_text(value: float) -> str | None:
+    """The shortest decimal ``d`` with ``a <= d < b`` for ``value``'s :func:`single_cell` (so ``x <= d``
+    for exactly the single-precision ``x`` with ``x <= value``), positional; None for other values."""
+    cell = single_cell(value)
+    if cell is None:
+        return None
+    low, high = Decimal(cell[0]), Decimal(cell[1])
+    top = low.adjusted()
+    for digits in range(1, 18):
+        step = Decimal(1).scaleb(top - digits + 1)
+        candidate = (low / step).to_integral_value(rounding=ROUND_CEILING) * step
+        if candidate < high:
+            text = format(candidate.normalize(), "f")
+            return "0" if text in ("-0", "") else text
+    return None
 
 
 def java_double(value: float) -> str:

@@ -150,13 +150,49 @@ class Output:
 console = Output()
 
 
+# The exit status of a run whose standard output was closed by its reader (``dtree ... | head``):
+# 128 + SIGPIPE (13), as a Unix filter killed by SIGPIPE reports it.
+CLOSED_PIPE_STATUS = 141
+
+
+class ClosedPipe(BaseException):
+    """Standard output's reader has gone (``| head``): the run ends quietly, status CLOSED_PIPE_STATUS.
+    A BaseException, so that no ``except Exception`` turns it into an error line."""
+
+
+def stdout_closed() -> bool:
+    """True when standard output is a pipe whose reader has gone (a BrokenPipeError from elsewhere,
+    such as a worker's pipe, is not this)."""
+    try:
+        import select
+
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(events & select.POLLERR for _, events in poller.poll(0))
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def end_quietly() -> None:
+    """Standard output's reader has gone: send it to the null device (nothing more fails, not the
+    final flush) and raise ClosedPipe."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    raise ClosedPipe
+
+
 @contextlib.contextmanager
 def writing_stdout():
-    """Turn a failed write to standard output (a full disk, a closed pipe) into one DataError;
-    standard output then goes to the null device, so nothing more fails (not the final flush either)."""
+    """Turn a failed write to standard output (a full disk) into one DataError, and a closed pipe
+    (its reader has gone) into ClosedPipe; standard output then goes to the null device, so nothing
+    more fails (not the final flush either)."""
     try:
         yield
     except OSError as exc:
+        if isinstance(exc, BrokenPipeError):
+            end_quietly()
         with contextlib.suppress(OSError, ValueError, AttributeError):
             null = os.open(os.devnull, os.O_WRONLY)
             os.dup2(null, sys.stdout.fileno())

@@ -2,7 +2,10 @@
 
 Two classes that read as positive/negative (yes/no, true/false, 1/0, ...)
 print in Mitchell's style, ``[9+, 5-]``; any other classes as
-``[No 5, Yes 9]``, in class order.
+``[No 5, Yes 9]``, in class order; with more than MANY_CLASSES classes only
+the classes a node holds, ``[c3 12, c7 1]`` (a zero count is left out), and of
+more than MANY_CLASSES such the largest, then the others' number and total:
+``[c3 30, c7 28, c1 25, c2 25, c5 25, c9 25, 24 other classes 442]``.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from dtcli.render.printable import shown
 
 _POSITIVE = {"yes", "y", "true", "t", "1", "+", "pos", "positive", "p"}
 _NEGATIVE = {"no", "n", "false", "f", "0", "-", "neg", "negative"}
+MANY_CLASSES = 6  # above this many classes, counts list only the classes present
 
 
 def number(value: float) -> str:
@@ -34,12 +38,21 @@ def signs(classes) -> tuple[int, int] | None:
 
 
 def class_counts(counts, classes) -> str:
-    """``[9+, 5-]`` or ``[No 5, Yes 9]``."""
+    """``[9+, 5-]`` or ``[No 5, Yes 9]``; with many classes, the non-zero counts only."""
     pair = signs(classes)
     if pair is not None:
         pos, neg = pair
         return f"[{number(counts[pos])}+, {number(counts[neg])}-]"
-    return "[" + ", ".join(f"{shown(c)} {number(n)}" for c, n in zip(classes, counts)) + "]"
+    pairs = [(shown(c), float(n)) for c, n in zip(classes, counts)]
+    rest = ""
+    if len(classes) > MANY_CLASSES:
+        pairs = [(c, n) for c, n in pairs if n != 0]
+        if len(pairs) > MANY_CLASSES:
+            ranked = sorted(range(len(pairs)), key=lambda i: -pairs[i][1])  # stable: ties in class order
+            others = ranked[MANY_CLASSES:]
+            rest = f", {len(others)} other classes {number(sum(pairs[i][1] for i in others))}"
+            pairs = [pairs[i] for i in ranked[:MANY_CLASSES]]
+    return "[" + ", ".join(f"{c} {number(n)}" for c, n in pairs) + rest + "]"
 
 
 def j48_number(value: float) -> str:

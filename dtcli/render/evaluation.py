@@ -44,17 +44,24 @@ def evaluation_output(parts: list[Predictions], fmt: str, about: dict) -> str:
         return csv_table(result)
     if fmt != "text":
         raise ValueError(f"evaluation_output: unknown format {fmt!r}")
-    return header_text(about) + report_text(result)
+    return header_text(about, bool(parts) and parts[0].regression) + report_text(result)
 
 
-def header_text(about: dict) -> str:
-    """The lines above the report: the title of the method, then what was evaluated."""
-    lines = [TITLES.get(about.get("method"), "=== Evaluation ==="), ""]
+def header_text(about: dict, regression: bool = False) -> str:
+    """The lines above the report: the title of the method (a regression's folds are not stratified:
+    '=== Cross-validation ===', as Weka titles them), then what was evaluated; a figure of one
+    tree (a split, a test file) is that tree's, not a mean."""
+    title = TITLES.get(about.get("method"), "=== Evaluation ===")
+    if regression and about.get("method") == "cross-validation":
+        title = "=== Cross-validation ==="
+    lines = [title, ""]
     for key, value in about.items():
         if key == "method" or value is None:
             continue
         name = key.replace("_", " ").capitalize()
-        if isinstance(value, dict) and "mean" in value:
+        if isinstance(value, dict) and len(value.get("values") or ()) == 1:
+            lines.append(f"{name + ':':<20}{_g(value['values'][0])}")
+        elif isinstance(value, dict) and "mean" in value:
             sd = value.get("sd")
             spread = f" (sd {_g(sd)})" if sd is not None else ""
             lines.append(f"{name + ':':<20}mean {_g(value['mean'])}{spread}")

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from dtcli.model.tree import Node, Tree
-from dtcli.render.counts import class_counts, number, signs
+from dtcli.render.counts import MANY_CLASSES, class_counts, number, signs
 from dtcli.render.printable import shown
 from dtcli.render.tree import CRITERION_NAMES
 
@@ -71,9 +71,10 @@ def _counts(node: Node, classes, compact: bool) -> str:
 
 def compact_counts(tree: Tree) -> bool:
     """Counts as bare numbers (``[50, 50, 50]``, the classes named once in the legend) when the
-    classes are not a +/- pair and naming them at every node would make boxes wide."""
+    classes are not a +/- pair and naming them at every node would make boxes wide; with more than
+    MANY_CLASSES classes, a node's non-zero counts by name instead (``class_counts``)."""
     classes = tree.classes
-    if tree.schema.is_regression or signs(classes) is not None:
+    if tree.schema.is_regression or signs(classes) is not None or len(classes) > MANY_CLASSES:
         return False
     return len(class_counts(tree.root.counts, classes)) > COMPACT_OVER
 

@@ -5,17 +5,29 @@ from __future__ import annotations
 from dtcli.errors import ParameterError
 
 
-def plot_curve(points, path: str) -> None:
-    """Accuracy (training, validation, test) against the number of nodes, saved to ``path``."""
+def check_plot(path: str) -> None:
+    """Before any work: ``path`` ends in .svg or .png, and matplotlib is installed (ParameterError)."""
+    import importlib.util
+
     if not path.lower().endswith((".svg", ".png")):
         raise ParameterError(f"--plot {path}: give a file ending in .svg or .png")
+    if importlib.util.find_spec("matplotlib") is None:
+        raise ParameterError(NO_MATPLOTLIB)
+
+
+NO_MATPLOTLIB = "--plot needs matplotlib: pip install 'dtree[plot]' (or pip install matplotlib)"
+
+
+def plot_curve(points, path: str) -> None:
+    """Accuracy (training, validation, test) against the number of nodes, saved to ``path``."""
+    check_plot(path)
     try:
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise ParameterError("--plot needs matplotlib: pip install 'dtree[plot]' (or pip install matplotlib)") from None
+        raise ParameterError(NO_MATPLOTLIB) from None
     nodes = [p.nodes for p in points]
     figure, axes = plt.subplots(figsize=(6, 4))
     axes.plot(nodes, [p.training for p in points], marker=".", label="training data")

@@ -13,18 +13,29 @@ def added_columns(tree, predicted: np.ndarray, probabilities: np.ndarray, proba:
     columns = {"prediction": np.asarray(tree.classes, dtype=object)[predicted] if len(predicted) else []}
     if proba:
         for j, label in enumerate(tree.classes):
-            columns[f"proba_{label}"] = formatted(probabilities[:, j], "{:.6g}")
+            columns[f"proba_{label}"] = formatted(probabilities[:, j], SHORTEST)
     return columns
 
 
+def shortest(value: float) -> str:
+    """The shortest decimal that reads back as ``value`` (Python's repr), a whole number without ``.0``."""
+    text = repr(value)
+    return text[:-2] if text.endswith(".0") else text
+
+
+SHORTEST = "shortest"  # formatted's spec for ``shortest``: probabilities at full precision
+
+
 def formatted(values: np.ndarray, spec: str) -> np.ndarray:
-    """``spec.format(v)`` of each float64 value (an array of str objects), formatted once per
-    distinct value: distinct bit patterns, so -0.0 and 0.0 (and NaNs) keep their own text."""
+    """``spec.format(v)`` (or with SHORTEST, ``shortest(v)``) of each float64 value (an array of str
+    objects), formatted once per distinct value: distinct bit patterns, so -0.0 and 0.0 (and NaNs)
+    keep their own text."""
     values = np.ascontiguousarray(values, dtype=np.float64)
     bits = values.view(np.int64)
     ordered = np.sort(bits)  # (np.unique imports numpy.ma: milliseconds of start-up)
     distinct = ordered[np.append(True, ordered[1:] != ordered[:-1])] if len(ordered) else ordered
-    texts = np.array([spec.format(v) for v in distinct.view(np.float64).tolist()], dtype=object)
+    write = shortest if spec == SHORTEST else spec.format
+    texts = np.array([write(v) for v in distinct.view(np.float64).tolist()], dtype=object)
     return texts[np.searchsorted(distinct, bits)]
 
 

@@ -44,10 +44,12 @@ def test_unseen_values_warn_and_predict(run, model, tmp_path):
     assert result.exit_code == 0
     assert "column 'Outlook': 1 value(s) never seen in training, treated as missing" in result.stderr
     assert "Accuracy" not in result.stderr
-    assert result.stdout.splitlines()[1:] == [
-        "Foggy,Hot,High,Weak,Yes,0.357143,0.642857",
-        "Sunny,Hot,Normal,Weak,Yes,0,1",
-    ]
+    foggy, sunny = result.stdout.splitlines()[1:]
+    assert sunny == "Sunny,Hot,Normal,Weak,Yes,0,1"
+    assert foggy.startswith("Foggy,Hot,High,Weak,Yes,")
+    no, yes = foggy.split(",")[-2:]  # No: Sunny and High (5 of 14 cases); full precision, shortest form
+    assert (float(no), float(yes)) == (pytest.approx(5 / 14, rel=1e-15), pytest.approx(9 / 14, rel=1e-15))
+    assert (no, yes) == (repr(float(no)), repr(float(yes)))
 
 
 def test_errors_and_unseen_labels_in_confusion_matrix(run, model, tmp_path):
@@ -217,3 +219,14 @@ def test_rows_written_in_pieces_are_the_rows_written_whole(run, c45, monkeypatch
     assert (tmp_path / "pieces.csv").read_text() == text == to_stdout.stdout
     assert text.count("\n") == 24 and text.startswith("Outlook,Temperature,Humidity,Windy,prediction")
     assert "sunny,61,66,false,yes" in text
+
+
+def test_proba_columns_are_full_precision(run, model, tmp_path):
+    """Foggy was never seen: the row goes down all three Outlook branches, weighted 5, 4 and 5 of 14; with
+    high humidity and a strong wind Sunny and Rain say No: P(No) = 10/14 = 5/7, written to read back exactly."""
+    (tmp_path / "new.csv").write_text("Day,Outlook,Temperature,Humidity,Wind\nD17,Foggy,Mild,High,Strong\n")
+    result = run("predict", model, tmp_path / "new.csv", "--proba", "-q")
+    row = next(csv.DictReader(io.StringIO(result.stdout)))
+    assert float(row["proba_No"]) == pytest.approx(5 / 7, rel=1e-15)
+    assert float(row["proba_Yes"]) == pytest.approx(2 / 7, rel=1e-15)
+    assert row["proba_No"] == repr(float(row["proba_No"])) and len(row["proba_No"]) > 8

@@ -69,7 +69,7 @@ def test_a_full_standard_output_is_one_error(work, args):
     assert (done.returncode, done.stderr) == (1, FULL)
 
 
-def test_a_closed_pipe_is_one_error(work, tmp_path):
+def test_a_closed_pipe_ends_quietly(work, tmp_path):
     rows = (work / "weather.csv").read_text().splitlines()
     (tmp_path / "many.csv").write_text("\n".join([rows[0], *rows[1:] * 20_000]) + "\n")
     run = subprocess.Popen(
@@ -79,8 +79,40 @@ def test_a_closed_pipe_is_one_error(work, tmp_path):
     run.stdout.read(10)
     run.stdout.close()  # like `| head -c 10`
     stderr = run.stderr.read()
-    assert run.wait(60) == 1
-    assert stderr == "Error: standard output: cannot write: Broken pipe\n"
+    assert run.wait(60) == 141  # 128 + SIGPIPE, as a filter killed by SIGPIPE
+    assert stderr == ""
+
+
+@pytest.fixture(scope="module")
+def wide(work):
+    """A table whose Day column makes a 4,200-way ID3 split: its outputs are far larger than a pipe holds."""
+    rows = (work / "weather.csv").read_text().splitlines()
+    days = [f"D{i}," + row.split(",", 1)[1] for i, row in enumerate(rows[1:] * 300)]
+    (work / "wide.csv").write_text("\n".join([rows[0], *days]) + "\n")
+    done = dtree(work, "train", "wide.csv", "-q", "-o", "wide.json")
+    assert done.returncode == 0, done.stderr
+    return work
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("train", "wide.csv", "-f", "text"),
+        ("rules", "wide.json"),
+        ("show", "wide.json", "-f", "svg"),
+        ("predict", "wide.json", "wide.csv", "-q"),
+    ],
+    ids=["train", "rules", "show", "predict"],
+)
+def test_a_pipe_into_head_ends_quietly(wide, args):
+    """A shell pipeline into head: head gets the output's start, dtree writes no error and exits 141."""
+    full = dtree(wide, *args)
+    assert full.returncode == 0, full.stderr
+    script = " ".join(["set -o pipefail;", sys.executable, "-m", "dtcli", *args, "| head -c 100"])
+    done = subprocess.run(["bash", "-c", script], cwd=wide, capture_output=True, text=True, env=dict(os.environ))
+    assert done.stdout == full.stdout[:100]
+    assert "Error" not in done.stderr and "Traceback" not in done.stderr
+    assert done.returncode == 141
 
 
 @pytest.mark.parametrize(
@@ -163,3 +195,17 @@ def test_a_bug_is_still_one_line_and_exit_1(run, monkeypatch, tmp_path):
         "Error: internal error (ValueError: boom second line); this is a bug in dtree: please report it with the "
         "command line (DTREE_DEBUG=1 shows where it happened)\n"
     )
+
+
+def test_stdout_closed_tells_a_gone_reader_from_other_outputs(monkeypatch, tmp_path):
+    from dtcli.render.console import stdout_closed
+
+    read, write = os.pipe()
+    with os.fdopen(write, "w") as writer:
+        monkeypatch.setattr(sys, "stdout", writer)
+        assert not stdout_closed()  # a reader is there
+        os.close(read)
+        assert stdout_closed()
+    with open(tmp_path / "f.txt", "w") as regular:
+        monkeypatch.setattr(sys, "stdout", regular)
+        assert not stdout_closed()
