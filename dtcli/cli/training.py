@@ -43,8 +43,21 @@ class Training:
 
     @property
     def target_task(self) -> str:
-        """How to read the target: --task, else regression for a numeric target with cart (auto)."""
-        return self.task or ("auto" if self.growth.algorithm == "cart" else "classification")
+        """How to read the target: --task, else ``auto`` (a numeric target is numeric: CART regresses
+        it, ID3 and C4.5 refuse it)."""
+        return self.task or "auto"
+
+    def note_target(self, table, quiet: bool) -> None:
+        """Say on standard error (unless ``quiet`` or --task was given) that CART regresses a numeric
+        target that looks like classes (``model.targets``)."""
+        if quiet or self.task is not None or self.growth.algorithm != "cart":
+            return
+        from dtcli.model.targets import regression_note
+        from dtcli.render.console import notice
+
+        note = regression_note(table)
+        if note:
+            notice(f"Note: {note}")
 
     @property
     def seed(self) -> int:

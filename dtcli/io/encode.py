@@ -129,6 +129,8 @@ def infer_table(
         attributes.append(attribute)
         data.append(values if attribute.is_nominal else saturate(values))
     target_attr, y = _infer_column(raw, target, force_nominal=task == "classification" or target in nominal)
+    if task == "classification" and target not in nominal and target not in raw.declared:
+        target_attr, y = _same_numbers(raw.frame[target], target_attr, y)
     if task != "classification" and target not in nominal:
         _check_stray(raw, target, target_attr, strict, notes)
     if task == "regression" and target_attr.kind != NUMERIC:
@@ -266,3 +268,20 @@ def encode_for_schema(raw: RawData, schema: Schema) -> Encoded:
     y = np.where(actual < len(schema.classes), actual, MISSING).astype(np.int32)
     table = Table(schema, data, y, source=raw.source, sha256=raw.sha256, lines=raw.lines)
     return Encoded(table, has_target, unseen, actual, labels)
+
+
+def _same_numbers(column, attribute: Attribute, codes: np.ndarray) -> tuple[Attribute, np.ndarray]:
+    """Classes read from numbers (``--task classification``): cells that are the same number written
+    two ways (``1`` and ``1.0``) are one class, named as first written; codes with a leading zero
+    (``007``) and any column with a cell that is not a number are left as they are."""
+    labels = attribute.values
+    numbers = [parse_number(label) for label in labels]
+    if not labels or any(n is None for n in numbers) or any(CODE.match(label) for label in labels):
+        return attribute, codes
+    first: dict[float, int] = {}
+    merged = [first.setdefault(float(n), len(first)) for n in numbers]
+    if len(first) == len(labels):
+        return attribute, codes
+    names = tuple(labels[merged.index(k)] for k in range(len(first)))
+    remap = np.array(merged + [MISSING], dtype=np.int32)
+    return Attribute(attribute.name, NOMINAL, names), remap[codes]
