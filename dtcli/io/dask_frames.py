@@ -301,8 +301,8 @@ def _classes_only(lay: Layout, kinds: dict, task: str, nominal) -> None:
     numeric = numbers and some and lay.target not in nominal and lay.target not in lay.declared
     if task == "regression" or (task == "auto" and numeric):
         raise ParameterError(
-            f"--engine dask grows classification trees, and the target {lay.target!r} is read as numbers for "
-            "regression: give --task classification to take its values as classes, or leave --engine dask out"
+            f"--engine dask grows classification trees, and the target {lay.target!r} is numeric: give --task "
+            "classification to take its values as classes, or leave --engine dask out (CART regresses it)"
         )
 
 
