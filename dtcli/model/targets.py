@@ -33,9 +33,9 @@ def regression_note(table: Table) -> str | None:
     distinct = class_like(table)
     if not distinct:
         return None
-    name = table.schema.target.name
+    name, numbers = table.schema.target.name, "value, a whole number" if distinct == 1 else "distinct whole numbers"
     return (
-        f"{table.source}: the target {name!r} holds {distinct} distinct whole numbers; CART grows a regression "
+        f"{table.source}: the target {name!r} holds {distinct} {numbers}; CART grows a regression "
         "tree (each leaf predicts a mean): give --task classification to learn them as classes, or --task "
         "regression to keep the regression without this note"
     )
