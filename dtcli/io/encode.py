@@ -271,17 +271,24 @@ def encode_for_schema(raw: RawData, schema: Schema) -> Encoded:
 
 
 def _same_numbers(column, attribute: Attribute, codes: np.ndarray) -> tuple[Attribute, np.ndarray]:
-    """Classes read from numbers (``--task classification``): cells that are the same number written
-    two ways (``1`` and ``1.0``) are one class, named as first written; codes with a leading zero
-    (``007``) and any column with a cell that is not a number are left as they are."""
-    labels = attribute.values
+    """Classes read from numbers (``--task classification``): ``number_classes`` merges the spellings."""
+    merged = number_classes(attribute.values)
+    if merged is None:
+        return attribute, codes
+    names, index = merged
+    remap = np.array(index + [MISSING], dtype=np.int32)
+    return Attribute(attribute.name, NOMINAL, names), remap[codes]
+
+
+def number_classes(labels) -> tuple[tuple[str, ...], list[int]] | None:
+    """Class labels that are the same number written two ways (``1`` and ``1.0``) as one class, named as
+    first written: (the names, each label's index into them); None when nothing merges, or when a label
+    is not a number or is a code with a leading zero (``007``), which stays as written."""
     numbers = [parse_number(label) for label in labels]
     if not labels or any(n is None for n in numbers) or any(CODE.match(label) for label in labels):
-        return attribute, codes
+        return None
     first: dict[float, int] = {}
-    merged = [first.setdefault(float(n), len(first)) for n in numbers]
+    index = [first.setdefault(float(n), len(first)) for n in numbers]
     if len(first) == len(labels):
-        return attribute, codes
-    names = tuple(labels[merged.index(k)] for k in range(len(first)))
-    remap = np.array(merged + [MISSING], dtype=np.int32)
-    return Attribute(attribute.name, NOMINAL, names), remap[codes]
+        return None
+    return tuple(labels[index.index(k)] for k in range(len(first))), index
