@@ -80,8 +80,9 @@ data_options = option_group(
 )
 
 
-def task_option(help_text: str):
-    return click.option("--task", type=click.Choice(["classification", "regression"]), help=help_text)
+def task_option(help_text: str, auto: bool = False):
+    choices = ["auto", "classification", "regression"] if auto else ["classification", "regression"]
+    return click.option("--task", type=click.Choice(choices), help=help_text)
 
 
 def split_names(values, columns) -> list[str]:

@@ -109,6 +109,7 @@ def _judge_training(source, training, scheme, fmt, output) -> None:
 
     table = source.load(training.target_task)
     warn_identifiers(table, False)
+    training.note_target(table, False)
     parts, about, warnings = judge(scheme, source, training, table)
     for message in warnings:
         warn(message)

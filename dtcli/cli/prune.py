@@ -155,7 +155,8 @@ def command(
     emit_tree(pruned, output, show or fmt, quiet)
     from dtcli.render.console import info
 
-    info(f"pruned from {tree.root.n_leaves()} to {pruned.root.n_leaves()} leaves" + written_to(output))
+    after = pruned.root.n_leaves()
+    info(f"pruned from {tree.root.n_leaves()} to {after} {'leaf' if after == 1 else 'leaves'}" + written_to(output))
 
 
 def _cost_complexity(tree, data, ccp, engine, show_path, reading, shown):

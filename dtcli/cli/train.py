@@ -111,6 +111,7 @@ def command(source, training, trace, trace_file, id_column, scheme, scheduler, m
         prepare_engines(source, training.growth.engine)
     table, ids = source.load_with_ids(training.target_task, id_column)
     warn_identifiers(table, quiet)
+    training.note_target(table, quiet)
     learner = training.learner(table)
     progress = TrainingProgress(console.stderr, enabled=None if not quiet else False)
     try:

@@ -43,8 +43,21 @@ class Training:
 
     @property
     def target_task(self) -> str:
-        """How to read the target: --task, else regression for a numeric target with cart (auto)."""
-        return self.task or ("auto" if self.growth.algorithm == "cart" else "classification")
+        """How to read the target: --task, else ``auto`` (a numeric target is numeric: CART regresses
+        it, ID3 and C4.5 refuse it)."""
+        return self.task or "auto"
+
+    def note_target(self, table, quiet: bool) -> None:
+        """Say on standard error (unless ``quiet`` or --task was given) that CART regresses a numeric
+        target that looks like classes (``model.targets``)."""
+        if quiet or self.task not in (None, "auto") or self.growth.algorithm != "cart":
+            return
+        from dtcli.model.targets import regression_note
+        from dtcli.render.console import notice
+
+        note = regression_note(table)
+        if note:
+            notice(f"Note: {note}")
 
     @property
     def seed(self) -> int:
@@ -98,8 +111,13 @@ pruning_options = option_group(
 GROUPS = (
     growth_options,
     task_option(
-        "What to predict. Default: regression when the target column is numeric and the "
-        "algorithm is cart (the mean at each leaf, squared-error splits), else classification."
+        "What to predict. auto (the default): a numeric target (ARFF numeric/real/integer, numbers in "
+        "CSV or Parquet) is regressed by cart (the mean at each leaf, squared-error splits) and refused by "
+        "id3 and c45 (as Weka's J48); a nominal one is classified. classification: the target's values "
+        "are classes, as written (3, not 3.0; 1 and 1.0 are one class). regression: cart only. cart notes "
+        "on stderr when a numeric target looks like classes: whole numbers, at most 30 distinct, "
+        "at least two rows each on average (-q, or --task other than auto, silences it).",
+        auto=True,
     ),
     missing_option,
     cost_options(

@@ -94,9 +94,10 @@ def check_table(table: Table, params: GrowParams) -> None:
         raise DataError(f"{table.source}: every row lacks a value in the target column {table.schema.target.name!r}")
     if table.is_regression:
         if params.algorithm != "cart":
-            raise ParameterError(
-                f"regression (a numeric target, {table.schema.target.name!r}) needs --algorithm cart; "
-                "for classes use --task classification"
+            raise DataError(
+                f"{table.source}: the target {table.schema.target.name!r} is numeric, and "
+                f"{ALGORITHMS[params.algorithm].title} learns classes only: use --algorithm cart for a regression "
+                "tree, or --task classification to take its values as classes"
             )
         if params.chi2_alpha is not None:
             raise ParameterError(
@@ -106,12 +107,6 @@ def check_table(table: Table, params: GrowParams) -> None:
         from dtcli.induction.search.regression import check_regression_target  # only numeric targets need it
 
         check_regression_target(table)
-    elif len(present := np.flatnonzero(np.bincount(table.y[labelled]))) < 2:  # np.unique would import numpy.ma
-        only = table.classes[present[0]]
-        raise DataError(
-            f"{table.source}: the target {table.schema.target.name!r} has one class only "
-            f"({only!r}); a tree needs at least two classes: check --target"
-        )
     name = ALGORITHMS[params.algorithm].title
     for i, attribute in enumerate(table.attributes):
         if not attribute.is_nominal and not params.thresholds:

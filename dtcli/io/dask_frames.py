@@ -26,7 +26,7 @@ import numpy as np
 from dtcli.errors import DataError, ParameterError
 from dtcli.io.columns import NumberColumn
 from dtcli.io.csv_cells import parse_number
-from dtcli.io.encode import MISSING_ANY, MISSING_NUMERIC
+from dtcli.io.encode import MISSING_ANY, MISSING_NUMERIC, number_classes
 from dtcli.model.table import NOMINAL, NUMERIC, Attribute, Schema, saturate
 
 NOT_NUMBERS = frozenset(MISSING_ANY) | frozenset(MISSING_NUMERIC)
@@ -249,14 +249,30 @@ def encode(part, schema: Schema) -> Encoded:
     values = np.full((len(numeric), n), np.nan)
     for j, a in enumerate(numeric):
         values[j] = saturate(_numbers(part[a.name]))
-    return Encoded(codes, values, _codes(part[schema.target.name], schema.target))
+    return Encoded(codes, values, _codes(part[schema.target.name], schema.target, numbers=True))
 
 
-def _codes(series, attribute: Attribute) -> np.ndarray:
+def _codes(series, attribute: Attribute, numbers: bool = False) -> np.ndarray:
+    """Codes into ``attribute``'s values; with ``numbers`` (the target) a cell not among them that is a
+    number one of them is (1.0 and the class 1, ``_number_classes``) takes that one's code."""
     index = {v: i for i, v in enumerate(attribute.values)}
     codes, uniques = series.factorize()
-    lookup = np.array([index.get(str(u).strip(), -1) for u in uniques] + [-1], dtype=np.int32)
+    texts = [str(u).strip() for u in uniques]
+    if numbers and any(t not in index for t in texts) and attribute.values:
+        values = [parse_number(v) for v in attribute.values]
+        if all(v is not None for v in values):
+            by_number = {v: i for i, v in reversed(list(enumerate(values)))}
+            index = {**{t: by_number.get(parse_number(t), -1) for t in texts}, **index}
+    lookup = np.array([index.get(t, -1) for t in texts] + [-1], dtype=np.int32)
     return lookup[codes]
+
+
+def _number_classes(schema: Schema) -> Schema:
+    """The schema with the target's spellings of one number as one class (``encode.number_classes``)."""
+    merged = number_classes(schema.target.values)
+    if merged is None:
+        return schema
+    return Schema(schema.attributes, Attribute(schema.target.name, NOMINAL, merged[0]))
 
 
 def _is_float(series) -> bool:
@@ -320,6 +336,8 @@ def load(
     labels = client.gather(client.compute([delayed(labels_of)(p, drops) for p in parts]))
     schema = schema_of(lay, kinds, labels)
     _no_dates(schema, lay, source)
+    if lay.target not in columns[2] and lay.target not in lay.declared:  # 1 and 1.0: one class, as locally
+        schema = _number_classes(schema)
     encoded = client.compute([delayed(encode)(p, schema) for p in parts])
     n_rows, by_class = summed(client, client.map(_sizes, encoded, n_classes=len(schema.classes)))
     return Loaded(schema, encoded, source, _fingerprint(data, read), int(n_rows[0]), by_class)
@@ -347,8 +365,8 @@ def _classes_only(lay: Layout, kinds: dict, task: str, nominal) -> None:
     numeric = numbers and some and lay.target not in nominal and lay.target not in lay.declared
     if task == "regression" or (task == "auto" and numeric):
         raise ParameterError(
-            f"--engine dask grows classification trees, and the target {lay.target!r} is read as numbers for "
-            "regression: give --task classification to take its values as classes, or leave --engine dask out"
+            f"--engine dask grows classification trees, and the target {lay.target!r} is numeric: give --task "
+            "classification to take its values as classes, or leave --engine dask out (CART regresses it)"
         )
 
 

@@ -210,6 +210,8 @@ def infer_table(
         attributes.append(attribute)
         data.append(values if attribute.is_nominal else saturate(values))
     target_attr, y = _infer_column(raw, target, force_nominal=task == "classification" or target in nominal)
+    if task == "classification" and target not in nominal and target not in raw.declared:
+        target_attr, y = _same_numbers(raw.frame[target], target_attr, y)
     if task != "classification" and target not in nominal:
         _check_stray(raw, target, target_attr, strict, notes)
     if task == "regression" and target_attr.kind != NUMERIC:
@@ -351,3 +353,27 @@ def encode_for_schema(raw: RawData, schema: Schema) -> Encoded:
     y = np.where(actual < len(schema.classes), actual, MISSING).astype(np.int32)
     table = Table(schema, data, y, source=raw.source, sha256=raw.sha256, lines=raw.lines)
     return Encoded(table, has_target, unseen, actual, labels)
+
+
+def _same_numbers(column, attribute: Attribute, codes: np.ndarray) -> tuple[Attribute, np.ndarray]:
+    """Classes read from numbers (``--task classification``): ``number_classes`` merges the spellings."""
+    merged = number_classes(attribute.values)
+    if merged is None:
+        return attribute, codes
+    names, index = merged
+    remap = np.array(index + [MISSING], dtype=np.int32)
+    return Attribute(attribute.name, NOMINAL, names), remap[codes]
+
+
+def number_classes(labels) -> tuple[tuple[str, ...], list[int]] | None:
+    """Class labels that are the same number written two ways (``1`` and ``1.0``) as one class, named as
+    first written: (the names, each label's index into them); None when nothing merges, or when a label
+    is not a number or is a code with a leading zero (``007``), which stays as written."""
+    numbers = [parse_number(label) for label in labels]
+    if not labels or any(n is None for n in numbers) or any(CODE.match(label) for label in labels):
+        return None
+    first: dict[float, int] = {}
+    index = [first.setdefault(float(n), len(first)) for n in numbers]
+    if len(first) == len(labels):
+        return None
+    return tuple(labels[index.index(k)] for k in range(len(first))), index

@@ -91,9 +91,10 @@ def read_plain(path: str, target: str | None, ignore, limits: Limits) -> PlainTa
         if column is None:
             return None
         attributes.append(column)
-    classes, y = _nominal(columns[target], _numbers(columns[target]) is not None)
-    if not classes:
-        return None
+    numbers = _numbers(columns[target]) is not None
+    classes, y = _nominal(columns[target], numbers)
+    if not classes or (numbers and len({parse_number(c) for c in classes}) < len(classes)):
+        return None  # (1 and 1.0: one class to the full reader, encode._same_numbers)
     return PlainTable(got.source, tuple(attributes), target, classes, y)
 
 

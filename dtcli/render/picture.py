@@ -125,7 +125,9 @@ def picture(tree: Tree, max_depth: int | None = None, heading: str = "Decision t
             )
     target = shown(tree.schema.target.name)
     root = tree.root
-    title = f"{heading} for {target}: {root.n_leaves()} leaves, {root.n_nodes()} nodes, depth {root.depth()}"
+    leaves, nodes = root.n_leaves(), root.n_nodes()
+    shape = f"{leaves} {'leaf' if leaves == 1 else 'leaves'}, {nodes} {'node' if nodes == 1 else 'nodes'}"
+    title = f"{heading} for {target}: {shape}, depth {root.depth()}"
     order = "[" + ", ".join(map(shown, classes)) + "]" if compact else None
     return Picture(boxes, classes, target, tree.schema.is_regression, cut, title, order)
 

@@ -179,4 +179,4 @@ class ShownTree:
 def summary(tree: Tree) -> str:
     """One line: leaves, nodes and depth."""
     leaves, nodes, depth = tree.root.shape()
-    return f"{leaves} leaves, {nodes} nodes, depth {depth}"
+    return f"{leaves} {'leaf' if leaves == 1 else 'leaves'}, {nodes} {'node' if nodes == 1 else 'nodes'}, depth {depth}"

@@ -122,7 +122,7 @@ def test_train_prints_every_format(work):
     # grown on a stratified two thirds, pruned on the held-out third: a held-out row mostly falls in
     # the leaf of a neighbour of the other class, so the full tree gets most wrong, a single leaf half
     held = ok(work, "train", "deep.csv", "-a", "cart", "-m", "1", "--prune", "reduced-error", "-q")
-    assert held.stderr.splitlines()[-1].startswith("CART tree: 1 leaves, 1 nodes, depth 0")
+    assert held.stderr.splitlines()[-1].startswith("CART tree: 1 leaf, 1 node, depth 0")
     rich = ok(work, "train", "deep.csv", "-a", "cart", "-m", "1").stdout.splitlines()
     assert rich[0].startswith("y [a 5001, b 5001] · split on x (Gini gain")
     tail = " ".join(line.strip() for line in rich[-4:])  # the summary, wrapped in the room left
@@ -159,7 +159,7 @@ def test_prune_cost_complexity(work):
     for extra in ([], ["--one-se"]):
         done = ok(work, "prune", "deep.json", "--cv-folds", "5", "--data", "deep.csv", *extra, "-f", "text")
         assert done.stdout == f": a ({N}.0/{N // 2}.0)\n"
-        assert done.stderr.splitlines()[-1] == f"pruned from {N} to 1 leaves"
+        assert done.stderr.splitlines()[-1] == f"pruned from {N} to 1 leaf"
 
 
 def test_prune_pessimistic_both_engines_agree(work):
@@ -190,7 +190,7 @@ def test_prune_reduced_error(work):
         ["Reduced-error", "pruning", "(validation", "accuracy;", "no", "worse", "is", "enough):"],
         ["before", "after", "nodes", "node"],
         ["0.0000", "0.5000", "1", "/", f"({N}", "cases)"],
-        f"pruned from {N} to 1 leaves".split(),
+        f"pruned from {N} to 1 leaf".split(),
     ]
     curve = ok(
         work,

@@ -42,7 +42,7 @@ FILES = {
     "badattr.arff": ARFF.replace("temp numeric", "temp numbr").encode(),
     "undeclared.arff": ARFF.replace("rainy, 70, yes", "cloudy, 70, yes").encode(),
     "count.arff": ARFF.replace("sunny, 85, no", "sunny, 85").encode(),
-    "one.csv": b"a,b,c\nx,y,yes\nz,y,yes\n",
+    "numclass.csv": b"a,b,c\nx,y,1.5\nz,y,2.25\n",
     "nolabel.csv": b"a,b,c\nx,y,?\nz,y,\n",
     "holes.csv": b"a,b,c\nx,y,yes\n?,y,no\nz,w,no\n",
     "notjson.json": b"this is not JSON\n",
@@ -115,7 +115,11 @@ CASES = [
     # options against the data
     case("unknown-target", (*TRAIN_W, "--target", "Play"), ["weather.csv", "'Play'", "--target", WEATHER_COLUMNS]),
     case("unknown-ignore", ("gain", "weather.csv", "--ignore", "Day,Dya"), ["weather.csv", "'Dya'", WEATHER_COLUMNS]),
-    case("single-class", ("train", "one.csv"), ["one.csv", "'c'", "one class", "'yes'"]),
+    case(
+        "numeric-class",
+        ("train", "numclass.csv"),
+        ["numclass.csv", "'c'", "numeric", "--algorithm cart", "--task classification"],
+    ),
     case("target-all-missing", ("train", "nolabel.csv"), ["nolabel.csv", "every row lacks", "'c'"]),
     case(
         "id3-numeric",
@@ -194,13 +198,13 @@ def test_error_is_one_line(work, args, expected):
 @pytest.mark.parametrize(
     ("args", "output"),
     [
-        (("train", "one.csv", "-o", "out.json"), "out.json"),
+        (("train", "numclass.csv", "-o", "out.json"), "out.json"),
         (("predict", "damaged.json", "weather.csv", "-o", "out.csv"), "out.csv"),
     ],
     ids=["train", "predict"],
 )
 def test_failed_command_leaves_output_alone(work, tmp_path, args, output, existing):
-    for name in ("one.csv", "damaged.json", "weather.csv"):
+    for name in ("numclass.csv", "damaged.json", "weather.csv"):
         shutil.copy(work / name, tmp_path)
     before = b"precious \x00 bytes\n"
     if existing:

@@ -208,6 +208,7 @@ FULL_PATH = [
     ("weights.csv", "a,b,class\nx,1,yes\ny,2,no\n", ("-a", "cart")),
     ("nominal.csv", "a,b,class\nx,1,yes\ny,2,no\n", ("--nominal", "b")),
     ("regress.csv", "a,b,y\nx,1,1.5\ny,2,2.5\n", ("--task", "regression")),
+    ("spellings.csv", "a,b,y\nx,1,1\ny,2,1.0\nx,3,2\n", ()),  # 1 and 1.0: one class
     ("no-target.csv", "a,b,class\nx,1,yes\n", ("--target", "nope")),
     ("no-where.csv", "a,b,class\nx,1,yes\n", ("-w", "nope=1")),
     ("no-value.csv", "a,b,class\nx,1,yes\n", ("-w", "a=zz")),

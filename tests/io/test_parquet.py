@@ -100,7 +100,7 @@ TRAININGS = {
     "cart": ("-a", "cart", "--target", "label", "--ignore", "y"),
     "regression": ("-a", "cart", "--task", "regression", "--target", "y", "--ignore", "label"),
     "nominal-count": ("-a", "c45", "--target", "label", "--ignore", "y", "--nominal", "count"),
-    "count-as-class": ("-a", "c45", "--target", "count", "--ignore", "y,label"),
+    "count-as-class": ("-a", "c45", "--task", "classification", "--target", "count", "--ignore", "y,label"),
 }
 
 

@@ -16,8 +16,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import numpy as np
-
 from dtcli.errors import DataError, ParameterError
 from dtcli.induction.distributed.cluster import client as connect
 from dtcli.induction.distributed.cluster import modules, summed
@@ -125,12 +123,6 @@ def _check(schema, n_rows: int, by_class, source: str) -> None:
         raise DataError(f"{source}: no data rows; the file has a header but no examples")
     if by_class.sum() == 0:
         raise DataError(f"{source}: every row lacks a value in the target column {schema.target.name!r}")
-    present = np.flatnonzero(by_class)
-    if len(present) < 2:
-        raise DataError(
-            f"{source}: the target {schema.target.name!r} has one class only ({schema.classes[present[0]]!r}); "
-            "a tree needs at least two classes: check --target"
-        )
 
 
 def _warnings(source: str, n_rows: int, rows: int) -> list[str]:
