@@ -13,7 +13,7 @@ compiled by the same rule (``compiled_pruning``).
 
 ``auto`` counts what each grower will really cost (``estimates.py``, measured): the reference's
 per-node time on this table's rows, attributes and classes against a compiled engine's start
-(importing numba, loading its kernels: about half a second) and its own time. A table the reference
+(importing numba, loading its kernels: a second or so) and its own time. A table the reference
 grows sooner than that (weather, iris, a grading script's small files) is grown by it before
 anything of the engines, or of ``compiling``, is imported: start-up matters to scripts that call
 dtree thousands of times. A larger one looks at this machine's kernel cache (``compiling.py``: a

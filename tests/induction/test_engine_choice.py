@@ -65,7 +65,7 @@ def test_small_tables_stay_on_the_reference_even_with_every_kernel_cached(machin
 def test_a_classroom_table_goes_to_the_engine_when_its_kernels_are_cached(machine):
     """digits (1,797 rows, 64 numeric attributes, 10 classes): seconds by the reference, a fraction compiled."""
     table = shaped(**DIGITS)
-    assert estimates.reference_seconds("c45", table) > 5 * estimates.engine_seconds(table)
+    assert estimates.reference_seconds("c45", table) > 3 * estimates.engine_seconds(table)
     machine(["levelwise", "c45", "id3", "cart", "cart-side", "prune"])
     assert backend.choose(table, grow_params("c45")) == backend.LEVELWISE
     assert backend.choose(table, grow_params("id3", thresholds="midpoint")) == backend.LEVELWISE
