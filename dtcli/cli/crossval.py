@@ -94,7 +94,8 @@ def judge(scheme: Scheme, source, training, table, progress=None, quiet: bool = 
     the folds of --cv show a progress bar on a terminal (render.progress) unless ``progress`` or ``quiet``."""
     from dtcli.induction.evaluate import crossval
 
-    fit = training.learner(table).fit
+    learner = training.learner(table)
+    fit = learner.fit
     seed = training.seed
     about = {"data": source.data, "method": scheme.method, "algorithm": training.growth.algorithm}
     if scheme.test:
@@ -105,7 +106,10 @@ def judge(scheme: Scheme, source, training, table, progress=None, quiet: bool = 
         about.update(split=scheme.split, seed=seed)
     else:
         folds = scheme.folds if scheme.folds is not None else DEFAULT_FOLDS
+        from dtcli.induction import backend
         from dtcli.render.progress import steps
+
+        backend.prepare(table, learner.grow_params, learner.engine, folds)  # (the folds share the engines' start)
 
         with steps("cross-validation", folds, quiet=quiet or progress is not None) as work:
             done = progress or (lambda completed, total: work.update(completed=completed))

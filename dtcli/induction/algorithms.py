@@ -221,7 +221,7 @@ def _grow_and_prune(
             from dtcli.induction.grow.flat import collapse as flat_collapse
 
             flat_collapse(flat)
-        compiled = method == "pessimistic" and backend.compiled_pruning(data, engine)
+        compiled = method == "pessimistic" and backend.compiled_pruning(data, engine, started=True)
         root = None if compiled else flat.to_nodes()
         flat = flat if compiled else None
     else:

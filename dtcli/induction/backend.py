@@ -4,25 +4,26 @@
 level-wise engine, ``levelwise/engine.py``: C4.5 and ID3 classification),
 ``CART`` (the compiled CART builders, ``cart/engine.py``) or ``REFERENCE``
 (``grow/grower.py``, every algorithm and option). The request ``engine`` is
-``auto`` (a compiled engine from ``ENGINE_MIN_ROWS`` rows: below that the
-reference is fast enough and starts without importing numba, which matters
-to scripts that call dtree thousands of times on small files), ``reference``
-or ``compiled`` (an engine whatever the size, when it supports the
+``auto``, ``reference`` or ``compiled`` (an engine whatever the size, when it supports the
 parameters); ``dask`` (``dtree train`` only) grows on a Dask cluster from the file
 (``train_distributed``, ``distributed/``); a traced growth (``narrate``: every node's candidates and decision
 recorded) is always the reference's. An engine runs only where numba can be used; ``unavailable``
 says when a ``compiled`` request could not be met. Pessimistic pruning runs
 compiled by the same rule (``compiled_pruning``).
 
-With ``auto``, kernels not yet in this machine's cache (``compiling.py``: a glance at the cache
-directory, numba not imported) count too: the reference grows the tree when it would finish before
-they compiled (``compiling.reference_seconds`` against ``compiling.compile_seconds``) and within
+``auto`` counts what each grower will really cost (``estimates.py``, measured): the reference's
+per-node time on this table's rows, attributes and classes against a compiled engine's start
+(importing numba, loading its kernels: a second or so) and its own time. A table the reference
+grows sooner than that (weather, iris, a grading script's small files) is grown by it before
+anything of the engines, or of ``compiling``, is imported: start-up matters to scripts that call
+dtree thousands of times. A larger one looks at this machine's kernel cache (``compiling.py``: a
+glance at file names, numba not imported): every kernel cached, the engine grows it; some not
+cached, the reference grows it when it would finish before they compiled and within
 ``compiling.SOONER_LIMIT`` seconds (a longer run compiles, once per machine, rather than pay the
 reference at every run), so a first run on a new machine does not wait a minute for a table the
-reference grows in seconds; with every
-kernel cached the choice is by size alone. ``compile_seconds`` says how long the compiling a run is
-about to start takes (0: none), for the progress display to announce it.
-Every choice gives the same tree.
+reference grows in seconds. ``compile_seconds`` says how long the compiling a run is about to start
+takes (0: none), for the progress display to announce it. ``prepare`` loads the engines once for
+the folds of a cross-validation, whose growths share their start. Every choice gives the same tree.
 
 Prediction chooses likewise (``compiled_prediction``): a large enough table (rows times the
 tree's depth) walks the tree in the compiled kernel (``apply/kernels/descend.py``), a small one
@@ -32,8 +33,8 @@ descends with numpy without importing numba; both give the same numbers to the l
 from __future__ import annotations
 
 from dtcli.errors import ParameterError
+from dtcli.induction import estimates
 
-ENGINE_MIN_ROWS = 5_000  # measured: numba start-up (~0.5 s) pays off from about 4,000 rows
 ENGINES = ("auto", "reference", "compiled")
 REFERENCE, LEVELWISE, CART = "reference", "levelwise", "cart"
 DASK = "dask"  # ``dtree train`` only: the Dask engine (``distributed/``), which reads DATA on a cluster
@@ -52,8 +53,15 @@ def check_engine(engine: str) -> None:
         raise ParameterError(f"--engine must be one of {', '.join(ENGINES)}")
 
 
-def _wanted(table, engine: str) -> bool:
-    return engine == "compiled" or (engine == "auto" and table.n_rows >= ENGINE_MIN_ROWS)
+def kind_of(table, params) -> str:
+    """What the reference's cost is measured for (``estimates``): the algorithm, or regression."""
+    return "regression" if table.is_regression else params.algorithm
+
+
+def _wanted(table, engine: str, kind: str, runs: int = 1) -> bool:
+    """Whether an engine may grow (prune: ``kind`` prune) on ``table``: asked for, or with ``auto`` one
+    whose kernels are cached would be done before the reference (the cache is looked at later)."""
+    return engine == "compiled" or (engine == "auto" and estimates.engine_pays(kind, table, runs=runs))
 
 
 def available() -> bool:
@@ -66,7 +74,7 @@ def available() -> bool:
 def choose(table, params, engine: str = "auto", narrate: bool = False) -> str:
     """Which grower grows a tree on ``table`` with ``params`` for the request ``engine``
     (the reference whenever the growth is narrated: it decides node by node, and grows the same tree)."""
-    if narrate or not _wanted(table, engine):
+    if narrate or not _wanted(table, engine, kind_of(table, params)):
         return REFERENCE  # before the engines' modules are imported: a small table never loads them
     from dtcli.induction.cart.engine import use_cart_engine
     from dtcli.induction.levelwise.engine import use_engine
@@ -95,8 +103,7 @@ def _sooner_by_reference(table, params, choice: str) -> bool:
     from dtcli.induction import compiling
 
     missing = compiling.uncached(kernel_sets(table, params, choice), table)
-    kind = "regression" if table.is_regression else params.algorithm
-    return compiling.sooner(compiling.reference_seconds(kind, table), missing)
+    return compiling.sooner(estimates.reference_seconds(kind_of(table, params), table), missing)
 
 
 def compile_seconds(table, params, choice: str, pruning: bool, engine: str = "auto") -> float:
@@ -110,6 +117,25 @@ def compile_seconds(table, params, choice: str, pruning: bool, engine: str = "au
     from dtcli.induction import compiling
 
     return compiling.compile_seconds(compiling.uncached(sets, table))
+
+
+def prepare(table, params, engine: str, runs: int) -> None:
+    """Before ``runs`` growths on tables like ``table`` (the folds of a cross-validation, each a
+    process's or one after another): load the compiled engines here once, when every kernel they
+    need is cached and together they would be done before the reference, so that each growth
+    counts no start of its own (forked workers inherit them)."""
+    if engine != "auto" or runs <= 1 or not _wanted(table, engine, kind_of(table, params), runs):
+        return
+    from dtcli.induction.cart.engine import use_cart_engine
+    from dtcli.induction.levelwise.engine import use_engine
+
+    choice = LEVELWISE if use_engine(table, params) else CART if use_cart_engine(table, params) else REFERENCE
+    if choice == REFERENCE:
+        return
+    from dtcli.induction import compiling
+
+    if not compiling.uncached(kernel_sets(table, params, choice), table) and available():
+        estimates.STARTED.append(True)
 
 
 def unavailable(engine: str) -> str | None:
@@ -157,16 +183,17 @@ def grow_nodes(table, params, engine: str = "auto", progress=None, trace: list |
     return grown.to_nodes() if choice == LEVELWISE else grown
 
 
-def compiled_pruning(table, engine: str = "auto") -> bool:
+def compiled_pruning(table, engine: str = "auto", started: bool | None = None) -> bool:
     """Whether pessimistic pruning of a tree on ``table`` runs compiled for the request ``engine``
-    (it falls back by itself when numba cannot be used): by size, and with ``auto`` not when the
-    reference would be done before the pruning kernels compiled."""
-    if not _wanted(table, engine):
+    (it falls back by itself when numba cannot be used): with ``auto`` when the reference would
+    take longer than the engine (``estimates``), and not when it would be done before the pruning
+    kernels compiled; ``started``: numba is loaded already, by an engine's growth)."""
+    if not (engine == "compiled" or (engine == "auto" and estimates.engine_pays("prune", table, started))):
         return False
     from dtcli.induction import compiling
 
     missing = compiling.uncached(["prune"], table) if engine == "auto" else []
-    return not compiling.sooner(compiling.reference_seconds("prune", table), missing)
+    return not compiling.sooner(estimates.reference_seconds("prune", table), missing)
 
 
 def compiled_prediction(n_rows: int, depth: int, engine: str = "auto") -> bool:

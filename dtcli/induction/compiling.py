@@ -7,11 +7,11 @@ run calls from Python fall into sets (``KERNEL_SETS``), one per engine and task:
 (numba's naming: ``<module>.<function>-<line>.py<version>.nbi`` in a sub-directory named after
 the kernels' directory), a check of a few file names that imports nothing of numba.
 
-``COMPILE_SECONDS`` (each set's compile time, in CPU seconds: one compile runs on one core) and
-``REFERENCE_SECONDS`` (the per-node reference's time per row and attribute) were measured with an
-empty cache on this project's benchmark tables (``make_data.py``: 10 nominal and 10 numeric
-attributes, 3 classes, missing values) on a shared 2-core machine; ``backend`` weighs them, and
-``DESCEND_SECONDS`` (numpy's prediction per row and level) against the prediction kernel's compile.
+``COMPILE_SECONDS`` (each set's compile time, in CPU seconds: one compile runs on one core) was
+measured with an empty cache on this project's benchmark tables (``make_data.py``: 10 nominal and 10
+numeric attributes, 3 classes, missing values) on a shared 2-core machine; ``backend`` weighs it
+against the reference's time (``estimates.py``), and ``DESCEND_SECONDS`` (numpy's prediction per row
+and level) against the prediction kernel's compile.
 They are estimates: a choice made on them never changes a tree, only how soon it is grown.
 """
 
@@ -82,15 +82,12 @@ COMPILE_SECONDS = {
     "prune": 15.0,
     "predict": 12.0,
 }
-# seconds the per-node reference takes per (row x attribute), by algorithm and task (20,000 rows of
-# the benchmark table: C4.5 4.0 s, ID3 with thresholds 8.7 s, CART 8.9 s, regression 37.6 s; since
-# then ID3's and CART's per-node search take 0.85x and 0.56x that, measured side by side), and to prune
-REFERENCE_SECONDS = {"c45": 8e-6, "id3": 1.7e-5, "cart": 1.25e-5, "regression": 9e-5, "prune": 1e-6}
-# the reference stands in for kernels not cached only in runs this short (seconds): a longer run
-# compiles them, once per machine, rather than pay the reference's time at every run (the reference
-# never fills the cache: CART on 100,000 rows took 48 s by the reference at every run, against 55 s
-# of compiling once and 4 s a run after)
-SOONER_LIMIT = 10.0
+# the reference stands in for kernels not cached only in runs this short (seconds, as estimated in
+# estimates.py): a longer run compiles them, once per machine, rather than pay the reference's time
+# at every run. A first run should not take much more than a warm one: CART on a table of 42,000 rows
+# and 20 attributes takes the reference about 24 s (CPU, machine shared) against 80 s of compiling
+# its threaded builders, and 18.6 s for C4.5 against 26 s (level-wise, C4.5 and pruning kernels)
+SOONER_LIMIT = 30.0
 # seconds numpy's level-by-level prediction takes per (row x level of the tree)
 DESCEND_SECONDS = 2.5e-7
 
@@ -183,8 +180,3 @@ def compile_seconds(sets: list[str]) -> float:
 def descend_seconds(n_rows: int, depth: int) -> float:
     """About how long numpy's prediction takes for ``n_rows`` rows through ``depth`` levels."""
     return DESCEND_SECONDS * n_rows * max(depth, 1)
-
-
-def reference_seconds(kind: str, table) -> float:
-    """About how long the per-node reference takes for ``kind`` (an algorithm, regression or prune)."""
-    return REFERENCE_SECONDS[kind] * table.n_rows * max(len(table.attributes), 1)

@@ -183,12 +183,13 @@ def compiling_text(seconds: float) -> str:
 
 def announce_compiling(seconds: float, work: Steps | None = None, quiet: bool = False) -> None:
     """Say that kernels are about to compile for about ``seconds``: as the detail of ``work``'s bar,
-    drawn at once (on a terminal), else as one line on standard error (a pipe, a file; held for the
-    JSON document under ``-f json``); nothing with ``quiet`` or in a worker process."""
-    if quiet or _in_worker():
+    drawn at once (on a terminal), else as one line on standard error (a pipe, a file, and with
+    ``quiet`` too: a wait of many seconds is never silent; held for the JSON document under
+    ``-f json``); nothing in a worker process."""
+    if _in_worker():
         return
     text = compiling_text(seconds)
-    if work is not None and work.how != "off":
+    if not quiet and work is not None and work.how != "off":
         work.delay = 0.0
         work.update(detail=text)
         return

@@ -26,12 +26,14 @@ def dtree(*args, cache: Path, cwd: Path):
 
 @pytest.mark.compiled
 def test_a_cold_compile_is_announced_once_on_stderr(tmp_path):
-    """The smallest set of kernels: ID3 on nominal attributes (no sorting, no numeric scans)."""
+    """The smallest set of kernels: ID3 on nominal attributes (no sorting, no numeric scans); said
+    with -q too (it silences the tree and the notes, not a wait of many seconds)."""
     rng = np.random.default_rng(0)
     rows = ["a,b,y"] + [f"v{rng.integers(0, 3)},w{rng.integers(0, 2)},k{rng.integers(0, 2)}" for _ in range(300)]
     data = tmp_path / "small.csv"
     data.write_text("\n".join(rows) + "\n")
-    first = dtree("train", data, "--engine", "compiled", "-o", tmp_path / "m.json", cache=tmp_path / "c", cwd=tmp_path)
+    model = tmp_path / "m.json"
+    first = dtree("train", data, "--engine", "compiled", "-q", "-o", model, cache=tmp_path / "c", cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     assert first.stderr.count(NOTICE) == 1 and first.stderr.startswith(NOTICE), first.stderr
     again = dtree("train", data, "--engine", "compiled", "-o", tmp_path / "m.json", cache=tmp_path / "c", cwd=tmp_path)

@@ -183,18 +183,20 @@ def test_a_compile_is_announced_on_the_bar_at_once_and_kept_through_level_0(colo
     progress.close()
 
 
-def test_a_compile_is_one_line_on_a_pipe_held_under_json_and_silent_with_q(monkeypatch):
+def test_a_compile_is_one_line_on_a_pipe_held_under_json_and_said_with_q_too(monkeypatch):
+    """-q drops the tree, the notes and the bar, but a wait of many seconds is never silent."""
     from dtcli.render.console import hold_messages, release_messages, take_warnings
 
     pipe = io.StringIO()
     monkeypatch.setattr(sys, "stderr", pipe)
     TrainingProgress(pipe).compiling(30)
     assert pipe.getvalue() == "compiling kernels (once per machine, about 30 s)\n"
-    TrainingProgress(pipe, enabled=False).compiling(30)  # -q
+    TrainingProgress(pipe, enabled=False).compiling(30)  # -q: the same one line
+    assert pipe.getvalue() == "compiling kernels (once per machine, about 30 s)\n" * 2
     hold_messages()  # -f json with a document on standard error: the notice joins its warnings
     try:
         TrainingProgress(pipe).compiling(30)
         assert take_warnings() == ["compiling kernels (once per machine, about 30 s)"]
     finally:
         release_messages()
-    assert pipe.getvalue().count("\n") == 1
+    assert pipe.getvalue().count("\n") == 2

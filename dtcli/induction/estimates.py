@@ -1,0 +1,69 @@
+"""What a growth will cost each way: measured models of the reference's and the compiled engines' seconds.
+
+``backend`` weighs them to choose who grows a tree; a choice never changes the tree, only how soon
+it is grown. The figures are CPU seconds on this project's 2-core machine (median of runs in turn):
+
+- the per-node reference (``grow/grower.py``) pays Python's overhead at every node and attribute,
+  so its time follows the table's cells (rows times attributes, a nominal one counting less than a
+  numeric one) and grows with the classes (more classes, more nodes): ``reference_seconds``;
+- a compiled engine whose kernels are cached pays a fixed start (importing numba and loading the
+  machine code, ``ENGINE_START_SECONDS``; less, ``ENGINE_LOAD_SECONDS``, once ``backend.prepare``
+  has loaded numba for the folds of a cross-validation) and then little per cell (``engine_seconds``);
+- kernels not cached compile first (``compiling.compile_seconds``).
+
+This module imports nothing: a small table's run decides here, before ``compiling`` (pathlib, glob)
+or numba is imported.
+"""
+
+from __future__ import annotations
+
+# seconds the per-node reference takes per cell (row x attribute), by algorithm and task, on tables
+# of SMALL_ROWS rows and of LARGE_ROWS or more (between them, by the rows: its per-node overhead weighs
+# less on larger nodes), and to prune (pessimistic, the grown tree). Measured in CPU seconds on tables
+# of make_data.py (10 nominal and 10 numeric attributes, 3 classes) and on scikit-learn's digits,
+# with the machine shared (its CPU seconds then count about twice an idle machine's, as do the
+# compile times and the start they are weighed against): C4.5 0.65 s at 2,000 rows, 2.4 s at
+# 8,000, 18.6 s at 42,000; CART 0.72, 2.7 and 23.7 s; digits (1,797 x 64, 10 classes) C4.5 5.2 s
+# (per cell, a nominal one counted NOMINAL_SHARE: 3.2e-5 for C4.5 and 4e-5 for CART at 42,000 rows)
+SMALL_ROWS, LARGE_ROWS = 2_000, 40_000
+PER_CELL_SMALL = {"c45": 3.5e-5, "id3": 3.5e-5, "cart": 3.5e-5, "regression": 2.5e-4, "prune": 3e-6}
+PER_CELL_LARGE = {"c45": 3.2e-5, "id3": 4e-5, "cart": 4e-5, "regression": 2e-4, "prune": 2e-6}
+CLASSES_MEASURED = 3  # the classes of the tables measured; more cost more (about their square root:
+# 10 classes 1.5x, 30 classes 2.6x at 2,000 rows of 10 attributes; 4.8x with 60 numeric attributes)
+NOMINAL_SHARE = 0.4  # a nominal attribute's cell costs the reference this share of a numeric one's
+# (2,000 rows of 20 nominal attributes: 0.52 s, of 20 numeric ones 0.84 s with a larger tree; Weka's
+# soybean, 683 rows of 35 nominal attributes and 19 classes: 0.6 s)
+# importing numba (0.5 s of CPU more than numpy alone) and loading the cached kernels a growth, its
+# pruning and its prediction call: C4.5 on soybean took 2.2 s of CPU with the engine, 1.2 s by the reference
+ENGINE_START_SECONDS = 1.5
+ENGINE_PER_CELL = 1e-6  # a compiled engine's seconds per cell once started (sorting, scans, routing)
+# each growth's share of loading its kernels' machine code into a process where numba is started (a
+# fold's forked worker loads them anew: 10-fold cross-validation of Weka's breast-cancer, 286 rows,
+# took 3.4 s of CPU with the engines against 1.9 s by the reference, the reference's estimate 0.09 s)
+ENGINE_LOAD_SECONDS = 0.25
+STARTED: list[bool] = []  # not empty once ``backend.prepare`` has loaded the engines in this process
+
+
+def reference_seconds(kind: str, table) -> float:
+    """About how long the per-node reference takes on ``table`` for ``kind`` (an algorithm,
+    ``regression`` or ``prune``)."""
+    rows = table.n_rows
+    share = min(max((rows - SMALL_ROWS) / (LARGE_ROWS - SMALL_ROWS), 0.0), 1.0)
+    per_cell = PER_CELL_SMALL[kind] + share * (PER_CELL_LARGE[kind] - PER_CELL_SMALL[kind])
+    classes = 1.0 if table.is_regression else max(len(table.classes) / CLASSES_MEASURED, 1.0) ** 0.5
+    cells = rows * max(sum(NOMINAL_SHARE if a.is_nominal else 1.0 for a in table.attributes), 1.0)
+    return per_cell * cells * classes
+
+
+def engine_seconds(table, started: bool | None = None) -> float:
+    """About how long a compiled engine with cached kernels takes on ``table``, its start included
+    unless the engines are ``started`` (None: whether ``backend.prepare`` loaded them here)."""
+    start = ENGINE_LOAD_SECONDS if (bool(STARTED) if started is None else started) else ENGINE_START_SECONDS
+    return start + ENGINE_PER_CELL * table.n_rows * max(len(table.attributes), 1)
+
+
+def engine_pays(kind: str, table, started: bool | None = None, runs: int = 1) -> bool:
+    """Whether a compiled engine with cached kernels would be done before the reference, over
+    ``runs`` growths on tables like ``table`` (the folds of a cross-validation) in one process."""
+    engine = engine_seconds(table, started) + (runs - 1) * engine_seconds(table, True)
+    return runs * reference_seconds(kind, table) > engine

@@ -1,0 +1,139 @@
+"""The automatic engine choice by cost: the table's shape and this machine's kernel cache decide, never the tree."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from dtcli.induction import backend, compiling, estimates, grow_params
+from dtcli.model.table import NOMINAL, NUMERIC, Attribute, Schema, Table
+
+
+def shaped(rows: int, numeric: int, nominal: int = 0, classes: int = 3, seed: int = 0) -> Table:
+    """A table of ``rows`` rows, ``numeric`` numeric and ``nominal`` nominal attributes, ``classes`` classes."""
+    rng = np.random.default_rng(seed)
+    attributes = [Attribute(f"x{j}", NUMERIC) for j in range(numeric)]
+    attributes += [Attribute(f"c{j}", NOMINAL, ("a", "b", "c")) for j in range(nominal)]
+    columns = [rng.integers(0, 17, rows).astype(np.float64) for _ in range(numeric)]
+    columns += [rng.integers(0, 3, rows).astype(np.int32) for _ in range(nominal)]
+    target = Attribute("y", NOMINAL, tuple(f"k{k}" for k in range(classes)))
+    return Table(Schema(tuple(attributes), target), columns, rng.integers(0, classes, rows))
+
+
+WEATHER = {"rows": 14, "numeric": 2, "nominal": 2, "classes": 2}
+IRIS = {"rows": 150, "numeric": 4, "classes": 3}
+DIGITS = {"rows": 1797, "numeric": 64, "classes": 10}
+WIDE = {"rows": 50_000, "numeric": 50, "nominal": 50, "classes": 30}
+
+
+@pytest.fixture
+def machine(monkeypatch, tmp_path):
+    """A machine where numba can be used (not imported here) and whose kernel cache starts empty;
+    ``machine(sets)`` puts those sets' index files in it, as a compile would."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
+    monkeypatch.setattr(backend, "available", lambda: True)
+    monkeypatch.setattr(estimates, "STARTED", [])
+
+    def cache(sets: list[str]) -> None:
+        from dtcli.induction.kernels.cache import chosen_dir
+
+        for name in sets:
+            for file, function, _ in compiling.KERNEL_SETS[name]:
+                index = Path(compiling.index_glob(chosen_dir(), file, function).replace("*", "7"))
+                index.parent.mkdir(parents=True, exist_ok=True)
+                index.touch()
+
+    return cache
+
+
+EVERY_SET = list(compiling.KERNEL_SETS)
+
+
+@pytest.mark.parametrize("shape", [WEATHER, IRIS])
+@pytest.mark.parametrize("algorithm", ["id3", "c45", "cart"])
+def test_small_tables_stay_on_the_reference_even_with_every_kernel_cached(machine, shape, algorithm):
+    """Their reference growth takes less than the engines' start: scripts calling dtree often pay no numba."""
+    machine(EVERY_SET)
+    table = shaped(**shape)
+    assert backend.choose(table, grow_params(algorithm)) == backend.REFERENCE
+    assert not backend.compiled_pruning(table)
+    assert backend.choose(table, grow_params(algorithm), "compiled") != backend.REFERENCE  # asked for: the engine
+
+
+def test_a_classroom_table_goes_to_the_engine_when_its_kernels_are_cached(machine):
+    """digits (1,797 rows, 64 numeric attributes, 10 classes): seconds by the reference, a fraction compiled."""
+    table = shaped(**DIGITS)
+    assert estimates.reference_seconds("c45", table) > 3 * estimates.engine_seconds(table)
+    machine(["levelwise", "c45", "id3", "cart", "cart-side", "prune"])
+    assert backend.choose(table, grow_params("c45")) == backend.LEVELWISE
+    assert backend.choose(table, grow_params("id3", thresholds="midpoint")) == backend.LEVELWISE
+    assert backend.choose(table, grow_params("cart")) == backend.CART
+    assert backend.compile_seconds(table, grow_params("c45"), backend.LEVELWISE, pruning=True) == 0
+
+
+def test_a_classroom_table_is_not_held_up_by_a_compile_the_reference_beats(machine):
+    """Cold cache: the reference is done before the level-wise kernels would have compiled; with
+    only C4.5's own kernels (a couple of seconds) to compile, compiling them is sooner."""
+    table = shaped(**DIGITS)
+    reference = estimates.reference_seconds("c45", table)
+    assert reference < compiling.compile_seconds(["levelwise", "c45"])
+    assert backend.choose(table, grow_params("c45")) == backend.REFERENCE
+    assert backend.compile_seconds(table, grow_params("c45"), backend.REFERENCE, pruning=False) == 0
+    machine(["levelwise"])
+    assert compiling.compile_seconds(["c45"]) < reference
+    assert backend.choose(table, grow_params("c45")) == backend.LEVELWISE
+
+
+def test_a_table_the_reference_would_take_minutes_on_compiles(machine):
+    """50,000 rows x 100 attributes x 30 classes: compiling once beats the reference at every run."""
+    table = shaped(**WIDE)
+    assert estimates.reference_seconds("c45", table) > compiling.SOONER_LIMIT
+    assert backend.choose(table, grow_params("c45")) == backend.LEVELWISE
+    seconds = backend.compile_seconds(table, grow_params("c45"), backend.LEVELWISE, pruning=True)
+    assert seconds == compiling.compile_seconds(["levelwise", "c45", "prune"])
+
+
+def test_the_reference_cost_grows_with_rows_attributes_and_classes():
+    base = estimates.reference_seconds("c45", shaped(2000, 10))
+    assert estimates.reference_seconds("c45", shaped(4000, 10)) > base
+    assert estimates.reference_seconds("c45", shaped(2000, 20)) > base
+    assert estimates.reference_seconds("c45", shaped(2000, 10, classes=10)) > base
+    assert estimates.reference_seconds("c45", shaped(2000, 10, classes=2)) == base  # (2 and 3 classes alike)
+
+
+def test_cross_validation_counts_its_folds_and_loads_the_engines_once(machine):
+    """Ten growths of a mid-sized table pay the engines' start once: worth it where one growth is not."""
+    table = shaped(600, 20)
+    params = grow_params("c45")
+    assert not estimates.engine_pays("c45", table)
+    assert estimates.engine_pays("c45", table, runs=10)
+    machine(["levelwise", "c45", "prune"])
+    assert backend.choose(table, params) == backend.REFERENCE
+    backend.prepare(table, params, "auto", 10)
+    assert estimates.STARTED
+    assert backend.choose(table, params) == backend.LEVELWISE  # each fold: no start of its own
+
+
+def test_cross_validation_loads_nothing_for_a_cold_cache_or_another_request(machine):
+    table, params = shaped(600, 20), grow_params("c45")
+    backend.prepare(table, params, "auto", 10)  # nothing cached
+    backend.prepare(table, params, "reference", 10)
+    machine(["levelwise", "c45", "prune"])
+    backend.prepare(shaped(**IRIS), params, "auto", 10)  # the reference is sooner even ten times
+    assert not estimates.STARTED
+
+
+@pytest.mark.parametrize("algorithm", ["c45", "id3", "cart"])
+def test_every_choice_grows_the_same_tree(algorithm):
+    """The engine chosen changes how soon, never what: the reference's tree and the engine's are one."""
+    from dtcli.induction import PruneParams, train
+    from dtcli.render.tree import text_tree
+
+    rng = np.random.default_rng(3)
+    table = shaped(700, 6, nominal=2, classes=4, seed=3)
+    table.y[:] = (table.columns[0] > 8).astype(int) + (table.columns[6] == 1) + (rng.random(700) < 0.1)
+    params = grow_params(algorithm, **({"thresholds": "midpoint"} if algorithm == "id3" else {}))
+    trees = [text_tree(train(table, params, PruneParams(), engine=e)[0]) for e in ("reference", "compiled", "auto")]
+    assert trees[0] == trees[1] == trees[2]
