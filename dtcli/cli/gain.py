@@ -64,8 +64,10 @@ from dtcli.induction.names import CRITERION_NAMES, THRESHOLDS
 )
 @cost_options("Attribute costs, CSV lines 'attribute,cost' (others cost 1).")
 @task_option(
-    "regression: a numeric target, scored by the decrease in mean squared error of each "
-    "attribute's best binary split (default: classification)."
+    "How the target is read, as 'dtree train' reads it. auto (default): a numeric target is -a cart's "
+    "regression and refused by ID3 and C4.5; classification: its values are classes; regression: each "
+    "attribute scored by the decrease in mean squared error of its best binary split.",
+    auto=True,
 )
 @format_option(("table", "json", "csv"), "table", "table for people; json or csv for scripts (full precision).")
 @explain_options
@@ -105,6 +107,7 @@ def command(
     """
     from dtcli.model.where import parse_condition
 
+    task = None if task == "auto" else task
     algorithm = algorithm or ("cart" if splits == "binary" else "id3")
     binary = algorithm == "cart" if splits is None else splits == "binary"
     check_algorithm(algorithm, binary, costs, thresholds_all, explain, min_leaf)
@@ -114,14 +117,19 @@ def command(
     plain = algorithm == "id3" and not (
         binary or costs.path or explain.on or explain.attributes or task == "regression"
     )
-    if plain and plain_gain(source, parsed, criterion, thresholds, thresholds_all, fmt, quiet, output):
+    numeric_class = task == "classification"
+    if plain and plain_gain(source, parsed, criterion, thresholds, thresholds_all, fmt, quiet, output, numeric_class):
         return  # (a small plain file, read and scored without numpy: the same output)
     from dtcli.induction.apply.report import gain_report
     from dtcli.induction.search.c45 import Thresholds
     from dtcli.model.where import select
 
-    # as train reads it: -a cart learns a regression tree for a numeric target unless --task says otherwise
-    table = source.load(task or ("auto" if algorithm == "cart" else "classification"), fingerprint=False)
+    # as train reads it: a numeric target is CART's regression, refused by ID3 and C4.5, unless --task says otherwise
+    table = source.load(task or "auto", fingerprint=False)
+    if table.is_regression and task is None and algorithm != "cart":
+        from dtcli.induction.algorithms import numeric_class_error
+
+        raise numeric_class_error(table, algorithm)
     warn_identifiers(table, quiet)
     if table.n_rows == 0:
         raise DataError(f"{table.source}: no data rows; the file has a header but no examples")

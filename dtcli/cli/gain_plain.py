@@ -22,7 +22,15 @@ PLAIN_CRITERIA = ("gain", "gain-ratio", "gini")
 
 
 def plain_gain(
-    source, parsed, criterion: str, thresholds: str, all_cuts: bool, fmt: str, quiet: bool, output=None
+    source,
+    parsed,
+    criterion: str,
+    thresholds: str,
+    all_cuts: bool,
+    fmt: str,
+    quiet: bool,
+    output=None,
+    numeric_class: bool = False,
 ) -> bool:
     """Run ``dtree gain`` on the plain path if ``source`` and the options allow it; False if not (nothing
     has been written then, and the caller runs the full path)."""
@@ -34,7 +42,8 @@ def plain_gain(
     from dtcli.induction.apply.plain_report import PlainThresholds, plain_gain_report, select_rows
     from dtcli.io.plain_csv import read_plain
 
-    table = read_plain(source.data, source.target, lambda header: split_names(source.ignore, header), source.limits)
+    names = lambda header: split_names(source.ignore, header)  # noqa: E731
+    table = read_plain(source.data, source.target, names, source.limits, numeric_class)
     if table is None:
         return False
     rows = select_rows(table, parsed)

@@ -85,6 +85,15 @@ def grow_params(algorithm: str, **options) -> GrowParams:
     return params
 
 
+def numeric_class_error(table: Table, algorithm: str) -> DataError:
+    """The refusal of a numeric target by an algorithm that learns classes only (ID3, C4.5)."""
+    return DataError(
+        f"{table.source}: the target {table.schema.target.name!r} is numeric, and "
+        f"{ALGORITHMS[algorithm].title} learns classes only: use --algorithm cart for a regression "
+        "tree, or --task classification to take its values as classes"
+    )
+
+
 def check_table(table: Table, params: GrowParams) -> None:
     """Raise a DataError when ``table`` cannot be learned with ``params``."""
     if table.n_rows == 0:
@@ -94,11 +103,7 @@ def check_table(table: Table, params: GrowParams) -> None:
         raise DataError(f"{table.source}: every row lacks a value in the target column {table.schema.target.name!r}")
     if table.is_regression:
         if params.algorithm != "cart":
-            raise DataError(
-                f"{table.source}: the target {table.schema.target.name!r} is numeric, and "
-                f"{ALGORITHMS[params.algorithm].title} learns classes only: use --algorithm cart for a regression "
-                "tree, or --task classification to take its values as classes"
-            )
+            raise numeric_class_error(table, params.algorithm)
         if params.chi2_alpha is not None:
             raise ParameterError(
                 "--chi2-alpha tests a split's association with the classes; a regression tree "

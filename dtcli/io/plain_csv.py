@@ -41,7 +41,7 @@ DATE_LIKE = re.compile(r"\s*\d{4}-\d{2}-\d{2}")  # a column with such a cell may
 LARGEST = 1.7976931348623157e308  # an infinite number is held as the largest finite one (table.saturate)
 
 
-def read_plain(path: str, target: str | None, ignore, limits: Limits) -> PlainTable | None:
+def read_plain(path: str, target: str | None, ignore, limits: Limits, numeric_class: bool = True) -> PlainTable | None:
     """The training table of ``path`` (the class ``target``, default the last column; the columns
     ``ignore(names)`` names left out, given the header's names), or None for a file the full reader
     must read (see the module)."""
@@ -92,6 +92,8 @@ def read_plain(path: str, target: str | None, ignore, limits: Limits) -> PlainTa
             return None
         attributes.append(column)
     numbers = _numbers(columns[target]) is not None
+    if numbers and not numeric_class:
+        return None  # (a numeric target without --task classification: the full reader's to judge)
     classes, y = _nominal(columns[target], numbers)
     if not classes or (numbers and len({parse_number(c) for c in classes}) < len(classes)):
         return None  # (1 and 1.0: one class to the full reader, encode._same_numbers)

@@ -85,6 +85,26 @@ def test_numeric_class_refused_in_one_line(run, diabetes, algorithm):
     assert done.exit_code == 1 and "--task classification" in done.stderr
 
 
+@pytest.mark.parametrize("algorithm", [None, "id3", "c45"])
+def test_gain_reads_the_target_as_train_does(run, diabetes, tmp_path, algorithm):
+    """gain refuses a numeric class where train does (the plain CSV path and the full path alike), and
+    with --task classification stars the root of the tree train grows with the same option."""
+    small = tmp_path / "small.csv"  # small enough for gain's numpy-free path
+    small.write_text("colour,size,label\nred,s,0\nblue,m,1\nred,l,0\nblue,s,1\ngreen,m,0\n")
+    chosen = {"id3": "information gain", "c45": "gain ratio"}
+    for path in (CPU, diabetes / "diabetes.csv", small):
+        flags = ["-a", algorithm] if algorithm else []
+        done = run("gain", path, *flags)
+        assert done.exit_code == 1 and done.stdout == "" and "--task classification" in done.stderr
+        assert done.stderr.count("\n") == 1 and done.stderr == run("train", path, *flags).stderr
+    done = run("gain", small, *flags, "--task", "classification")
+    assert done.exit_code == 0 and f"* chosen by {chosen[algorithm or 'id3']}" in done.stdout
+    tree = run("train", small, *flags, "--task", "classification").stdout
+    footer = next(line for line in done.stdout.splitlines() if line.startswith("* chosen by"))
+    root = footer.rsplit(": ", 1)[1]
+    assert f"split on {root} (" in tree.splitlines()[0]
+
+
 def test_default_algorithm_refuses_too_and_cart_regresses(run):
     assert "ID3" in run("train", CPU).stderr
     done = run("train", CPU, "-a", "cart")
