@@ -62,35 +62,15 @@ def _parse_numbers(column) -> tuple[np.ndarray, np.ndarray]:
     if isinstance(column, NumberColumn):
         return column.values, np.zeros(len(column), dtype=bool)
     codes, uniques = column.factorize()
-    numbers = np.full(len(uniques) + 1, np.nan)  # the last: code -1, a missing cell
-    bad_unique = np.zeros(len(uniques) + 1, dtype=bool)
-    for i, cell in enumerate(uniques):
-        text = str(cell).strip()
-        if text in MISSING_ANY or text in MISSING_NUMERIC:
-            continue
-        value = parse_number(text)
-        if value is None:
-            bad_unique[i] = True
-        else:
-            numbers[i] = value
+    numbers, bad_unique = _parse_uniques(uniques, parse_number)
     return numbers[codes], bad_unique[codes]
 
 
-def _parse_dates(column, time: str) -> tuple[np.ndarray, np.ndarray]:
-    """A column of dates (format ``time``) as seconds since the epoch (NaN missing) and a mask of cells
-    that are not dates of that format; text cells parsed once per distinct value."""
-    if isinstance(column, NumberColumn):  # (a reader that took every cell for a number)
-        column = TextColumn.of([f"{v:.15g}" if v == v else None for v in column.values.tolist()])
-    codes, uniques = column.factorize()
-    parse = date_format(time).parse
+def _parse_uniques(uniques, parse) -> tuple[np.ndarray, np.ndarray]:
+    """Each distinct cell's number by ``parse`` (NaN: missing, or not parsed) and a mask of the cells
+    ``parse`` refused, one entry more than ``uniques``: the last, code -1, a missing cell."""
     numbers = np.full(len(uniques) + 1, np.nan)
     bad_unique = np.zeros(len(uniques) + 1, dtype=bool)
-    texts = [str(cell).strip() for cell in uniques]
-    known = [i for i, text in enumerate(texts) if text not in MISSING_ANY and text not in MISSING_NUMERIC]
-    fast = _iso_seconds([texts[i] for i in known], time)
-    if fast is not None:
-        numbers[known] = fast
-        return numbers[codes], bad_unique[codes]
     for i, cell in enumerate(uniques):
         text = str(cell).strip()
         if text in MISSING_ANY or text in MISSING_NUMERIC:
@@ -100,6 +80,23 @@ def _parse_dates(column, time: str) -> tuple[np.ndarray, np.ndarray]:
             bad_unique[i] = True
         else:
             numbers[i] = value
+    return numbers, bad_unique
+
+
+def _parse_dates(column, time: str) -> tuple[np.ndarray, np.ndarray]:
+    """A column of dates (format ``time``) as seconds since the epoch (NaN missing) and a mask of cells
+    that are not dates of that format; text cells parsed once per distinct value."""
+    if isinstance(column, NumberColumn):  # (a reader that took every cell for a number)
+        column = TextColumn.of([f"{v:.15g}" if v == v else None for v in column.values.tolist()])
+    codes, uniques = column.factorize()
+    texts = [str(cell).strip() for cell in uniques]
+    known = [i for i, text in enumerate(texts) if text not in MISSING_ANY and text not in MISSING_NUMERIC]
+    fast = _iso_seconds([texts[i] for i in known], time)
+    if fast is not None:
+        numbers = np.full(len(uniques) + 1, np.nan)
+        numbers[known] = fast
+        return numbers[codes], np.zeros(len(codes), dtype=bool)
+    numbers, bad_unique = _parse_uniques(uniques, date_format(time).parse)
     return numbers[codes], bad_unique[codes]
 
 
