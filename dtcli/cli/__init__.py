@@ -151,11 +151,12 @@ def main() -> None:
     from dtcli.cli.guard import hold_collection
 
     hold_collection()  # until the command's modules are loaded
+    # (imported before the handlers are: until then a stop ends the run at once, dtcli/stops.py;
+    # once they raise Interrupt, only the try below may be running)
     from dtcli.cli import signals
-
-    signals.install()
     from dtcli.render.console import CLOSED_PIPE_STATUS, ClosedPipe
 
+    signals.install()
     with contextlib.suppress(AttributeError, ValueError):  # a file name that is not UTF-8 prints as \xff
         sys.stdout.reconfigure(errors="backslashreplace")
     try:

@@ -11,9 +11,7 @@ from __future__ import annotations
 import signal
 
 from dtcli.io import write
-
-# The signals a run stops on, and the word for each in the one line it prints.
-STOPS = {signal.SIGINT: "Interrupted", signal.SIGTERM: "Interrupted (SIGTERM)", signal.SIGHUP: "Interrupted (SIGHUP)"}
+from dtcli.stops import STOPS
 
 
 class Interrupt(BaseException):

@@ -49,14 +49,34 @@ def work(tmp_path_factory):
     return d
 
 
+def catching(run, limit: float = 10.0) -> None:
+    """Wait until ``run`` catches SIGTERM (its SigCgt mask in /proc): dtree's first handlers, for every
+    stop signal at once (dtcli/stops.py), are in place. Before that the interpreter itself is starting
+    (some 20 ms, far more on a loaded machine) and no program's Python code can answer a signal. (Not
+    SIGINT's bit: Python catches SIGINT from its own start, and a SIGINT then is fatal to any program.)"""
+    signum = signal.SIGTERM
+    status = f"/proc/{run.pid}/status"
+    if not os.path.exists(status):
+        time.sleep(0.1)  # (no /proc: about when dtree has started)
+        return
+    end = time.monotonic() + limit
+    while time.monotonic() < end and run.poll() is None:
+        with open(status) as lines:
+            mask = next((int(line.split()[1], 16) for line in lines if line.startswith("SigCgt:")), 0)
+        if mask >> (int(signum) - 1) & 1:
+            return
+        time.sleep(0.002)
+
+
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_a_run_stopped_anywhere_ends_cleanly(work, tmp_path, signum):
     new = (work / "new.json").read_bytes()
     old = b'{"old": "model"}\n'
     outcomes = set()
-    for delay in (0.1, 0.3, 0.6, 1.0, 1.5, 2.0, 2.3, 2.6):  # from 0.1 s: dtree has started (about 50 ms)
+    for delay in (0.0, 0.05, 0.1, 0.3, 0.6, 1.0, 1.5, 2.0, 2.3, 2.6):  # from the moment dtree catches signals
         (tmp_path / "out.json").write_bytes(old)
         run = start(tmp_path, "train", str(work / "data.csv"), "-a", "c45", "--engine", "reference", "-qo", "out.json")
+        catching(run)
         time.sleep(delay)
         run.send_signal(signum)
         stdout, stderr = run.communicate(timeout=60)
@@ -76,6 +96,7 @@ def test_a_run_stopped_anywhere_ends_cleanly(work, tmp_path, signum):
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_a_run_waiting_for_input_stops_with_one_line(tmp_path, signum):
     run = start(tmp_path, "train", "-", stdin=subprocess.PIPE)
+    catching(run)
     time.sleep(0.5)
     run.send_signal(signum)
     stdout, stderr = run.communicate(timeout=30)
