@@ -341,15 +341,34 @@ def encode_for_schema(raw: RawData, schema: Schema) -> Encoded:
         return Encoded(table, has_target, unseen, actual, labels)
     if has_target:
         codes, found = _nominal_codes(raw.frame[schema.target.name])
-        extra = tuple(label for label in found if label not in schema.classes)
+        spelt = class_spellings(schema.classes, found)
+        extra = tuple(label for label in found if label not in schema.classes and label not in spelt)
         labels = schema.classes + extra
-        lookup = np.array([labels.index(label) for label in found] + [MISSING], dtype=np.int32)
+        lookup = np.array([labels.index(spelt.get(label, label)) for label in found] + [MISSING], dtype=np.int32)
         actual = lookup[codes]
     else:
         actual = np.full(len(raw.frame), MISSING, dtype=np.int32)
     y = np.where(actual < len(schema.classes), actual, MISSING).astype(np.int32)
     table = Table(schema, data, y, source=raw.source, sha256=raw.sha256, lines=raw.lines)
     return Encoded(table, has_target, unseen, actual, labels)
+
+
+def class_spellings(classes: tuple[str, ...], found) -> dict[str, str]:
+    """Labels of new data that are one of the model's number classes written another way (``1.0``
+    for the class ``1``), each with that class: the rule ``number_classes`` applies in training. Only
+    when every class is a number (none a code such as ``007``) and so is the label."""
+    numbers = [parse_number(label) for label in classes]
+    if not classes or any(n is None for n in numbers) or any(CODE.match(label) for label in classes):
+        return {}
+    by_number = {float(n): label for n, label in zip(numbers, classes)}
+    spelt = {}
+    for label in found:
+        if label in classes or CODE.match(label):
+            continue
+        number = parse_number(label)
+        if number is not None and float(number) in by_number:
+            spelt[label] = by_number[float(number)]
+    return spelt
 
 
 def _same_numbers(column, attribute: Attribute, codes: np.ndarray) -> tuple[Attribute, np.ndarray]:

@@ -163,6 +163,21 @@ def test_one_number_written_two_ways_is_one_class(run, tmp_path):
     ]
 
 
+def test_new_data_writes_a_number_class_another_way(run, tmp_path):
+    """predict and evaluate read a class as training did: 1.0 is the model's class 1, while a code
+    with a leading zero (01) and a number the model never saw (7) stay labels of their own."""
+    train, test = tmp_path / "train.csv", tmp_path / "test.csv"
+    train.write_text("a,y\nx,1\ny,0\nx,1\ny,0\nx,1\n")
+    test.write_text("a,y\nx,1.0\ny,0.00\nx,01\ny,7\n")
+    saved = tmp_path / "m.json"
+    assert run("train", train, "--task", "classification", "-q", "-o", saved).exit_code == 0
+    result = run("predict", saved, test, "-q", "-o", tmp_path / "out.csv", "--metrics-json", "-")
+    metrics = json.loads(result.stdout)
+    assert metrics["summary"]["correct"] == 2 and metrics["summary"]["total"] == 4
+    seen = {entry["label"]: entry["seen"] for entry in metrics["classes"]}
+    assert seen == {"1": True, "0": True, "01": False, "7": False}
+
+
 # ---- CART's note on a numeric target that looks like classes
 
 
