@@ -9,6 +9,7 @@ import click
 from dtcli.cli.options import dialect_list, limit_list, limits, option_group
 from dtcli.errors import DataError, ModelFormatError, ParameterError
 from dtcli.induction.names import MEASURES
+from dtcli.io.names import split_names
 from dtcli.io.source import DEFAULT_LIMITS, DEFAULT_MAX_BYTES, DEFAULT_MAX_ROWS, Limits
 
 format_in_option = click.option(
@@ -83,17 +84,6 @@ data_options = option_group(
 def task_option(help_text: str, auto: bool = False):
     choices = ["auto", "classification", "regression"] if auto else ["classification", "regression"]
     return click.option("--task", type=click.Choice(choices), help=help_text)
-
-
-def split_names(values, columns) -> list[str]:
-    """Column names from repeatable, comma-separated options (a name with commas is kept whole)."""
-    names: list[str] = []
-    for value in values:
-        if value in columns:
-            names.append(value)
-        else:
-            names.extend(part.strip() for part in value.split(",") if part.strip())
-    return names
 
 
 def load_training_table(

@@ -38,8 +38,8 @@ def plain_gain(
         return False
     if os.environ.get("DTREE_PLAIN", "1") == "0" or not same_logarithm():
         return False
-    from dtcli.cli.common import split_names
     from dtcli.induction.apply.plain_report import PlainThresholds, plain_gain_report, select_rows
+    from dtcli.io.names import split_names
     from dtcli.io.plain_csv import read_plain
 
     names = lambda header: split_names(source.ignore, header)  # noqa: E731

@@ -27,6 +27,7 @@ from dtcli.errors import DataError, ParameterError
 from dtcli.io.columns import NumberColumn
 from dtcli.io.csv_cells import parse_number
 from dtcli.io.encode import MISSING_ANY, MISSING_NUMERIC, number_classes
+from dtcli.io.names import split_names
 from dtcli.model.table import NOMINAL, NUMERIC, Attribute, Schema, saturate
 
 NOT_NUMBERS = frozenset(MISSING_ANY) | frozenset(MISSING_NUMERIC)
@@ -165,6 +166,7 @@ def layout(columns: list, target: str | None, ignore, nominal, source: str, decl
     """The attributes and target from the header and --target, --ignore, --nominal (``declared``:
     the columns the file's types make nominal)."""
     target = columns[-1] if target is None else target
+    ignore, nominal = split_names(ignore, columns), split_names(nominal, columns)  # as the one-machine reader
     for name, option in [
         (target, "--target"),
         *((n, "--ignore") for n in ignore),

@@ -1,0 +1,14 @@
+"""Column names as options give them: repeatable, comma-separated, in plain Python (no numpy)."""
+
+from __future__ import annotations
+
+
+def split_names(values, columns) -> list[str]:
+    """Column names from repeatable, comma-separated options (a name with commas is kept whole)."""
+    names: list[str] = []
+    for value in values:
+        if value in columns:
+            names.append(value)
+        else:
+            names.extend(part.strip() for part in value.split(",") if part.strip())
+    return names
