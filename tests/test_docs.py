@@ -62,10 +62,10 @@ def test_man_page_options_are_the_commands_options(name):
     assert not extra, f"dtree-{name}.1 documents options {name} lacks: {extra}"
 
 
-PAGES = sorted(p.name for section in ("1", "5") for p in MAN.glob(f"*.{section}"))
+PAGES = sorted(p.name for section in ("1", "5", "7") for p in MAN.glob(f"*.{section}"))
 
 
-@pytest.mark.parametrize("section", ["1", "5"])
+@pytest.mark.parametrize("section", ["1", "5", "7"])
 def test_readme_lists_every_man_page_and_the_package_installs_them(section):
     pages = list(MAN.glob(f"*.{section}"))
     assert pages, f"no man pages of section {section}"
@@ -81,6 +81,17 @@ def test_readme_lists_every_man_page_and_the_package_installs_them(section):
 
 def test_the_overview_names_the_formats_page():
     assert r"dtree\-formats (5)" in (MAN / "dtree.1").read_text()
+
+
+def test_the_overview_lists_the_section_7_pages():
+    overview = (MAN / "dtree.1").read_text()
+    for page in MAN.glob("*.7"):
+        assert page.stem.replace("-", "\\-") + " (7)" in overview, f"dtree.1 does not list {page.name}"
+
+
+def test_readme_is_short():
+    """The README is for users: the reference is in the man pages."""
+    assert len(README.splitlines()) < 300
 
 
 @pytest.mark.skipif(shutil.which("groff") is None, reason="groff is not installed")
