@@ -1,4 +1,4 @@
-"""Architecture boundaries (DESIGN §2), checked on the source (tests/sources.py) and at run time.
+"""Architecture boundaries (man/dtree-architecture.7, LAYERS), checked on the source (tests/sources.py) and at run time.
 
 - the core (dtcli.model, dtcli.induction) imports neither click, rich, pandas
   nor liac-arff, and nothing from dtcli.cli, dtcli.render, dtcli.io;

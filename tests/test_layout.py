@@ -1,4 +1,6 @@
-"""The layout of dtcli's source (DESIGN §7): every module opens with a one-line docstring, no module grows large.
+"""The layout of dtcli's source: every module opens with a one-line docstring, no module grows large.
+
+The rules are listed in man/dtree-architecture.7.
 
 Lines longer than 120 characters are ruff's to find (``ruff check``, E501).
 """
@@ -11,7 +13,7 @@ import pytest
 from sources import module_sources
 
 SOURCES, _ = module_sources()
-# DESIGN §7 asks for modules of about 300 lines; past this many physical lines a module must be split.
+# Modules of about 300 lines read best (man/dtree-architecture.7); past this many physical lines a module must be split.
 MAX_LINES = 400
 
 

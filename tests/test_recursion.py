@@ -1,4 +1,4 @@
-"""Nothing in dtcli recurses (DESIGN §1): trees reach 10,000 levels and models 100,000, past any stack.
+"""Nothing in dtcli recurses (man/dtree-architecture.7): trees reach 10,000 levels and models 100,000, past any stack.
 
 The check reads every module with ``ast`` and builds, per module, who calls
 whom by name: a function calling a module-level function (or one nested in

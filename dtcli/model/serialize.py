@@ -1,4 +1,4 @@
-"""The JSON model format (DESIGN §5), version 1; documented in README.md.
+"""The JSON model format, version 1; documented in man/dtree-formats.5.
 
 Models are plain JSON, never pickle: loading one runs no code. Writing uses
 sorted keys and a trailing newline, so the same tree gives the same bytes.

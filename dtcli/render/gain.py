@@ -1,7 +1,7 @@
 """``dtree gain`` output: a rich table for people, JSON and CSV for scripts.
 
 The JSON form (``"format": "dtree-gain"``, schema_version 1) is documented in
-README.md; numbers are given at full precision, an undefined gain ratio as
+man/dtree-formats.5; numbers are given at full precision, an undefined gain ratio as
 ``null``.
 """
 

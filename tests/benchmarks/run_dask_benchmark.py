@@ -85,7 +85,7 @@ with Client(sys.argv[1], timeout=30) as client:
 
 
 class Cluster:
-    """A scheduler and workers started by hand on 127.0.0.1, as the README tells users to."""
+    """A scheduler and workers started by hand on 127.0.0.1, as man/dtree-performance.7 tells users to."""
 
     def __init__(self, folder: Path, workers: int):
         self.file = folder / "scheduler.json"

@@ -1,4 +1,4 @@
-"""The level-wise engine (DESIGN §6): the tree grows one level at a time.
+"""The level-wise engine (man/dtree-performance.7): the tree grows one level at a time.
 
 Contract: ``grow_levelwise(table, params, progress)`` returns, as a
 FlatTree, the tree ``grow.grow(table, params)`` grows node by node, for the

@@ -6,7 +6,7 @@ replaced by the largest training value of its bin, the bins holding about
 equal numbers of rows (quantiles of the known values). A tree grown on it
 can only cut between bins, so the search has at most ``n - 1`` candidate
 thresholds per attribute and node instead of one per distinct value: an
-approximation of the exact tree (DESIGN §6), cheaper on very large tables.
+approximation of the exact tree (man/dtree-performance.7), cheaper on very large tables.
 ``snap(root, binned)`` moves each numeric threshold down to the bin
 maximum at or below it, so the model routes new (unbinned) values exactly
 as its training rows were routed: ``x <= t`` holds for a value exactly

@@ -1,4 +1,6 @@
-"""Choosing among scored splits, in plain Python: the best score, first in column order on ties (DESIGN §4).
+"""Choosing among scored splits, in plain Python: the best score, first in column order on ties.
+
+The tie rule is stated in man/dtree-algorithms.7.
 
 Every path that chooses a split by its computed score shares these: the per-node grower
 (``split.candidates`` then ``choose``), and ``dtree gain``'s report with numpy

@@ -1,7 +1,7 @@
 """Split search: score every candidate attribute at a node and pick the best.
 
 Contract: ``candidates`` scores every attribute at a node; ``choice.choose``
-returns the best or None. Ties break deterministically (DESIGN §4): the
+returns the best or None. Ties break deterministically (man/dtree-algorithms.7): the
 highest score, then the attribute that comes first in column order.
 
 Scores are compared exactly as computed, and they are computed in Weka's
