@@ -70,13 +70,14 @@ def output_kind(path: str) -> str:
 def check_output(path: str) -> str:
     """Refuse an output path no file can be written to (a directory, a name ending in ``/``, a file
     in a directory that does not exist) before any work is done; else what it is (``output_kind``)."""
+    if stream_fd(path) is None and (path.endswith("/") or os.path.basename(path) in (".", "..")):
+        if not os.path.isdir(path):  # (pathlib would drop the /: the file written would be another)
+            raise DataError(f"{path}: names a directory, not a file; give a file name (without the trailing /)")
     kind = output_kind(path)
     if kind == "directory":
         raise DataError(f"{path}: is a directory; give a file name")
     if kind == "stream":
         return kind
-    if path.endswith("/") or os.path.basename(path) in (".", ".."):
-        raise DataError(f"{path}: names a directory, not a file; give a file name (without the trailing /)")
     if kind != "special":
         directory = os.path.dirname(target_of(path)) or "."
         if not os.path.isdir(directory):

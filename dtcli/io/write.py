@@ -29,7 +29,9 @@ __all__ = [
     "commit",
     "failed",
     "refuse_inputs",
+    "signals_held",
     "succeeded",
+    "temporaries",
     "write_bytes",
     "write_text",
 ]
@@ -104,11 +106,16 @@ def succeeded() -> None:
         commit(finished=True)
 
 
+def temporaries() -> list[str]:
+    """The temporary files of the run under way (named before they exist): what its failure removes."""
+    return list(_RUN["temps"])
+
+
 def failed() -> None:
     """The run has failed: every temporary file it made is removed, nothing is put in place."""
     _RUN["open"] = False
-    with _signals_held():
-        for temp in _RUN["temps"]:
+    with signals_held():
+        for temp in list(_RUN["temps"]):
             _remove(temp)
         _RUN["temps"].clear()
         _RUN["ready"].clear()
@@ -117,7 +124,7 @@ def failed() -> None:
 def commit(*, finished: bool = False) -> None:
     """Put every complete file in place (rename), in the order written; with ``finished`` the run
     has finished: stop signals from now on are dropped."""
-    with _signals_held():
+    with signals_held():
         try:
             while _RUN["ready"]:
                 temp, target = _RUN["ready"][0]
@@ -146,7 +153,7 @@ def _create(target: str) -> tuple[str, int]:
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     for _ in range(100):
         temp = os.path.join(directory, os.fsdecode(b"." + stem + b"." + os.urandom(4).hex().encode() + b".tmp"))
-        with _signals_held():
+        with signals_held():
             _RUN["temps"].append(temp)
             try:
                 return temp, os.open(temp, flags, 0o600)
@@ -159,7 +166,7 @@ def _create(target: str) -> tuple[str, int]:
 
 
 def _remove(temp: str) -> None:
-    with _signals_held():
+    with signals_held():
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temp)
         if temp in _RUN["temps"]:
@@ -234,7 +241,7 @@ def stop_arrived(signum: int) -> bool:
 
 
 @contextlib.contextmanager
-def _signals_held():
+def signals_held():
     """Hold stop signals back for the block: one that arrives meanwhile is raised again when the
     block ends, where the caller can clean up (or dropped, if the run finished in the block)."""
     _HOLD["depth"] += 1
