@@ -249,3 +249,40 @@ def test_a_stop_right_after_the_temporary_file_is_made_leaves_none(run, monkeypa
     assert kept and kept[0].gen.gi_frame is not None  # the generator did not clean up
     assert sorted(os.listdir(tmp_path)) == ["out.json"]
     assert (tmp_path / "out.json").read_text() == "old\n"
+
+
+# Run as a real process: SIGTERM sent right after a context manager's __enter__ hands over the
+# temporary file's handle (a file object named by its descriptor), before the block's body runs.
+RACE = """
+import contextlib, os, signal, sys
+enter = contextlib._GeneratorContextManager.__enter__
+def stopped(self):
+    value = enter(self)
+    if isinstance(getattr(value, "name", None), int) and any(p.endswith(".tmp") for p in os.listdir(".")):
+        os.kill(os.getpid(), signal.SIGTERM)
+        for _ in range(100000):
+            pass
+    return value
+contextlib._GeneratorContextManager.__enter__ = stopped
+sys.argv = ["dtree", *sys.argv[1:]]
+from dtcli.__main__ import run
+run()
+"""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("train", "weather.csv", "--ignore", "Day", "-q", "-o", "out.json"),
+        ("predict", "model.json", "weather.csv", "-q", "-o", "out.json"),
+        ("predict", "model.json", "weather.csv", "-q", "-o", "out.csv", "--metrics-json", "out.json"),
+    ],
+    ids=["train", "predict", "predict-metrics"],
+)
+def test_a_stop_between_enter_and_body_in_a_real_run(copy, args):
+    (copy / "out.json").write_text("old\n")
+    before = files(copy)
+    env = dict(os.environ, COLUMNS="120")
+    done = subprocess.run([sys.executable, "-c", RACE, *args], cwd=copy, env=env, capture_output=True)
+    assert (done.returncode, done.stderr) == (143, b"Interrupted (SIGTERM)\n")
+    assert files(copy) == before
