@@ -170,6 +170,10 @@ def main() -> None:
         stop = signals.interrupt_for(exc)
         status, line = stop.status, str(stop)
     signals.ignore()
+    if status:
+        from dtcli.io.write import failed
+
+        failed()  # (temporary files a second stop, during the failed run's clean-up, left)
     _finish(status, line)
 
 

@@ -282,16 +282,16 @@ def show_tree(tree, fmt: str, output: str | None, max_depth: int | None, again: 
         console.print(ShownTree(tree) if max_depth is None else rich_tree(tree, max_depth))
 
 
-def write_output(output, text: str) -> None:
-    """``text`` to the file ``output`` (atomically, as the run's last output), or to standard output
-    without one (or with ``-``)."""
+def write_output(output, text: str, last: bool = True) -> None:
+    """``text`` to the file ``output`` (atomically; ``last``: as the run's last output, else put in place
+    with a later one or when the run succeeds), or to standard output without one (or with ``-``)."""
     from dtcli.io.write import write_text
     from dtcli.render.console import console
 
     if not output or output == "-":
         console.data(text)
     else:
-        write_text(output, text, last=True)
+        write_text(output, text, last=last)
 
 
 def cost_complexity_pruning(tree, table, ccp, engine: str = "auto", fmt: str = "text"):

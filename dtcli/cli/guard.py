@@ -1,7 +1,9 @@
 """The command class of every subcommand: before any work, it refuses an output no file can go to.
 
-That is an output naming one of the command's inputs, a directory, or a file in a missing directory.
-It also ends the start-up's hold on the garbage collector (``hold_collection``, from ``main``).
+That is an output naming one of the command's inputs (``io/targets.py``), a directory, a file in a
+missing directory, or the file another output names. The work then runs as one run of outputs
+(``io/write.py``): its files are put in place only if it succeeds. It also ends the start-up's hold
+on the garbage collector (``hold_collection``, from ``main``).
 """
 
 from __future__ import annotations
@@ -51,11 +53,15 @@ class Command(click.Command):
                                      f"{'input' if name in INPUTS else 'output'}")  # fmt: skip
         inputs = {names[name]: ctx.params[name] for name in INPUTS if ctx.params.get(name)}
         folder = self.name == "predict" and ctx.params.get("engine") == "dask"  # -o OUTDIR (predict_dask.check)
+        files: list[tuple[str, str]] = []  # (flag, path) of the outputs that are files
         for name in OUTPUTS:
-            if ctx.params.get(name) and ctx.params[name] != "-":
-                refuse_inputs(ctx.params[name], names[name], inputs)
+            path = ctx.params.get(name)
+            if path and path != "-":
+                refuse_inputs(path, names[name], inputs, folder=folder and name == "output")
                 if not (folder and name == "output"):
-                    check_output(ctx.params[name])
+                    check_output(path)
+                    _refuse_twice(names[name], path, files)
+                    files.append((names[name], path))
         if "fmt" in ctx.params and not folder:
             from click.core import ParameterSource
 
@@ -63,7 +69,36 @@ class Command(click.Command):
 
             given = ctx.get_parameter_source("fmt") not in (ParameterSource.DEFAULT, None)
             ctx.params["fmt"] = choose_format(self.name, ctx.params.get("output"), ctx.params["fmt"], given)
-        return super().invoke(ctx)
+        return _run(super().invoke, ctx)
+
+
+def _run(invoke, ctx: click.Context):
+    """The command's work, its output files put in place only if it succeeds (``dtcli.io.write``):
+    a run that fails or is stopped leaves no output written and no temporary file."""
+    from dtcli.io import write
+
+    write.begin()
+    try:
+        result = invoke(ctx)
+    except click.exceptions.Exit:  # an exit status the command chose (diff's 1: "different")
+        write.succeeded()
+        raise
+    except BaseException:
+        write.failed()
+        raise
+    write.succeeded()
+    return result
+
+
+def _refuse_twice(flag: str, path: str, earlier: list[tuple[str, str]]) -> None:
+    """Two outputs naming one file: the second would replace the first."""
+    from dtcli.io.targets import same_output
+
+    for other_flag, other in earlier:
+        if same_output(other, path):
+            raise ParameterError(
+                f"{path}: {flag} names the same file as {other_flag}; give each output a file of its own"
+            )
 
 
 # Whether hold_collection turned the garbage collector off (and collect_again should turn it back on).

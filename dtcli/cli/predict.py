@@ -134,7 +134,7 @@ def command(model, data, output, proba, fmt, explain, metrics_json, format_in, l
         target = tree.schema.target.name
         raise DataError(f"{raw.source}: no column {target!r}, so --metrics-json has nothing to evaluate; give data "
                         "with the target column, or leave out --metrics-json")  # fmt: skip
-    _write(output, text)
+    _write(output, text, last=not metrics_json)  # (else put in place with --metrics-json's document)
     if encoded.has_target:
         about = {"model": model, "data": raw.source, "method": "test-set"}
         _report(tree, encoded, predicted, probabilities, quiet, metrics_json, about)
@@ -252,10 +252,10 @@ def _report(tree, encoded, predicted, probabilities, quiet: bool, metrics_json: 
         write_output(metrics_json, evaluation_output([part], "json", about))
 
 
-def _write(output, text) -> None:
+def _write(output, text, last: bool) -> None:
     """``text`` (a str, or pieces of it) to ``output`` as ``write_output`` writes it, a piece at a time."""
     if isinstance(text, str):
-        write_output(output, text)
+        write_output(output, text, last)
     elif not output or output == "-":
         from dtcli.render.console import console
 
@@ -264,6 +264,6 @@ def _write(output, text) -> None:
     else:
         from dtcli.io.write import atomic
 
-        with atomic(output, "wb", last=True) as handle:
+        with atomic(output, "wb", last=last) as handle:
             for piece in text:
                 handle.write(piece.encode("utf-8"))

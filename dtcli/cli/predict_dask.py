@@ -8,7 +8,8 @@ each partition's worker reads the rows as the local reader would (``io/dask_part
 predicts them with the local code (``predict_rows.predict_table``) and writes
 OUTDIR/part-NNNNN.csv (``predict_rows.csv_output``: the rows and new columns as ``dtree predict``
 writes them) or .parquet (DATA's columns, ``prediction``, ``proba_<class>`` as doubles), each
-atomically. Only row counts and unseen-value counts come back to the client.
+atomically. Only row counts and unseen-value counts come back to the client. A run that fails
+(or is stopped) cancels the tasks left and removes the parts written, and OUTDIR if it made it.
 """
 
 from __future__ import annotations
@@ -81,19 +82,49 @@ def run(model_path: str, data: str, output: str, fmt: str, proba: bool, schedule
         raise ModelFormatError(str(exc)) from None
     schema = loads_model(text, model_path).schema  # checked here, once: a bad model is an error before any work
     modules()
-    with connect(scheduler) as client:
-        read = read_frame(data, sep=limits.sep, decimal=limits.decimal)
-        _check_columns(schema, list(read.frame.columns), os.path.basename(read.source))
-        parts = client.compute(read.frame.to_delayed())  # (futures: the rows stay on the workers)
-        os.makedirs(output, exist_ok=True)
-        spec = Spec(output, fmt, proba, read.files is not None, os.path.basename(read.source), model_path)
-        shipped = client.scatter(text, broadcast=True)
-        done = client.gather(client.map(predict_part, parts, range(len(parts)), model=shipped, spec=spec))
+    made = not os.path.lexists(output)
+    try:
+        with connect(scheduler) as client:
+            read = read_frame(data, sep=limits.sep, decimal=limits.decimal)
+            _check_columns(schema, list(read.frame.columns), os.path.basename(read.source))
+            parts = client.compute(read.frame.to_delayed())  # (futures: the rows stay on the workers)
+            os.makedirs(output, exist_ok=True)
+            spec = Spec(output, fmt, proba, read.files is not None, os.path.basename(read.source), model_path)
+            shipped = client.scatter(text, broadcast=True)
+            tasks = client.map(predict_part, parts, range(len(parts)), model=shipped, spec=spec)
+            try:
+                done = client.gather(tasks)
+            except BaseException:
+                client.cancel(tasks)  # (the parts still to come are not written after the clean-up)
+                raise
+    except BaseException:
+        _undo(output, made)
+        raise
     unseen: dict[str, int] = {}
     for _, counts in done:
         for name, count in counts.items():
             unseen[name] = unseen.get(name, 0) + count
     return sum(rows for rows, _ in done), len(done), unseen
+
+
+def _undo(output: str, made: bool) -> None:
+    """After a failure (or a stop): the parts written into OUTDIR and their temporary files removed,
+    and OUTDIR itself when this run made it: OUTDIR is as it was (it was new or empty)."""
+    import contextlib
+    import re
+
+    try:
+        names = os.listdir(output)
+    except OSError:
+        return
+    ours = re.compile(r"part-\d{5}\.(?:csv|parquet)|\.part-\d{5}\.(?:csv|parquet)\.\d+\.tmp")
+    for name in names:
+        if ours.fullmatch(name):
+            with contextlib.suppress(OSError):
+                os.unlink(os.path.join(output, name))
+    if made:
+        with contextlib.suppress(OSError):
+            os.rmdir(output)
 
 
 def _check_columns(schema, columns: list, source: str) -> None:

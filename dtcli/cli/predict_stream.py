@@ -49,7 +49,8 @@ def stream(tree, early: Early, output: str, proba: bool, metrics_json, quiet: bo
         raise NotPlain
 
     state = _State(tree, proba, metrics_json is not None, quiet)
-    with steps("predicting", None, quiet=quiet) as work, atomic(output, "wb", last=True) as handle:
+    last = not metrics_json  # (else put in place with --metrics-json's document)
+    with steps("predicting", None, quiet=quiet) as work, atomic(output, "wb", last=last) as handle:
         for chunk, encoded in early.reading:
             handle.write(state.block(chunk, encoded, work))
             work.advance(len(chunk.ends))

@@ -301,8 +301,8 @@ def _evaluation(scheme, source, training, table, metrics_json, quiet: bool = Fal
     parts, about, warnings = judge(scheme, source, training, table, quiet=quiet)
     for message in warnings:
         warn(message)
-    if metrics_json:
-        write_output(metrics_json, evaluation_output(parts, "json", about))
+    if metrics_json:  # (put in place with the model, or when the run succeeds)
+        write_output(metrics_json, evaluation_output(parts, "json", about), last=False)
     return "" if metrics_json == "-" else evaluation_output(parts, "text", about)
 
 

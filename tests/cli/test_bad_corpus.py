@@ -84,10 +84,11 @@ def content(encoding: str, body: str) -> bytes:
 
 
 def snapshot(directory: Path) -> dict[str, bytes | str]:
-    """What a directory holds: regular files by content, anything else by kind."""
+    """What a directory holds, its subdirectories' files included: regular files by content, anything else by kind."""
     out = {}
-    for p in sorted(directory.iterdir()):
-        out[p.name] = p.read_bytes() if p.is_file() and not p.is_fifo() else ("fifo" if p.is_fifo() else "other")
+    for p in sorted(directory.rglob("*")):
+        name = str(p.relative_to(directory))
+        out[name] = p.read_bytes() if p.is_file() and not p.is_fifo() else ("fifo" if p.is_fifo() else "other")
     return out
 
 
@@ -112,6 +113,7 @@ def run_case(case: Case, root: Path) -> dict:
     work = root / case.name
     work.mkdir()
     for name, (encoding, body) in case.files.items():
+        (work / name).parent.mkdir(parents=True, exist_ok=True)  # (a NAME may be DIR/NAME: a directory of parts)
         if encoding == "fifo":
             os.mkfifo(work / name)
         else:
