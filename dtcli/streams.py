@@ -27,6 +27,17 @@ ADVICE = {
 }
 
 
+# The standard descriptors that were closed when the process began (``guard``).
+CLOSED: set[int] = set()
+
+
+def refuse_closed(fd: int) -> None:
+    """Refuse (``refusal``) at once when the run is to use standard stream ``fd`` and it began closed:
+    before any work, and before any output file is written."""
+    if fd in CLOSED:
+        raise refusal(fd)
+
+
 def closed_descriptors() -> list[int]:
     """The standard descriptors (0, 1, 2) that are not open."""
     closed = []
@@ -42,6 +53,7 @@ def guard() -> list[int]:
     """Put the null device on each closed standard descriptor and a stand-in in ``sys`` for its stream
     (see the module); the descriptors that were closed."""
     closed = closed_descriptors()
+    CLOSED.update(closed)
     if not closed:
         return closed
     try:

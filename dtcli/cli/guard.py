@@ -1,6 +1,7 @@
 """The command class of every subcommand: before any work, it refuses an output no file can go to.
 
 That is an output naming one of the command's inputs, a directory, or a file in a missing directory.
+An input or output ``-`` whose standard stream was closed at the start is refused there too.
 It also ends the start-up's hold on the garbage collector (``hold_collection``, from ``main``).
 """
 
@@ -11,6 +12,7 @@ import gc
 import click
 
 from dtcli.errors import ParameterError
+from dtcli.streams import refuse_closed
 
 # Parameters that name files the command reads, and files it writes.
 INPUTS = ("model", "other", "data", "second", "validation", "test_data", "costs")  # other: diff's B; second: evaluate's
@@ -49,6 +51,9 @@ class Command(click.Command):
             if ctx.params.get(name) == "":
                 raise ParameterError(f"{names[name]}: empty file name; give a file name, or - for standard "
                                      f"{'input' if name in INPUTS else 'output'}")  # fmt: skip
+        for name in (*INPUTS, *OUTPUTS):  # - with that standard stream closed: refused before any work
+            if ctx.params.get(name) == "-":
+                refuse_closed(0 if name in INPUTS else 1)
         inputs = {names[name]: ctx.params[name] for name in INPUTS if ctx.params.get(name)}
         folder = self.name == "predict" and ctx.params.get("engine") == "dask"  # -o OUTDIR (predict_dask.check)
         for name in OUTPUTS:
