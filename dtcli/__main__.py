@@ -1,10 +1,13 @@
 """``python -m dtcli`` and the ``dtree`` script: stop signals end the run from its first moment."""
 
 from dtcli.stops import install_early
+from dtcli.streams import guard
 
 
 def run() -> None:
-    """Install the early stop handlers (``dtcli.stops``), then load and run the command line."""
+    """Hold the place of closed standard streams (``dtcli.streams``: before any file is opened), install
+    the early stop handlers (``dtcli.stops``), then load and run the command line."""
+    guard()
     install_early()
     from dtcli.cli import main
 

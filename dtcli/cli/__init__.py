@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import importlib
 import os
-import sys
 
 import click
 
@@ -76,6 +75,8 @@ class LazyGroup(click.Group):
             _fail(ctx, "out of memory; try a smaller table (--max-rows) or a machine with more memory")
         except Exception as exc:  # a bug: still one line, unless DTREE_DEBUG asks for the traceback
             _closed_pipe(exc)
+            if isinstance(exc, OSError) and click_wrote(exc):  # a command's --help on a full disk
+                _fail(ctx, f"standard output: cannot write: {exc.strerror or exc}")
             if os.environ.get("DTREE_DEBUG"):
                 raise
             detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
@@ -91,6 +92,18 @@ def _closed_pipe(exc: Exception) -> None:
 
         if stdout_closed():
             end_quietly()
+
+
+def click_wrote(exc: BaseException) -> bool:
+    """Whether ``exc`` was raised by click writing its own text (``--help``, ``--version``): the rest
+    of dtree's output goes through ``render.console``, which reports its failed writes itself."""
+    trace = exc.__traceback__
+    while trace is not None:
+        code = trace.tb_frame.f_code
+        if code.co_name == "echo" and trace.tb_frame.f_globals.get("__name__") == "click.utils":
+            return True
+        trace = trace.tb_next
+    return False
 
 
 def _fail(ctx: click.Context, message: str) -> None:
@@ -155,13 +168,19 @@ def main() -> None:
     # once they raise Interrupt, only the try below may be running)
     from dtcli.cli import signals
     from dtcli.render.console import CLOSED_PIPE_STATUS, ClosedPipe
+    from dtcli.streams import use_utf8
 
     signals.install()
-    with contextlib.suppress(AttributeError, ValueError):  # a file name that is not UTF-8 prints as \xff
-        sys.stdout.reconfigure(errors="backslashreplace")
+    use_utf8()  # whatever the locale; a file name that is not UTF-8 prints as \xff
     try:
         cli.main(prog_name="dtree")
         status, line = 0, None
+    except DtreeError as exc:  # outside a command: --help or --version with standard output closed
+        status, line = 1, f"Error: {exc}"
+    except OSError as exc:  # outside a command: click's own text (--help, --version) could not be written
+        if isinstance(exc, BrokenPipeError) or not click_wrote(exc):
+            raise
+        status, line = 1, f"Error: standard output: cannot write: {exc.strerror or exc}"
     except SystemExit as exc:
         status, line = _status(exc.code), None
     except ClosedPipe:  # the reader of standard output has gone (| head): end quietly, as Unix filters do

@@ -1,9 +1,10 @@
 """The command class of every subcommand: before any work, it refuses an output no file can go to.
 
 That is an output naming one of the command's inputs (``io/targets.py``), a directory, a file in a
-missing directory, or the file another output names. The work then runs as one run of outputs
-(``io/write.py``): its files are put in place only if it succeeds. It also ends the start-up's hold
-on the garbage collector (``hold_collection``, from ``main``).
+missing directory, or the file another output names; and an input or output ``-`` whose standard
+stream was closed at the start. The work then runs as one run of outputs (``io/write.py``): its
+files are put in place only if it succeeds. It also ends the start-up's hold on the garbage
+collector (``hold_collection``, from ``main``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import gc
 import click
 
 from dtcli.errors import ParameterError
+from dtcli.streams import refuse_closed
 
 # Parameters that name files the command reads, and files it writes.
 INPUTS = ("model", "other", "data", "second", "validation", "test_data", "costs")  # other: diff's B; second: evaluate's
@@ -51,6 +53,9 @@ class Command(click.Command):
             if ctx.params.get(name) == "":
                 raise ParameterError(f"{names[name]}: empty file name; give a file name, or - for standard "
                                      f"{'input' if name in INPUTS else 'output'}")  # fmt: skip
+        for name in (*INPUTS, *OUTPUTS):  # - with that standard stream closed: refused before any work
+            if ctx.params.get(name) == "-":
+                refuse_closed(0 if name in INPUTS else 1)
         inputs = {names[name]: ctx.params[name] for name in INPUTS if ctx.params.get(name)}
         folder = self.name == "predict" and ctx.params.get("engine") == "dask"  # -o OUTDIR (predict_dask.check)
         files: list[tuple[str, str]] = []  # (flag, path) of the outputs that are files

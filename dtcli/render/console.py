@@ -1,10 +1,13 @@
 """The one console object (``console``): stdout for data, stderr for diagnostics, rich Consoles.
 
-Colour only on a terminal, never when ``NO_COLOR`` is set or ``--no-color``
+Colour only on a terminal, never when ``NO_COLOR`` is set (not empty) or ``--no-color``
 is given; markup and highlighting are off so user data prints verbatim.
 When the output is not a terminal the width is fixed (``COLUMNS``, else
 120), so the text is the same on every machine; there, strings and box
 tables that fit are written without importing rich (``render.boxtable``).
+A ``COLUMNS`` or ``LINES`` that is not a whole number above 0 is ignored, one out of
+bounds is brought within them (``MIN_WIDTH``, ``MAX_WIDTH``); rich is always given the
+width and height, so it never reads them itself.
 """
 
 from __future__ import annotations
@@ -22,6 +25,9 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 PIPE_WIDTH = 120
+# The widths COLUMNS may set: a narrower one is taken as MIN_WIDTH, a wider one as MAX_WIDTH.
+MIN_WIDTH, MAX_WIDTH = 20, 10_000
+MIN_LINES, MAX_LINES = 5, 10_000  # the same for LINES (rich's height: how much a live display may draw)
 _settings = {"no_color": False}
 
 
@@ -31,8 +37,34 @@ def set_no_color(value: bool) -> None:
 
 
 def colour_allowed() -> bool:
-    """False when ``--no-color`` was given or ``NO_COLOR`` is set."""
-    return not (_settings["no_color"] or "NO_COLOR" in os.environ)
+    """False when ``--no-color`` was given or ``NO_COLOR`` is set to anything but the empty string
+    (no-color.org: an empty ``NO_COLOR`` is as if it were not set)."""
+    return not (_settings["no_color"] or os.environ.get("NO_COLOR", "") != "")
+
+
+def setting(name: str, low: int, high: int) -> int | None:
+    """The environment variable ``name`` as a count within ``low`` to ``high`` (one out of bounds is
+    brought within them), or None when it is not set, empty, or not a whole number above 0
+    (``abc``, ``-5``, ``0``, ``1.5``): such a value is ignored, as other programs ignore it."""
+    text = os.environ.get(name, "").strip()
+    if not (text.isascii() and text.isdigit()):
+        return None
+    value = int(text) if len(text) < 10 else high  # (a thousand digits: still a number, and huge)
+    return None if value == 0 else min(max(value, low), high)
+
+
+def screen(stream) -> tuple[int, int]:
+    """The width and height of the terminal ``stream`` writes to: ``COLUMNS`` and ``LINES`` (when
+    usable, see ``setting``), else the terminal's own size, else 80 by 25."""
+    try:
+        size = os.get_terminal_size(stream.fileno())
+        width, height = size.columns, size.lines
+    except (AttributeError, ValueError, OSError):
+        width = height = 0
+    return (
+        setting("COLUMNS", MIN_WIDTH, MAX_WIDTH) or width or 80,
+        setting("LINES", MIN_LINES, MAX_LINES) or height or 25,
+    )
 
 
 def make_console(stderr: bool = False, file=None) -> Console:
@@ -42,18 +74,15 @@ def make_console(stderr: bool = False, file=None) -> Console:
 
     stream = sys.stderr if stderr else sys.stdout
     terminal = stream.isatty()
-    width = None if terminal else pipe_width()
-    if terminal and file is not None:
-        import shutil  # here, not at start-up: only a terminal's width needs it
-
-        width = shutil.get_terminal_size().columns
+    width, height = screen(stream) if terminal else (pipe_width(), setting("LINES", MIN_LINES, MAX_LINES) or 25)
     return Console(
         file=file or stream,
-        force_terminal=terminal if file is not None else None,
+        force_terminal=terminal,  # (FORCE_COLOR and TTY_COMPATIBLE are not asked: colour only on a terminal)
         markup=False,
         highlight=False,
         emoji=False,
         width=width,
+        height=height,
         no_color=not colour_allowed(),
         color_system="auto" if colour_allowed() else None,  # (no_color alone keeps bold and italics)
         soft_wrap=False,
@@ -78,6 +107,7 @@ def rendered(*parts) -> str:
                 highlight=False,
                 emoji=False,
                 width=pipe_width(),
+                height=25,
                 soft_wrap=False,
             ).print(boxtable.to_rich(part))
             text = buffer.getvalue()
@@ -86,8 +116,8 @@ def rendered(*parts) -> str:
 
 
 def pipe_width() -> int:
-    """The width of output that goes to a file or pipe: ``COLUMNS``, else 120."""
-    return int(os.environ.get("COLUMNS") or PIPE_WIDTH)
+    """The width of output that goes to a file or pipe: ``COLUMNS`` (when usable, see ``setting``), else 120."""
+    return setting("COLUMNS", MIN_WIDTH, MAX_WIDTH) or PIPE_WIDTH
 
 
 class Output:

@@ -9,7 +9,6 @@ commands' option lists read ``FORMATS``); the writers load when used.
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -41,8 +40,8 @@ def printout(tree: Tree, fmt: str, max_depth: int | None = None) -> str:
         return dumps_model(tree)
     if fmt == "text":
         return text_tree(tree, TEXT_DEPTH if max_depth is None else max_depth)
-    from dtcli.render.console import PIPE_WIDTH
+    from dtcli.render.console import pipe_width
     from dtcli.render.tree import rich_depth, rich_text
 
-    width = int(os.environ.get("COLUMNS") or PIPE_WIDTH)  # how deep; a node's line is never wrapped
+    width = pipe_width()  # how deep; a node's line is never wrapped
     return rich_text(tree, rich_depth(width) if max_depth is None else max_depth)

@@ -147,10 +147,18 @@ def _rich_bar(stream, counted: bool):
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from dtcli.render.console import colour_allowed
+    from dtcli.render.console import colour_allowed, screen
 
+    width, height = screen(stream)
     terminal = Console(
-        file=stream, force_terminal=True, markup=False, highlight=False, emoji=False, no_color=not colour_allowed()
+        file=stream,
+        force_terminal=True,
+        markup=False,
+        highlight=False,
+        emoji=False,
+        no_color=not colour_allowed(),
+        width=width,
+        height=height,
     )
     columns = [
         TextColumn("{task.description}", markup=False),

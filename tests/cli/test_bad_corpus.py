@@ -1,5 +1,5 @@
 """The bad-input corpus (tests/fixtures/bad/, format in its README): each case exits 1 (or its ``status:``)
-with its exact one-line error.
+with its exact one-line error, or, with ``status: 0``, succeeds with its exact output.
 
 Every case runs as a real process in a directory of its own, so a traceback,
 a stray line, a hang, a temporary file left behind or a changed input cannot
@@ -23,6 +23,8 @@ import pytest
 CORPUS = Path(__file__).resolve().parent.parent / "fixtures" / "bad"
 TIMEOUT = 60  # seconds; a case that takes longer is a hang
 ENCODINGS = ("", "noeol", "base64", "gzip", "python", "python-gzip", "fifo")
+HEADERS = ("status", "env", "closed", "stdout")  # the optional lines after the description
+REDIRECT = {"stdin": "<&-", "stdout": ">&-", "stderr": "2>&-"}  # how sh closes each stream
 
 
 @dataclass
@@ -35,6 +37,9 @@ class Case:
     expected: str
     files: dict[str, tuple[str, str]] = field(default_factory=dict)
     status: int = 1
+    env: dict[str, str] = field(default_factory=dict)  # set for the case's run (not the set-up steps)
+    closed: list[str] = field(default_factory=list)  # stdin, stdout, stderr: closed for the case's run
+    stdout: str | None = None  # a success's expected standard output: the block of that name
 
 
 def parse_case(path: Path) -> Case:
@@ -42,9 +47,21 @@ def parse_case(path: Path) -> Case:
     lines = path.read_text(encoding="utf-8").removesuffix("\n").split("\n")
     assert lines[0].startswith("# "), f"{path.name}: the first line must be '# description'"
     steps, expected, files, i = [], None, {}, 1
-    status = 1
-    if len(lines) > 1 and lines[1].startswith("status: "):  # dtree diff: 2 is trouble, as diff(1)'s
-        status, i = int(lines[1].removeprefix("status: ")), 2
+    status, env, closed, stdout = 1, {}, [], None
+    while i < len(lines) and lines[i].partition(": ")[0] in HEADERS:
+        key, _, value = lines[i].partition(": ")
+        if key == "status":  # dtree diff: 2 is trouble, as diff(1)'s
+            status = int(value)
+        elif key == "env":
+            name, equals, setting = value.partition("=")
+            assert equals, f"{path.name}, line {i + 1}: expected 'env: NAME=VALUE'"
+            env[name] = setting
+        elif key == "closed":
+            assert value in REDIRECT, f"{path.name}, line {i + 1}: closed: one of {', '.join(REDIRECT)}"
+            closed.append(value)
+        else:
+            stdout = value
+        i += 1
     while i < len(lines) and not lines[i].startswith("==="):
         line = lines[i]
         if line.startswith("$ "):
@@ -54,7 +71,8 @@ def parse_case(path: Path) -> Case:
             assert lines[i - 1].startswith("$ "), f"{path.name}, line {i + 1}: the error follows the last '$' line"
             expected = line
         i += 1
-    assert steps and expected is not None, f"{path.name}: needs a '$ args' line and the expected error after it"
+    assert steps, f"{path.name}: needs a '$ args' line"
+    assert expected is not None or status == 0 or "stderr" in closed, f"{path.name}: needs the expected error"
     while i < len(lines):
         head = lines[i][3:].split()
         assert lines[i].startswith("=== ") and head, f"{path.name}, line {i + 1}: expected '=== NAME [ENCODING]'"
@@ -66,7 +84,8 @@ def parse_case(path: Path) -> Case:
         body = "".join(line + "\n" for line in lines[i + 1 : j])
         files[name] = (encoding, body)
         i = j
-    return Case(path.stem, lines[0][2:], steps, expected, files, status)
+    assert stdout is None or stdout in files, f"{path.name}: stdout: {stdout} names no '=== {stdout}' block"
+    return Case(path.stem, lines[0][2:], steps, expected or "", files, status, env, closed, stdout)
 
 
 def content(encoding: str, body: str) -> bytes:
@@ -92,12 +111,18 @@ def snapshot(directory: Path) -> dict[str, bytes | str]:
     return out
 
 
-def dtree(cwd: Path, args: list[str]) -> subprocess.CompletedProcess:
+def dtree(cwd: Path, args: list[str], case: Case | None = None) -> subprocess.CompletedProcess:
+    """``dtree ARGS`` in ``cwd``; with ``case``, in its environment and with its streams closed (by sh)."""
     env = dict(os.environ, COLUMNS="120", PYTHONIOENCODING="utf-8")
     env.pop("NO_COLOR", None)
+    command = [sys.executable, "-m", "dtcli", *args]
+    if case is not None:
+        env.update(case.env)
+        if case.closed:
+            command = ["sh", "-c", f'exec "$@" {" ".join(REDIRECT[c] for c in case.closed)}', "sh", *command]
     try:
         return subprocess.run(
-            [sys.executable, "-m", "dtcli", *args],
+            command,
             cwd=cwd,
             env=env,
             capture_output=True,
@@ -123,7 +148,7 @@ def run_case(case: Case, root: Path) -> dict:
         if done.returncode != 0:
             return {"setup": f"set-up step {shlex.join(step)!r} failed: {done.stderr.decode(errors='replace')}"}
     before = snapshot(work)
-    done = dtree(work, case.steps[-1])
+    done = dtree(work, case.steps[-1], case)
     return {"done": done, "before": before, "after": snapshot(work)}
 
 
@@ -152,6 +177,6 @@ def test_case(results, path):
     stderr = done.stderr.decode("utf-8", errors="replace")
     assert "Traceback" not in stderr, stderr
     assert done.returncode == case.status, f"exit {done.returncode}: {stderr}"
-    assert stderr == case.expected + "\n", stderr
-    assert done.stdout == b""
-    assert outcome["after"] == outcome["before"], "the failed command created or changed a file"
+    assert stderr == (case.expected + "\n" if case.expected else ""), stderr
+    assert done.stdout == (content(*case.files[case.stdout]) if case.stdout else b"")
+    assert outcome["after"] == outcome["before"], "the command created or changed a file"
