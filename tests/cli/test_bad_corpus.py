@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import gzip
+import importlib.util
 import os
 import shlex
 import subprocess
@@ -35,6 +36,7 @@ class Case:
     expected: str
     files: dict[str, tuple[str, str]] = field(default_factory=dict)
     status: int = 1
+    needs: tuple[str, ...] = ()
 
 
 def parse_case(path: Path) -> Case:
@@ -45,6 +47,9 @@ def parse_case(path: Path) -> Case:
     status = 1
     if len(lines) > 1 and lines[1].startswith("status: "):  # dtree diff: 2 is trouble, as diff(1)'s
         status, i = int(lines[1].removeprefix("status: ")), 2
+    needs = ()
+    if len(lines) > i and lines[i].startswith("needs: "):  # an optional dependency (pyarrow for Parquet)
+        needs, i = tuple(lines[i].removeprefix("needs: ").split()), i + 1
     while i < len(lines) and not lines[i].startswith("==="):
         line = lines[i]
         if line.startswith("$ "):
@@ -66,7 +71,7 @@ def parse_case(path: Path) -> Case:
         body = "".join(line + "\n" for line in lines[i + 1 : j])
         files[name] = (encoding, body)
         i = j
-    return Case(path.stem, lines[0][2:], steps, expected, files, status)
+    return Case(path.stem, lines[0][2:], steps, expected, files, status, needs)
 
 
 def content(encoding: str, body: str) -> bytes:
@@ -109,6 +114,9 @@ def dtree(cwd: Path, args: list[str]) -> subprocess.CompletedProcess:
 
 def run_case(case: Case, root: Path) -> dict:
     """Set the case's directory up, run its steps, and record what the last one did."""
+    missing = [module for module in case.needs if importlib.util.find_spec(module) is None]
+    if missing:
+        return {"skip": f"needs {', '.join(missing)}"}
     work = root / case.name
     work.mkdir()
     for name, (encoding, body) in case.files.items():
@@ -145,6 +153,8 @@ def test_corpus_is_large_enough():
 @pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
 def test_case(results, path):
     case, outcome = results[path.stem]
+    if "skip" in outcome:
+        pytest.skip(outcome["skip"])
     assert "setup" not in outcome, outcome.get("setup")
     done = outcome["done"]
     stderr = done.stderr.decode("utf-8", errors="replace")
