@@ -148,3 +148,18 @@ def test_every_command_that_reads_data_bounds_parquet(run, tmp_path, monkeypatch
     result = run(*args, "--max-bytes", "100K")
     assert result.stderr.startswith("Error: big.parquet: ") and "more than 100 KiB (--max-bytes)" in result.stderr
     assert not (tmp_path / "m2.json").exists()
+
+
+def test_gain_reads_a_parquet_file_known_by_its_mark_alone(run, tmp_path):
+    """Named without .parquet, a small Parquet file is still Parquet to gain's quick path for small files
+    (it was refused there as text with a NUL byte): the same report as the file named .parquet, and the bounds."""
+    named = tmp_path / "t.parquet"
+    pq.write_table(table(100), named)
+    bare = tmp_path / "data"
+    bare.write_bytes(named.read_bytes())
+    expected = run("gain", named)
+    assert expected.exit_code == 0 and expected.stdout.startswith("y: 100 rows [a 50, b 50]")
+    got = run("gain", bare)
+    assert got.exit_code == 0 and got.stdout == expected.stdout.replace(str(named), str(bare))
+    refused = run("gain", bare, "--max-rows", "10")
+    assert refused.stderr == f"Error: {bare}: 100 rows, more than 10 (--max-rows); raise --max-rows or split it\n"
