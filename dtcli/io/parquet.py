@@ -10,7 +10,9 @@ bookkeeping files do), read in sorted name order (by code point); subdirectories
 The parts must have the same column names, in the same order, of the same kinds (integers,
 floats and nulls are all numeric, as a part written from a column with missing values may hold
 floats; ``string`` and a dictionary of strings both nominal). ``--max-bytes`` bounds the files'
-size on disk, ``--max-rows`` the rows their footers count, before any column is read.
+size on disk and the table's uncompressed size, ``--max-rows`` its rows, both as the footers count
+them, before any column is read (``parquet_bounds``). A column of strings is read as a dictionary
+(each distinct string once), never as one string per row.
 
 Types: string (and dictionary of strings) columns are nominal, their values in order of first
 appearance as the CSV reader gives them (surrounding spaces ignored; empty and ``?`` cells
@@ -39,7 +41,8 @@ import numpy as np
 from dtcli.errors import DataError
 from dtcli.io.columns import Columns, NumberColumn, TextColumn
 from dtcli.io.csv_cells import MISSING_CELLS
-from dtcli.io.source import format_size, too_many_rows
+from dtcli.io.parquet_bounds import check_bounds
+from dtcli.io.source import format_size
 from dtcli.model.table import NOMINAL, Attribute
 
 MAGIC = b"PAR1"  # at both ends of a Parquet file
@@ -62,7 +65,9 @@ def read_parquet(path: str, text_columns=(), max_bytes: int = 0, max_rows: int =
     files = parts(path, source)
     _check_sizes(files, source, max_bytes)
     pq = _pyarrow(source)
-    handles = _open_parts(pq, files, source, max_rows)
+    handles = _open_parts(pq, files)
+    check_bounds([handle.metadata for handle in handles], source, max_bytes, max_rows)
+    handles = [_as_dictionaries(pq, name, handle) for name, handle in zip(files, handles)]
     frame, declared = _columns(handles, files, set(text_columns))
     return Parquet(frame, declared, source, digest(files) if fingerprint else "")
 
@@ -96,7 +101,8 @@ def parts(path: str, source: str | None = None) -> list[str]:
 
 
 def _check_sizes(files: list[str], source: str, max_bytes: int) -> None:
-    """Each file must look like Parquet (``PAR1`` at both ends) and all of them fit in ``max_bytes``."""
+    """Each file must look like Parquet (``PAR1`` at both ends) and all of them fit in ``max_bytes`` on disk
+    (their footers, read next, are no larger)."""
     total = 0
     for name in files:
         try:
@@ -117,10 +123,11 @@ def _check_sizes(files: list[str], source: str, max_bytes: int) -> None:
                 f"{name}: not a readable Parquet file ({where}: truncated or not Parquet); get an undamaged copy"
             )
         total += size
-        if max_bytes and total > max_bytes:
-            raise DataError(
-                f"{source}: more than {format_size(max_bytes)} of input (--max-bytes); raise --max-bytes or split it"
-            )
+    if max_bytes and total > max_bytes:
+        raise DataError(
+            f"{source}: {total:,} bytes on disk, more than {format_size(max_bytes)} (--max-bytes); "
+            "raise --max-bytes or split it"
+        )
 
 
 def _pyarrow(source: str):
@@ -132,15 +139,11 @@ def _pyarrow(source: str):
     return pq
 
 
-def _open_parts(pq, files: list[str], source: str, max_rows: int) -> list:
-    """A pyarrow ParquetFile for each file (nothing read but its footer), checked to have the first
-    file's columns, all within ``max_rows``."""
-    handles, first, rows = [], None, 0
+def _open_parts(pq, files: list[str]) -> list:
+    """A pyarrow ParquetFile for each file (nothing read but its footer), checked to have the first file's columns."""
+    handles, first = [], None
     for name in files:
         handle = _damaged(name, lambda name=name: pq.ParquetFile(name))
-        rows += handle.metadata.num_rows
-        if max_rows and rows > max_rows:
-            raise too_many_rows(source, max_rows)
         schema = handle.schema_arrow
         kinds = [(field.name, _broad(column_kind(field.type, name, field.name))) for field in schema]
         if first is None:
@@ -150,6 +153,16 @@ def _open_parts(pq, files: list[str], source: str, max_rows: int) -> list:
             raise DataError(f"{name}: {_difference(kinds, first)} {files[0]}; the parts must have the same schema")
         handles.append(handle)
     return handles
+
+
+def _as_dictionaries(pq, name: str, handle):
+    """The file of ``handle`` (its footer as read) opened again to read its string columns as
+    dictionaries: each distinct string once and a 4-byte index a row, however long the strings."""
+    fields = handle.schema_arrow
+    texts = [field.name for field in fields if column_kind(field.type, name, field.name) == "nominal"]
+    if not texts:
+        return handle
+    return _damaged(name, lambda: pq.ParquetFile(name, metadata=handle.metadata, read_dictionary=texts))
 
 
 def _damaged(name: str, work):
@@ -251,17 +264,30 @@ def _check_names(names: list[str], first: str) -> None:
 
 
 def _text(parts: list) -> TextColumn:
-    """A string, bool or integer column (its parts) as text: codes (-1 for null) in order of first appearance."""
+    """A string, bool or integer column (its parts) as text: codes (-1 for null) in order of first appearance.
+    Each chunk is a dictionary (made here when it is not one), so no string is made once per row."""
     import pyarrow as pa
 
-    chunks = []
+    values, indices = [], []  # each chunk's dictionary as text, and its rows' indices into it
     for column in parts:
-        if pa.types.is_dictionary(column.type):
-            column = column.cast(column.type.value_type)
-        chunks.extend(column.cast(pa.large_string()).chunks)  # bool: "true"/"false"; integers: digits; large: any size
-    encoded = pa.chunked_array(chunks, pa.large_string()).combine_chunks().dictionary_encode()
-    codes = encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int32)
-    return TextColumn(codes, encoded.dictionary.to_pylist())
+        if not pa.types.is_dictionary(column.type):
+            column = column.dictionary_encode()
+        for chunk in column.chunks:
+            values.append(chunk.dictionary.cast(pa.large_string()))  # bool: "true"/"false"; integers: digits
+            rows = chunk.indices if chunk.indices.type == pa.int32() else chunk.indices.cast(pa.int32())
+            indices.append(rows.fill_null(-1).to_numpy(zero_copy_only=False))
+    if not values:
+        return TextColumn(np.zeros(0, dtype=np.int32), [])
+    strings = pa.concat_arrays(values).dictionary_encode()  # each dictionary entry's distinct string
+    entry = strings.indices.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int32)
+    codes, start, offset = np.full(sum(len(chunk) for chunk in indices), -1, dtype=np.int32), 0, 0
+    for dictionary, chunk in zip(values, indices):
+        if len(dictionary):
+            codes[start : start + len(chunk)] = np.where(chunk >= 0, entry[np.maximum(chunk, 0) + offset], -1)
+        start, offset = start + len(chunk), offset + len(dictionary)
+    first = pa.array(codes, mask=codes < 0).dictionary_encode()  # the strings in order of first appearance
+    ordered = first.indices.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int32)
+    return TextColumn(ordered, strings.dictionary.take(first.dictionary).to_pylist())
 
 
 def _numbers(parts: list) -> np.ndarray:

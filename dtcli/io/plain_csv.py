@@ -51,7 +51,7 @@ def read_plain(path: str, target: str | None, ignore, limits: Limits, numeric_cl
         status = os.stat(path)
     except OSError:
         return None
-    if not stat.S_ISREG(status.st_mode) or status.st_size > PLAIN_BYTES:
+    if not stat.S_ISREG(status.st_mode) or status.st_size > PLAIN_BYTES or _parquet_mark(path):
         return None
     got = read_input(path, DATA, limits.max_bytes, fingerprint=False)
     data = bytes(got.data)
@@ -98,6 +98,15 @@ def read_plain(path: str, target: str | None, ignore, limits: Limits, numeric_cl
     if not classes or (numbers and len({parse_number(c) for c in classes}) < len(classes)):
         return None  # (1 and 1.0: one class to the full reader, encode._same_numbers)
     return PlainTable(got.source, tuple(attributes), target, classes, y)
+
+
+def _parquet_mark(path: str) -> bool:
+    """Whether the file starts with Parquet's mark (read before the text check, which a Parquet file fails)."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(4) == b"PAR1"
+    except OSError:
+        return False
 
 
 def _records(text: str, sep: str):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import gzip
+import importlib.util
 import os
 import shlex
 import subprocess
@@ -23,7 +24,7 @@ import pytest
 CORPUS = Path(__file__).resolve().parent.parent / "fixtures" / "bad"
 TIMEOUT = 60  # seconds; a case that takes longer is a hang
 ENCODINGS = ("", "noeol", "base64", "gzip", "python", "python-gzip", "fifo")
-HEADERS = ("status", "env", "closed", "stdout")  # the optional lines after the description
+HEADERS = ("status", "env", "closed", "stdout", "needs")  # the optional lines after the description
 REDIRECT = {"stdin": "<&-", "stdout": ">&-", "stderr": "2>&-"}  # how sh closes each stream
 
 
@@ -40,6 +41,7 @@ class Case:
     env: dict[str, str] = field(default_factory=dict)  # set for the case's run (not the set-up steps)
     closed: list[str] = field(default_factory=list)  # stdin, stdout, stderr: closed for the case's run
     stdout: str | None = None  # a success's expected standard output: the block of that name
+    needs: tuple[str, ...] = ()  # Python modules the case needs (pyarrow for Parquet); skipped without
 
 
 def parse_case(path: Path) -> Case:
@@ -47,7 +49,7 @@ def parse_case(path: Path) -> Case:
     lines = path.read_text(encoding="utf-8").removesuffix("\n").split("\n")
     assert lines[0].startswith("# "), f"{path.name}: the first line must be '# description'"
     steps, expected, files, i = [], None, {}, 1
-    status, env, closed, stdout = 1, {}, [], None
+    status, env, closed, stdout, needs = 1, {}, [], None, ()
     while i < len(lines) and lines[i].partition(": ")[0] in HEADERS:
         key, _, value = lines[i].partition(": ")
         if key == "status":  # dtree diff: 2 is trouble, as diff(1)'s
@@ -59,6 +61,8 @@ def parse_case(path: Path) -> Case:
         elif key == "closed":
             assert value in REDIRECT, f"{path.name}, line {i + 1}: closed: one of {', '.join(REDIRECT)}"
             closed.append(value)
+        elif key == "needs":  # an optional dependency (pyarrow for Parquet)
+            needs = tuple(value.split())
         else:
             stdout = value
         i += 1
@@ -85,7 +89,7 @@ def parse_case(path: Path) -> Case:
         files[name] = (encoding, body)
         i = j
     assert stdout is None or stdout in files, f"{path.name}: stdout: {stdout} names no '=== {stdout}' block"
-    return Case(path.stem, lines[0][2:], steps, expected or "", files, status, env, closed, stdout)
+    return Case(path.stem, lines[0][2:], steps, expected or "", files, status, env, closed, stdout, needs)
 
 
 def content(encoding: str, body: str) -> bytes:
@@ -135,6 +139,9 @@ def dtree(cwd: Path, args: list[str], case: Case | None = None) -> subprocess.Co
 
 def run_case(case: Case, root: Path) -> dict:
     """Set the case's directory up, run its steps, and record what the last one did."""
+    missing = [module for module in case.needs if importlib.util.find_spec(module) is None]
+    if missing:
+        return {"skip": f"needs {', '.join(missing)}"}
     work = root / case.name
     work.mkdir()
     for name, (encoding, body) in case.files.items():
@@ -172,6 +179,8 @@ def test_corpus_is_large_enough():
 @pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
 def test_case(results, path):
     case, outcome = results[path.stem]
+    if "skip" in outcome:
+        pytest.skip(outcome["skip"])
     assert "setup" not in outcome, outcome.get("setup")
     done = outcome["done"]
     stderr = done.stderr.decode("utf-8", errors="replace")

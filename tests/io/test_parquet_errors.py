@@ -193,10 +193,10 @@ class TestWithPyarrow:
 
     def test_limits_on_rows_and_bytes(self, tmp_path):
         path = self.write(tmp_path / "t.parquet", x=list(range(10)), y=["a", "b"] * 5)
-        with pytest.raises(DataError, match=r"t\.parquet: more than 9 rows \(--max-rows\)"):
+        with pytest.raises(DataError, match=r"t\.parquet: 10 rows, more than 9 \(--max-rows\)"):
             read_data(str(path), limits=Limits(max_bytes=0, max_rows=9))
         assert len(read_data(str(path), limits=Limits(max_bytes=0, max_rows=10)).frame) == 10
-        with pytest.raises(DataError, match=r"t\.parquet: more than 100 bytes of input \(--max-bytes\)"):
+        with pytest.raises(DataError, match=r"t\.parquet: [\d,]+ bytes on disk, more than 100 bytes \(--max-bytes\)"):
             read_data(str(path), limits=Limits(max_bytes=100, max_rows=0))
 
     def test_an_empty_table(self, run, tmp_path):
