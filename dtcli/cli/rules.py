@@ -98,9 +98,9 @@ def command(model, prune, data, pessimistic, trace, fmt, dialect, format_in, lim
             from dtcli.render.console import info
 
             info(_trace(drops).rstrip("\n"))
+    text = render(ruleset, fmt, dialect or DEFAULT_DIALECT)  # first: a refusal is the only line
     if tree is not None:
         _missing_warning(tree, ruleset, data, encoded)
-    text = render(ruleset, fmt, dialect or DEFAULT_DIALECT)
     if fmt == "sql":
         _long_names_warning(ruleset, dialect or DEFAULT_DIALECT)
     write_output(output, text)
@@ -112,11 +112,16 @@ def _long_names_warning(ruleset, dialect: str) -> None:
     from dtcli.render.sql_dialects import POSTGRESQL_NAME_BYTES, Dialect, check_names
 
     long = check_names([c.attribute for rule in ruleset.rules for c in rule.conditions], Dialect(dialect))
-    if long:
+    if len(long) == 1:
         warn(
-            f"{len(long)} column name(s), such as {long[0]!r}, are longer than PostgreSQL's "
-            f"{POSTGRESQL_NAME_BYTES} bytes: PostgreSQL reads them as their first {POSTGRESQL_NAME_BYTES} bytes, "
-            "as it named the columns of a table made with them"
+            f"column name {long[0]!r} is longer than PostgreSQL's {POSTGRESQL_NAME_BYTES} bytes: PostgreSQL reads "
+            f"it as its first {POSTGRESQL_NAME_BYTES} bytes, as it named the column of a table made with it"
+        )
+    elif long:
+        warn(
+            f"{len(long)} column names, such as {long[0]!r}, are longer than PostgreSQL's {POSTGRESQL_NAME_BYTES} "
+            f"bytes: PostgreSQL reads them as their first {POSTGRESQL_NAME_BYTES} bytes, as it named the columns "
+            "of a table made with them"
         )
 
 
