@@ -22,6 +22,7 @@ import json
 import random
 import re
 import sqlite3
+from datetime import date, timedelta
 
 import pytest
 
@@ -364,3 +365,25 @@ def test_mysql_names_and_strings():
     assert postgresql_name("é" * 40) == "é" * 31  # 63 bytes cut between characters, as PostgreSQL cuts
     with pytest.raises(ParameterError):
         Dialect("ansi").string("\ud83d")  # half of a surrogate pair: no file can hold it
+
+
+def test_dates_compare_as_text_in_each_dialect_as_predict_compares_them(run, tmp_path):
+    """A date column (ISO days) in the sqlite, ansi and postgresql forms, run in SQLite: new days one
+    either side of each training day, and missing ones, classified as ``dtree predict`` does."""
+    rng = random.Random(5)
+    start = date(2024, 1, 1)
+    days = [start + timedelta(days=rng.randrange(120)) for _ in range(80)]
+    rows = [[d.isoformat(), rng.choice("pq"), "late" if d > start + timedelta(days=60) else "early"] for d in days]
+    names = ["day", "g", "when"]
+    train = tmp_path / "train.csv"
+    train.write_text("day,g,when\n" + "".join(",".join(r) + "\n" for r in rows))
+    new_rows = [[(d + timedelta(days=rng.choice([-1, 1]))).isoformat(), g, w] for d, (_, g, w) in zip(days, rows)]
+    new_rows += [["", "p", "late"], ["?", "q", "early"]]
+    new = tmp_path / "new.csv"
+    new.write_text("day,g,when\n" + "".join(",".join(r) + "\n" for r in new_rows))
+    model = tmp_path / "m.json"
+    assert run("train", train, "-a", "cart", "-q", "-o", model).exit_code == 0
+    expected = predicted(run, model, new)
+    for dialect in ("sqlite", "ansi", "postgresql"):
+        sql = run("rules", model, "-f", "sql", "--dialect", dialect).stdout
+        assert "'2024-" in sql and sqlite_predictions(sql, names, new_rows) == expected, dialect
