@@ -69,6 +69,10 @@ class Dialect:
 
     name: str
 
+    def __post_init__(self):
+        if self.name not in DIALECTS:
+            raise ParameterError(f"unknown SQL dialect {self.name!r}; use one of {', '.join(DIALECTS)}")
+
     def identifier(self, name: str) -> str:
         _refuse_unwritable(name, "column name")
         if name == "" and self.name != "sqlite":
@@ -123,14 +127,8 @@ class Dialect:
     def guarded(self) -> bool:
         """True when a cast must be reached only by a number: the dialect may evaluate the parts of
         AND in any order, and its CAST of a text that is not a number (a missing marker such as
-        'NA', or 'inf') fails, where SQLite's reads 0."""
+        'NA', or 'inf') fails (MySQL: warns, and fails in a strict-mode UPDATE), where SQLite's reads 0."""
         return self.name != "sqlite"
-
-
-def dialect(name: str) -> Dialect:
-    if name not in DIALECTS:
-        raise ParameterError(f"unknown SQL dialect {name!r}; use one of {', '.join(DIALECTS)}")
-    return Dialect(name)
 
 
 def check_names(names, sql_dialect: Dialect) -> list[str]:
