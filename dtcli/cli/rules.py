@@ -8,6 +8,7 @@ from dtcli.cli.common import format_in_option, load_model, output_option, write_
 from dtcli.cli.guard import Command
 from dtcli.cli.options import data_limit_options, format_option, pessimistic_options
 from dtcli.render.rules import FORMATS as RULE_FORMATS
+from dtcli.render.sql_dialects import DEFAULT_DIALECT, DIALECTS
 
 
 @click.command("rules", cls=Command)
@@ -36,13 +37,20 @@ from dtcli.render.rules import FORMATS as RULE_FORMATS
     "text for people; json (a rule set 'dtree predict' can apply); csv; markdown (a table); latex "
     "(an enumerate of IF ... THEN items for notes); python (a function predict(row)); sql (a CASE WHEN expression).",
 )
+@click.option(
+    "--dialect",
+    type=click.Choice(DIALECTS),
+    help=f"The SQL dialect of -f sql (default {DEFAULT_DIALECT}): names and strings quoted, and casts "
+    "written, as it reads them (postgresql: E'...' for a backslash; mysql: `names`, hex for a backslash); "
+    "ansi is standard SQL.",
+)
 @format_in_option
 @data_limit_options
 @output_option(
     "Write the rules to FILE instead of standard output; without -f its extension picks the format "
     "(.txt, .json, .csv, .md, .tex, .py, .sql)."
 )
-def command(model, prune, data, pessimistic, trace, fmt, format_in, limits, output):
+def command(model, prune, data, pessimistic, trace, fmt, dialect, format_in, limits, output):
     """Turn MODEL (a tree from 'dtree train -o') into IF-THEN rules, one per leaf.
 
     Each rule lists its conditions (several tests of one numeric attribute
@@ -64,6 +72,8 @@ def command(model, prune, data, pessimistic, trace, fmt, format_in, limits, outp
     from dtcli.model.rules import RuleSet
     from dtcli.render.rules import render
 
+    if dialect is not None and fmt != "sql":
+        raise ParameterError(f"--dialect is for SQL output; give -f sql, or leave out --dialect (with -f {fmt})")
     loaded = load_model(model, limits)
     tree = None if isinstance(loaded, RuleSet) else loaded
     ruleset = loaded if tree is None else extract(tree)
@@ -88,9 +98,31 @@ def command(model, prune, data, pessimistic, trace, fmt, format_in, limits, outp
             from dtcli.render.console import info
 
             info(_trace(drops).rstrip("\n"))
+    text = render(ruleset, fmt, dialect or DEFAULT_DIALECT)  # first: a refusal is the only line
     if tree is not None:
         _missing_warning(tree, ruleset, data, encoded)
-    write_output(output, render(ruleset, fmt))
+    if fmt == "sql":
+        _long_names_warning(ruleset, dialect or DEFAULT_DIALECT)
+    write_output(output, text)
+
+
+def _long_names_warning(ruleset, dialect: str) -> None:
+    """One line when PostgreSQL reads some column names shortened (as it named the columns)."""
+    from dtcli.render.console import warn
+    from dtcli.render.sql_dialects import POSTGRESQL_NAME_BYTES, Dialect, check_names
+
+    long = check_names([c.attribute for rule in ruleset.rules for c in rule.conditions], Dialect(dialect))
+    if len(long) == 1:
+        warn(
+            f"column name {long[0]!r} is longer than PostgreSQL's {POSTGRESQL_NAME_BYTES} bytes: PostgreSQL reads "
+            f"it as its first {POSTGRESQL_NAME_BYTES} bytes, as it named the column of a table made with it"
+        )
+    elif long:
+        warn(
+            f"{len(long)} column names, such as {long[0]!r}, are longer than PostgreSQL's {POSTGRESQL_NAME_BYTES} "
+            f"bytes: PostgreSQL reads them as their first {POSTGRESQL_NAME_BYTES} bytes, as it named the columns "
+            "of a table made with them"
+        )
 
 
 def _missing_warning(tree, ruleset, data, encoded) -> None:

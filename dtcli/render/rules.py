@@ -7,8 +7,8 @@ in math mode, LaTeX's special characters escaped) to ``\\input`` into notes.
 
 The Python and SQL forms are generated code. Every attribute name and value
 in them is written as a literal produced by the language's own quoting
-(``repr`` for Python strings; doubled quotes for SQL identifiers and
-strings), and numbers as finite float literals, so whatever the names and
+(``repr`` for Python strings; for SQL, the quoting of the dialect asked
+for, ``sql_dialects``), and numbers as finite float literals, so whatever the names and
 values hold, the generated code can only compare values and return a class
 (a regression rule set's: a number, written exactly).
 
@@ -17,8 +17,8 @@ Both read a value as ``dtree predict`` reads a CSV cell: a missing marker
 missing, spaces around a value are ignored, and a numeric attribute is
 compared as a number whatever the column's type (SQL: ``CAST``, so a TEXT
 column as ``sqlite3 .import`` makes compares as numbers, not as text). The
-SQL of a column is written by ``_sql_*`` alone (a later ``--dialect`` changes
-those). A date attribute's thresholds are compared as text, dates written in
+SQL of a column is written by ``_sql_*`` alone, in the quoting and casts of the
+dialect asked for (``sql_dialects``). A date attribute's thresholds are compared as text, dates written in
 its format (``dates.sortable``: such text sorts as the dates do); one whose
 format does not sort so (offsets, month names, day first) is not exported.
 """
@@ -36,6 +36,7 @@ from dtcli.model.dates import sortable, threshold_text
 from dtcli.model.rules import RuleSet, dumps_rules
 from dtcli.render.counts import class_counts
 from dtcli.render.printable import shown
+from dtcli.render.sql_dialects import DEFAULT_DIALECT, Dialect, check_names
 
 FORMATS = ("text", "json", "csv", "markdown", "latex", "python", "sql")
 
@@ -214,100 +215,97 @@ def python(ruleset: RuleSet) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _identifier(name: str) -> str:
-    if "\x00" in name:
-        raise ParameterError(f"column name {name!r} holds a NUL character, which SQL cannot quote")
-    return '"' + name.replace('"', '""') + '"'
+def _sql_list(d: Dialect, values) -> str:
+    return "(" + ", ".join(d.string(v) for v in values) + ")"
 
 
-def _string(value: str) -> str:
-    if "\x00" in value:
-        raise ParameterError(f"value {value!r} holds a NUL character, which SQL cannot quote")
-    return "'" + value.replace("'", "''") + "'"
-
-
-def _sql_list(values) -> str:
-    return "(" + ", ".join(_string(v) for v in values) + ")"
-
-
-def _sql_missing_number(column: str) -> str:
+def _sql_missing_number(d: Dialect, column: str) -> str:
     """True where a numeric column's value is missing: NULL, or text ``dtree predict`` reads as
     missing (a TEXT column of ``sqlite3 .import`` holds '' for an empty cell, not NULL)."""
-    return f"({column} IS NULL OR TRIM(CAST({column} AS VARCHAR(64))) IN {_sql_list(NUMERIC_MISSING)})"
+    return f"({column} IS NULL OR {d.number_text(column)} IN {_sql_list(d, NUMERIC_MISSING)})"
 
 
-def _sql_number(column: str) -> str:
-    """A numeric column's value as a number, whatever the column's declared type."""
-    return f"CAST({column} AS DOUBLE PRECISION)"
-
-
-def _sql_infinite(column: str, sign: str) -> str:
+def _sql_infinite(d: Dialect, column: str, sign: str) -> str:
     """True where the value is written as an infinity of ``sign`` ('+' or '-'), which ``dtree predict``
     reads as one (``inf``, ``infinity``, any case) and a CAST may not (SQLite reads 0)."""
     words = ("inf", "+inf", "infinity", "+infinity") if sign == "+" else ("-inf", "-infinity")
-    return f"LOWER(TRIM(CAST({column} AS VARCHAR(64)))) IN {_sql_list(words)}"
+    return f"LOWER({d.number_text(column)}) IN {_sql_list(d, words)}"
 
 
-def _sql_numeric_condition(c) -> str:
+def _sql_numeric_condition(d: Dialect, c) -> str:
     """``low < value <= high`` of a present value, an infinity written as text included (thresholds
-    are finite: +inf is above every one, -inf at most every one); marked ``missing``: or missing."""
-    column = _identifier(c.attribute)
-    number, above, below = _sql_number(column), _sql_infinite(column, "+"), _sql_infinite(column, "-")
+    are finite: +inf is above every one, -inf at most every one); marked ``missing``: or missing.
+    Where a CAST of other text fails (``Dialect.guarded``), a CASE reaches it with numbers only."""
+    column = d.identifier(c.attribute)
+    number, above, below = d.number(column), _sql_infinite(d, column, "+"), _sql_infinite(d, column, "-")
+    missing = _sql_missing_number(d, column)
+    if d.guarded:
+        compared = ([f"{number} > {_number(c.low)}"] if c.low is not None else []) + (
+            [f"{number} <= {_number(c.high)}"] if c.high is not None else []
+        )
+        cases = ((missing, c.missing), (above, c.high is None), (below, c.low is None))
+        whens = " ".join(f"WHEN {test} THEN {'1 = 1' if holds else '1 = 0'}" for test, holds in cases)
+        return f"(CASE {whens} ELSE {' AND '.join(compared)} END)"
     tests = []
     if c.low is not None:
         tests.append(f"({number} > {_number(c.low)} AND NOT {below} OR {above})")
     if c.high is not None:
         tests.append(f"({number} <= {_number(c.high)} AND NOT {above} OR {below})")
     if c.missing:
-        return f"({_sql_missing_number(column)} OR ({' AND '.join(tests)}))"
-    return " AND ".join([f"NOT {_sql_missing_number(column)}", *tests])
+        return f"({missing} OR ({' AND '.join(tests)}))"
+    return " AND ".join([f"NOT {missing}", *tests])
 
 
-def _sql_date_condition(c) -> str:
+def _sql_date_condition(d: Dialect, c) -> str:
     """``low < value <= high`` compared as text of the date format (which sorts as the dates do);
     marked ``missing``: or missing (NULL, '' or '?')."""
-    column = _identifier(c.attribute)
+    column = d.identifier(c.attribute)
+    text = d.text(column)
     low, high = _date_bounds(c)
-    missing = f"({column} IS NULL OR TRIM({column}) IN {_sql_list(MISSING_CELLS)})"
-    tests = [f"TRIM({column}) > {_string(low)}"] if low is not None else []
-    tests += [f"TRIM({column}) <= {_string(high)}"] if high is not None else []
+    missing = f"({column} IS NULL OR {text} IN {_sql_list(d, MISSING_CELLS)})"
+    tests = [f"{text} > {d.string(low)}"] if low is not None else []
+    tests += [f"{text} <= {d.string(high)}"] if high is not None else []
     if c.missing:
         return f"({missing} OR ({' AND '.join(tests)}))"
     return " AND ".join([f"NOT {missing}", *tests])
 
 
-def _sql_condition(ruleset: RuleSet, c) -> str:
+def _sql_condition(ruleset: RuleSet, d: Dialect, c) -> str:
     if c.is_nominal:
-        return _sql_nominal_condition(ruleset, c)
-    return _sql_date_condition(c) if c.time else _sql_numeric_condition(c)
+        return _sql_nominal_condition(ruleset, d, c)
+    return _sql_date_condition(d, c) if c.time else _sql_numeric_condition(d, c)
 
 
-def _sql_nominal_condition(ruleset: RuleSet, c) -> str:
+def _sql_nominal_condition(ruleset: RuleSet, d: Dialect, c) -> str:
     """``TRIM(col) IN (values)`` (NULL, '' and '?' are in no list); marked ``missing``: every value
     but the attribute's others, NULL included."""
-    column = _identifier(c.attribute)
+    column = d.identifier(c.attribute)
     if not c.missing:
-        return f"TRIM({column}) IN {_sql_list(c.values)}"
+        return f"{d.text(column)} IN {_sql_list(d, c.values)}"
     others = _other_values(ruleset, c)
     if not others:
         return "1 = 1"
-    return f"({column} IS NULL OR TRIM({column}) NOT IN {_sql_list(others)})"
+    return f"({column} IS NULL OR {d.text(column)} NOT IN {_sql_list(d, others)})"
 
 
-def sql(ruleset: RuleSet) -> str:
-    """A ``CASE WHEN ... END`` expression; a missing value satisfies no condition but those
-    marked ``missing``."""
+def sql(ruleset: RuleSet, dialect: str = DEFAULT_DIALECT) -> str:
+    """A ``CASE WHEN ... END`` expression in ``dialect`` (``sql_dialects``); a missing value satisfies
+    no condition but those marked ``missing``."""
+    d = Dialect(dialect)
+    check_names([c.attribute for rule in ruleset.rules for c in rule.conditions], d)
     lines = ["CASE"]
     for rule in ruleset.rules:
-        tests = [_sql_condition(ruleset, c) for c in rule.conditions]
-        lines.append(f"  WHEN {' AND '.join(tests) or '1 = 1'} THEN {_predicted_literal(ruleset, rule, _string)}")
-    lines.append(f"  ELSE {_predicted_literal(ruleset, None, _string)}")
+        tests = [_sql_condition(ruleset, d, c) for c in rule.conditions]
+        lines.append(f"  WHEN {' AND '.join(tests) or '1 = 1'} THEN {_predicted_literal(ruleset, rule, d.string)}")
+    lines.append(f"  ELSE {_predicted_literal(ruleset, None, d.string)}")
     lines.append("END")
     return "\n".join(lines) + "\n"
 
 
-def render(ruleset: RuleSet, fmt: str) -> str:
+def render(ruleset: RuleSet, fmt: str, dialect: str = DEFAULT_DIALECT) -> str:
     from dtcli.render.latex import latex
 
+    if fmt == "sql":
+        return sql(ruleset, dialect)
     writers = {"text": text, "json": dumps_rules, "csv": to_csv, "markdown": markdown, "latex": latex}
-    return {**writers, "python": python, "sql": sql}[fmt](ruleset)
+    return {**writers, "python": python}[fmt](ruleset)
