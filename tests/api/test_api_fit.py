@@ -64,13 +64,11 @@ def test_predict_gives_what_dtree_predict_gives(run, tmp_path):
     proba = model.predict_proba(WEKA / "data" / "labor.arff")
     assert len(lines) == len(proba) + 1
     header = lines[0].split(",")
-    columns = [header.index(f"P({c})") for c in model.classes] if "P(good)" in header else None
-    if columns:
-        got = np.array([[float(line.split(",")[j]) for j in columns] for line in lines[1:]])
-        assert np.allclose(got, proba, atol=1e-4)
-    labels = [line.split(",")[header.index("predicted")] for line in lines[1:]] if "predicted" in header else None
-    if labels:
-        assert labels == list(model.predict(WEKA / "data" / "labor.arff"))
+    columns = [header.index(f"proba_{c}") for c in model.classes]
+    got = np.array([[float(line.split(",")[j]) for j in columns] for line in lines[1:]])
+    assert np.allclose(got, proba, rtol=0, atol=1e-15)
+    labels = [line.split(",")[header.index("prediction")] for line in lines[1:]]
+    assert labels == list(model.predict(WEKA / "data" / "labor.arff"))
 
 
 def test_dataframe_labels_come_back_as_the_users_values():
