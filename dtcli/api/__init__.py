@@ -1,7 +1,7 @@
 """dtree's Python API: fit a tree, load a model, predict, explain and draw, as the commands do.
 
 ``import dtcli`` re-exports these names lazily (``dtcli.fit``, ``dtcli.load_model``,
-``dtcli.gain``, ``dtcli.cross_validate``, ``dtcli.Model``, the error family ``dtcli.DtreeError``),
+``dtcli.gain``, ``dtcli.cross_validate``, ``dtcli.diff``, ``dtcli.Model``, the error family ``dtcli.DtreeError``),
 so that importing dtcli loads neither numpy, pandas, numba nor scikit-learn. Options are the commands' long options
 spelt with ``_`` (``min_leaf=2``, ``criterion="gini"``, ``no_prune=True``); a bad
 option, value or table raises a ``DtreeError`` (``ParameterError``, ``DataError``,
@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import os
 
+from dtcli.api.diff import Difference, diff
 from dtcli.api.evaluation import Report, cross_validate
 from dtcli.api.gain import GainTable, gain
 from dtcli.api.model import Model
 from dtcli.errors import DataError, DtreeError, DtreeWarning, ModelFormatError, ParameterError
 
-__all__ = ["fit", "load_model", "gain", "cross_validate", "Model", "GainTable", "Report", "DtreeError", "DataError",
-           "ModelFormatError", "ParameterError", "DtreeWarning"]  # fmt: skip
+__all__ = ["fit", "load_model", "gain", "cross_validate", "diff", "Model", "GainTable", "Report", "Difference",
+           "DtreeError", "DataError", "ModelFormatError", "ParameterError", "DtreeWarning"]  # fmt: skip
 
 
 def fit(data, target=None, algorithm="id3", names=None, **options) -> Model:

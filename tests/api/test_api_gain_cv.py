@@ -60,3 +60,17 @@ def test_cross_validate_is_dtree_evaluates_document(run, path, algorithm, folds,
     report = dtcli.cross_validate(str(path), algorithm=algorithm, folds=folds, **options)
     assert report.to_json() == result.stdout
     assert "<table>" in report._repr_html_()
+
+
+def test_diff_is_dtree_diffs_document(run, tmp_path):
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    dtcli.fit(SAMPLES / "weather.csv", ignore="Day").save(a)
+    dtcli.fit(SAMPLES / "weather.csv", ignore="Day", algorithm="c45", no_prune=True, min_leaf=3.0).save(b)
+    for fmt in ("json", "text"):
+        result = run("diff", a, b, "-f", fmt)
+        assert result.exit_code == 1
+        found = dtcli.diff(str(a), str(b))
+        assert (found.to_json() if fmt == "json" else found.text) == result.stdout
+    assert not dtcli.diff(dtcli.load_model(a), str(a))
+    with pytest.raises(dtcli.ParameterError, match="--tolerance must be 0 or more"):
+        dtcli.diff(str(a), str(b), tolerance=-1)
