@@ -29,10 +29,13 @@ def is_missing(cell) -> bool:
         return True
 
 
-def nominal_codes(cells) -> tuple[np.ndarray, tuple[str, ...], list]:
-    """(codes, -1 missing; the values as text, in order of first appearance; the first cell of each)."""
+def nominal_codes(cells, declared=None) -> tuple[np.ndarray, tuple[str, ...], list]:
+    """(codes, -1 missing; the values as text, in order of first appearance, or the ``declared`` values (a
+    pandas category's categories, as an ARFF header declares them) first; the first cell of each)."""
+    firsts: list = [] if declared is None else [v.item() if isinstance(v, np.generic) else v for v in declared]
     index: dict[str, int] = {}
-    firsts: list = []
+    for value in firsts:
+        index.setdefault(value if isinstance(value, str) else str(value), len(index))
     codes = np.empty(len(cells), dtype=np.int32)
     for row, cell in enumerate(cells):
         if is_missing(cell):
@@ -80,6 +83,16 @@ def column_kind(cells) -> str:
     numeric = all(isinstance(c, (int, float, np.integer, np.floating)) and not isinstance(c, (bool, np.bool_))
                   for c in present)  # fmt: skip
     return NUMERIC if numeric else NOMINAL
+
+
+def categories(frame) -> dict[str, list]:
+    """The categories of each category column of a DataFrame (in their order), by column name."""
+    found = {}
+    for name, dtype in zip(frame.columns, frame.dtypes):
+        values = getattr(dtype, "categories", None)
+        if values is not None:
+            found[str(name)] = list(values)
+    return found
 
 
 def frame_columns(frame) -> tuple[list[str], list]:
@@ -135,6 +148,7 @@ def training_table(data, options: dict, names=None) -> tuple[Table, tuple | None
     if isinstance(data, (str, os.PathLike)):
         return read_training(os.fspath(data), options), None
     source, names, columns = columns_of(data, names)
+    declared = categories(data) if is_frame(data) else {}
     target = options.get("target") or names[-1]
     ignore, nominal = listed(options.get("ignore")), listed(options.get("nominal"))
     for option, wanted in (("target", [target]), ("ignore", ignore), ("nominal", nominal)):
@@ -147,7 +161,7 @@ def training_table(data, options: dict, names=None) -> tuple[Table, tuple | None
     for name, cells in zip(names, columns):
         if name == target or name in ignore:
             continue
-        attribute, values, _ = encode_column(name, cells, name in nominal, source)
+        attribute, values, _ = encode_column(name, cells, name in nominal, source, declared.get(name))
         attributes.append(attribute)
         data_columns.append(values)
     cells = columns[names.index(target)]
@@ -157,16 +171,17 @@ def training_table(data, options: dict, names=None) -> tuple[Table, tuple | None
     regression = task == "regression" or (task == "auto" and target not in nominal and column_kind(cells) == NUMERIC)
     if regression and column_kind(cells) != NUMERIC:
         raise DataError(f"{source}: task regression needs a numeric target, and {target!r} is not numeric")
-    target_attr, y, labels = encode_column(target, cells, not regression, source)
+    target_attr, y, labels = encode_column(target, cells, not regression, source, declared.get(target))
     table = Table(Schema(tuple(attributes), target_attr), data_columns, y, source=source)
     return table, None if regression else tuple(labels)
 
 
-def encode_column(name: str, cells, nominal: bool, source: str):
-    """(Attribute, its column, the first cell of each value) for training: nominal when asked or not numeric."""
-    if not nominal and column_kind(cells) == NUMERIC:
+def encode_column(name: str, cells, nominal: bool, source: str, declared=None):
+    """(Attribute, its column, the first cell of each value) for training: nominal when asked, when ``declared``
+    (a category's categories: its values, in their order) or not numeric."""
+    if declared is None and not nominal and column_kind(cells) == NUMERIC:
         return Attribute(name, NUMERIC), numbers(cells, name, source), None
-    codes, values, firsts = nominal_codes(cells)
+    codes, values, firsts = nominal_codes(cells, declared)
     return Attribute(name, NOMINAL, values), codes, firsts
 
 

@@ -9,7 +9,7 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from dtcli.api.data import column_kind, encode_column, encode_for, warn_all
+from dtcli.api.data import categories, column_kind, encode_column, encode_for, is_frame, warn_all
 from dtcli.api.model import Model
 from dtcli.errors import DataError, DtreeWarning, ParameterError
 from dtcli.model.table import NOMINAL, NUMERIC, Attribute, Schema, Table
@@ -67,9 +67,11 @@ class TreeEstimator(BaseEstimator):
         """
         if y is None:
             raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None")
+        declared = categories(X) if is_frame(X) else {}  # (a DataFrame's categories, before it becomes an array)
+        y_declared = getattr(getattr(y, "dtype", None), "categories", None)
         X, y = self._check_X(X, True, y)
         weights = row_weights(sample_weight, len(y))
-        y, target = self._target(y)
+        y, target = self._target(y, None if y_declared is None else list(y_declared))
         if getattr(self, "class_weight", None) is not None:
             from sklearn.utils.class_weight import compute_sample_weight
 
@@ -81,7 +83,7 @@ class TreeEstimator(BaseEstimator):
         for name, j in zip(self._names(), range(X.shape[1])):
             column = X[kept, j]
             nominal = column.dtype.kind in "bUS" or (column.dtype.kind == "O" and column_kind(column) == NOMINAL)
-            attribute, values, _ = encode_column(name, column, nominal, SOURCE)
+            attribute, values, _ = encode_column(name, column, nominal, SOURCE, declared.get(name))
             attributes.append(attribute)
             columns.append(values)
         y_codes = target[kept]
@@ -101,8 +103,9 @@ class TreeEstimator(BaseEstimator):
         self.model_ = Model(tree, None if self.regression else [self.classes_[k] for k in self.order_])
         return self
 
-    def _target(self, y):
-        """(y, the table's target column); sets the target Attribute (and the classes for a classifier)."""
+    def _target(self, y, declared=None):
+        """(y, the table's target column); sets the target Attribute (and the classes for a classifier, in the
+        order of ``declared`` (a category's categories) when given and the classes are not sorted)."""
         if self.regression:
             self.target_attribute_ = Attribute("y", NUMERIC)
             return y, np.asarray(y, dtype=np.float64)
@@ -114,8 +117,11 @@ class TreeEstimator(BaseEstimator):
         if self.class_order == "sorted":
             self.order_ = np.arange(self.n_classes_)
             internal = codes
-        else:  # the order a file lists them in, as dtree train reads it: the first seen first
+        else:  # the order a file lists them in, as dtree train reads it: declared, else the first seen first
             _, first = np.unique(codes, return_index=True)
+            if declared is not None:
+                place = {value: k for k, value in enumerate(declared)}
+                first = np.array([place.get(c, len(place)) for c in self.classes_.tolist()])
             self.order_ = np.argsort(first, kind="stable")
             rank = np.empty(self.n_classes_, dtype=np.int64)
             rank[self.order_] = np.arange(self.n_classes_)

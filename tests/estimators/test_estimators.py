@@ -167,3 +167,29 @@ def test_default_id3_refusals_and_errors():
         C45Classifier(min_leaf=-1).fit(X, y)
     with pytest.raises(ValueError, match="unknown criterion"):
         CARTClassifier(criterion="nope").fit(X, y)
+
+
+def arff_frame(name: str):
+    """A Weka ARFF file as a DataFrame: nominal attributes as categories in their declared order."""
+    pandas = pytest.importorskip("pandas")
+    import arff
+
+    loaded = arff.loads((WEKA / "data" / f"{name}.arff").read_text())
+    columns = {}
+    for (column, kind), cells in zip(loaded["attributes"], zip(*loaded["data"])):
+        if isinstance(kind, list):
+            columns[column] = pandas.Categorical(cells, categories=kind)
+        else:
+            columns[column] = pandas.to_numeric(pandas.Series(cells, dtype=object), errors="coerce")
+    return pandas.DataFrame(columns)
+
+
+@pytest.mark.parametrize("name", ["labor", "vote", "breast-cancer", "credit-g"])
+def test_c45_on_categories_is_the_arff_files_tree(run, name):
+    frame = arff_frame(name)
+    result = run("train", WEKA / "data" / f"{name}.arff", "-a", "c45", "-f", "text")
+    fitted = C45Classifier().fit(frame.iloc[:, :-1], frame.iloc[:, -1])
+    assert fitted.model_.to_text() == result.stdout
+    import dtcli
+
+    assert dtcli.fit(frame, algorithm="c45").to_text() == result.stdout
