@@ -28,8 +28,8 @@ def fit(data, target=None, algorithm="id3", names=None, **options) -> Model:
     Parameters:
         data: a path to a CSV, ARFF or Parquet file (read as the commands read DATA), a pandas
             DataFrame (number columns are numeric; object, string, category and bool columns are
-            nominal; NaN, None and NA are missing), a dict of columns, a structured numpy array, or a
-            2-D array with ``names``.
+            nominal, a category's categories its values in order; NaN, None and NA are missing), a
+            dict of columns, a structured numpy array, or a 2-D array with ``names``.
         target: the class column (default: the last column).
         algorithm: ``id3``, ``c45`` (also ``C4.5``, ``J48``) or ``cart``.
         options: ``dtree train``'s options spelt with ``_``: ``ignore``, ``nominal``, ``task``,

@@ -249,6 +249,8 @@ def table_for(schema: Schema, data, names=None, options=None):
         raw = read_data(os.fspath(data), (options or {}).get("format_in"), text_columns(schema), limits(options or {}))
         encoded = encode_for_schema(raw, schema)
         return encoded.table, None
+    if hasattr(data, "to_dict") and hasattr(data, "index") and not is_frame(data):
+        data = data.to_dict()  # a pandas Series: one row (``frame.iloc[0]``)
     if isinstance(data, dict) and not any(np.ndim(v) for v in data.values()):
         data = {k: [v] for k, v in data.items()}  # one row
     if not isinstance(data, dict) and not is_frame(data) and names is None and np.ndim(data) == 2:

@@ -97,7 +97,7 @@ class Model:
         (for a regression tree, one column: the prediction), computed as ``dtree predict`` does.
 
         ``data``: a path (read as ``dtree predict`` reads DATA; ``format_in``, ``max_bytes``, ``max_rows``,
-        ``sep``, ``decimal``), a DataFrame, a dict of columns or of one row's values, or a 2-D array whose
+        ``sep``, ``decimal``), a DataFrame, a dict of columns, one row (a dict, a Series), or a 2-D array whose
         columns are the attributes in order (or named by ``names``). A nominal value never seen in
         training counts as missing. Raises DataError when a column the tree needs is absent or a
         numeric one holds text.

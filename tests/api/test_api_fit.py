@@ -127,3 +127,12 @@ def test_import_dtcli_stays_light():
     code = "import dtcli, sys; print(sorted({'numba', 'pandas', 'sklearn', 'numpy'} & set(sys.modules)))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_explain_takes_a_dataframe_row():
+    pandas = pytest.importorskip("pandas")
+    frame = pandas.read_csv(SAMPLES / "weather.csv")
+    model = dtcli.fit(frame, ignore="Day")
+    explanation = model.explain(frame.iloc[0])
+    assert [step[0] for step in explanation.steps] == ["Outlook = Sunny", "Humidity = High"]
+    assert explanation.prediction == "No" == model.predict(frame.iloc[0])[0]
