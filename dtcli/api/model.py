@@ -277,6 +277,21 @@ class Model:
 
         return Rules(extract(self.tree))
 
+    def prune(self, method="cost-complexity", data=None, **options) -> Model:
+        """A pruned copy of this model, as ``dtree prune MODEL --method METHOD`` makes it: ``cost-complexity``
+        (``ccp_alpha=A``, or ``cv_folds=K`` with the training ``data``; ``one_se``, ``seed``), ``pessimistic``
+        (C4.5's, on the training ``data``; ``cf``, ``no_raise``, ``error_bound``) or ``reduced-error``
+        (Mitchell's, on validation ``data``). ``data`` as for ``evaluate``, with the target column.
+
+        >>> import dtcli
+        >>> model = dtcli.fit("sample_data/iris.csv", algorithm="cart")
+        >>> model.prune(ccp_alpha=0.02)
+        <dtcli.Model cart: 4 leaves, 7 nodes, depth 3>
+        """
+        from dtcli.api.pruning import prune
+
+        return Model(prune(self, method, data, **options), self.labels)
+
     def _repr_svg_(self) -> str:
         return self.to_svg()
 

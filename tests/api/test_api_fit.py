@@ -136,3 +136,26 @@ def test_explain_takes_a_dataframe_row():
     explanation = model.explain(frame.iloc[0])
     assert [step[0] for step in explanation.steps] == ["Outlook = Sunny", "Humidity = High"]
     assert explanation.prediction == "No" == model.predict(frame.iloc[0])[0]
+
+
+IRIS = SAMPLES / "iris.csv"
+
+
+@pytest.mark.parametrize(
+    "method, options, args",
+    [
+        ("pessimistic", {"data": IRIS, "cf": 0.1}, ["--data", IRIS, "--cf", "0.1"]),
+        ("reduced-error", {"data": IRIS}, ["--validation", IRIS]),
+        ("cost-complexity", {"ccp_alpha": 0.01}, ["--ccp-alpha", "0.01"]),
+        ("cost-complexity", {"cv_folds": 5, "data": IRIS}, ["--cv-folds", 5, "--data", IRIS]),
+    ],
+)
+def test_prune_is_the_model_dtree_prune_writes(run, tmp_path, method, options, args):
+    model = dtcli.fit(SAMPLES / "iris.csv", algorithm="cart")
+    model.save(tmp_path / "m.json")
+    assert run("prune", tmp_path / "m.json", "--method", method, *args, "-q", "-o", tmp_path / "p.json").exit_code == 0
+    assert model.prune(method, **options).to_json() == (tmp_path / "p.json").read_text()
+    if "data" in options:  # the same rows from a DataFrame
+        pandas = pytest.importorskip("pandas")
+        frame = pandas.read_csv(options["data"])
+        assert model.prune(method, **{**options, "data": frame}).to_json() == (tmp_path / "p.json").read_text()

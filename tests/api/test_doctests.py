@@ -10,7 +10,7 @@ import pytest
 from helpers import ROOT
 
 MODULES = ["dtcli.api", "dtcli.api.model", "dtcli.api.rules", "dtcli.api.data", "dtcli.api.options", "dtcli.api.gain",
-           "dtcli.api.evaluation", "dtcli.api.diff"]  # fmt: skip
+           "dtcli.api.evaluation", "dtcli.api.diff", "dtcli.api.pruning"]  # fmt: skip
 ESTIMATORS = ["dtcli.sklearn", "dtcli.sklearn.base", "dtcli.sklearn.estimators"]
 
 
