@@ -1,3 +1,22 @@
 """dtree: decision trees (ID3, C4.5, CART) from CSV and ARFF files."""
 
 __version__ = "0.1.0"
+
+
+# The Python API (dtcli/api/), loaded on first use: ``import dtcli`` stays light (no numpy, pandas,
+# numba, scikit-learn). importlib, not an import statement: the package is complete before any of
+# these run, so the modules below that read ``__version__`` from it make no import cycle.
+API = ("fit", "load_model", "gain", "cross_validate", "diff", "Model", "GainTable", "Report", "Difference",
+       "DtreeError", "DataError", "ModelFormatError", "ParameterError", "DtreeWarning")  # fmt: skip
+
+
+def __getattr__(name: str):
+    if name in API:
+        import importlib
+
+        return getattr(importlib.import_module("dtcli.api"), name)
+    raise AttributeError(f"module 'dtcli' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted([*globals(), *API])

@@ -10,7 +10,7 @@ class DtreeError(Exception):
     """A problem with the user's data, model or options (exit status 1)."""
 
 
-class DataError(DtreeError):
+class DataError(DtreeError, ValueError):
     """The input table cannot be read or does not fit the request."""
 
 
@@ -18,5 +18,9 @@ class ModelFormatError(DtreeError):
     """A model file is not a valid dtree model."""
 
 
-class ParameterError(DtreeError):
+class ParameterError(DtreeError, ValueError):
     """An option value or combination that cannot be honoured."""
+
+
+class DtreeWarning(UserWarning):
+    """Something the user should know that does not stop the run (the Python API's warnings)."""

@@ -124,3 +124,18 @@ def test_readme_examples_run_as_shown(tmp_path):
         assert out.returncode == 0, f"{command}: {out.stderr}"
         shown = "\n".join(line.rstrip() for line in (out.stdout + out.stderr).splitlines())
         assert shown == expected, f"README example differs: {command}"
+
+
+def test_readme_python_examples_run_as_shown(tmp_path, monkeypatch):
+    """The README's ``pycon`` blocks, run by doctest in a copy of the sample data."""
+    pytest.importorskip("sklearn", reason="the README's estimator example needs scikit-learn (the test extra)")
+    import doctest
+
+    shutil.copytree(ROOT / "sample_data", tmp_path / "sample_data")
+    monkeypatch.chdir(tmp_path)
+    blocks = re.findall(r"```pycon\n(.*?)```", README, re.S)
+    assert blocks, "the README has no Python example"
+    parser, runner = doctest.DocTestParser(), doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    test = parser.get_doctest("\n".join(blocks), {}, "README.md", "README.md", 0)
+    runner.run(test)
+    assert runner.failures == 0 and runner.tries > 5

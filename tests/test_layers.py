@@ -22,7 +22,11 @@ from helpers import loaded_after
 
 SOURCES, PACKAGES = module_sources()
 GRAPH, _ = scan(SOURCES, PACKAGES)
-THIRD_PARTY_OWNER = {"click": "cli", "rich": "render", "pandas": "io", "arff": "io"}
+THIRD_PARTY_OWNER = {"click": "cli", "rich": "render", "pandas": "io", "arff": "io", "sklearn": "sklearn"}
+# The Python API (dtcli.api, and dtcli.sklearn on it) sits above io, induction, model and render and
+# below cli: those four never import it (a DataFrame reaches it by duck typing, so it imports no pandas).
+BELOW_API = ("model", "induction", "io", "render")
+API = ("dtcli.api", "dtcli.sklearn")
 CORE = ("model", "induction")
 
 KERNEL_LIBRARIES = {"__future__", "collections", "numpy", "numba", "math"}  # collections: namedtuple
@@ -63,6 +67,17 @@ def test_layer_imports(module):
     if here in CORE:
         outside = sorted(m for m in GRAPH[module] if layer(m) not in (*CORE, "errors", ""))
         assert not outside, f"core module {module} imports {outside}"
+
+
+def test_layers_below_the_api_do_not_import_it():
+    offences = [
+        f"{module} imports {target}"
+        for module in sorted(SOURCES)
+        if layer(module) in BELOW_API
+        for target in sorted(GRAPH[module])
+        if inside(target, API)
+    ]
+    assert not offences, "the Python API is above io, induction, model and render:\n" + "\n".join(offences)
 
 
 def test_kernels_import_only_numba_code():

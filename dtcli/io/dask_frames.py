@@ -55,9 +55,10 @@ def read_frame(path: str, blocksize: str | int = "64MB", sep: str | None = None,
             "write the table as CSV or Parquet"
         )
     files = _parquet_files(path, source)
+    if files is None:  # (before the try: its DataError is a ValueError too, and says what is wrong itself)
+        sep = _separator(path, source, sep, decimal)
     try:
         if files is None:
-            sep = _separator(path, source, sep, decimal)
             frame = dd.read_csv(path, sep=sep, dtype=str, keep_default_na=False, na_filter=False, blocksize=blocksize)
             return Frame(frame, None, frozenset(), source)
         frame = dd.read_parquet(files, dtype_backend="pyarrow", split_row_groups="adaptive", blocksize=blocksize)

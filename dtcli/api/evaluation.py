@@ -1,0 +1,128 @@
+"""``dtcli.cross_validate``: how ``dtree train`` learns from a table, judged as ``dtree evaluate --cv`` judges it."""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+
+from dtcli.errors import ParameterError
+
+
+class Report:
+    """An evaluation: the ``dtree-evaluation`` document (``document``, dtree-formats(5)), its ``text`` as
+    ``dtree evaluate`` prints it, ``to_json()``, ``accuracy`` (classification) and ``to_frame()`` (a row per
+    class); in Jupyter an HTML table.
+
+    >>> import dtcli
+    >>> report = dtcli.cross_validate("sample_data/weather.csv", ignore="Day", folds=2)
+    >>> report
+    <dtcli.Report cross-validation of id3 on sample_data/weather.csv: accuracy 0.6429>
+    >>> print(report.to_frame()[["label", "support", "precision"]].to_string(index=False))
+    label  support  precision
+       No        5   0.500000
+      Yes        9   0.666667
+    """
+
+    def __init__(self, document: dict, text: str):
+        self.document = document
+        self.text = text
+
+    @property
+    def accuracy(self) -> float | None:
+        """The share of rows classified correctly (None for regression)."""
+        return self.document.get("summary", {}).get("accuracy") if self.document["task"] != "regression" else None
+
+    def to_json(self) -> str:
+        """The document as ``dtree evaluate -f json`` writes it."""
+        return json.dumps(self.document, indent=2, ensure_ascii=False) + "\n"
+
+    def to_frame(self):
+        """A pandas DataFrame: one row per class with its figures (classification), else one row of the summary."""
+        from dtcli.io.frames import records_frame
+
+        rows = self.document.get("classes") or [self.document["summary"]]
+        return records_frame(rows, list(rows[0]))
+
+    def __str__(self) -> str:
+        return self.text
+
+    def _repr_html_(self) -> str:
+        summary = self.document["summary"]
+        parts = [html_table(["figure", "value"], [[k, v] for k, v in summary.items()])]
+        classes = self.document.get("classes")
+        if classes:
+            parts.append(html_table(list(classes[0]), [list(c.values()) for c in classes]))
+            matrix = self.document["confusion_matrix"]
+            header = ["actual \\ predicted", *matrix["predicted"]]
+            parts.append(html_table(header, [[a, *row] for a, row in zip(matrix["actual"], matrix["counts"])]))
+        return "\n".join(parts)
+
+    def __repr__(self) -> str:
+        about = self.document["about"]
+        figure = f"accuracy {self.accuracy:.4f}" if self.accuracy is not None else "regression"
+        return f"<dtcli.Report {about.get('method')} of {about.get('algorithm')} on {about.get('data')}: {figure}>"
+
+
+def html_table(header: list, rows: list) -> str:
+    """An HTML table (cells escaped; numbers to 4 significant digits)."""
+
+    def cell(value) -> str:
+        if isinstance(value, float):
+            return f"{value:.4g}"
+        return html.escape("" if value is None else str(value))
+
+    head = "".join(f"<th>{cell(h)}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{cell(v)}</td>" for v in row) + "</tr>" for row in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def cross_validate(data, target=None, algorithm="id3", folds=10, names=None, **options) -> Report:
+    """Judge how ``dtcli.fit`` (``dtree train``) learns from ``data`` with these options by stratified
+    ``folds``-fold cross-validation, as ``dtree evaluate DATA --cv FOLDS`` does (folds drawn with ``seed``;
+    the folds' predictions pooled into one report, as Weka does).
+
+    ``data``, ``target``, ``algorithm`` and ``options`` as for ``dtcli.fit``. Returns a ``Report`` whose
+    ``to_json()`` is the command's ``-f json`` document. Raises ParameterError for too many folds or a bad
+    option, DataError for a table that cannot be learned.
+
+    >>> import dtcli
+    >>> report = dtcli.cross_validate("sample_data/iris.csv", algorithm="c45", folds=5)
+    >>> round(report.accuracy, 4)
+    0.9333
+    """
+    from dtcli.api.data import training_table, warn_all
+    from dtcli.api.options import algorithm_name, checked, learner
+    from dtcli.induction.evaluate import crossval
+    from dtcli.render.evaluation import evaluation_output
+
+    if isinstance(folds, bool) or not isinstance(folds, int):
+        raise ParameterError(f"--cv must be a whole number of folds, got {folds!r}")
+    options = checked({**options, "target": target})
+    name = algorithm_name(algorithm)
+    table, _ = training_table(data, options, names)
+    fit = learner(name, options, table).fit
+    seed = options.get("seed") or 0
+    judged = crossval.cross_validate(fit, table, folds, seed, 1)
+    source = os.fspath(data) if isinstance(data, (str, os.PathLike)) else table.source
+    about = {"data": source, "method": "cross-validation", "algorithm": name, "folds": folds, "seed": seed}
+    about.update(spreads(judged))
+    messages = list(judged.warnings)
+    if judged.unlabelled:
+        messages.append(f"{table.source}: {judged.unlabelled} row(s) without a class value were left out")
+    warn_all(messages)
+    document = json.loads(evaluation_output(judged.predictions, "json", about))
+    return Report(document, evaluation_output(judged.predictions, "text", about))
+
+
+def spreads(judged) -> dict:
+    """fold_accuracy (classification), tree_size (nodes) and leaves: mean, sd and each fold's value, as
+    ``dtree evaluate --cv`` reports them."""
+    out = {}
+    for key, name in (("fold_accuracy", "accuracy"), ("tree_size", "nodes"), ("leaves", "leaves")):
+        values = [getattr(part, name) for part in judged.parts]
+        if key == "fold_accuracy" and (judged.parts[0].predictions.regression or len(values) < 2):
+            continue
+        mean, sd = judged.spread(name)
+        out[key] = {"mean": mean, "sd": sd if len(values) > 1 else None, "values": values}
+    return out
