@@ -98,12 +98,9 @@ def run(model_path: str, data: str, output: str, fmt: str, proba: bool, schedule
 
 def _check_columns(schema, columns: list, source: str) -> None:
     """The model's attributes must be DATA's columns (as ``encode_for_schema`` says, before any work)."""
-    missing = [a.name for a in schema.attributes if a.name not in columns]
-    if missing:
-        raise DataError(
-            f"{source}: the model needs column(s) {', '.join(map(repr, missing))}, "
-            f"which the data lacks; columns are: {', '.join(map(str, columns))}"
-        )
+    from dtcli.io.encode import check_columns
+
+    check_columns(schema, columns, source)
 
 
 def predict_part(part, index: int, model: str, spec: Spec) -> tuple:

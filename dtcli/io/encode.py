@@ -29,6 +29,7 @@ from dtcli.errors import DataError
 from dtcli.io.columns import NumberColumn, TextColumn
 from dtcli.io.csv_cells import parse_number
 from dtcli.io.read import RawData
+from dtcli.model.colnames import find, missing_text, near
 from dtcli.model.dates import date_format, iso_format
 from dtcli.model.table import MISSING, NOMINAL, NUMERIC, Attribute, LineRun, Schema, Table, saturate
 
@@ -170,13 +171,17 @@ def _encode_declared(column, attribute: Attribute) -> np.ndarray:
     return lookup[codes]
 
 
-def _check_names(raw: RawData, names: list[str], option: str) -> None:
+def _resolved(raw: RawData, names: list[str], option: str) -> list[str]:
+    """The columns ``names`` are (``colnames.find``: a name written in another normal form is the
+    same name); DataError for one that is not there, naming a near miss (``colnames.near``)."""
+    columns = list(raw.frame.columns)
+    found = []
     for name in names:
-        if name not in raw.frame.columns:
-            raise DataError(
-                f"{raw.source}: no column {name!r} (from {option}); columns are: "
-                + ", ".join(map(str, raw.frame.columns))
-            )
+        column = find(name, columns)
+        if column is None:
+            raise DataError(f"{raw.source}: no column {name!r} (from {option}); {missing_text(name, columns)}")
+        found.append(column)
+    return found
 
 
 def infer_table(
@@ -191,10 +196,9 @@ def infer_table(
     ``strict``, else read as nominal with a message appended to ``notes``.
     """
     columns = list(raw.frame.columns)
-    target = columns[-1] if target is None else target
-    _check_names(raw, [target], "--target")
-    _check_names(raw, list(ignore), "--ignore")
-    _check_names(raw, list(nominal), "--nominal")
+    target = columns[-1] if target is None else _resolved(raw, [target], "--target")[0]
+    ignore = _resolved(raw, list(ignore), "--ignore")
+    nominal = _resolved(raw, list(nominal), "--nominal")
     if target in ignore:
         raise DataError(f"{raw.source}: the target column {target!r} cannot be ignored")
     attributes, data = [], []
@@ -302,16 +306,12 @@ def text_columns(schema: Schema) -> list[str]:
 
 def encode_for_schema(raw: RawData, schema: Schema) -> Encoded:
     """Encode ``raw`` with a model's schema; unseen nominal values become missing."""
-    missing = [a.name for a in schema.attributes if a.name not in raw.frame.columns]
-    if missing:
-        raise DataError(
-            f"{raw.source}: the model needs column(s) {', '.join(map(repr, missing))}, "
-            f"which the data lacks; columns are: {', '.join(map(str, raw.frame.columns))}"
-        )
+    columns = list(raw.frame.columns)
+    check_columns(schema, columns, raw.source)
     unseen: dict[str, int] = {}
     data = []
     for attribute in schema.attributes:
-        column = raw.frame[attribute.name]
+        column = raw.frame[find(attribute.name, columns)]
         if attribute.kind == NUMERIC:
             values, bad = _parse_dates(column, attribute.time) if attribute.time else _parse_numbers(column)
             if bad.any():
@@ -330,17 +330,18 @@ def encode_for_schema(raw: RawData, schema: Schema) -> Encoded:
         if count:
             unseen[attribute.name] = count
         data.append(encoded)
-    has_target = schema.target.name in raw.frame.columns
+    target = find(schema.target.name, columns)
+    has_target = target is not None
     labels = schema.classes
     if schema.is_regression:
         actual = np.full(len(raw.frame), np.nan)
         if has_target:
-            actual, bad = _parse_numbers(raw.frame[schema.target.name])
+            actual, bad = _parse_numbers(raw.frame[target])
             actual = np.where(bad, np.nan, actual)
         table = Table(schema, data, actual, source=raw.source, sha256=raw.sha256, lines=raw.lines)
         return Encoded(table, has_target, unseen, actual, labels)
     if has_target:
-        codes, found = _nominal_codes(raw.frame[schema.target.name])
+        codes, found = _nominal_codes(raw.frame[target])
         spelt = class_spellings(schema.classes, found)
         extra = tuple(label for label in found if label not in schema.classes and label not in spelt)
         labels = schema.classes + extra
@@ -369,6 +370,19 @@ def class_spellings(classes: tuple[str, ...], found) -> dict[str, str]:
         if number is not None and float(number) in by_number:
             spelt[label] = by_number[float(number)]
     return spelt
+
+
+def check_columns(schema: Schema, columns: list, source: str) -> None:
+    """DataError unless every attribute of a model's ``schema`` is one of the data's ``columns``
+    (``colnames.find``), naming a near miss of each one that is not (``colnames.near``)."""
+    missing = [a.name for a in schema.attributes if find(a.name, columns) is None]
+    if not missing:
+        return
+    close = [f"column {text}" for text in (near(name, columns) for name in missing) if text is not None]
+    listing = "; ".join(close) if close else f"columns are: {', '.join(map(str, columns))}"
+    raise DataError(
+        f"{source}: the model needs column(s) {', '.join(map(repr, missing))}, which the data lacks; {listing}"
+    )
 
 
 def _same_numbers(column, attribute: Attribute, codes: np.ndarray) -> tuple[Attribute, np.ndarray]:
