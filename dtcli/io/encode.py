@@ -29,7 +29,7 @@ from dtcli.errors import DataError
 from dtcli.io.columns import NumberColumn, TextColumn
 from dtcli.io.csv_cells import parse_number
 from dtcli.io.read import RawData
-from dtcli.model.colnames import find, missing_text, near
+from dtcli.model.colnames import find, finder, missing_text, near
 from dtcli.model.dates import date_format, iso_format
 from dtcli.model.table import MISSING, NOMINAL, NUMERIC, Attribute, LineRun, Schema, Table, saturate
 
@@ -175,9 +175,9 @@ def _resolved(raw: RawData, names: list[str], option: str) -> list[str]:
     """The columns ``names`` are (``colnames.find``: a name written in another normal form is the
     same name); DataError for one that is not there, naming a near miss (``colnames.near``)."""
     columns = list(raw.frame.columns)
-    found = []
+    column_of, found = finder(columns), []
     for name in names:
-        column = find(name, columns)
+        column = column_of(name)
         if column is None:
             raise DataError(f"{raw.source}: no column {name!r} (from {option}); {missing_text(name, columns)}")
         found.append(column)
@@ -308,10 +308,11 @@ def encode_for_schema(raw: RawData, schema: Schema) -> Encoded:
     """Encode ``raw`` with a model's schema; unseen nominal values become missing."""
     columns = list(raw.frame.columns)
     check_columns(schema, columns, raw.source)
+    column_of = finder(columns)
     unseen: dict[str, int] = {}
     data = []
     for attribute in schema.attributes:
-        column = raw.frame[find(attribute.name, columns)]
+        column = raw.frame[column_of(attribute.name)]
         if attribute.kind == NUMERIC:
             values, bad = _parse_dates(column, attribute.time) if attribute.time else _parse_numbers(column)
             if bad.any():
@@ -324,7 +325,8 @@ def encode_for_schema(raw: RawData, schema: Schema) -> Encoded:
             data.append(values)
             continue
         codes, labels = _nominal_codes(column)
-        lookup = np.array([attribute.code_of(label) for label in labels] + [MISSING], dtype=np.int32)
+        value_of = finder(attribute.values)  # (a value in another normal form is that value)
+        lookup = np.array([attribute.code_of(value_of(label) or label) for label in labels] + [MISSING], np.int32)
         encoded = lookup[codes]
         count = int(((encoded == MISSING) & (codes != MISSING)).sum())
         if count:
@@ -342,8 +344,10 @@ def encode_for_schema(raw: RawData, schema: Schema) -> Encoded:
         return Encoded(table, has_target, unseen, actual, labels)
     if has_target:
         codes, found = _nominal_codes(raw.frame[target])
+        class_of = finder(schema.classes)
+        found = [class_of(label) or label for label in found]  # (a class in another normal form)
         spelt = class_spellings(schema.classes, found)
-        extra = tuple(label for label in found if label not in schema.classes and label not in spelt)
+        extra = tuple(dict.fromkeys(label for label in found if label not in schema.classes and label not in spelt))
         labels = schema.classes + extra
         lookup = np.array([labels.index(spelt.get(label, label)) for label in found] + [MISSING], dtype=np.int32)
         actual = lookup[codes]
@@ -375,7 +379,8 @@ def class_spellings(classes: tuple[str, ...], found) -> dict[str, str]:
 def check_columns(schema: Schema, columns: list, source: str) -> None:
     """DataError unless every attribute of a model's ``schema`` is one of the data's ``columns``
     (``colnames.find``), naming a near miss of each one that is not (``colnames.near``)."""
-    missing = [a.name for a in schema.attributes if find(a.name, columns) is None]
+    column_of = finder(columns)
+    missing = [a.name for a in schema.attributes if column_of(a.name) is None]
     if not missing:
         return
     close = [f"column {text}" for text in (near(name, columns) for name in missing) if text is not None]

@@ -64,6 +64,11 @@ LOOK_ALIKE = {
 _LATIN = {other: latin for latin, others in LOOK_ALIKE.items() for other in others}
 
 
+def name_key(name):
+    """What names are compared by: ``name`` in NFC (anything but a str as it is)."""
+    return unicodedata.normalize("NFC", name) if isinstance(name, str) and not name.isascii() else name
+
+
 def same_name(a: str, b: str) -> bool:
     """Whether ``a`` and ``b`` are the same name (equal under NFC)."""
     return a == b or unicodedata.normalize("NFC", a) == unicodedata.normalize("NFC", b)
@@ -77,6 +82,15 @@ def find(name: str, names) -> str | None:
         return next((n for n in names if not n.isascii() and same_name(n, name)), None)
     key = unicodedata.normalize("NFC", name)
     return next((n for n in names if unicodedata.normalize("NFC", n) == key), None)
+
+
+def finder(names):
+    """``find`` over ``names`` for many names: a function of a name, by dictionary (not a scan a name)."""
+    exact = set(names)
+    keys: dict = {}
+    for name in names:
+        keys.setdefault(name_key(name), name)
+    return lambda name: name if name in exact else keys.get(name_key(name))
 
 
 def aliases(wanted, names) -> set:
@@ -184,3 +198,9 @@ def missing_text(name: str, names, word: str = "column", listing: str | None = N
     if close is not None:
         return f"{word} {close}"
     return f"{listing or word + 's are'}: {', '.join(map(str, names))}"
+
+
+def near_clause(name: str, names, word: str = "column") -> str:
+    """``; column 'X' differs only by ...`` for a near miss of ``name`` among ``names`` (``near``), else ""."""
+    close = near(name, names)
+    return "" if close is None else f"; {word} {close}"
