@@ -129,9 +129,7 @@ def clash_text(first: str, second: str) -> str:
 def _skeleton(name: str) -> str:
     """``name`` without what the eye does not see: NFC, no invisible characters, every space an
     ordinary one, look-alike letters as the Latin ones, case folded, no surrounding spaces."""
-    text = unicodedata.normalize("NFC", name)
-    text = "".join(" " if c in SPACES else _LATIN.get(c, c) for c in text if c not in INVISIBLE)
-    return text.casefold().strip()
+    return _visible(unicodedata.normalize("NFC", name)).casefold().strip()
 
 
 def near(name: str, names) -> str | None:
@@ -146,7 +144,7 @@ def near(name: str, names) -> str | None:
 
 
 def _kinds(other: str, name: str) -> str:
-    """What ``other`` and ``name`` differ by, in words."""
+    """What ``other`` and ``name`` (equal skeletons, ``_skeleton``) differ by, in words."""
     tests = (
         (lambda c: c in INVISIBLE, "an invisible character"),
         (lambda c: c in SPACES, "a no-break or other special space"),
@@ -155,16 +153,22 @@ def _kinds(other: str, name: str) -> str:
     kinds: list[str] = []
     for mine, theirs in _pieces(other, name):
         found = [kind for test, kind in tests if any(test(c) for c in mine + theirs)]
-        if found:
-            pass
-        elif unicodedata.normalize("NFC", mine) == unicodedata.normalize("NFC", theirs):
-            found = ["Unicode normalisation"]
-        elif not (mine + theirs).strip():
-            found = ["leading or trailing spaces" if _at_end(other, name, mine, theirs) else "spaces"]
-        else:
-            found = ["case"]
+        plain = [_visible(mine), _visible(theirs)]  # (what is left: case, spaces, normal form)
+        if plain[0] != plain[1]:
+            composed = [unicodedata.normalize("NFC", text) for text in plain]
+            if composed != plain and (composed[0] == composed[1] or composed[0].casefold() == composed[1].casefold()):
+                found.append("Unicode normalisation")
+            if composed[0].replace(" ", "") != composed[1].replace(" ", ""):
+                found.append("case")
+            if composed[0].count(" ") != composed[1].count(" "):
+                found.append("leading or trailing spaces" if _at_end(other, name, mine, theirs) else "spaces")
         kinds.extend(kind for kind in found if kind not in kinds)
     return " and ".join(kinds)
+
+
+def _visible(text: str) -> str:
+    """``text`` without invisible characters, special spaces as spaces, look-alike letters as Latin."""
+    return "".join(" " if c in SPACES else _LATIN.get(c, c) for c in text if c not in INVISIBLE)
 
 
 def _at_end(other: str, name: str, mine: str, theirs: str) -> bool:
