@@ -99,7 +99,7 @@ def run(model_path: str, data: str, output: str, fmt: str, proba: bool, schedule
 
 def _check_columns(schema, columns: list, source: str) -> None:
     """The model's attributes must be DATA's columns (as ``encode_for_schema`` says, before any work)."""
-    from dtcli.io.encode import check_columns
+    from dtcli.io.names import check_columns
 
     check_columns(schema, columns, source)
 

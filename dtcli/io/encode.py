@@ -28,8 +28,9 @@ import numpy as np
 from dtcli.errors import DataError
 from dtcli.io.columns import NumberColumn, TextColumn
 from dtcli.io.csv_cells import parse_number
+from dtcli.io.names import check_columns, resolved
 from dtcli.io.read import RawData
-from dtcli.model.colnames import find, finder, missing_text, near
+from dtcli.model.colnames import find, finder
 from dtcli.model.dates import date_format, iso_format
 from dtcli.model.table import MISSING, NOMINAL, NUMERIC, Attribute, LineRun, Schema, Table, saturate
 
@@ -171,19 +172,6 @@ def _encode_declared(column, attribute: Attribute) -> np.ndarray:
     return lookup[codes]
 
 
-def _resolved(raw: RawData, names: list[str], option: str) -> list[str]:
-    """The columns ``names`` are (``colnames.find``: a name written in another normal form is the
-    same name); DataError for one that is not there, naming a near miss (``colnames.near``)."""
-    columns = list(raw.frame.columns)
-    column_of, found = finder(columns), []
-    for name in names:
-        column = column_of(name)
-        if column is None:
-            raise DataError(f"{raw.source}: no column {name!r} (from {option}); {missing_text(name, columns)}")
-        found.append(column)
-    return found
-
-
 def infer_table(
     raw: RawData, target: str | None, ignore=(), nominal=(), task: str = "classification", strict=False, notes=None
 ) -> Table:
@@ -196,9 +184,9 @@ def infer_table(
     ``strict``, else read as nominal with a message appended to ``notes``.
     """
     columns = list(raw.frame.columns)
-    target = columns[-1] if target is None else _resolved(raw, [target], "--target")[0]
-    ignore = _resolved(raw, list(ignore), "--ignore")
-    nominal = _resolved(raw, list(nominal), "--nominal")
+    target = columns[-1] if target is None else resolved(columns, [target], "--target", raw.source)[0]
+    ignore = resolved(columns, list(ignore), "--ignore", raw.source)
+    nominal = resolved(columns, list(nominal), "--nominal", raw.source)
     if target in ignore:
         raise DataError(f"{raw.source}: the target column {target!r} cannot be ignored")
     attributes, data = [], []
@@ -374,20 +362,6 @@ def class_spellings(classes: tuple[str, ...], found) -> dict[str, str]:
         if number is not None and float(number) in by_number:
             spelt[label] = by_number[float(number)]
     return spelt
-
-
-def check_columns(schema: Schema, columns: list, source: str) -> None:
-    """DataError unless every attribute of a model's ``schema`` is one of the data's ``columns``
-    (``colnames.find``), naming a near miss of each one that is not (``colnames.near``)."""
-    column_of = finder(columns)
-    missing = [a.name for a in schema.attributes if column_of(a.name) is None]
-    if not missing:
-        return
-    close = [f"column {text}" for text in (near(name, columns) for name in missing) if text is not None]
-    listing = "; ".join(close) if close else f"columns are: {', '.join(map(str, columns))}"
-    raise DataError(
-        f"{source}: the model needs column(s) {', '.join(map(repr, missing))}, which the data lacks; {listing}"
-    )
 
 
 def _same_numbers(column, attribute: Attribute, codes: np.ndarray) -> tuple[Attribute, np.ndarray]:
