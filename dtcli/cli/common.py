@@ -11,6 +11,7 @@ from dtcli.errors import DataError, ModelFormatError, ParameterError
 from dtcli.induction.names import MEASURES
 from dtcli.io.names import split_names
 from dtcli.io.source import DEFAULT_LIMITS, DEFAULT_MAX_BYTES, DEFAULT_MAX_ROWS, Limits
+from dtcli.model.colnames import find, missing_text, same_name
 
 format_in_option = click.option(
     "--format-in",
@@ -149,15 +150,14 @@ def read_training(
 
 def _id_cells(raw, name: str, target: str) -> list[str]:
     """The cells of the --id column as written ("?" where empty)."""
-    if name not in raw.frame:
-        raise DataError(
-            f"{raw.source}: no column {name!r} (from --id); columns are: " + ", ".join(map(str, raw.frame.columns))
-        )
-    if name == target:
+    column = find(name, columns := list(raw.frame.columns))
+    if column is None:
+        raise DataError(f"{raw.source}: no column {name!r} (from --id); {missing_text(name, columns)}")
+    if same_name(column, target):
         raise DataError(
             f"{raw.source}: --id {name!r} is the target column; give a column that names the rows (such as Day)"
         )
-    return [_cell_text(c) for c in raw.frame[name].tolist()]
+    return [_cell_text(c) for c in raw.frame[column].tolist()]
 
 
 def _cell_text(cell) -> str:

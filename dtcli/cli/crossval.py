@@ -140,12 +140,17 @@ def _test_file(path: str, source, fit, table):
     from dtcli.induction.evaluate.crossval import Judged, trained_and_tested
     from dtcli.io.encode import encode_for_schema, text_columns
     from dtcli.io.read import read_data
+    from dtcli.model.colnames import near_clause
     from dtcli.render.console import warn
 
     raw = read_data(path, source.format_in, text_columns(table.schema), source.limits)
     encoded = encode_for_schema(raw, table.schema)
     if not encoded.has_target:
-        raise ParameterError(f"{raw.source}: has no column {table.schema.target.name!r} (the target) to judge against")
+        target = table.schema.target.name
+        raise ParameterError(
+            f"{raw.source}: has no column {target!r} (the target) to judge against"
+            + near_clause(target, list(raw.frame.columns))
+        )
     for name, count in encoded.unseen.items():
         warn(f"{raw.source}: column {name!r}: {count} value(s) never seen in training, treated as missing")
     training = table.take(table.labelled())

@@ -124,6 +124,7 @@ def _judge_model(model, data, source, fmt, output) -> None:
     from dtcli.induction.evaluate.predictions import of_model
     from dtcli.io.encode import encode_for_schema, text_columns
     from dtcli.io.read import read_data
+    from dtcli.model.colnames import near_clause
     from dtcli.render.console import warn
     from dtcli.render.evaluation import evaluation_output
 
@@ -133,7 +134,8 @@ def _judge_model(model, data, source, fmt, output) -> None:
     encoded = encode_for_schema(raw, tree.schema)
     if not encoded.has_target:
         raise DataError(
-            f"{raw.source}: has no column {tree.schema.target.name!r} (the model's target) to judge against; "
+            f"{raw.source}: has no column {tree.schema.target.name!r} (the model's target) to judge against"
+            f"{near_clause(tree.schema.target.name, list(raw.frame.columns))}; "
             "add the true classes, or use 'dtree predict' to predict them"
         )
     for name, count in encoded.unseen.items():

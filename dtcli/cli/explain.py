@@ -25,16 +25,22 @@ class Explain(NamedTuple):
         """The attributes --attribute leaves out (none without it); an unknown name is an error."""
         if not self.attributes:
             return ()
+        from dtcli.model.colnames import find, near
+
         names = [a.name for a in table.attributes]
+        asked = []
         for name in self.attributes:
-            if name not in names:
+            found = find(name, names)
+            if found is None:
+                close = near(name, names)
                 raise ParameterError(
                     f"--attribute {name}: {table.source} has no attribute of that name "
-                    f"(the attributes are {', '.join(names)})"
+                    + (f"(the attributes are {', '.join(names)})" if close is None else f"(attribute {close})")
                 )
-            if name in fixed:
+            if found in fixed:
                 raise ParameterError(f"--attribute {name}: fixed by --where {name}=..., so not scored at this node")
-        return tuple(n for n in names if n not in self.attributes)
+            asked.append(found)
+        return tuple(n for n in names if n not in asked)
 
     def check(self, fmt: str) -> None:
         if fmt != "table":

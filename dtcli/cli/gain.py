@@ -122,7 +122,7 @@ def command(
         return  # (a small plain file, read and scored without numpy: the same output)
     from dtcli.induction.apply.report import gain_report
     from dtcli.induction.search.c45 import Thresholds
-    from dtcli.model.where import select
+    from dtcli.model.where import named, select
 
     # as train reads it: a numeric target is CART's regression, refused by ID3 and C4.5, unless --task says otherwise
     table = source.load(task or "auto", fingerprint=False)
@@ -133,6 +133,7 @@ def command(
     warn_identifiers(table, quiet)
     if table.n_rows == 0:
         raise DataError(f"{table.source}: no data rows; the file has a header but no examples")
+    parsed = named(table, parsed)  # (as the table writes its names and values)
     rows = select(table, parsed)
     if len(rows) == 0:
         raise ParameterError(f"{table.source}: no row satisfies --where {' and '.join(conditions)}")

@@ -130,10 +130,12 @@ def command(model, data, output, proba, fmt, explain, metrics_json, format_in, l
         text = _text(tree, why, proba)
     if metrics_json and not encoded.has_target:
         from dtcli.errors import DataError
+        from dtcli.model.colnames import near_clause
 
         target = tree.schema.target.name
-        raise DataError(f"{raw.source}: no column {target!r}, so --metrics-json has nothing to evaluate; give data "
-                        "with the target column, or leave out --metrics-json")  # fmt: skip
+        near = near_clause(target, list(raw.frame.columns))
+        raise DataError(f"{raw.source}: no column {target!r}, so --metrics-json has nothing to evaluate{near}; give "
+                        "data with the target column, or leave out --metrics-json")  # fmt: skip
     _write(output, text, last=not metrics_json)  # (else put in place with --metrics-json's document)
     if encoded.has_target:
         about = {"model": model, "data": raw.source, "method": "test-set"}

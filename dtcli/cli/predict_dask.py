@@ -87,6 +87,7 @@ def run(model_path: str, data: str, output: str, fmt: str, proba: bool, schedule
         with connect(scheduler) as client:
             read = read_frame(data, sep=limits.sep, decimal=limits.decimal)
             _check_columns(schema, list(read.frame.columns), os.path.basename(read.source))
+            _warn_replaced(schema, list(read.frame.columns), proba, read.source)
             parts = client.compute(read.frame.to_delayed())  # (futures: the rows stay on the workers)
             os.makedirs(output, exist_ok=True)
             spec = Spec(output, fmt, proba, read.files is not None, os.path.basename(read.source), model_path)
@@ -129,12 +130,17 @@ def _undo(output: str, made: bool) -> None:
 
 def _check_columns(schema, columns: list, source: str) -> None:
     """The model's attributes must be DATA's columns (as ``encode_for_schema`` says, before any work)."""
-    missing = [a.name for a in schema.attributes if a.name not in columns]
-    if missing:
-        raise DataError(
-            f"{source}: the model needs column(s) {', '.join(map(repr, missing))}, "
-            f"which the data lacks; columns are: {', '.join(map(str, columns))}"
-        )
+    from dtcli.io.names import check_columns
+
+    check_columns(schema, columns, source)
+
+
+def _warn_replaced(schema, columns: list, proba: bool, source: str) -> None:
+    """Warn once, here, of DATA's columns the new ones replace (the parts then replace them quietly)."""
+    from dtcli.cli.predict_rows import replaced_columns, warn_replaced
+
+    added = ["prediction"] + ([f"proba_{c}" for c in schema.classes] if proba and not schema.is_regression else [])
+    warn_replaced(source, replaced_columns(added, columns))
 
 
 def predict_part(part, index: int, model: str, spec: Spec) -> tuple:
@@ -152,7 +158,7 @@ def predict_part(part, index: int, model: str, spec: Spec) -> tuple:
     predicted = probabilities[:, 0] if regression else codes
     path = os.path.join(spec.output, PART.format(index, spec.fmt))
     if spec.fmt == "csv":
-        write_part(path, csv_output(raw, tree, predicted, probabilities, spec.proba, None))
+        write_part(path, csv_output(raw, tree, predicted, probabilities, spec.proba, None, warned=True))
     else:
         write_parquet_part(path, part, _parquet_columns(tree, predicted, probabilities, spec.proba))
     return len(predicted), encoded.unseen

@@ -45,17 +45,38 @@ def _columns(tree, predicted, probabilities, proba: bool, why, rows: range) -> d
 ECHO_ROWS = 50_000  # rows echoed, with their new cells, a piece at a time
 
 
-def csv_output(raw, tree, predicted, probabilities, proba: bool, why):
+def replaced_columns(added, columns) -> list[str]:
+    """The columns of DATA that the ``added`` ones (prediction, proba_<class>, path) replace: those
+    of the same name (``colnames.find``), as DATA writes them."""
+    from dtcli.model.colnames import find
+
+    columns = list(columns)
+    found = (find(name, columns) for name in added)
+    return [name for name in found if name is not None]
+
+
+def warn_replaced(source: str, replaced: list[str]) -> None:
+    """One warning a column: DATA's ``replaced`` columns are written anew (the last ones)."""
+    from dtcli.render.console import warn
+
+    for name in replaced:
+        warn(f"{source}: the existing {name!r} column is replaced")
+
+
+def csv_output(raw, tree, predicted, probabilities, proba: bool, why, warned: bool = False):
     """The input rows, as written when possible, with the new columns appended, as CSV: an iterator
-    of pieces of ``ECHO_ROWS`` rows when the rows are echoed (the whole text never in memory), else a str."""
+    of pieces of ``ECHO_ROWS`` rows when the rows are echoed (the whole text never in memory), else a str.
+    A column of DATA named as a new one is replaced, with a warning (unless ``warned``: the caller has)."""
     names = list(_columns(tree, predicted, probabilities, proba, why, range(0)))
-    replaced = [name for name in ("prediction", "path") if name in names and name in raw.frame.columns]
+    replaced = replaced_columns(names, raw.frame.columns)
     if not replaced and all(plain(name, raw.sep) for name in names) and _plain_labels(tree, predicted, raw.sep):
         echo = raw.echo_blocks(ECHO_ROWS)  # (numbers as formatted are plain; a path is quoted where it must be)
         if echo is not None:
             return _echoed(
                 echo, raw.sep, names, lambda rows: _columns(tree, predicted, probabilities, proba, why, rows)
             )
+    if not warned:
+        warn_replaced(raw.source, replaced)
     return _framed(raw, _columns(tree, predicted, probabilities, proba, why, range(len(predicted))), replaced)
 
 
@@ -84,10 +105,6 @@ def _framed(raw, columns: dict, replaced: list[str]) -> str:
 
     frame = raw.frame.to_pandas()
     if replaced:
-        from dtcli.render.console import warn
-
-        for name in replaced:
-            warn(f"{raw.source}: the existing {name!r} column is replaced")
         frame = frame.drop(columns=replaced)
     for name, values in columns.items():
         frame[name] = values

@@ -17,6 +17,7 @@ from itertools import chain
 
 import numpy as np
 
+from dtcli.cli.predict_rows import replaced_columns
 from dtcli.io.csv_chunks import NotPlain, csv_chunks
 from dtcli.model.table import MISSING
 from dtcli.render.predicted import added_columns, plain, row_tails
@@ -109,7 +110,7 @@ class _State:
         width = len(self.tree.classes) or 1
         names = list(added_columns(self.tree, np.zeros(0, dtype=np.int64), np.zeros((0, width)), self.proba))
         cells = names + list(self.tree.classes)
-        if "prediction" in chunk.names or not all(plain(cell, chunk.raw.sep) for cell in cells):
+        if replaced_columns(names, chunk.names) or not all(plain(cell, chunk.raw.sep) for cell in cells):
             raise NotPlain  # the whole-file path replaces the column (with a warning), or quotes
         self.has_target = encoded.has_target
         work.update(total=chunk.estimate)

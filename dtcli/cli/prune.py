@@ -206,11 +206,14 @@ def _table(tree, data, reading):
     from dtcli.errors import DataError
     from dtcli.io.encode import encode_for_schema, text_columns
     from dtcli.io.read import read_data
+    from dtcli.model.colnames import near_clause
 
     format_in, limits = reading
-    encoded = encode_for_schema(read_data(data, format_in, text_columns(tree.schema), limits), tree.schema)
+    raw = read_data(data, format_in, text_columns(tree.schema), limits)
+    encoded = encode_for_schema(raw, tree.schema)
     if not encoded.has_target:
-        raise DataError(f"{data}: no column {tree.schema.target.name!r}; pruning needs the target values")
+        near = near_clause(tree.schema.target.name, list(raw.frame.columns))
+        raise DataError(f"{data}: no column {tree.schema.target.name!r}{near}; pruning needs the target values")
     return encoded.table
 
 

@@ -86,10 +86,14 @@ def command(model, prune, data, pessimistic, trace, fmt, dialect, format_in, lim
         from dtcli.io.encode import encode_for_schema, text_columns
         from dtcli.io.read import read_data
 
-        encoded = encode_for_schema(read_data(data, format_in, text_columns(ruleset.schema), limits), ruleset.schema)
+        raw = read_data(data, format_in, text_columns(ruleset.schema), limits)
+        encoded = encode_for_schema(raw, ruleset.schema)
     if prune:
         if not encoded.has_target:
-            raise ParameterError(f"{data}: no column {ruleset.schema.target.name!r}; pruning needs the classes")
+            from dtcli.model.colnames import near_clause
+
+            near = near_clause(ruleset.schema.target.name, list(raw.frame.columns))
+            raise ParameterError(f"{data}: no column {ruleset.schema.target.name!r}{near}; pruning needs the classes")
         from dtcli.induction.params import check_pessimistic
 
         check_pessimistic(pessimistic, encoded.table.is_regression)

@@ -9,6 +9,9 @@ every ``@attribute`` declaration and of every data row, and stops past
 ``max_rows`` data rows. Line ends: LF, CRLF and a lone CR. A ``date``
 attribute (which liac-arff does not read) reaches liac-arff as ``string``;
 ``dates`` keeps its position and format (Weka's default when none is given).
+A header line reaches liac-arff with its keyword first and one space after it
+(``KEYWORD``): Weka's reader takes tabs and every other character up to the
+space as blanks there, liac-arff only the space.
 """
 
 from __future__ import annotations
@@ -25,6 +28,14 @@ DATE = re.compile(
     r"""\s*(@attribute\s+(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|[^\s{'"%]\S*)\s+)date(?:\s+(.*?))?\s*""",
     re.IGNORECASE,
 )
+
+# a header keyword with the blanks around it: Weka's tokenizer takes every character up to the space as a blank
+KEYWORD = re.compile(r"^[\x01-\x20]*(@relation|@attribute|@data)(?=[\x01-\x20]|$)[\x01-\x20]*", re.IGNORECASE)
+
+
+def _spaced(found: re.Match) -> str:
+    """A header keyword at the start of its line, one space after it (as liac-arff reads it)."""
+    return found.group(1) + (" " if found.end() < len(found.string) else "")
 
 
 def ends_between(text: str, start: int, stop: int) -> int:
@@ -62,7 +73,10 @@ class ArffLines:
             stop, position = (end.start(), end.end()) if end else (len(text), len(text))
             self.current = line
             row = self.row = text[start:stop]
+            header = not self.in_data
             self._note(row.strip(), line)
+            if header:
+                row = KEYWORD.sub(_spaced, row, count=1)  # (Weka's blanks: tabs too, before and after)
             if not self.in_data and (found := DATE.fullmatch(row)) is not None:
                 self.dates[len(self.attribute_lines) - 1] = _unquoted(found.group(2)) or WEKA_DEFAULT
                 row = found.group(1) + "string"

@@ -19,6 +19,7 @@ import numpy as np
 from dtcli.errors import DataError, DtreeError
 from dtcli.io.arff_lines import ArffLines
 from dtcli.io.columns import Columns, NumberColumn, TextColumn
+from dtcli.model.colnames import clash, clash_text
 from dtcli.model.dates import DateFormatError, date_format
 from dtcli.model.table import NOMINAL, NUMERIC, Attribute
 
@@ -112,6 +113,11 @@ def _declared(attributes, source: str, attribute_lines: list[int], dates: dict) 
         elif kind.upper() in ("NUMERIC", "REAL", "INTEGER"):
             declared[name] = Attribute(name, NUMERIC)
         names.append(name)
+    same = clash(names)
+    if same is not None:
+        line = attribute_lines[same[1]] if same[1] < len(attribute_lines) else 0
+        first, second = (names[i] for i in same)
+        raise DataError(f"{source}, line {line}: {clash_text(first, second)}; rename one of the attributes")
     return declared, names
 
 

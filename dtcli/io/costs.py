@@ -8,6 +8,7 @@ import math
 
 from dtcli.errors import DataError
 from dtcli.io.source import COSTS, read_text
+from dtcli.model.colnames import find, missing_text
 
 
 def read_costs(path: str, attributes: list[str]) -> dict[str, float]:
@@ -25,12 +26,14 @@ def read_costs(path: str, attributes: list[str]) -> dict[str, float]:
         if len(row) != 2:
             raise DataError(f"{path}, line {line}: expected 'attribute,cost', found {len(row)} fields")
         name, value = row[0].strip(), row[1].strip()
-        if name not in attributes:
-            raise DataError(f"{path}, line {line}: no attribute {name!r}; attributes are: {', '.join(attributes)}")
+        found = find(name, attributes)
+        if found is None:
+            listing = missing_text(name, attributes, "attribute")
+            raise DataError(f"{path}, line {line}: no attribute {name!r}; {listing}")
         try:
-            costs[name] = float(value)
+            costs[found] = float(value)
         except ValueError:
             raise DataError(f"{path}, line {line}: cost {value!r} is not a number") from None
-        if not math.isfinite(costs[name]):
+        if not math.isfinite(costs[found]):
             raise DataError(f"{path}, line {line}: cost {value!r} is not a finite number; give a number such as 2.5")
     return costs

@@ -32,6 +32,7 @@ from dtcli.io.csv_reader import PLAIN_MAX
 from dtcli.io.pandas_import import pandas
 from dtcli.io.read import RawData
 from dtcli.io.source import BufferReader, Limits
+from dtcli.model.colnames import aliases, clash
 
 CHUNK_BYTES = 4 << 20  # bytes of lines read at once (about 40,000 rows of 20 columns)
 LF = 10
@@ -154,8 +155,9 @@ class _Reader:
         self.sep = dialect.sep
         self.header_line = header
         self.names = [name.strip() for name in header.split(self.sep)]
-        if "" in self.names or len(set(self.names)) != len(self.names):
+        if "" in self.names or len(set(self.names)) != len(self.names) or clash(self.names):
             raise NotPlain
+        self.texts, self.wanted = aliases(self.texts, self.names), aliases(self.wanted, self.names)
         cells = [line.split(self.sep) for line in sample]
         if any(len(row) != len(self.names) for row in cells):
             raise NotPlain

@@ -20,6 +20,7 @@ from dtcli.io.csv_cells import MISSING_CELLS, NUMERIC_MISSING, c_number, looks_n
 from dtcli.io.csv_decimal import decimal_points
 from dtcli.io.csv_dialect import detect
 from dtcli.io.csv_lines import first_line, header_record, record_lines
+from dtcli.model.colnames import aliases, clash, clash_text
 
 LINE_END = re.compile(r"\r\n|\r|\n")
 
@@ -70,7 +71,7 @@ def parse_csv(data, source: str, path: str, text_columns=(), max_rows: int = 0, 
     lines, data = record_lines(data, sep, len(header), source, max_rows)
     if len(lines) and lines.max() < 2**31:  # the table keeps them (for messages): 4 bytes a row, not 8
         lines = lines.astype(np.int32)
-    texts = set(text_columns) | ({header[-1]} if LAST_COLUMN in text_columns else set())
+    texts = aliases(text_columns, header) | ({header[-1]} if LAST_COLUMN in text_columns else set())
     PARSING.set()
     columns = None
     if len(data) <= PLAIN_MAX or len(header) > len(lines):  # pandas spends a millisecond a column
@@ -128,6 +129,12 @@ def _named(columns: list, header: list[str], source: str) -> Columns:
                 "rename one of them"
             )
         seen[name] = position
+    same = clash(header)
+    if same is not None:
+        first, second = (header[i] for i in same)
+        raise DataError(
+            f"{source}: columns {same[0] + 1} and {same[1] + 1}: {clash_text(first, second)}; rename one of them"
+        )
     named = {}
     for i, (name, column) in enumerate(zip(header, columns)):
         if name == "":

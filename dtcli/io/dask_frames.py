@@ -28,6 +28,7 @@ from dtcli.io.columns import NumberColumn
 from dtcli.io.csv_cells import parse_number
 from dtcli.io.encode import MISSING_ANY, MISSING_NUMERIC, number_classes
 from dtcli.io.names import split_names
+from dtcli.model.colnames import find, missing_text
 from dtcli.model.table import NOMINAL, NUMERIC, Attribute, Schema, saturate
 
 NOT_NUMBERS = frozenset(MISSING_ANY) | frozenset(MISSING_NUMERIC)
@@ -166,15 +167,18 @@ class Layout(NamedTuple):
 def layout(columns: list, target: str | None, ignore, nominal, source: str, declared=frozenset()) -> Layout:
     """The attributes and target from the header and --target, --ignore, --nominal (``declared``:
     the columns the file's types make nominal)."""
-    target = columns[-1] if target is None else target
     ignore, nominal = split_names(ignore, columns), split_names(nominal, columns)  # as the one-machine reader
+    found = {}
     for name, option in [
-        (target, "--target"),
+        *(() if target is None else [(target, "--target")]),
         *((n, "--ignore") for n in ignore),
         *((n, "--nominal") for n in nominal),
     ]:
-        if name not in columns:
-            raise DataError(f"{source}: no column {name!r} (from {option}); columns are: {', '.join(columns)}")
+        found[name] = find(name, columns)
+        if found[name] is None:
+            raise DataError(f"{source}: no column {name!r} (from {option}); {missing_text(name, columns)}")
+    target = columns[-1] if target is None else found[target]
+    ignore, nominal = [found[n] for n in ignore], [found[n] for n in nominal]
     if target in ignore:
         raise DataError(f"{source}: the target column {target!r} cannot be ignored")
     names = tuple(c for c in columns if c not in ignore and c != target)
@@ -334,12 +338,14 @@ def load(
     parts = client.persist(partitions(read, lay.nominal))  # read once for the three passes (then let go)
     names = (*lay.attributes, lay.target)
     kinds = merge_kinds(client.gather(client.compute([delayed(kinds_of)(p, names) for p in parts])))
-    _classes_only(lay, kinds, task, columns[2])
+    header = list(read.frame.columns)
+    given = [find(name, header) for name in split_names(columns[2], header)]  # (--nominal, as the file has them)
+    _classes_only(lay, kinds, task, given)
     drops = drops_of(lay, kinds)
     labels = client.gather(client.compute([delayed(labels_of)(p, drops) for p in parts]))
     schema = schema_of(lay, kinds, labels)
     _no_dates(schema, lay, source)
-    if lay.target not in columns[2] and lay.target not in lay.declared:  # 1 and 1.0: one class, as locally
+    if lay.target not in given and lay.target not in lay.declared:  # 1 and 1.0: one class, as locally
         schema = _number_classes(schema)
     encoded = client.compute([delayed(encode)(p, schema) for p in parts])
     n_rows, by_class = summed(client, client.map(_sizes, encoded, n_classes=len(schema.classes)))

@@ -61,10 +61,12 @@ def write_parquet_part(path: str, part, columns: dict) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    from dtcli.model.colnames import find
+
     table = pa.Table.from_pandas(part, preserve_index=False)
     for name, values in columns.items():
-        if name in table.column_names:
-            table = table.remove_column(table.column_names.index(name))
+        if (same := find(name, table.column_names)) is not None:  # (one name written two ways is one name)
+            table = table.remove_column(table.column_names.index(same))
         array = np.asarray(values)
         typed = pa.array(array, pa.float64()) if array.dtype.kind == "f" else pa.array(list(values), pa.string())
         table = table.append_column(name, typed)

@@ -28,7 +28,9 @@ import numpy as np
 from dtcli.errors import DataError
 from dtcli.io.columns import NumberColumn, TextColumn
 from dtcli.io.csv_cells import parse_number
+from dtcli.io.names import check_columns, resolved
 from dtcli.io.read import RawData
+from dtcli.model.colnames import find, finder
 from dtcli.model.dates import date_format, iso_format
 from dtcli.model.table import MISSING, NOMINAL, NUMERIC, Attribute, LineRun, Schema, Table, saturate
 
@@ -170,15 +172,6 @@ def _encode_declared(column, attribute: Attribute) -> np.ndarray:
     return lookup[codes]
 
 
-def _check_names(raw: RawData, names: list[str], option: str) -> None:
-    for name in names:
-        if name not in raw.frame.columns:
-            raise DataError(
-                f"{raw.source}: no column {name!r} (from {option}); columns are: "
-                + ", ".join(map(str, raw.frame.columns))
-            )
-
-
 def infer_table(
     raw: RawData, target: str | None, ignore=(), nominal=(), task: str = "classification", strict=False, notes=None
 ) -> Table:
@@ -191,10 +184,9 @@ def infer_table(
     ``strict``, else read as nominal with a message appended to ``notes``.
     """
     columns = list(raw.frame.columns)
-    target = columns[-1] if target is None else target
-    _check_names(raw, [target], "--target")
-    _check_names(raw, list(ignore), "--ignore")
-    _check_names(raw, list(nominal), "--nominal")
+    target = columns[-1] if target is None else resolved(columns, [target], "--target", raw.source)[0]
+    ignore = resolved(columns, list(ignore), "--ignore", raw.source)
+    nominal = resolved(columns, list(nominal), "--nominal", raw.source)
     if target in ignore:
         raise DataError(f"{raw.source}: the target column {target!r} cannot be ignored")
     attributes, data = [], []
@@ -302,16 +294,13 @@ def text_columns(schema: Schema) -> list[str]:
 
 def encode_for_schema(raw: RawData, schema: Schema) -> Encoded:
     """Encode ``raw`` with a model's schema; unseen nominal values become missing."""
-    missing = [a.name for a in schema.attributes if a.name not in raw.frame.columns]
-    if missing:
-        raise DataError(
-            f"{raw.source}: the model needs column(s) {', '.join(map(repr, missing))}, "
-            f"which the data lacks; columns are: {', '.join(map(str, raw.frame.columns))}"
-        )
+    columns = list(raw.frame.columns)
+    check_columns(schema, columns, raw.source)
+    column_of = finder(columns)
     unseen: dict[str, int] = {}
     data = []
     for attribute in schema.attributes:
-        column = raw.frame[attribute.name]
+        column = raw.frame[column_of(attribute.name)]
         if attribute.kind == NUMERIC:
             values, bad = _parse_dates(column, attribute.time) if attribute.time else _parse_numbers(column)
             if bad.any():
@@ -324,25 +313,29 @@ def encode_for_schema(raw: RawData, schema: Schema) -> Encoded:
             data.append(values)
             continue
         codes, labels = _nominal_codes(column)
-        lookup = np.array([attribute.code_of(label) for label in labels] + [MISSING], dtype=np.int32)
+        value_of = finder(attribute.values)  # (a value in another normal form is that value)
+        lookup = np.array([attribute.code_of(value_of(label) or label) for label in labels] + [MISSING], np.int32)
         encoded = lookup[codes]
         count = int(((encoded == MISSING) & (codes != MISSING)).sum())
         if count:
             unseen[attribute.name] = count
         data.append(encoded)
-    has_target = schema.target.name in raw.frame.columns
+    target = find(schema.target.name, columns)
+    has_target = target is not None
     labels = schema.classes
     if schema.is_regression:
         actual = np.full(len(raw.frame), np.nan)
         if has_target:
-            actual, bad = _parse_numbers(raw.frame[schema.target.name])
+            actual, bad = _parse_numbers(raw.frame[target])
             actual = np.where(bad, np.nan, actual)
         table = Table(schema, data, actual, source=raw.source, sha256=raw.sha256, lines=raw.lines)
         return Encoded(table, has_target, unseen, actual, labels)
     if has_target:
-        codes, found = _nominal_codes(raw.frame[schema.target.name])
+        codes, found = _nominal_codes(raw.frame[target])
+        class_of = finder(schema.classes)
+        found = [class_of(label) or label for label in found]  # (a class in another normal form)
         spelt = class_spellings(schema.classes, found)
-        extra = tuple(label for label in found if label not in schema.classes and label not in spelt)
+        extra = tuple(dict.fromkeys(label for label in found if label not in schema.classes and label not in spelt))
         labels = schema.classes + extra
         lookup = np.array([labels.index(spelt.get(label, label)) for label in found] + [MISSING], dtype=np.int32)
         actual = lookup[codes]

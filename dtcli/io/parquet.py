@@ -43,6 +43,7 @@ from dtcli.io.columns import Columns, NumberColumn, TextColumn
 from dtcli.io.csv_cells import MISSING_CELLS
 from dtcli.io.parquet_bounds import check_bounds
 from dtcli.io.source import format_size
+from dtcli.model.colnames import aliases, clash, clash_text
 from dtcli.model.table import NOMINAL, Attribute
 
 MAGIC = b"PAR1"  # at both ends of a Parquet file
@@ -217,6 +218,7 @@ def _columns(handles: list, files: list[str], texts: set) -> tuple[Columns, dict
     """The Columns of the parts one after the other, and the nominal attributes their types declare.
     A column at a time is read (from every part), so the Arrow data of one column is held at once."""
     names = handles[0].schema_arrow.names
+    texts = aliases(texts, names)  # (a name the file writes in another normal form is the same name)
     data, declared = {}, {}
     for name in names:
         kinds = {column_kind(handle.schema_arrow.field(name).type, files[0], name) for handle in handles}
@@ -261,6 +263,10 @@ def _check_names(names: list[str], first: str) -> None:
                 f"{first}: column name {name!r} appears twice (columns {seen[name]} and {position}); rename one of them"
             )
         seen[name] = position
+    same = clash(names)
+    if same is not None:
+        one, two = (names[i] for i in same)
+        raise DataError(f"{first}: columns {same[0] + 1} and {same[1] + 1}: {clash_text(one, two)}; rename one of them")
 
 
 def _text(parts: list) -> TextColumn:

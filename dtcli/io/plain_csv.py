@@ -7,8 +7,8 @@ caller then runs the full reader, which reads the file again and reports
 whatever is wrong with it. The class: a regular file of at most
 ``PLAIN_BYTES`` read as CSV (no ``.gz``, ``.arff`` or ``.parquet`` name, no
 Parquet magic), UTF-8, with no quotes and no NUL; every line a record of the
-header's width, none of only separators and spaces; column names unique and
-not empty; at least one data row and one class; no column read as nominal
+header's width, none of only separators and spaces; column names unique (also
+under NFC, ``colnames``) and not empty; at least one data row and one class; no column read as nominal
 that holds a number or an ISO 8601 date, or has no value (a column of numbers
 with stray text, or of dates, is the full reader's to judge). The bytes come from ``source.read_input``, as for the
 full reader, so a file too large for ``--max-bytes`` or not UTF-8 gets the
@@ -33,6 +33,7 @@ from dtcli.io.csv_cells import (
 )
 from dtcli.io.csv_dialect import detect
 from dtcli.io.source import DATA, Limits, read_input
+from dtcli.model.colnames import clash
 from dtcli.model.plain_table import MISSING, PlainColumn, PlainTable
 
 PLAIN_BYTES = 1 << 16  # larger files: numpy's import is small beside the work, and the full reader does it
@@ -70,7 +71,7 @@ def read_plain(path: str, target: str | None, ignore, limits: Limits, numeric_cl
     header, sep, rows = records
     if not rows or (limits.max_rows and len(rows) > limits.max_rows):
         return None
-    if len(set(header)) != len(header) or "" in header:
+    if len(set(header)) != len(header) or "" in header or clash(header):
         return None
     target = header[-1] if target is None else target
     ignored = ignore(header)

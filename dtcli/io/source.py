@@ -251,6 +251,7 @@ class _Reading:
     def stream(self, handle, buffer: bytearray, offset: int = 0) -> bytearray:
         """Read ``handle`` to its end, a chunk at a time, into ``buffer`` (which holds what was read
         before, after ``offset`` bytes of byte-order mark); stop past the bound."""
+        self.check.skipped = offset > 0  # (then a mark at the buffer's start is a second one)
         self.digest.update(buffer)
         for start in range(0, len(buffer), CHUNK):
             self.check.feed(buffer, start, min(start + CHUNK, len(buffer)))

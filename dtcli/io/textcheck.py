@@ -29,6 +29,7 @@ class TextCheck:
     def __init__(self, source: str, name: str, lines: bool, inner_bom: bool):
         self.source, self.name, self.lines, self.inner_bom = source, name, lines, inner_bom
         self.decoder = codecs.getincrementaldecoder("utf-8")("strict")
+        self.skipped = False  # whether the reader skipped a mark before the buffer (then one at 0 is a second)
 
     def feed(self, buffer, start: int, end: int) -> None:
         chunk = buffer[start:end]
@@ -38,7 +39,7 @@ class TextCheck:
             problems.append((start + nul, "nul"))
         ascii = chunk.isascii()  # then no mark ends here, and nothing to decode unless a character began before
         if self.inner_bom and not ascii:
-            mark = buffer.find(BOM, max(start - len(BOM) + 1, 1), end)
+            mark = buffer.find(BOM, max(start - len(BOM) + 1, 0 if self.skipped else 1), end)
             if mark >= 0:
                 problems.append((mark, "bom"))
         pending = len(self.decoder.getstate()[0])
@@ -66,8 +67,27 @@ class TextCheck:
         if problem == "nul":
             return DataError(f"{where}: a NUL byte (0x00), so not a text file; save it as UTF-8 text")
         if problem == "bom":
-            return DataError(f"{where}: a byte-order mark (U+FEFF) inside the file (were files joined?); remove it")
+            return self.mark_error(buffer, position)
         return DataError(f"{where}: not UTF-8 text (byte 0x{byte:02x}); save the file as UTF-8")
+
+    def mark_error(self, buffer, position: int) -> DataError:
+        """A byte-order mark past the first: right after it (a second mark), or further on, named by
+        its line and character (from 1; the first mark, which a reader skips, not counted)."""
+        first = 0 if self.skipped else len(BOM) if buffer[: len(BOM)] == BOM else None
+        if position == first:
+            return DataError(
+                f"{self.source}, line 1: a second byte-order mark (U+FEFF) at the start (were files joined, or "
+                "the mark written twice?); remove it"
+            )
+        line = line_of(buffer, position)
+        begins = max(buffer.rfind(b"\n", 0, position), buffer.rfind(b"\r", 0, position)) + 1
+        if begins == 0 and first:
+            begins = first
+        character = len(bytes(buffer[begins:position]).decode("utf-8", "replace")) + 1
+        return DataError(
+            f"{self.source}, line {line}, character {character}: a byte-order mark (U+FEFF) inside the file "
+            "(were files joined?); remove it"
+        )
 
 
 _ESCAPE = {  # a \\uD800-\\uDFFF escape, or text that reads like one after an escaped backslash

@@ -14,6 +14,7 @@ two different tests (another attribute) nothing pairs: those nodes exist in one 
 
 from __future__ import annotations
 
+from dtcli.model.colnames import name_key, same_name
 from dtcli.model.comparison import EXACT, ROOT, Comparison, Difference, Summary, Tolerance, compare_schemas
 from dtcli.model.tree import Node, NumericTest, SubsetTest, Tree
 
@@ -61,9 +62,9 @@ class _Pairing:
         self.tolerance = tolerance
         self.classes = {"A": a.schema.classes, "B": b.schema.classes}
         self.regression = {"A": a.schema.is_regression, "B": b.schema.is_regression}
-        names = list(a.schema.classes) + [c for c in b.schema.classes if c not in a.schema.classes]
-        index_a = {c: i for i, c in enumerate(a.schema.classes)}
-        index_b = {c: i for i, c in enumerate(b.schema.classes)}
+        index_a = {name_key(c): i for i, c in enumerate(a.schema.classes)}
+        index_b = {name_key(c): i for i, c in enumerate(b.schema.classes)}
+        names = list(index_a) + [c for c in index_b if c not in index_a]
         self.by_name = [(index_a.get(c), index_b.get(c)) for c in names]
 
     def pair(self, node_a: Node, node_b: Node, path) -> tuple[list[str], list]:
@@ -96,7 +97,7 @@ class _Pairing:
         ):
             aspects.append("counts")
         if node_a.is_leaf and node_b.is_leaf:
-            if self.classes["A"][node_a.label] != self.classes["B"][node_b.label]:
+            if not same_name(self.classes["A"][node_a.label], self.classes["B"][node_b.label]):
                 aspects.append("label")
         return aspects
 
@@ -137,7 +138,7 @@ def _branches(node_a: Node, node_b: Node, path, tolerance: Tolerance) -> tuple[s
     """(what differs in the tests: None, ``test``, ``threshold`` or ``branches``; the child pairs)."""
     test_a, test_b = node_a.test, node_b.test
     numeric = (isinstance(test_a, NumericTest), isinstance(test_b, NumericTest))
-    if test_a.attribute.name != test_b.attribute.name or numeric[0] != numeric[1]:
+    if not same_name(test_a.attribute.name, test_b.attribute.name) or numeric[0] != numeric[1]:
         return "test", _unpaired(node_a, node_b, path)
     labels = _labels(node_a)
     if numeric[0]:
@@ -163,6 +164,6 @@ def value_sets(test) -> list[frozenset]:
     """The values each branch of a nominal or subset test takes, as sets (subset: ``V`` and the rest
     of the attribute's values)."""
     if isinstance(test, SubsetTest):
-        inside = frozenset(test.values)
-        return [inside, frozenset(test.attribute.values) - inside]
-    return [frozenset((value,)) for value in test.attribute.values]
+        inside = frozenset(map(name_key, test.values))
+        return [inside, frozenset(map(name_key, test.attribute.values)) - inside]
+    return [frozenset((name_key(value),)) for value in test.attribute.values]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from dtcli.model.colnames import name_key, same_name
 from dtcli.model.comparison import EXACT, ROOT, Comparison, Difference, Summary, Tolerance, compare_schemas
 from dtcli.model.rules import Condition, Rule, RuleSet, condition_dict
 
@@ -47,16 +48,16 @@ class _Rules:
         self.tolerance = tolerance
         self.sets = {"A": a, "B": b}
         self.classes = {"A": a.classes, "B": b.classes}
-        names = list(a.classes) + [c for c in b.classes if c not in a.classes]
-        index_a = {c: i for i, c in enumerate(a.classes)}
-        index_b = {c: i for i, c in enumerate(b.classes)}
+        index_a = {name_key(c): i for i, c in enumerate(a.classes)}
+        index_b = {name_key(c): i for i, c in enumerate(b.classes)}
+        names = list(index_a) + [c for c in index_b if c not in index_a]
         self.by_name = [(index_a.get(c), index_b.get(c)) for c in names]
 
     def judge(self, rule_a: Rule, rule_b: Rule, path, out: Comparison) -> None:
         aspects = []
         if not same_conditions(rule_a.conditions, rule_b.conditions, self.tolerance):
             aspects.append("conditions")
-        if self.sets["A"].outcome(rule_a) != self.sets["B"].outcome(rule_b):
+        if name_key(self.sets["A"].outcome(rule_a)) != name_key(self.sets["B"].outcome(rule_b)):
             aspects.append("value" if self.sets["A"].schema.is_regression else "class")
         if not self._same_counts(rule_a, rule_b):
             aspects.append("counts")
@@ -109,10 +110,10 @@ def same_conditions(a: tuple[Condition, ...], b: tuple[Condition, ...], toleranc
 
 
 def same_condition(a: Condition, b: Condition, tolerance: Tolerance) -> bool:
-    if a.attribute != b.attribute or a.is_nominal != b.is_nominal or a.missing != b.missing:
+    if not same_name(a.attribute, b.attribute) or a.is_nominal != b.is_nominal or a.missing != b.missing:
         return False
     if a.is_nominal:
-        return set(a.values) == set(b.values)
+        return set(map(name_key, a.values)) == set(map(name_key, b.values))
     return _same_bound(a.low, b.low, tolerance) and _same_bound(a.high, b.high, tolerance)
 
 
@@ -125,11 +126,13 @@ def _same_bound(x: float | None, y: float | None, tolerance: Tolerance) -> bool:
 def _same_rules(a: RuleSet, b: RuleSet) -> bool:
     """The rules of ``a`` and ``b`` are the same (conditions as sets, class by name), in whatever order."""
 
-    def key(rule: Rule, ruleset: RuleSet) -> tuple:
+    def written(rule: Rule, ruleset: RuleSet) -> tuple:
         conditions = frozenset(
-            (c.attribute, frozenset(c.values), c.missing) if c.is_nominal else (c.attribute, c.low, c.high, c.missing)
+            (name_key(c.attribute), frozenset(map(name_key, c.values)), c.missing)
+            if c.is_nominal
+            else (name_key(c.attribute), c.low, c.high, c.missing)
             for c in rule.conditions
         )
-        return conditions, ruleset.outcome(rule)
+        return conditions, name_key(ruleset.outcome(rule))
 
-    return Counter(key(r, a) for r in a.rules) == Counter(key(r, b) for r in b.rules)
+    return Counter(written(r, a) for r in a.rules) == Counter(written(r, b) for r in b.rules)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from dtcli.model.colnames import name_key, same_name
 from dtcli.model.table import Schema
 
 COUNT_NOISE = 1e-9  # relative: float noise of adding fractional weights in another order
@@ -134,27 +135,29 @@ def compare_schemas(a: Schema, b: Schema, out: Comparison) -> None:
     if a.is_regression != b.is_regression:
         kinds = ["a regression model" if s.is_regression else "a classification model" for s in (a, b)]
         out.problems.append(f"A is {kinds[0]} and B is {kinds[1]}")
-    if a.target.name != b.target.name:
+    if not same_name(a.target.name, b.target.name):
         out.problems.append(f"the targets differ: {a.target.name!r} in A, {b.target.name!r} in B")
     if not a.is_regression and not b.is_regression:
-        only_a = [c for c in a.classes if c not in b.classes]
-        only_b = [c for c in b.classes if c not in a.classes]
+        keys_a, keys_b = [name_key(c) for c in a.classes], [name_key(c) for c in b.classes]
+        only_a = [c for c, k in zip(a.classes, keys_a) if k not in keys_b]
+        only_b = [c for c, k in zip(b.classes, keys_b) if k not in keys_a]
         if only_a or only_b:
             out.problems.append(f"the classes differ: {_listed(only_a)} only in A, {_listed(only_b)} only in B")
-        elif a.classes != b.classes:
+        elif keys_a != keys_b:
             out.notes.append("the classes are listed in another order (counts are compared class by class)")
     _compare_attributes(a, b, out)
 
 
 def _compare_attributes(a: Schema, b: Schema, out: Comparison) -> None:
     kinds_a = {attribute.name: attribute for attribute in a.attributes}
-    kinds_b = {attribute.name: attribute for attribute in b.attributes}
-    only_a = [name for name in kinds_a if name not in kinds_b]
-    only_b = [name for name in kinds_b if name not in kinds_a]
+    kinds_b = {name_key(attribute.name): attribute for attribute in b.attributes}  # (one name in any normal form)
+    keys_a = {name_key(name) for name in kinds_a}
+    only_a = [name for name in kinds_a if name_key(name) not in kinds_b]
+    only_b = [other.name for name, other in kinds_b.items() if name not in keys_a]
     if only_a or only_b:
         out.notes.append(f"attributes {_listed(only_a)} only in A, {_listed(only_b)} only in B")
     for name, attribute in kinds_a.items():
-        other = kinds_b.get(name)
+        other = kinds_b.get(name_key(name))
         if attribute.time and (other is None or other.time == attribute.time):
             out.times[name] = attribute.time
         if other is None:
@@ -164,7 +167,7 @@ def _compare_attributes(a: Schema, b: Schema, out: Comparison) -> None:
         elif attribute.time != other.time:  # the same number is another date, or no date: new data reads otherwise
             written = [f"dates written {t}" if t else "numbers" for t in (attribute.time, other.time)]
             out.problems.append(f"attribute {name!r} holds {written[0]} in A and {written[1]} in B")
-        elif set(attribute.values) != set(other.values):
+        elif set(map(name_key, attribute.values)) != set(map(name_key, other.values)):
             out.notes.append(f"attribute {name!r} has other values in A than in B")
 
 

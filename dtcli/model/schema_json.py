@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from dtcli.errors import ModelFormatError
+from dtcli.model.colnames import clash, clash_text
 from dtcli.model.dates import DATE_UNIT, DateFormatError, date_format
 from dtcli.model.table import KINDS, NOMINAL, NUMERIC, Attribute, Schema
 
@@ -146,6 +147,10 @@ class FieldReader:
         target_name = self.get(target, "name", str, "schema.target")
         if target_name in seen:
             raise self.fail("schema.target.name", f"{target_name!r} is also an attribute")
+        names = [a.name for a in attributes] + [target_name]
+        if (same := clash(names)) is not None:  # (one name written two ways: colnames)
+            where = f"schema.attributes[{same[1]}].name" if same[1] < len(attributes) else "schema.target.name"
+            raise self.fail(where, clash_text(names[same[0]], names[same[1]]))
         if target.get("kind") == "numeric":
             return Schema(tuple(attributes), Attribute(target_name, NUMERIC))
         classes = self.strings(target, "classes", "schema.target")

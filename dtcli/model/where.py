@@ -2,8 +2,9 @@
 
 A condition compares one column with a value: ``=`` and ``!=`` for any
 column, ``<``, ``<=``, ``>``, ``>=`` for numeric ones. Rows with a missing
-value in the column never match. No numpy at import: ``dtree gain``'s plain path
-parses and applies conditions with ``parse_condition`` and ``NUMERIC_OPS``.
+value in the column never match. Names and values are found as ``colnames.find``
+finds them. No numpy at import: ``dtree gain``'s plain path parses and applies
+conditions with ``parse_condition`` and ``NUMERIC_OPS``.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import re
 from typing import TYPE_CHECKING, NamedTuple
 
 from dtcli.errors import ParameterError
+from dtcli.model.colnames import find, missing_text
 
 if TYPE_CHECKING:
     import numpy as np
@@ -51,19 +53,39 @@ def parse_condition(text: str) -> Condition:
     return Condition(found.group("name").strip(), found.group("op"), found.group("value").strip())
 
 
+def named(table: Table, conditions: list[Condition]) -> list[Condition]:
+    """The conditions with their attribute names and nominal values as ``table`` writes them
+    (``colnames.find``: ``Café`` in NFD is the attribute ``Café`` in NFC); ParameterError for an
+    unknown name or value (naming a near miss, ``colnames.near``) or a nominal one compared by size."""
+    names = [a.name for a in table.attributes]
+    found = []
+    for condition in conditions:
+        name = find(condition.name, names)
+        if name is None:
+            text = missing_text(condition.name, names, "attribute")
+            raise ParameterError(f"--where {condition}: no attribute {condition.name!r}; {text}")
+        attribute, value = table.attributes[names.index(name)], condition.value
+        if attribute.is_nominal:
+            if condition.op not in ("=", "!="):
+                raise ParameterError(f"--where {condition}: {attribute.name!r} is nominal; use = or !=")
+            value = find(condition.value, attribute.values)
+            if value is None:
+                text = missing_text(condition.value, attribute.values, "value", "its values are")
+                raise ParameterError(
+                    f"--where {condition}: {attribute.name!r} has no value {condition.value!r}; {text}"
+                )
+        found.append(Condition(name, condition.op, value))
+    return found
+
+
 def select(table: Table, conditions: list[Condition]) -> np.ndarray:
     """Indices of the rows that satisfy every condition (a conjunction)."""
     import numpy as np
 
     mask = np.ones(table.n_rows, dtype=bool)
     names = [a.name for a in table.attributes]
-    for condition in conditions:
-        if condition.name not in names:
-            raise ParameterError(
-                f"--where {condition}: no attribute {condition.name!r}; attributes are: {', '.join(names)}"
-            )
-        i = names.index(condition.name)
-        mask &= _matches(table, i, condition)
+    for condition in named(table, conditions):
+        mask &= _matches(table, names.index(condition.name), condition)
     return np.flatnonzero(mask)
 
 
@@ -71,15 +93,8 @@ def _matches(table: Table, i: int, condition: Condition) -> np.ndarray:
     import numpy as np
 
     attribute, column = table.attributes[i], table.columns[i]
-    if attribute.is_nominal:
-        if condition.op not in ("=", "!="):
-            raise ParameterError(f"--where {condition}: {attribute.name!r} is nominal; use = or !=")
+    if attribute.is_nominal:  # (``named`` has checked the operator and found the value)
         code = attribute.code_of(condition.value)
-        if code < 0:
-            raise ParameterError(
-                f"--where {condition}: {attribute.name!r} has no value {condition.value!r}; "
-                f"its values are: {', '.join(attribute.values)}"
-            )
         known = column >= 0
         return known & ((column == code) if condition.op == "=" else (column != code))
     try:

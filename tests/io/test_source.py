@@ -227,7 +227,7 @@ def test_devices_directories_and_sockets_are_refused(tmp_path):
     [
         (b"a,b\r1,x\r2,\xe9\r", r"line 3: not UTF-8 text \(byte 0xe9\)"),
         (b"a,b\n1,x\n\x002,y\n", r"line 3: a NUL byte"),
-        (b"a,b\n1,x\n\xef\xbb\xbfa,b\n", r"line 3: a byte-order mark \(U\+FEFF\) inside the file"),
+        (b"a,b\n1,x\n\xef\xbb\xbfa,b\n", r"line 3, character 1: a byte-order mark \(U\+FEFF\) inside the file"),
         (b"a,b\n1,\xc3", r"line 2: not UTF-8 text \(byte 0xc3\)"),  # cut in the middle of a character
     ],
     ids=["latin-1-cr", "nul", "inner-bom", "cut-character"],
@@ -235,6 +235,36 @@ def test_devices_directories_and_sockets_are_refused(tmp_path):
 def test_text_problems_name_their_line(tmp_path, data, message):
     with pytest.raises(DataError, match=message):
         read_data(write(tmp_path, "t.csv", data))
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"\xef\xbb\xbf\xef\xbb\xbfa,b\n1,x\n", r"t\.csv, line 1: a second byte-order mark \(U\+FEFF\) at the start"),
+        (b"\xef\xbb\xbfa,\xef\xbb\xbfb\n1,x\n", r"t\.csv, line 1, character 3: a byte-order mark \(U\+FEFF\) inside"),
+        (b"a,\xef\xbb\xbfb\n1,x\n", r"t\.csv, line 1, character 3: a byte-order mark \(U\+FEFF\) inside"),
+        ("a,b\n1,é\ufeffx\n".encode(), r"t\.csv, line 2, character 4: a byte-order mark \(U\+FEFF\) inside"),
+    ],
+    ids=["second-at-start", "in-header-after-first", "in-header", "after-a-wide-character"],
+)
+@pytest.mark.parametrize("how", ["file", "gzip", "pipe"])
+def test_a_mark_past_the_first_is_refused_with_its_place(tmp_path, data, message, how):
+    """One mark at the start is skipped; a second one (which would begin the first column's name) or
+    one further on is refused, named by line and character, however the bytes arrive."""
+    path = write(tmp_path, "t.csv.gz" if how == "gzip" else "t.csv", gzip.compress(data) if how == "gzip" else data)
+    if how == "pipe":
+        fifo = tmp_path / "t.csv"
+        path = str(fifo)
+        fifo.unlink()
+        os.mkfifo(fifo)
+        writer(path, data)
+    with pytest.raises(DataError, match=message.replace("t\\.csv", "t\\.csv(\\.gz)?")):
+        read_data(path)
+
+
+def test_one_mark_at_the_start_is_skipped(tmp_path):
+    raw = read_data(write(tmp_path, "t.csv", b"\xef\xbb\xbfa,b\n1,x\n"))
+    assert list(raw.frame.columns) == ["a", "b"]
 
 
 def test_a_character_split_across_chunks_is_fine(tmp_path):
