@@ -88,9 +88,10 @@ def executed(tmp_path_factory):
         "env": {"PYTHONPATH": path},
     }
     (spec / "kernel.json").write_text(json.dumps(kernel))
-    saved = {k: os.environ.get(k) for k in ("JUPYTER_PATH", "JUPYTER_RUNTIME_DIR", "JUPYTER_CONFIG_DIR", "IPYTHONDIR")}
-    os.environ.update(JUPYTER_PATH=str(home), JUPYTER_RUNTIME_DIR=str(home / "runtime"),
-                      JUPYTER_CONFIG_DIR=str(home / "config"), IPYTHONDIR=str(home / "ipython"))  # fmt: skip
+    isolated = {"JUPYTER_PATH": str(home), "JUPYTER_RUNTIME_DIR": str(home / "runtime"), "JUPYTER_NO_CONFIG": "1",
+                "JUPYTER_CONFIG_DIR": str(home / "config"), "IPYTHONDIR": str(home / "ipython")}  # fmt: skip
+    saved = {key: os.environ.get(key) for key in isolated}
+    os.environ.update(isolated)
     try:
         notebook = nbformat.read(NOTEBOOK, as_version=4)
         client = nbclient.NotebookClient(
