@@ -9,7 +9,8 @@ from dtcli.errors import ParameterError
 
 class Difference:
     """The comparison of two models: ``equivalent``, ``comparison`` (the core's, with ``differences`` and
-    ``summary``), ``str()`` (``dtree diff``'s text), ``to_json()`` (its ``-f json`` document).
+    ``summary``), ``str()`` (``dtree diff``'s text), ``to_json()`` (its ``-f json`` document); in Jupyter
+    an HTML table of the differences.
 
     >>> import dtcli
     >>> a = dtcli.fit("sample_data/weather.csv", ignore="Day")
@@ -41,6 +42,11 @@ class Difference:
         from dtcli.render.diff import diff_json
 
         return diff_json(self.comparison, self.names, self.formats, self.tolerance)
+
+    def _repr_html_(self) -> str:
+        from dtcli.render.diff import diff_html
+
+        return diff_html(self.comparison, self.names)
 
     def __bool__(self) -> bool:
         """True when the models differ (as diff(1)'s exit status 1)."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import json
 import os
 
@@ -48,33 +47,14 @@ class Report:
         return self.text
 
     def _repr_html_(self) -> str:
-        summary = self.document["summary"]
-        parts = [html_table(["figure", "value"], [[k, v] for k, v in summary.items()])]
-        classes = self.document.get("classes")
-        if classes:
-            parts.append(html_table(list(classes[0]), [list(c.values()) for c in classes]))
-            matrix = self.document["confusion_matrix"]
-            header = ["actual \\ predicted", *matrix["predicted"]]
-            parts.append(html_table(header, [[a, *row] for a, row in zip(matrix["actual"], matrix["counts"])]))
-        return "\n".join(parts)
+        from dtcli.render.html import evaluation_html
+
+        return evaluation_html(self.document)
 
     def __repr__(self) -> str:
         about = self.document["about"]
         figure = f"accuracy {self.accuracy:.4f}" if self.accuracy is not None else "regression"
         return f"<dtcli.Report {about.get('method')} of {about.get('algorithm')} on {about.get('data')}: {figure}>"
-
-
-def html_table(header: list, rows: list) -> str:
-    """An HTML table (cells escaped; numbers to 4 significant digits)."""
-
-    def cell(value) -> str:
-        if isinstance(value, float):
-            return f"{value:.4g}"
-        return html.escape("" if value is None else str(value))
-
-    head = "".join(f"<th>{cell(h)}</th>" for h in header)
-    body = "".join("<tr>" + "".join(f"<td>{cell(v)}</td>" for v in row) + "</tr>" for row in rows)
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def cross_validate(data, target=None, algorithm="id3", folds=10, names=None, **options) -> Report:

@@ -58,10 +58,13 @@ class GainTable:
         return records_frame(self.records(), list(self.COLUMNS))
 
     def _repr_html_(self) -> str:
-        from dtcli.api.evaluation import html_table
+        from dtcli.render.gain import footer, heading
+        from dtcli.render.html import html_table, paragraph
 
         rows = [[("* " if r["name"] == self.chosen else "") + r["name"], *list(r.values())[1:]] for r in self.records()]
-        return html_table(list(self.COLUMNS), rows)
+        for row in rows:  # a threshold exactly (the scores to 4 digits)
+            row[2] = None if row[2] is None else repr(row[2])
+        return html_table(list(self.COLUMNS), rows, heading(self.report, self.where)) + paragraph(footer(self.report))
 
     def __repr__(self) -> str:
         return f"<dtcli.GainTable of {len(self.report.attributes)} attributes; the tree splits on {self.chosen!r}>"

@@ -51,6 +51,13 @@ class Explanation:
         lines.append(f"=> {self.prediction!r}")
         return "\n".join(lines)
 
+    def _repr_html_(self) -> str:
+        from dtcli.render.html import html_table, paragraph
+
+        rows = [[condition, str(value)] for condition, value in self.steps]  # (a value exactly as given)
+        end = paragraph((self.stopped + "\n" if self.stopped else "") + f"prediction: {self.prediction!r}")
+        return html_table(["condition", "value"], rows, "Path from the root") + end if rows else end
+
 
 class Model:
     """A decision tree trained by ``dtcli.fit`` or read by ``dtcli.load_model``.

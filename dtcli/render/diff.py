@@ -49,15 +49,42 @@ def diff_text(comparison: Comparison, names: tuple[str, str], agreement=None) ->
 
 
 def _difference_lines(difference: Difference, kind: str, times: dict) -> list[str]:
+    where, aspects, a, b = _difference_cells(difference, kind, times)
+    return [f"First difference at {where}: {aspects}", f"  A: {a}", f"  B: {b}"]
+
+
+def _difference_cells(difference: Difference, kind: str, times: dict) -> tuple[str, str, str, str]:
+    """(where, what differs, A's node or rule, B's) of one difference, as the text shows them."""
     steps = difference.path.steps()
     where = " -> ".join(map(shown, steps)) if steps else "the root"
     if kind == "rules":
         where = steps[0] if steps[0] == "default" else f"rule {steps[0]}"
     aspects = ", ".join(ASPECTS.get(a, a) for a in difference.aspects)
-    lines = [f"First difference at {where}: {aspects}"]
-    for side, view in (("A", difference.a), ("B", difference.b)):
-        lines.append(f"  {side}: " + ("(none)" if view is None else _view_text(view, kind, times)))
-    return lines
+    a, b = ("(none)" if view is None else _view_text(view, kind, times) for view in (difference.a, difference.b))
+    return where, aspects, a, b
+
+
+def diff_html(comparison: Comparison, names: tuple[str, str]) -> str:
+    """For a notebook: the verdict, schema problems, summary and notes, and a table of the differences found
+    (the first ``SHOWN``), every text escaped."""
+    from dtcli.render.html import html_table, paragraph
+
+    what = "Trees" if comparison.kind == "tree" else "Rule sets"
+    verdict = "are equivalent" if comparison.equivalent else "differ"
+    lines = [f"{what} {shown(names[0])} (A) and {shown(names[1])} (B) {verdict}"]
+    lines += [f"Schema: {shown(problem)}" for problem in comparison.problems]
+    lines.append(_summary_line(comparison))
+    lines += [f"Note: {shown(note)}" for note in comparison.notes]
+    out = paragraph("\n".join(lines))
+    if comparison.differences:
+        rows = [_difference_cells(d, comparison.kind, comparison.times) for d in comparison.differences]
+        caption = (
+            "Differences"
+            if comparison.found <= len(rows)
+            else f"The first {len(rows)} of {comparison.found} differences"
+        )
+        out += "\n" + html_table(["where", "what differs", "A", "B"], rows, caption)
+    return out
 
 
 def _view_text(view: dict, kind: str, times: dict) -> str:

@@ -155,12 +155,21 @@ class TreeEstimator(BaseEstimator):
         check_is_fitted(self, "tree_")
         return importances(self.tree_)
 
+    def _html_repr(self) -> str:
+        """scikit-learn's box (the parameters), and once fitted the tree's picture under it."""
+        from sklearn.utils import estimator_html_repr
+
+        box = estimator_html_repr(self)
+        if not hasattr(self, "tree_"):
+            return box
+        picture = self.model_.to_svg()
+        return f'{box}\n<div style="overflow-x: auto">{picture[picture.index("<svg") :]}</div>'
+
     def _repr_mimebundle_(self, **kwargs):
+        """scikit-learn's (text, and HTML unless its display is "text"), and the picture as SVG once fitted."""
         bundle = super()._repr_mimebundle_(**kwargs)
         if hasattr(self, "tree_"):
-            picture = self.model_.to_svg()
-            bundle["image/svg+xml"] = picture
-            bundle["text/html"] = "<div>" + picture[picture.index("<svg") :] + "</div>"
+            bundle["image/svg+xml"] = self.model_.to_svg()
         return bundle
 
     def __sklearn_tags__(self):

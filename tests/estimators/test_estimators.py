@@ -141,7 +141,11 @@ def test_pickle_clone_and_notebook_picture():
     assert clone(fitted).get_params() == fitted.get_params()
     bundle = fitted._repr_mimebundle_()
     assert bundle["image/svg+xml"] == fitted.model_.to_svg()
-    assert bundle["text/html"].startswith("<div><svg") and ">x3<" in bundle["text/html"]
+    picture = fitted.model_.to_svg()  # the HTML: scikit-learn's box, then the picture
+    assert "C45Classifier" in bundle["text/html"] and bundle["text/html"].endswith(
+        picture[picture.index("<svg") :] + "</div>"
+    )
+    assert "<svg" not in C45Classifier()._repr_mimebundle_()["text/html"]
 
 
 def test_sklearn_tools_run_with_them():
