@@ -45,11 +45,14 @@ class Scheme:
         if self.jobs is not None and self.jobs < 1:
             raise ParameterError(f"--jobs {self.jobs}: give the number of processes, 1 or more")
 
-    def workers(self) -> int:
-        """--jobs, else the cores this process may use."""
+    def workers(self, alone: bool = False) -> int:
+        """--jobs, else 1 when the folds are done sooner in this process (``alone``: a small table,
+        ``estimates.folds_in_one_process``), else the cores this process may use."""
+        if self.jobs is not None or alone:
+            return self.jobs or 1
         from dtcli.induction.evaluate.workers import usable_cores
 
-        return self.jobs if self.jobs is not None else usable_cores()
+        return usable_cores()
 
 
 def _scheme(cv, split, test_data, jobs) -> Scheme:
@@ -106,14 +109,15 @@ def judge(scheme: Scheme, source, training, table, progress=None, quiet: bool = 
         about.update(split=scheme.split, seed=seed)
     else:
         folds = scheme.folds if scheme.folds is not None else DEFAULT_FOLDS
-        from dtcli.induction import backend
+        from dtcli.induction import backend, estimates
         from dtcli.render.progress import steps
 
         backend.prepare(table, learner.grow_params, learner.engine, folds)  # (the folds share the engines' start)
 
         with steps("cross-validation", folds, quiet=quiet or progress is not None) as work:
             done = progress or (lambda completed, total: work.update(completed=completed))
-            judged = crossval.cross_validate(fit, table, folds, seed, scheme.workers(), done)
+            alone = estimates.folds_in_one_process(backend.kind_of(table, learner.grow_params), table, folds)
+            judged = crossval.cross_validate(fit, table, folds, seed, scheme.workers(alone), done)
         about.update(folds=folds, seed=seed)
     about.update(_spreads(judged))
     warnings = list(judged.warnings)

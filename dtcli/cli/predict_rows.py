@@ -84,7 +84,8 @@ def _plain_labels(tree, predicted, sep: str) -> bool:
     """Whether the predicted class labels need no quoting (regression predictions are numbers)."""
     if tree.schema.is_regression or not len(predicted):
         return True
-    return all(plain(tree.classes[code], sep) for code in np.unique(predicted).tolist())
+    predicted = np.asarray(predicted)  # (the labels used, each once: np.unique would import numpy.ma)
+    return all(plain(tree.classes[code], sep) for code in np.flatnonzero(np.bincount(predicted)).tolist())
 
 
 def _echoed(echo, sep: str, names: list[str], columns_of):
@@ -100,21 +101,4 @@ def _echoed(echo, sep: str, names: list[str], columns_of):
 
 def _framed(raw, columns: dict, replaced: list[str]) -> str:
     """The rows written anew from the read table (quoted where they must be) with the new columns."""
-    import csv
-    import io
-
-    frame = raw.frame.to_pandas()
-    if replaced:
-        frame = frame.drop(columns=replaced)
-    for name, values in columns.items():
-        frame[name] = values
-    # The CSV writers quote a cell holding a line feed but not one holding a lone carriage return,
-    # which a reader then takes for a line end. Such a CR goes out as NUL + LF (so the cell is quoted;
-    # NUL never comes in, the reader refuses it) and comes back as CR once the text is made.
-    texts = [name for name in frame.columns if frame[name].dtype == object]
-    carriage = [name for name in texts if frame[name].astype(str).str.contains("\r", regex=False).any()]
-    for name in carriage:
-        frame[name] = frame[name].where(frame[name].isna(), frame[name].astype(str).str.replace("\r", "\0\n"))
-    buffer = io.StringIO()
-    frame.to_csv(buffer, index=False, lineterminator="\n", quoting=csv.QUOTE_MINIMAL, na_rep="?")
-    return buffer.getvalue().replace("\0\n", "\r") if carriage else buffer.getvalue()
+    return raw.frame.to_csv(columns, replaced)  # (the caller warned of the replaced ones)

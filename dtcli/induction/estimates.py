@@ -67,3 +67,18 @@ def engine_pays(kind: str, table, started: bool | None = None, runs: int = 1) ->
     ``runs`` growths on tables like ``table`` (the folds of a cross-validation) in one process."""
     engine = engine_seconds(table, started) + (runs - 1) * engine_seconds(table, True)
     return runs * reference_seconds(kind, table) > engine
+
+
+# Forking the workers of a cross-validation costs their start (importing multiprocessing, a fork and a
+# pipe each, the results sent back) and saves at most half the folds' time on 2 cores, nothing on a busy
+# machine: a cross-validation whose folds the reference grows in less than this (as estimated) runs in one
+# process. Measured 10-fold, C4.5, whole runs, one process against two, on the shared machine (load 11-13):
+# iris (0.2 s estimated) 0.67 s of CPU against 0.77 (wall 0.90x), Weka's vote (0.97 s) 1.72 against 1.76
+# (wall 0.92x), diabetes (2.2 s) 2.14 against 2.41 (wall 0.92x; an idle machine's second core halves it)
+FORK_MIN_SECONDS = 1.0
+
+
+def folds_in_one_process(kind: str, table, runs: int) -> bool:
+    """Whether ``runs`` growths on tables like ``table`` (the folds of a cross-validation) are done
+    sooner one after the other here than in forked worker processes (``FORK_MIN_SECONDS``)."""
+    return runs * reference_seconds(kind, table) < FORK_MIN_SECONDS

@@ -94,6 +94,39 @@ class Columns:
     def __len__(self) -> int:
         return self.n_rows
 
+    def to_csv(self, added: dict, drop: list) -> str:
+        """The cells as pandas' ``DataFrame.to_csv`` writes them (QUOTE_MINIMAL, ``?`` for a missing cell,
+        line feeds), without pandas: less ``drop``'s columns, with ``added``'s (cells of str) set, a name
+        already there in its place. A lone carriage return in a cell is quoted, as a line feed is."""
+        import csv
+        import io
+
+        cells: dict = {}
+        for name, column in self.data.items():
+            if name in drop:
+                continue
+            if isinstance(column, NumberColumn):  # (as pandas: numpy's text of each float64, ``?`` for NaN)
+                values = np.asarray(column.values, dtype=np.float64)
+                text = values.astype(str).astype(object)
+                text[np.isnan(values)] = "?"
+            else:
+                text = np.array([*column.uniques, "?"], dtype=object)[column.codes]
+            cells[name] = text
+        cells.update(added)
+        # The csv writer quotes a cell holding a line feed but not one holding a lone carriage return,
+        # which a reader then takes for a line end. Such a CR goes out as NUL + LF (so the cell is quoted;
+        # NUL never comes in, the reader refuses it) and comes back as CR once the text is made.
+        carriage = False
+        for name, column in cells.items():
+            if any(isinstance(cell, str) and "\r" in cell for cell in column):
+                carriage = True
+                cells[name] = [cell.replace("\r", "\0\n") if isinstance(cell, str) else cell for cell in column]
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n", quoting=csv.QUOTE_MINIMAL)
+        writer.writerow(list(cells))
+        writer.writerows(zip(*cells.values()))
+        return buffer.getvalue().replace("\0\n", "\r") if carriage else buffer.getvalue()
+
     def to_pandas(self):
         """A pandas DataFrame of the cells (numbers as float64, text as str with NaN missing)."""
         from dtcli.io.pandas_import import pandas

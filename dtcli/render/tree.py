@@ -20,8 +20,6 @@ Off a terminal (a pipe, a file) the rich form is as deep as ``COLUMNS`` (else
 
 from __future__ import annotations
 
-from rich.tree import Tree as RichTree
-
 from dtcli.model.tree import Node, Tree
 from dtcli.render.counts import class_counts, j48_number, number
 from dtcli.render.printable import shown
@@ -118,9 +116,11 @@ def _root_label(tree: Tree, name: str) -> str:
     return f"{shown(tree.schema.target.name)} {_describe(tree.root, tree.classes, name)}"
 
 
-def rich_tree(tree: Tree, max_depth: int | None = None) -> RichTree:
+def rich_tree(tree: Tree, max_depth: int | None = None):
     """A rich Tree: the root names the target, each branch its condition and counts; with
     ``max_depth``, a split at that depth gets one child saying what is below it."""
+    from rich.tree import Tree as RichTree  # (here: a run that prints no rich tree never imports rich)
+
     classes = tree.classes
     name = score_name(tree.parameters)
     top = RichTree(_root_label(tree, name))

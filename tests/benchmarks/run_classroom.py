@@ -18,7 +18,13 @@ For each table, in turn (J48, dtree, J48, dtree ...; ``--repeat`` rounds, median
   (J48 prints its tree and the training set's evaluation; dtree prints nothing with -q);
 - cross-validation: ``java ... J48 -t F.arff`` (stratified 10-fold cross-validation, J48's default)
   against ``dtree evaluate F -a c45 --cv 10`` (which prints its report);
-- CART (``dtree train -a cart -q``) beside J48's training, as a yardstick (Weka 3.6 has no CART).
+- CART (``dtree train -a cart -q``) beside J48's training, as a yardstick (Weka 3.6 has no CART);
+- the other commands on the C4.5 model (``prune --method pessimistic --data F``, ``rules``, ``gain F``,
+  ``predict``, ``show``), each against J48's training, the least J48 does with the file.
+
+dtree runs as pip installs it: its modules' bytecode compiled once and kept (``PYTHONPYCACHEPREFIX``
+in the temporary directory), even where PYTHONDONTWRITEBYTECODE is set, which would have every start
+compile its modules anew (0.3 s or more of each run).
 
 These are the warm runs: the kernel cache as it is (run ``dtree warm-up`` first). Then the cold
 runs: the first ``dtree train -a c45`` and ``-a cart`` on a new machine (an empty NUMBA_CACHE_DIR and
@@ -92,8 +98,8 @@ def tables(folder: Path, args) -> dict[str, tuple[Path, Path]]:
     return found
 
 
-def jobs(dtree: list[str], java: list[str], data: Path, arff: Path) -> dict[str, list[str]]:
-    """The commands timed on one table, in the order they alternate."""
+def jobs(dtree: list[str], java: list[str], data: Path, arff: Path, model: Path) -> dict[str, list[str]]:
+    """The commands timed on one table, in the order they alternate (``model``: the C4.5 model of ``data``)."""
     j48 = [*java, "weka.classifiers.trees.J48", "-t", str(arff)]
     return {
         "j48-train": [*j48, "-no-cv"],
@@ -101,20 +107,36 @@ def jobs(dtree: list[str], java: list[str], data: Path, arff: Path) -> dict[str,
         "cart-train": [*dtree, "train", str(data), "-a", "cart", "-q"],
         "j48-cv": j48,
         "c45-cv": [*dtree, "evaluate", str(data), "-a", "c45", "--cv", "10"],
+        "prune": [*dtree, "prune", str(model), "--method", "pessimistic", "--data", str(data)],
+        "rules": [*dtree, "rules", str(model)],
+        "gain": [*dtree, "gain", str(data)],
+        "predict": [*dtree, "predict", str(model), str(data)],
+        "show": [*dtree, "show", str(model)],
     }
 
 
+# (dtree's command, J48's): the other commands against J48's training, the least J48 does on the file
 PAIRS = (("c45-train", "j48-train"), ("cart-train", "j48-train"), ("c45-cv", "j48-cv"))
+PAIRS += tuple((name, "j48-train") for name in ("prune", "rules", "gain", "predict", "show"))
 
 
-def warm_rounds(name: str, commands: dict[str, list[str]], repeat: int) -> dict[str, Run]:
-    """Each command ``repeat`` times, in turn; the median run (by wall time) of each."""
+def installed(folder: Path) -> dict:
+    """dtree's environment as installed by pip: its modules' bytecode compiled once and kept (here, in
+    ``folder``), whatever PYTHONDONTWRITEBYTECODE says (set, every start would compile 90 modules anew)."""
+    env = {**os.environ, "PYTHONPYCACHEPREFIX": str(folder / "pycache")}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def warm_rounds(name: str, commands: dict[str, list[str]], repeat: int, env: dict) -> dict[str, Run]:
+    """Each command ``repeat`` times, in turn; the median run (by wall time) of each (dtree's in ``env``)."""
     runs: dict[str, list[Run]] = {key: [] for key in commands}
-    for command in commands.values():
-        run(command)  # once untimed: the disk cache holds the files, the JVM's classes are read
+    envs = {key: None if key.startswith("j48") else env for key in commands}
+    for key, command in commands.items():
+        run(command, envs[key])  # once untimed: the disk cache holds the files, the JVM's classes are read
     for _ in range(repeat):
         for key, command in commands.items():
-            runs[key].append(run(command))
+            runs[key].append(run(command, envs[key]))
     medians = {key: median_run(found) for key, found in runs.items()}
     shown = "; ".join(
         f"{a} {medians[a].wall:.2f} s / {b} {medians[b].wall:.2f} s = {medians[a].wall / medians[b].wall:.2f}x "
@@ -129,7 +151,7 @@ def cold_run(dtree: list[str], data: Path, algorithm: str, work: Path) -> tuple[
     """The first ``dtree train -a algorithm`` on a new machine: (the run, whether it announced compiling)."""
     fresh = Path(tempfile.mkdtemp(prefix=f"cold-{algorithm}-", dir=work))
     (fresh / "home").mkdir()
-    env = {**os.environ, "HOME": str(fresh / "home"), "NUMBA_CACHE_DIR": str(fresh / "numba-cache")}
+    env = {**installed(work), "HOME": str(fresh / "home"), "NUMBA_CACHE_DIR": str(fresh / "numba-cache")}
     for variable in ("XDG_CACHE_HOME", "DTREE_ENGINE"):
         env.pop(variable, None)
     result = run([*dtree, "train", str(data), "-a", algorithm, "-q", "-o", str(fresh / "model.json")], env)
@@ -157,7 +179,12 @@ def main() -> None:
     try:
         found = tables(folder, args)
         print(f"warm runs (the kernel cache as it is), median of {args.repeat}, wall seconds, dtree / J48:")
-        warm = {name: warm_rounds(name, jobs(dtree, java, *paths), args.repeat) for name, paths in found.items()}
+        env = installed(folder)
+        warm = {}
+        for name, (data, arff) in found.items():
+            model = folder / f"{name}.c45.json"
+            run([*dtree, "train", str(data), "-a", "c45", "-q", "-o", str(model)], env)
+            warm[name] = warm_rounds(name, jobs(dtree, java, data, arff, model), args.repeat, env)
         for a, b in PAIRS:
             for measure in ("wall", "cpu"):
                 ratio = {n: getattr(warm[n][a], measure) / getattr(warm[n][b], measure) for n in warm}

@@ -56,3 +56,14 @@ def test_warm_up_is_listed_and_has_help(run):
     assert "warm-up" in run("--help").stdout
     result = run("warm-up", "--help")
     assert result.exit_code == 0 and "Docker" in result.stdout
+
+
+def test_a_jobs_line_says_what_it_compiled_and_what_it_left():
+    """A set whose kernels the small table did not all call is not said to be compiled, nor cached."""
+    from dtcli.cli.warmup import job_line
+
+    assert job_line("C4.5", 2.5, ["levelwise", "c45"], []) == "C4.5: compiled levelwise, c45 in 2.5 s"
+    assert job_line("C4.5", 0.4, [], []) == "C4.5: already compiled, ran in 0.4 s"
+    assert job_line("CART", 849.8, [], ["cart-side"]) == (
+        "CART: ran in 849.8 s; not all of cart-side was called, so not all of it is cached"
+    )

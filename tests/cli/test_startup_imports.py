@@ -75,6 +75,8 @@ RUNS = {
     "train": (["train", WEATHER, "--ignore", "Day"], NEVER + ID3_NEVER),
     "train-c45": (["train", "-a", "c45", IRIS], NEVER),
     "train-cart": (["train", "-a", "cart", IRIS], NEVER + ("statistics",)),
+    # a small table's folds run one after the other in this process: no workers forked
+    "evaluate-cv": (["evaluate", "-a", "c45", IRIS, "--cv", "10"], NEVER),
 }
 
 
@@ -156,3 +158,20 @@ def test_the_collector_is_on_again_when_the_work_begins(tmp_path, plain):
     )
     assert run.returncode == 0, run.stderr[-2000:]
     assert "collector on: True; frozen: True" in run.stderr
+
+
+def test_train_quiet_imports_no_rich(tmp_path):
+    """-q prints no tree: nothing of rich (the summary line counts the tree's nodes without it)."""
+    modules = imported(["-m", "dtcli", "train", "-a", "c45", IRIS, "-q"], tmp_path)
+    assert "dtcli.render.console" in modules, "the importtime report was not read"
+    assert not sorted(m for m in modules if m.split(".")[0] == "rich")
+
+
+def test_predict_on_arff_writes_its_rows_without_pandas(tmp_path):
+    """The rows of an ARFF file (not echoed as read) are written anew by the csv module, as pandas wrote them."""
+    model = str(tmp_path / "weather.json")
+    weather_arff = str(ROOT / "sample_data" / "weather.arff")
+    imported(["-m", "dtcli", "train", weather_arff, "-q", "-o", model], tmp_path)
+    modules = imported(["-m", "dtcli", "predict", model, weather_arff, "--proba"], tmp_path)
+    assert "dtcli.io.arff_reader" in modules, "the importtime report was not read"
+    assert not [m for m in ("pandas", "numpy.ma", "rich") if m in modules]

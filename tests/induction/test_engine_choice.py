@@ -137,3 +137,27 @@ def test_every_choice_grows_the_same_tree(algorithm):
     params = grow_params(algorithm, **({"thresholds": "midpoint"} if algorithm == "id3" else {}))
     trees = [text_tree(train(table, params, PruneParams(), engine=e)[0]) for e in ("reference", "compiled", "auto")]
     assert trees[0] == trees[1] == trees[2]
+
+
+@pytest.mark.parametrize("shape", [WEATHER, IRIS])
+def test_a_small_tables_folds_run_in_one_process(shape):
+    """Forking workers costs more than the folds of weather or iris take: they run one after the other."""
+    from dtcli.cli.crossval import Scheme
+
+    table = shaped(**shape)
+    assert estimates.folds_in_one_process("c45", table, 10)
+    assert Scheme(10, None, None, None).workers(alone=True) == 1
+    assert Scheme(10, None, None, 3).workers(alone=True) == 3  # --jobs given: as given
+
+
+def test_a_larger_tables_folds_run_on_every_core(monkeypatch):
+    """digits' folds take seconds each: one worker a core (--jobs unset)."""
+    from dtcli.cli.crossval import Scheme
+    from dtcli.induction.evaluate import workers
+
+    monkeypatch.setattr(workers, "usable_cores", lambda: 4)
+    table = shaped(**DIGITS)
+    assert not estimates.folds_in_one_process("c45", table, 10)
+    assert not estimates.folds_in_one_process("cart", shaped(rows=2000, numeric=20), 10)
+    assert Scheme(10, None, None, None).workers(alone=False) == 4
+    assert Scheme(10, None, None, 1).workers(alone=False) == 1

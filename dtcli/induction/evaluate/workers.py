@@ -20,11 +20,9 @@ failing task's exception is raised, as a run in one process would raise it: a
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import os
 import signal
 import sys
-from multiprocessing.connection import wait
 
 STOPS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 PR_SET_PDEATHSIG = 1  # prctl(2)
@@ -41,6 +39,8 @@ def usable_cores() -> int:
 
 
 def can_fork() -> bool:
+    import multiprocessing  # (here: folds run in this process import none of it)
+
     return "fork" in multiprocessing.get_all_start_methods()
 
 
@@ -93,6 +93,8 @@ class _Pool:
             self._stop()
 
     def _start(self) -> None:
+        import multiprocessing
+
         context = multiprocessing.get_context("fork")
         for stream in (sys.stdout, sys.stderr):  # nothing buffered is written twice
             with contextlib.suppress(Exception):
@@ -120,6 +122,8 @@ class _Pool:
         for worker in busy:
             waiting[worker[1]] = worker
             waiting[worker[0].sentinel] = worker
+        from multiprocessing.connection import wait
+
         ready = []
         for handle in wait(list(waiting)):
             if waiting[handle] not in ready:

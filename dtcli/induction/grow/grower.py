@@ -25,12 +25,12 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from dtcli.induction.criteria.chisquare import ChiStep, chi_square
 from dtcli.induction.criteria.constants import GAIN_TOLERANCE
-from dtcli.induction.grow.narrate import GrowStep, Narrator
 from dtcli.induction.params import GrowParams
 from dtcli.induction.search.c45 import Choice, Thresholds, c45_choose, placed
 from dtcli.induction.search.cart import cart_choose
@@ -41,6 +41,9 @@ from dtcli.induction.search.split import candidates
 from dtcli.induction.search.ties import SklearnOrder
 from dtcli.model.table import Table
 from dtcli.model.tree import Node, NominalTest, majority
+
+if TYPE_CHECKING:  # (the narration loads only for a traced growth)
+    from dtcli.induction.grow.narrate import GrowStep, Narrator
 
 # A split must gain more than GAIN_TOLERANCE (on top of --min-gain); Weka's Id3 uses the same 1e-6.
 # A regression node whose mean squared error is at most this is pure (as scikit-learn).
@@ -195,6 +198,8 @@ def grow(table: Table, params: GrowParams, trace: list | None = None, progress=N
     grower = Grower(table, params)
     table = filled_at_root(table, params.missing)  # root-majority, root-class-majority
     if narrate:
+        from dtcli.induction.grow.narrate import Narrator
+
         grower.narrator = Narrator(grower)
     usable = [i for i, a in enumerate(table.attributes) if a.is_nominal or params.thresholds]
     root = _Pending(_node(table.take(table.labelled())), table.take(table.labelled()), usable, 0)

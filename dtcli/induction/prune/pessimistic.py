@@ -8,14 +8,17 @@ cases when a subtree is raised).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from dtcli.induction.backend import compiled_pruning
-from dtcli.induction.grow.flat import FlatTree, from_nodes, n_leaves
 from dtcli.induction.params import fraction_grid
-from dtcli.induction.prune.pessimistic_flat import flat_prune
 from dtcli.induction.prune.pessimistic_reference import TableCases, prune_cases, pruned_tree
 from dtcli.induction.prune.steps import Step
 from dtcli.model.table import Table
 from dtcli.model.tree import Tree
+
+if TYPE_CHECKING:  # (the flat tree's modules load only where one is pruned: a small table's run never)
+    from dtcli.induction.grow.flat import FlatTree
 
 
 def pessimistic_prune(
@@ -40,11 +43,20 @@ def pessimistic_prune(
     if flat is None:
         original_leaves = tree.root.n_leaves()
         root = tree.root if in_place else tree.root.copy()
-        flat = from_nodes(root, table.attributes) if compiled_pruning(table, engine) else None
+        if compiled_pruning(table, engine):
+            from dtcli.induction.grow.flat import from_nodes
+
+            flat = from_nodes(root, table.attributes)
     else:
+        from dtcli.induction.grow.flat import n_leaves
+
         original_leaves = n_leaves(flat)
     grid = fraction_grid(tree.algorithm, tree.parameters.get("max_bins"))
-    done = flat_prune(flat, table, cf, raising, bound, record, grid) if flat is not None else None
+    done = None
+    if flat is not None:
+        from dtcli.induction.prune.pessimistic_flat import flat_prune
+
+        done = flat_prune(flat, table, cf, raising, bound, record, grid)
     if done is not None:
         from dtcli.induction.compiling import remember
 

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from dtcli.induction.criteria.constants import eq, gr, gr_or_eq, sm, sm_or_eq
-from dtcli.induction.search.numeric import c45_cut, cut_table, seqsum, xlog2x
+from dtcli.induction.criteria.scalar import ordered_sum
+from dtcli.induction.search.numeric import c45_cut, cut_table, xlog2x
 from dtcli.induction.search.split import nominal_branch_counts, score_split
 from dtcli.model.table import Table
 from dtcli.model.tree import NominalTest, NumericTest
@@ -58,27 +59,42 @@ def c45_gain(counts: np.ndarray, total: float) -> float:
     Sums run in Weka's order: old = xlog2x(known) - the classes' terms;
     new = -(each branch's class terms, less the branch's own term, in turn).
     """
-    sizes = seqsum(counts, axis=1)
-    known = float(seqsum(sizes))
+    rows, sizes, known = _branches(counts)
     if known <= 0:
         return 0.0
-    old = float(xlog2x(np.array(known)) - seqsum(xlog2x(seqsum(counts, axis=0))))
-    terms = np.hstack([xlog2x(counts), -xlog2x(sizes)[:, None]])
-    new = -float(seqsum(terms.ravel()))
+    classes = [ordered_sum(column) for column in zip(*rows)]  # each class's weight, the branches in turn
+    terms = _xlog2x([known, *classes, *sizes, *(c for row in rows for c in row)])
+    n, k = len(classes), len(rows)
+    old = terms[0] - ordered_sum(terms[1 : 1 + n])
+    size_terms, cell_terms = terms[1 + n : 1 + n + k], terms[1 + n + k :]
+    new = -ordered_sum([t for b in range(k) for t in (*cell_terms[b * n : (b + 1) * n], -size_terms[b])])
     numerator = (known / total) * (old - new)
     return 0.0 if eq(numerator, 0.0) else numerator / known
 
 
 def c45_gain_ratio(counts: np.ndarray, total: float, gain: float) -> float:
     """Gain over split information, the unknown cases counting as one more branch."""
-    sizes = seqsum(counts, axis=1)
-    known = float(seqsum(sizes))
+    _, sizes, known = _branches(counts)
     if not gr(known, 0.0):
         return 0.0
-    split = float(-seqsum(xlog2x(sizes)) - xlog2x(np.array(total - known)) + xlog2x(np.array(total)))
+    terms = _xlog2x([*sizes, total - known, total])
+    split = -ordered_sum(terms[:-2]) - terms[-2] + terms[-1]
     if eq(split, 0.0):
         return 0.0
     return gain / (split / total)
+
+
+def _branches(counts: np.ndarray) -> tuple[list, list, float]:
+    """(each branch's class weights, each branch's weight, their sum) as Python floats, every sum
+    in order (as ``seqsum``: the same additions, without a numpy call for each)."""
+    rows = np.asarray(counts, dtype=np.float64).tolist()
+    sizes = [ordered_sum(row) if row else 0.0 for row in rows]
+    return rows, sizes, ordered_sum(sizes) if sizes else 0.0
+
+
+def _xlog2x(values: list) -> list:
+    """``xlog2x`` of each value, in one numpy call (numpy's logarithm, as the array formulas use)."""
+    return xlog2x(np.array(values, dtype=np.float64)).tolist()
 
 
 def c45_candidate(
