@@ -24,6 +24,7 @@ NAMES = {0: "standard input", 1: "standard output", 2: "standard error"}
 ADVICE = {
     0: "give the data's file name instead of -, or pipe the data in",
     1: "redirect it to a file (> FILE), or to /dev/null to throw the output away",
+    2: "redirect it to a file (2> FILE), or give the output a file name",
 }
 
 

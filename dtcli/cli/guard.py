@@ -53,9 +53,14 @@ class Command(click.Command):
             if ctx.params.get(name) == "":
                 raise ParameterError(f"{names[name]}: empty file name; give a file name, or - for standard "
                                      f"{'input' if name in INPUTS else 'output'}")  # fmt: skip
-        for name in (*INPUTS, *OUTPUTS):  # - with that standard stream closed: refused before any work
-            if ctx.params.get(name) == "-":
+        from dtcli.io.targets import stream_fd
+
+        for name in (*INPUTS, *OUTPUTS):  # a standard stream that began closed: refused before any work
+            path = ctx.params.get(name)
+            if path == "-":
                 refuse_closed(0 if name in INPUTS else 1)
+            elif path and (fd := stream_fd(path)) is not None:  # /dev/stdout, /dev/fd/1, a link to one ...
+                refuse_closed(fd)
         inputs = {names[name]: ctx.params[name] for name in INPUTS if ctx.params.get(name)}
         folder = self.name == "predict" and ctx.params.get("engine") == "dask"  # -o OUTDIR (predict_dask.check)
         files: list[tuple[str, str]] = []  # (flag, path) of the outputs that are files

@@ -52,6 +52,8 @@ NEED_STDOUT = {
     "train": ["train", "weather.csv", "--ignore", "Day"],
     "train-text-and-model": ["train", "weather.csv", "--ignore", "Day", "-f", "text", "-o", "new.json"],
     "train-model-to-stdout": ["train", "weather.csv", "--ignore", "Day", "-o", "-"],
+    "train-model-to-dev-stdout": ["train", "weather.csv", "--ignore", "Day", "-q", "-o", "/dev/stdout"],
+    "rules-to-dev-fd-1": ["rules", "id3.json", "-o", "/dev/fd/1"],
     "predict": ["predict", "id3.json", "weather.csv"],
     "predict-metrics": ["predict", "id3.json", "weather.csv", "-o", "p.csv", "--metrics-json", "-"],
     "prune": ["prune", "c45.json", "--ccp-alpha", "0.01", "-o", "pruned.json"],
