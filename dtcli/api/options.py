@@ -20,7 +20,8 @@ STOPPING = ("max_depth", "min_split", "min_leaf", "max_leaves", "chi2_alpha", "m
 PRUNING = ("prune", "holdout", "no_prune", "cf", "error_bound", "no_raise")
 COST_COMPLEXITY = ("ccp_alpha", "cv_folds", "one_se", "seed")
 OTHERS = ("missing", "task", "engine", "costs", "cost_measure", "nunez_w")
-DATA_OPTIONS = ("target", "ignore", "nominal", "format_in", "max_bytes", "max_rows", "sep", "decimal", "strict")
+DATA_OPTIONS = ("target", "ignore", "nominal", "format_in", "max_bytes", "max_rows", "sep", "decimal", "strict",
+                "weights", "class_weight")  # fmt: skip
 TRAINING_OPTIONS = GROWTH + STOPPING + PRUNING + COST_COMPLEXITY + OTHERS
 INTEGERS = {"max_depth", "max_leaves", "max_bins", "cv_folds", "seed", "max_bytes", "max_rows"}
 FLOATS = {"min_split", "min_leaf", "chi2_alpha", "min_gain", "purity", "holdout", "cf", "ccp_alpha", "nunez_w"}

@@ -109,7 +109,7 @@ def command(source, training, trace, trace_file, id_column, scheme, scheduler, m
     hold(fmt == "json" and ((trace and not trace_file) or bool(ccp.folds)))
     if not trace:
         prepare_engines(source, training.growth.engine)
-    table, ids = source.load_with_ids(training.target_task, id_column)
+    table, ids = source.load_with_ids(training.target_task, id_column, training.weighting)
     warn_identifiers(table, quiet)
     training.note_target(table, quiet)
     learner = training.learner(table)
@@ -121,6 +121,7 @@ def command(source, training, trace, trace_file, id_column, scheme, scheduler, m
     for message in warnings:
         warn(message)
     tree = _prune_and_trace(tree, table, ccp, learner.engine, (fmt, trace and ids, trace and trace_file))
+    training.weighting.record(tree)
     report = _evaluation(scheme, source, training, table, metrics_json, quiet) if scheme.given else None
     after = None if report is None else lambda: _print_evaluation(report, fmt, show, quiet, output)
     line = training_line(tree, table)  # printed after the tree; the table goes before the tree is printed
@@ -183,6 +184,8 @@ def _check_dask(training, scheduler, extra) -> None:
         raise ParameterError("--engine dask trains and writes the model only: leave out --trace, --id and --cv")
     if training.ccp.wanted:
         raise ParameterError("--engine dask does not prune by cost complexity: leave out --ccp-alpha / --cv-folds")
+    if training.weighting.wanted:
+        raise ParameterError("--engine dask does not weigh rows: leave out --weights / --class-weight")
 
 
 def _train_dask(source, training, scheduler):

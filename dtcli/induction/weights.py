@@ -50,9 +50,9 @@ def case_weights(weights: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
     return kept, None if np.all(w == 1.0) else w
 
 
-def parse_class_weight(text: str, classes) -> dict | str:
-    """--class-weight's text: ``balanced``, or ``CLASS=W,CLASS=W`` as {class code: weight} for ``classes``
-    (the target's values); ParameterError naming what is wrong."""
+def parse_class_weight(text: str, classes=None) -> dict | str:
+    """--class-weight's text: ``balanced``, or ``CLASS=W,CLASS=W`` as {class: weight}, each a class of
+    ``classes`` (the target's values) when given; ParameterError naming what is wrong."""
     if text.strip() == BALANCED:
         return BALANCED
     found: dict = {}
@@ -61,7 +61,7 @@ def parse_class_weight(text: str, classes) -> dict | str:
         name = name.strip()
         if not equals or not name:
             raise ParameterError(f"--class-weight {text!r}: give balanced or CLASS=W,CLASS=W (e.g. yes=2,no=1)")
-        if name not in classes:
+        if classes is not None and name not in classes:
             raise ParameterError(f"--class-weight: no class {name!r} in the target; classes are: {', '.join(classes)}")
         try:
             weight = float(number)
@@ -73,4 +73,43 @@ def parse_class_weight(text: str, classes) -> dict | str:
             raise ParameterError(f"--class-weight: class {name!r} is given twice")
         found[name] = weight
     check_class_weights(found)
+    return found
+
+
+def weigh(table, weights, class_weight, again):
+    """(``table`` with its rows' weights, the rows kept or None when all are): the case ``weights`` (None:
+    1 each) times the class weights of ``class_weight`` (None, ``balanced`` or {class: weight}, checked),
+    scaled by ``case_weights``. Rows of weight 0 are left out: ``again(kept)`` makes the table of the rows
+    kept, as if they alone had been read (a value or class only they had is not the tree's)."""
+    from dtcli.errors import DataError
+
+    weights = np.ones(table.n_rows) if weights is None else np.asarray(weights, dtype=np.float64)
+    if class_weight is not None:
+        if table.is_regression:
+            raise ParameterError("class weights weigh classes: a regression has none (leave out --class-weight)")
+        if class_weight != BALANCED:
+            unknown = [name for name in class_weight if name not in table.classes]
+            if unknown:
+                classes = ", ".join(table.classes)
+                raise ParameterError(f"class weight of {unknown[0]!r}: no such class; classes are: {classes}")
+            check_class_weights(class_weight)
+            class_weight = {table.classes.index(name): w for name, w in class_weight.items()}
+        weights = weights * class_factors(table.y, len(table.classes), class_weight)
+    kept, w = case_weights(weights)
+    if not kept.any():
+        raise DataError(f"{table.source}: every row's weight is 0: there is nothing to learn from")
+    table = table if kept.all() else again(kept)
+    if w is not None:
+        table.weights = w
+    return table, None if kept.all() else kept
+
+
+def recorded(column, class_weight) -> dict:
+    """The model's parameters of a weighting: ``weights`` (the column) and ``class_weight`` (balanced or
+    {class: weight}), each only when given."""
+    found = {} if column is None else {"weights": column}
+    if class_weight is not None:
+        found["class_weight"] = (
+            class_weight if class_weight == BALANCED else {str(k): float(v) for k, v in class_weight.items()}
+        )
     return found
