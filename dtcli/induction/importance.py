@@ -34,3 +34,19 @@ def impurity(node, criterion: str) -> float:
     if criterion in ("gini", "cart"):
         return float(1.0 - np.sum(shares**2))
     return float(-np.sum(shares * np.log2(shares)))
+
+
+def measure(tree) -> str:
+    """The impurity the importances are measured in: ``gini``, ``entropy`` or ``squared-error``."""
+    if tree.schema.is_regression:
+        return "squared-error"
+    return "gini" if tree.parameters.get("criterion") in ("gini", "cart") else "entropy"
+
+
+def ranked(tree) -> list[tuple[str, float]]:
+    """(attribute, importance) of every attribute of ``tree``, the most important first (ties: in the
+    training order of the attributes)."""
+    found = importances(tree)
+    names = [a.name for a in tree.schema.attributes]
+    order = sorted(range(len(names)), key=lambda j: (-found[j], j))
+    return [(names[j], float(found[j])) for j in order]
