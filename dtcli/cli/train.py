@@ -59,6 +59,13 @@ from dtcli.induction.algorithms import ALGORITHMS
     "local cluster of one worker process a core starts on 127.0.0.1 for the run.",
 )
 @metrics_json_option
+@click.option(
+    "--importance",
+    is_flag=True,
+    help="After the tree, print each attribute's feature importance on standard output, as "
+    "'dtree show MODEL --importance' does (not with -f json, --show or -o -, where standard output carries "
+    "the model or a picture).",
+)
 @output_option("Write the model (JSON) to FILE.")
 @format_option(
     TREE_FORMATS,
@@ -73,7 +80,21 @@ from dtcli.induction.algorithms import ALGORITHMS
     is_flag=True,
     help="Do not print the tree (use with -o), nor warn of identifier-like columns, nor show progress.",
 )
-def command(source, training, trace, trace_file, id_column, scheme, scheduler, metrics_json, output, fmt, show, quiet):
+def command(
+    source,
+    training,
+    trace,
+    trace_file,
+    id_column,
+    scheme,
+    scheduler,
+    metrics_json,
+    importance,
+    output,
+    fmt,
+    show,
+    quiet,
+):
     """Learn a decision tree from DATA and print it.
 
     The tree shows, at every node, the training class counts ([9+, 5-] for
@@ -100,6 +121,11 @@ def command(source, training, trace, trace_file, id_column, scheme, scheduler, m
 
     quiet_or_show(quiet, show, output)
     _check_evaluation(scheme, metrics_json, quiet, output)
+    if importance and (fmt == "json" or show or output == "-"):
+        raise ParameterError(
+            "--importance prints a table after the tree, and standard output carries the model or a picture "
+            "here: save the model with -o FILE and run dtree show FILE --importance"
+        )
     if training.growth.engine == "dask" or scheduler is not None:
         _check_dask(training, scheduler, trace or trace_file or id_column or scheme.given or metrics_json)
         tree, warnings, accuracy = _train_dask(source, training, scheduler)
@@ -124,6 +150,7 @@ def command(source, training, trace, trace_file, id_column, scheme, scheduler, m
     training.weighting.record(tree)
     report = _evaluation(scheme, source, training, table, metrics_json, quiet) if scheme.given else None
     after = None if report is None else lambda: _print_evaluation(report, fmt, show, quiet, output)
+    after = _after(tree, importance, quiet, after)
     line = training_line(tree, table)  # printed after the tree; the table goes before the tree is printed
     rows = table.n_rows  # and written (a million rows: 140 MB less beside the printout and the model's text)
     del table, learner
@@ -174,6 +201,23 @@ def _set_up(parsing) -> None:
     if parsing is not None:
         parsing.wait(timeout=PARSE_WAIT)
     set_up()
+
+
+def _after(tree, importance: bool, quiet: bool, then):
+    """What is printed after the tree: the importance table (with ``importance``; a blank line before it
+    unless ``quiet``: no tree), then ``then()``."""
+    if not importance:
+        return then
+
+    def after():
+        from dtcli.render.console import console
+        from dtcli.render.importance import importance_output
+
+        console.data(("" if quiet else "\n") + importance_output(tree, "text"))
+        if then is not None:
+            then()
+
+    return after
 
 
 def _check_dask(training, scheduler, extra) -> None:
