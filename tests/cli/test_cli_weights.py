@@ -154,3 +154,17 @@ def test_evaluate_and_rows_left_out(run, tmp_path):
     assert json.loads(done.stdout)["summary"]["total"] == 12  # the two rows of weight 0 are left out
     trained = run("train", weighted, "--ignore", "Day", "--weights", "w", "-f", "text")
     assert "Training set: 12 of 12 correct" in trained.stderr
+
+
+def test_prune_weighs_the_data_as_the_model_was_trained(run, tmp_path):
+    header, rows = read_rows(SAMPLES / "iris.csv")
+    weights = np.random.default_rng(7).choice([0, 1, 1, 2, 3, 0.5], len(rows)).tolist()
+    weighted, _ = weighted_files(tmp_path, header, rows, weights)
+    common = ["--weights", "w", "--class-weight", "balanced", "-a", "c45", "-m", "1", "--cf", "0.05", "-q"]
+    run("train", weighted, *common, "-o", tmp_path / "pruned.json")
+    run("train", weighted, *common, "--no-prune", "-o", tmp_path / "grown.json")
+    done = run("prune", tmp_path / "grown.json", "--method", "pessimistic", "--cf", "0.05", "--data", weighted,
+               "-o", tmp_path / "again.json")  # fmt: skip
+    assert done.exit_code == 0, done.stderr
+    pruned, again = (json.loads((tmp_path / f"{n}.json").read_text()) for n in ("pruned", "again"))
+    assert pruned["root"] == again["root"]
