@@ -65,7 +65,7 @@ def fit(data, target=None, algorithm="id3", names=None, **options) -> Model:
         |   Wind = Strong: No (2.0)
     """
     from dtcli.api.data import training_table, warn_all
-    from dtcli.api.options import algorithm_name, checked, learner
+    from dtcli.api.options import algorithm_name, checked, class_weight_of, learner
 
     options = checked({**options, "target": target})
     options["class_weight"] = class_weight_of(options.get("class_weight"))
@@ -78,19 +78,6 @@ def fit(data, target=None, algorithm="id3", names=None, **options) -> Model:
 
         tree.parameters.update(recorded(options.get("weights"), options.get("class_weight")))
     return Model(tree, labels)
-
-
-def class_weight_of(class_weight):
-    """``class_weight`` as the core takes it: None, ``"balanced"``, or {class as text: weight};
-    ParameterError for anything else."""
-    if class_weight is None or (isinstance(class_weight, str) and class_weight == "balanced"):
-        return class_weight
-    if not isinstance(class_weight, dict):
-        raise ParameterError(f"class_weight must be 'balanced' or a dict {{class: weight}}, got {class_weight!r}")
-    try:
-        return {str(k): float(v) for k, v in class_weight.items()}
-    except (TypeError, ValueError):
-        raise ParameterError(f"class_weight: every weight must be a number, got {class_weight!r}") from None
 
 
 def load_model(path, max_bytes=None) -> Model:

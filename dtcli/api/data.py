@@ -144,7 +144,11 @@ def columns_of(data, names=None) -> tuple[str, list[str], list]:
 
 
 def training_table(data, options: dict, names=None) -> tuple[Table, tuple | None]:
-    """The training Table of ``data`` and the user's class labels (None: the labels are the classes' text)."""
+    """The training Table of ``data`` and the user's class labels (None: the labels are the classes' text),
+    weighed by the ``weights`` column and ``class_weight`` (``induction.weights.weigh``) when given."""
+    from dtcli.api.options import class_weight_of
+
+    options = {**options, "class_weight": class_weight_of(options.get("class_weight"))}
     if isinstance(data, (str, os.PathLike)):
         return read_training(os.fspath(data), options), None
     source, names, columns = columns_of(data, names)
@@ -172,7 +176,8 @@ def checked_weights(cells, name: str, source: str) -> np.ndarray:
     bad = ~np.isfinite(weights) | (weights < 0)
     if bad.any():
         row = int(np.argmax(bad))
-        raise DataError(f"{source}: row {row + 1}: the weight {cells[row]!r} in column {name!r} is not a finite "
+        cell = cells[row].item() if hasattr(cells[row], "item") else cells[row]  # (a numpy number: as Python's)
+        raise DataError(f"{source}: row {row + 1}: the weight {cell!r} in column {name!r} is not a finite "
                         "number of at least 0; give every row one (0 leaves the row out)")  # fmt: skip
     return weights
 

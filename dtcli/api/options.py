@@ -58,6 +58,19 @@ def checked(options: dict, allowed=TRAINING_OPTIONS + DATA_OPTIONS) -> dict:
     return {name: _typed(name, value) for name, value in options.items()}
 
 
+def class_weight_of(class_weight):
+    """``class_weight`` as the core takes it: None, ``"balanced"``, or {class as text: weight};
+    ParameterError for anything else."""
+    if class_weight is None or (isinstance(class_weight, str) and class_weight == "balanced"):
+        return class_weight
+    if not isinstance(class_weight, dict):
+        raise ParameterError(f"class_weight must be 'balanced' or a dict {{class: weight}}, got {class_weight!r}")
+    try:
+        return {str(k): float(v) for k, v in class_weight.items()}
+    except (TypeError, ValueError):
+        raise ParameterError(f"class_weight: every weight must be a number, got {class_weight!r}") from None
+
+
 def _typed(name: str, value):
     """A whole number as int and a number as float (click's types: the model file records ``5.0``, not ``5``)."""
     if value is None:

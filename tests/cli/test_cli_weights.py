@@ -168,3 +168,23 @@ def test_prune_weighs_the_data_as_the_model_was_trained(run, tmp_path):
     assert done.exit_code == 0, done.stderr
     pruned, again = (json.loads((tmp_path / f"{n}.json").read_text()) for n in ("pruned", "again"))
     assert pruned["root"] == again["root"]
+
+
+def test_api_weights_of_a_dataframe_and_refusals(tmp_path):
+    pandas = pytest.importorskip("pandas")
+    header, rows = read_rows(SAMPLES / "weather.csv")
+    weights = [1, 0, 2, 1, 3, 0, 1, 1, 2, 1, 1, 1, 1, 2]
+    weighted, repeated = weighted_files(tmp_path, header, rows, weights)
+    frame = pandas.read_csv(weighted)
+    for algorithm in ("id3", "c45", "cart"):
+        ours = dtcli.fit(frame, algorithm=algorithm, ignore="Day", weights="w", class_weight={"Yes": 1})
+        copies = dtcli.fit(repeated, algorithm=algorithm, ignore="Day")
+        assert ours.to_text() == copies.to_text()
+        assert ours.tree.parameters["class_weight"] == {"Yes": 1.0} and ours.tree.parameters["weights"] == "w"
+    frame.loc[3, "w"] = -1
+    with pytest.raises(dtcli.DataError, match="row 4: the weight -1 in column 'w'"):
+        dtcli.fit(frame, ignore="Day", weights="w")
+    with pytest.raises(dtcli.ParameterError, match="class_weight must be 'balanced' or a dict"):
+        dtcli.fit(repeated, ignore="Day", class_weight="even")
+    with pytest.raises(dtcli.ParameterError, match="no such class"):
+        dtcli.fit(repeated, ignore="Day", class_weight={"Maybe": 2})
