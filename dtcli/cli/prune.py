@@ -219,7 +219,8 @@ def _table(tree, data, reading, weighted: bool = False):
     from dtcli.induction.weights import weigh
     from dtcli.io.weights import weight_cells
 
-    weights = None if column is None else weight_cells(raw, column, tree.schema.target.name)
+    origin = "the model's --weights"
+    weights = None if column is None else weight_cells(raw, column, tree.schema.target.name, origin)
     return weigh(encoded.table, weights, class_weight, lambda kept: encoded.table.take(kept))[0]
 
 

@@ -12,12 +12,12 @@ from dtcli.io.columns import Columns, NumberColumn, TextColumn
 from dtcli.io.read import RawData
 
 
-def weight_cells(raw: RawData, name: str, target: str) -> np.ndarray:
-    """The numbers of the column ``name`` (--weights), one a row: DataError naming the line of the first
-    missing, non-numeric, negative, NaN or infinite weight."""
+def weight_cells(raw: RawData, name: str, target: str, origin: str = "--weights") -> np.ndarray:
+    """The numbers of the column ``name`` (named by ``origin``), one a row: DataError naming the line of the
+    first missing, non-numeric, negative, NaN or infinite weight."""
     if name not in raw.frame:
         columns = ", ".join(map(str, raw.frame.columns))
-        raise DataError(f"{raw.source}: no column {name!r} (from --weights); columns are: {columns}")
+        raise DataError(f"{raw.source}: no column {name!r} (from {origin}); columns are: {columns}")
     if name == target:
         raise DataError(f"{raw.source}: --weights {name!r} is the target column; give a column of case weights")
     column = raw.frame[name]
@@ -34,7 +34,7 @@ def weight_cells(raw: RawData, name: str, target: str) -> np.ndarray:
         where = f"line {int(raw.lines[row])}" if raw.lines is not None else f"row {row + 1}"
         cell = None if cells is None else column.cell(row)
         why = _why(float(weights[row]), cell)
-        raise DataError(f"{raw.source}: {where}: {why} in column {name!r} (--weights); give every row a finite "
+        raise DataError(f"{raw.source}: {where}: {why} in column {name!r} ({origin}); give every row a finite "
                         "weight of at least 0 (0 leaves the row out)")  # fmt: skip
     return weights
 
