@@ -36,8 +36,10 @@ def fit(data, target=None, algorithm="id3", names=None, **options) -> Model:
             ``criterion``, ``thresholds``, ``ties``, ``max_bins``, ``max_depth``, ``min_split``, ``min_leaf``,
             ``max_leaves``, ``chi2_alpha``, ``min_gain``, ``purity``, ``zero_gain``, ``missing``, ``costs``,
             ``cost_measure``, ``nunez_w``, ``prune``, ``no_prune``, ``cf``, ``error_bound``, ``no_raise``,
-            ``holdout``, ``ccp_alpha``, ``cv_folds``, ``one_se``, ``seed``, ``engine``; for a path also
-            ``format_in``, ``max_bytes``, ``max_rows``, ``sep``, ``decimal``, ``strict``.
+            ``holdout``, ``ccp_alpha``, ``cv_folds``, ``one_se``, ``seed``, ``engine``; ``weights`` (a column
+            of case weights, as --weights) and ``class_weight`` (``"balanced"`` or a dict {class: weight}, as
+            --class-weight); for a path also ``format_in``, ``max_bytes``, ``max_rows``, ``sep``, ``decimal``,
+            ``strict``.
 
     Returns:
         a ``Model``; ``model.save(path)`` writes the very file ``dtree train -o PATH`` writes.
@@ -63,13 +65,18 @@ def fit(data, target=None, algorithm="id3", names=None, **options) -> Model:
         |   Wind = Strong: No (2.0)
     """
     from dtcli.api.data import training_table, warn_all
-    from dtcli.api.options import algorithm_name, checked, learner
+    from dtcli.api.options import algorithm_name, checked, class_weight_of, learner
 
     options = checked({**options, "target": target})
+    options["class_weight"] = class_weight_of(options.get("class_weight"))
     name = algorithm_name(algorithm)
     table, labels = training_table(data, options, names)
     tree, warnings = learner(name, options, table).fit(table)
     warn_all(warnings)
+    if options.get("weights") is not None or options.get("class_weight") is not None:
+        from dtcli.induction.weights import recorded
+
+        tree.parameters.update(recorded(options.get("weights"), options.get("class_weight")))
     return Model(tree, labels)
 
 

@@ -144,12 +144,52 @@ def columns_of(data, names=None) -> tuple[str, list[str], list]:
 
 
 def training_table(data, options: dict, names=None) -> tuple[Table, tuple | None]:
-    """The training Table of ``data`` and the user's class labels (None: the labels are the classes' text)."""
+    """The training Table of ``data`` and the user's class labels (None: the labels are the classes' text),
+    weighed by the ``weights`` column and ``class_weight`` (``induction.weights.weigh``) when given."""
+    from dtcli.api.options import class_weight_of
+
+    options = {**options, "class_weight": class_weight_of(options.get("class_weight"))}
     if isinstance(data, (str, os.PathLike)):
         return read_training(os.fspath(data), options), None
     source, names, columns = columns_of(data, names)
     declared = categories(data) if is_frame(data) else {}
     target = options.get("target") or names[-1]
+    column, weights = options.get("weights"), None
+    if column is not None:
+        if column not in names:
+            raise DataError(f"{source}: no column {column!r} (from weights); columns are: {', '.join(names)}")
+        weights = checked_weights(columns[names.index(column)], column, source)
+        options = {**options, "ignore": listed(options.get("ignore")) + [column]}
+    table, labels = _table_of(source, names, columns, declared, target, options)
+    if column is None and options.get("class_weight") is None:
+        return table, labels
+    from dtcli.induction.weights import weigh
+
+    again = lambda kept: _table_of(source, names, [c[kept] for c in columns], declared, target, options)  # noqa: E731
+    table, kept = weigh(table, weights, options.get("class_weight"), lambda kept: again(kept)[0])
+    return table, labels if kept is None else again(kept)[1]
+
+
+def checked_weights(cells, name: str, source: str) -> np.ndarray:
+    """The numbers of a weights column: DataError naming the first row that is not a finite number >= 0."""
+    weights = np.array([numeric(c) for c in cells], dtype=np.float64)
+    bad = ~np.isfinite(weights) | (weights < 0)
+    if bad.any():
+        row = int(np.argmax(bad))
+        cell = cells[row].item() if hasattr(cells[row], "item") else cells[row]  # (a numpy number: as Python's)
+        raise DataError(f"{source}: row {row + 1}: the weight {cell!r} in column {name!r} is not a finite "
+                        "number of at least 0; give every row one (0 leaves the row out)")  # fmt: skip
+    return weights
+
+
+def numeric(cell) -> float:
+    try:
+        return float(cell)
+    except (TypeError, ValueError):
+        return float("nan")
+
+
+def _table_of(source, names, columns, declared, target, options) -> tuple[Table, tuple | None]:
     ignore, nominal = listed(options.get("ignore")), listed(options.get("nominal"))
     for option, wanted in (("target", [target]), ("ignore", ignore), ("nominal", nominal)):
         for name in wanted:
@@ -221,10 +261,22 @@ def read_training(path: str, options: dict) -> Table:
     if task == "classification":
         texts.append(target if target is not None else LAST_COLUMN)
     raw = read_data(path, options.get("format_in"), texts, limits(options))
+    ignore, column, weights = listed(options.get("ignore")), options.get("weights"), None
+    if column is not None:
+        from dtcli.io.weights import weight_cells
+
+        weights = weight_cells(raw, column, raw.frame.columns[-1] if target is None else target)
+        ignore.append(column)
     notes: list[str] = []
-    table = infer_table(raw, target, listed(options.get("ignore")), nominal, task, bool(options.get("strict")), notes)
+    table = infer_table(raw, target, ignore, nominal, task, bool(options.get("strict")), notes)
     warn_all(notes)
-    return table
+    if column is None and options.get("class_weight") is None:
+        return table
+    from dtcli.induction.weights import weigh
+    from dtcli.io.weights import kept_rows
+
+    again = lambda kept: infer_table(kept_rows(raw, kept), target, ignore, nominal, task, bool(options.get("strict")))  # noqa: E731
+    return weigh(table, weights, options.get("class_weight"), again)[0]
 
 
 def warn_all(messages) -> None:

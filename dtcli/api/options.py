@@ -20,7 +20,8 @@ STOPPING = ("max_depth", "min_split", "min_leaf", "max_leaves", "chi2_alpha", "m
 PRUNING = ("prune", "holdout", "no_prune", "cf", "error_bound", "no_raise")
 COST_COMPLEXITY = ("ccp_alpha", "cv_folds", "one_se", "seed")
 OTHERS = ("missing", "task", "engine", "costs", "cost_measure", "nunez_w")
-DATA_OPTIONS = ("target", "ignore", "nominal", "format_in", "max_bytes", "max_rows", "sep", "decimal", "strict")
+DATA_OPTIONS = ("target", "ignore", "nominal", "format_in", "max_bytes", "max_rows", "sep", "decimal", "strict",
+                "weights", "class_weight")  # fmt: skip
 TRAINING_OPTIONS = GROWTH + STOPPING + PRUNING + COST_COMPLEXITY + OTHERS
 INTEGERS = {"max_depth", "max_leaves", "max_bins", "cv_folds", "seed", "max_bytes", "max_rows"}
 FLOATS = {"min_split", "min_leaf", "chi2_alpha", "min_gain", "purity", "holdout", "cf", "ccp_alpha", "nunez_w"}
@@ -55,6 +56,19 @@ def checked(options: dict, allowed=TRAINING_OPTIONS + DATA_OPTIONS) -> dict:
         if name in FLAGS and not isinstance(value, bool):
             raise ParameterError(f"{option} is a flag: give True or False, got {value!r}")
     return {name: _typed(name, value) for name, value in options.items()}
+
+
+def class_weight_of(class_weight):
+    """``class_weight`` as the core takes it: None, ``"balanced"``, or {class as text: weight};
+    ParameterError for anything else."""
+    if class_weight is None or (isinstance(class_weight, str) and class_weight == "balanced"):
+        return class_weight
+    if not isinstance(class_weight, dict):
+        raise ParameterError(f"class_weight must be 'balanced' or a dict {{class: weight}}, got {class_weight!r}")
+    try:
+        return {str(k): float(v) for k, v in class_weight.items()}
+    except (TypeError, ValueError):
+        raise ParameterError(f"class_weight: every weight must be a number, got {class_weight!r}") from None
 
 
 def _typed(name: str, value):

@@ -40,17 +40,18 @@ class Source(NamedTuple):
     def limits(self) -> Limits:
         return limits(self.max_bytes, self.max_rows, self.sep, self.decimal)
 
-    def load(self, task: str = "classification", *, fingerprint: bool = True):
+    def load(self, task: str = "classification", *, fingerprint: bool = True, weighting=None):
         """The training Table (DataError on any problem); without ``fingerprint``, its ``sha256`` is ""
-        (for a command that records no model)."""
+        (for a command that records no model); ``weighting``: as ``read_training``."""
         columns = (self.target, self.ignore, self.nominal)
-        return load_training_table(self.data, *columns, self.format_in, task, self.limits, self.strict, fingerprint)
+        got = read_training(self.data, *columns, self.format_in, task, self.limits, None, self.strict, fingerprint,
+                            weighting)  # fmt: skip
+        return got[0]
 
-    def load_with_ids(self, task: str, id_column: str | None):
+    def load_with_ids(self, task: str, id_column: str | None, weighting=None):
         """The training Table and the cells of ``id_column`` (None without one): ``read_training``."""
-        return read_training(
-            self.data, self.target, self.ignore, self.nominal, self.format_in, task, self.limits, id_column, self.strict
-        )
+        return read_training(self.data, self.target, self.ignore, self.nominal, self.format_in, task, self.limits,
+                             id_column, self.strict, weighting=weighting)  # fmt: skip
 
 
 data_options = option_group(
@@ -114,9 +115,11 @@ def read_training(
     id_column=None,
     strict=False,
     fingerprint=True,
+    weighting=None,
 ):
     """(the training Table, the cells of the ``id_column`` as text, or None without one): the
-    id column names rows in traces and is left out of the attributes, as --ignore leaves one out.
+    id column names rows in traces and is left out of the attributes, as --ignore leaves one out;
+    so is a ``weighting``'s --weights column (``cli.weighting``: the rows' weights, rows of weight 0 left out).
     A column of numbers with stray text is a warning (io.encode.stray_text), an error with ``strict``.
     Without ``fingerprint`` the data's SHA-256 is not computed (the Table's ``sha256`` is "")."""
     from dtcli.induction.memory import release
@@ -136,8 +139,12 @@ def read_training(
     if id_column is not None:
         ids = _id_cells(raw, id_column, columns[-1] if target is None else target)
         ignored.append(id_column)
+    weights = None if weighting is None else weighting.cells(raw, columns[-1] if target is None else target, ignored)
     notes: list[str] = []
     table = infer_table(raw, target, ignored, split_names(nominal, columns), task, strict, notes)
+    if weighting is not None and weighting.wanted:
+        again = lambda part: infer_table(part, target, ignored, split_names(nominal, columns), task, strict)  # noqa: E731
+        table, ids = weighting.apply(table, raw, ids, again, weights)
     del raw  # the file's bytes and text columns go before growth
     release(table.n_rows)
     if notes:

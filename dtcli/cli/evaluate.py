@@ -107,7 +107,7 @@ def _judge_training(source, training, scheme, fmt, output) -> None:
     from dtcli.render.console import warn
     from dtcli.render.evaluation import evaluation_output
 
-    table = source.load(training.target_task)
+    table = source.load(training.target_task, weighting=training.weighting)
     warn_identifiers(table, False)
     training.note_target(table, False)
     parts, about, warnings = judge(scheme, source, training, table)

@@ -26,6 +26,7 @@ WRITES = {
         ".mermaid": ("mermaid",),
         ".json": ("json",),
         ".txt": ("text", "rich"),
+        ".csv": ("csv",),
     },
     "rules": {
         ".txt": ("text",),

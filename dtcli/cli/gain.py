@@ -9,6 +9,7 @@ from dtcli.cli.explain import explain_options
 from dtcli.cli.gain_plain import emit_gain, plain_gain
 from dtcli.cli.guard import Command
 from dtcli.cli.options import format_option
+from dtcli.cli.weighting import weighting_options
 from dtcli.errors import DataError, ParameterError
 from dtcli.induction.names import CRITERION_NAMES, THRESHOLDS
 
@@ -73,6 +74,7 @@ from dtcli.induction.names import CRITERION_NAMES, THRESHOLDS
 @explain_options
 @output_option("Write the table, JSON or CSV (-f) to FILE instead of standard output.")
 @click.option("-q", "--quiet", is_flag=True, help="Do not warn of identifier-like columns.")
+@weighting_options
 def command(
     source,
     conditions,
@@ -88,6 +90,7 @@ def command(
     explain,
     output,
     quiet,
+    weighting,
 ):
     """Show how well each attribute splits DATA on the target.
 
@@ -115,7 +118,7 @@ def command(
     thresholds = thresholds or ("data" if algorithm == "c45" else "midpoint")
     parsed = [parse_condition(c) for c in conditions]
     plain = algorithm == "id3" and not (
-        binary or costs.path or explain.on or explain.attributes or task == "regression"
+        binary or costs.path or explain.on or explain.attributes or task == "regression" or weighting.wanted
     )
     numeric_class = task == "classification"
     if plain and plain_gain(source, parsed, criterion, thresholds, thresholds_all, fmt, quiet, output, numeric_class):
@@ -125,7 +128,7 @@ def command(
     from dtcli.model.where import named, select
 
     # as train reads it: a numeric target is CART's regression, refused by ID3 and C4.5, unless --task says otherwise
-    table = source.load(task or "auto", fingerprint=False)
+    table = source.load(task or "auto", fingerprint=False, weighting=weighting)
     if table.is_regression and task is None and algorithm != "cart":
         from dtcli.induction.algorithms import numeric_class_error
 

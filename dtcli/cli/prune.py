@@ -128,7 +128,7 @@ def command(
         from dtcli.induction.params import check_pessimistic
         from dtcli.induction.prune.pessimistic import pessimistic_prune
 
-        table = _table(tree, data, reading)
+        table = _table(tree, data, reading, weighted=True)
         check_pessimistic(pessimistic, table.is_regression)
         pruned, steps = pessimistic_prune(
             tree, table, pessimistic.cf, pessimistic.raising, pessimistic.error_bound, engine=engine_request(engine)
@@ -177,7 +177,7 @@ def _cost_complexity(tree, data, ccp, engine, show_path, reading, shown):
     if ccp.folds is not None:
         if not data:
             raise ParameterError("--cv-folds needs the training data: --data DATA")
-        table = _table(tree, data, reading)
+        table = _table(tree, data, reading, weighted=True)
     pruned, rows, chosen = cost_complexity_result(tree, table, ccp, engine)
     if show_path:  # with --cv-folds: the table with its CV columns and the choice, as the result
         console.data(cp_json(rows, chosen, cp_settings(ccp)) if fmt == "json" else cp_table(rows, chosen))
@@ -201,8 +201,9 @@ def _report_cost_complexity(ccp, rows, chosen, fmt, trace):
         info(cp_trace_text(rows, kept, ccp.alpha).rstrip("\n"))
 
 
-def _table(tree, data, reading):
-    """DATA encoded with the model's schema (``reading``: --format-in, Limits); it must have the target column."""
+def _table(tree, data, reading, weighted: bool = False):
+    """DATA encoded with the model's schema (``reading``: --format-in, Limits); it must have the target column.
+    ``weighted`` (the training data): weighed as the model records it was trained (``weights``, ``class_weight``)."""
     from dtcli.errors import DataError
     from dtcli.io.encode import encode_for_schema, text_columns
     from dtcli.io.read import read_data
@@ -214,7 +215,15 @@ def _table(tree, data, reading):
     if not encoded.has_target:
         near = near_clause(tree.schema.target.name, list(raw.frame.columns))
         raise DataError(f"{data}: no column {tree.schema.target.name!r}{near}; pruning needs the target values")
-    return encoded.table
+    column, class_weight = tree.parameters.get("weights"), tree.parameters.get("class_weight")
+    if not weighted or (column is None and class_weight is None):
+        return encoded.table
+    from dtcli.induction.weights import weigh
+    from dtcli.io.weights import weight_cells
+
+    origin = "the model's --weights"
+    weights = None if column is None else weight_cells(raw, column, tree.schema.target.name, origin)
+    return weigh(encoded.table, weights, class_weight, lambda kept: encoded.table.take(kept))[0]
 
 
 def _trace_pessimistic(steps, fmt):

@@ -59,6 +59,13 @@ from dtcli.induction.algorithms import ALGORITHMS
     "local cluster of one worker process a core starts on 127.0.0.1 for the run.",
 )
 @metrics_json_option
+@click.option(
+    "--importance",
+    is_flag=True,
+    help="After the tree, print each attribute's feature importance on standard output, as "
+    "'dtree show MODEL --importance' does (not with -f json, --show or -o -, where standard output carries "
+    "the model or a picture).",
+)
 @output_option("Write the model (JSON) to FILE.")
 @format_option(
     TREE_FORMATS,
@@ -73,7 +80,21 @@ from dtcli.induction.algorithms import ALGORITHMS
     is_flag=True,
     help="Do not print the tree (use with -o), nor warn of identifier-like columns, nor show progress.",
 )
-def command(source, training, trace, trace_file, id_column, scheme, scheduler, metrics_json, output, fmt, show, quiet):
+def command(
+    source,
+    training,
+    trace,
+    trace_file,
+    id_column,
+    scheme,
+    scheduler,
+    metrics_json,
+    importance,
+    output,
+    fmt,
+    show,
+    quiet,
+):
     """Learn a decision tree from DATA and print it.
 
     The tree shows, at every node, the training class counts ([9+, 5-] for
@@ -100,6 +121,11 @@ def command(source, training, trace, trace_file, id_column, scheme, scheduler, m
 
     quiet_or_show(quiet, show, output)
     _check_evaluation(scheme, metrics_json, quiet, output)
+    if importance and (fmt == "json" or show or output == "-"):
+        raise ParameterError(
+            "--importance prints a table after the tree, and standard output carries the model or a picture "
+            "here: save the model with -o FILE and run dtree show FILE --importance"
+        )
     if training.growth.engine == "dask" or scheduler is not None:
         _check_dask(training, scheduler, trace or trace_file or id_column or scheme.given or metrics_json)
         tree, warnings, accuracy = _train_dask(source, training, scheduler)
@@ -109,7 +135,7 @@ def command(source, training, trace, trace_file, id_column, scheme, scheduler, m
     hold(fmt == "json" and ((trace and not trace_file) or bool(ccp.folds)))
     if not trace:
         prepare_engines(source, training.growth.engine)
-    table, ids = source.load_with_ids(training.target_task, id_column)
+    table, ids = source.load_with_ids(training.target_task, id_column, training.weighting)
     warn_identifiers(table, quiet)
     training.note_target(table, quiet)
     learner = training.learner(table)
@@ -121,8 +147,10 @@ def command(source, training, trace, trace_file, id_column, scheme, scheduler, m
     for message in warnings:
         warn(message)
     tree = _prune_and_trace(tree, table, ccp, learner.engine, (fmt, trace and ids, trace and trace_file))
+    training.weighting.record(tree)
     report = _evaluation(scheme, source, training, table, metrics_json, quiet) if scheme.given else None
     after = None if report is None else lambda: _print_evaluation(report, fmt, show, quiet, output)
+    after = _after(tree, importance, quiet, after)
     line = training_line(tree, table)  # printed after the tree; the table goes before the tree is printed
     rows = table.n_rows  # and written (a million rows: 140 MB less beside the printout and the model's text)
     del table, learner
@@ -175,6 +203,23 @@ def _set_up(parsing) -> None:
     set_up()
 
 
+def _after(tree, importance: bool, quiet: bool, then):
+    """What is printed after the tree: the importance table (with ``importance``; a blank line before it
+    unless ``quiet``: no tree), then ``then()``."""
+    if not importance:
+        return then
+
+    def after():
+        from dtcli.render.console import console
+        from dtcli.render.importance import importance_output
+
+        console.data(("" if quiet else "\n") + importance_output(tree, "text"))
+        if then is not None:
+            then()
+
+    return after
+
+
 def _check_dask(training, scheduler, extra) -> None:
     """What --engine dask cannot be combined with, refused in one line."""
     if training.growth.engine != "dask":
@@ -183,6 +228,8 @@ def _check_dask(training, scheduler, extra) -> None:
         raise ParameterError("--engine dask trains and writes the model only: leave out --trace, --id and --cv")
     if training.ccp.wanted:
         raise ParameterError("--engine dask does not prune by cost complexity: leave out --ccp-alpha / --cv-folds")
+    if training.weighting.wanted:
+        raise ParameterError("--engine dask does not weigh rows: leave out --weights / --class-weight")
 
 
 def _train_dask(source, training, scheduler):

@@ -25,6 +25,7 @@ from dtcli.cli.options import (
     pessimistic_params,
     stopping_options,
 )
+from dtcli.cli.weighting import Weighting, weighting_options
 from dtcli.induction.algorithms import PRUNING
 from dtcli.induction.params import CostComplexity, PruneParams
 
@@ -40,6 +41,7 @@ class Training:
     stopping: dict
     pruning: PruneParams
     ccp: CostComplexity
+    weighting: Weighting = Weighting()
 
     @property
     def target_task(self) -> str:
@@ -134,8 +136,9 @@ GROUPS = (
         "Seed of every random choice: the folds of --cv and --split, the folds of --cv-folds, "
         "reduced-error's holdout and CART's scikit-learn tie order.",
     ),
+    weighting_options,
 )
-KEYS = ("growth", "task", "missing", "costs", "stopping", "pruning", "ccp")
+KEYS = ("growth", "task", "missing", "costs", "stopping", "pruning", "ccp", "weighting")
 
 
 def training_options(func):

@@ -180,6 +180,13 @@ class FieldReader:
         for key, (kind, nullable) in PARAMETERS.items():
             if key in parameters and not (_is(parameters[key], kind) or (nullable and parameters[key] is None)):
                 raise self.fail(f"parameters.{key}", f"expected {kind}{' or null' if nullable else ''}")
+        if "weights" in parameters and not _is(parameters["weights"], _TEXT):
+            raise self.fail("parameters.weights", "expected the name of the weights column")
+        weights = parameters.get("class_weight", "balanced")
+        if weights != "balanced" and not (
+            isinstance(weights, dict) and all(_is(v, _NUMBER) and v >= 0 for v in weights.values())
+        ):
+            raise self.fail("parameters.class_weight", 'expected "balanced" or a number of at least 0 per class')
         costs = parameters.get("costs")
         if costs is not None:
             if set(costs) - {"costs", "measure", "nunez_w"} or not isinstance(costs.get("costs", {}), dict):

@@ -12,6 +12,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from dtcli.api.data import categories, column_kind, encode_column, encode_for, is_frame, warn_all
 from dtcli.api.model import Model
 from dtcli.errors import DataError, DtreeWarning, ParameterError
+from dtcli.induction.importance import importances
+from dtcli.induction.weights import BALANCED, case_weights, check_class_weights, class_factors
 from dtcli.model.table import NOMINAL, NUMERIC, Attribute, Schema, Table
 
 SOURCE = "<X>"
@@ -72,11 +74,10 @@ class TreeEstimator(BaseEstimator):
         X, y = self._check_X(X, True, y)
         weights = row_weights(sample_weight, len(y))
         y, target = self._target(y, None if y_declared is None else list(y_declared))
-        if getattr(self, "class_weight", None) is not None:
-            from sklearn.utils.class_weight import compute_sample_weight
-
-            weights = weights * compute_sample_weight(self.class_weight, y)
-        kept = weights > 0
+        class_weight = self._class_weight()
+        if class_weight is not None:
+            weights = weights * class_factors(target, len(self.order_), class_weight[0])
+        kept, w = case_weights(weights)
         if not kept.any():
             raise ValueError("the sample weights are all zero: there is nothing to learn from")
         attributes, columns = [], []
@@ -87,10 +88,6 @@ class TreeEstimator(BaseEstimator):
             attributes.append(attribute)
             columns.append(values)
         y_codes = target[kept]
-        w = weights[kept].astype(np.float64)
-        if not np.all(w == np.floor(w)):  # relative weights (AdaBoost's sum to 1): they sum to the rows, as
-            w *= len(w) / w.sum()  # Weka's AdaBoostM1 gives J48 them, so min_leaf and min_split count rows
-        w = None if np.all(w == 1.0) else w
         table = Table(Schema(tuple(attributes), self.target_attribute_), columns, y_codes, w, source=SOURCE)
         from dtcli.api.options import algorithm_name, learner
 
@@ -99,9 +96,29 @@ class TreeEstimator(BaseEstimator):
         with warnings.catch_warnings():
             warnings.simplefilter("always", DtreeWarning)
             warn_all(messages)
+        if class_weight is not None:
+            tree.parameters["class_weight"] = class_weight[1]
         self.tree_ = tree
         self.model_ = Model(tree, None if self.regression else [self.classes_[k] for k in self.order_])
         return self
+
+    def _class_weight(self):
+        """(``class_weight`` by internal class code, as the model records it: "balanced" or {class: weight}),
+        or None without one; ValueError for a dict that names a class y lacks (scikit-learn's rule)."""
+        class_weight = getattr(self, "class_weight", None)
+        if class_weight is None or self.regression:
+            return None
+        if isinstance(class_weight, str) and class_weight == BALANCED:
+            return BALANCED, BALANCED
+        if not isinstance(class_weight, dict):
+            raise ValueError(f"class_weight must be 'balanced', a dict or None, got {class_weight!r}")
+        labels = self.classes_.tolist()
+        unnamed = [c for c in labels if c not in class_weight]
+        if unnamed and len(labels) - len(unnamed) != len(class_weight):
+            raise ValueError(f"The classes, {unnamed}, are not in class_weight")
+        check_class_weights(class_weight)
+        codes = {code: class_weight[labels[k]] for code, k in enumerate(self.order_) if labels[k] in class_weight}
+        return codes, {str(labels[k]): float(class_weight[labels[k]]) for k in self.order_ if labels[k] in class_weight}
 
     def _target(self, y, declared=None):
         """(y, the table's target column); sets the target Attribute (and the classes for a classifier, in the
@@ -205,32 +222,3 @@ def row_weights(sample_weight, n: int) -> np.ndarray:
     if not np.isfinite(weights).all() or (weights < 0).any():
         raise ValueError("sample_weight must be finite and at least 0")
     return weights
-
-
-def importances(tree) -> np.ndarray:
-    """scikit-learn's feature importances of a dtree ``tree`` (``TreeEstimator.feature_importances_``)."""
-    names = {a.name: j for j, a in enumerate(tree.schema.attributes)}
-    found = np.zeros(len(names))
-    criterion = tree.parameters.get("criterion")
-    for node in tree.root.walk():
-        if node.test is None:
-            continue
-        decrease = node.weight * impurity(node, criterion)
-        decrease -= sum(child.weight * impurity(child, criterion) for child in node.children)
-        found[names[node.test.attribute.name]] += decrease
-    total = found.sum()
-    return found / total if total > 0 else found
-
-
-def impurity(node, criterion: str) -> float:
-    """A node's impurity in the measure of ``criterion``: Gini for gini (and CART's measure), else entropy
-    in bits; a regression node's squared error."""
-    if node.value is not None:
-        return float(node.impurity or 0.0)
-    total = node.counts.sum()
-    if total <= 0:
-        return 0.0
-    shares = node.counts[node.counts > 0] / total
-    if criterion in ("gini", "cart"):
-        return float(1.0 - np.sum(shares**2))
-    return float(-np.sum(shares * np.log2(shares)))

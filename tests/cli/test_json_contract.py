@@ -77,6 +77,7 @@ def runs(models):
         (["train", WEATHER, "--ignore", "Day", "-f", "json", "-q", "-o", "-"], "stdout"),
         (["train", NUMERIC, "-a", "c45", "-f", "json"], "stdout"),
         (["show", m["cart"], "-f", "json"], "stdout"),
+        (["show", m["cart"], "--importance", "-f", "json"], "stdout"),
         (["prune", m["cart"], "--ccp-alpha", "0.01", "-f", "json", "-q", "-o", "-"], "stdout"),
         (["rules", m["c45"], "-f", "json"], "stdout"),
         (["rules", m["cart"], "-f", "json"], "stdout"),  # conditions marked missing
