@@ -42,9 +42,51 @@ def compiled(item) -> bool:
 
 
 def pytest_collection_modifyitems(config, items):
+    """Marks the compiled tests, and puts the files that hold any last: under pytest-xdist (which hands
+    out whole files in this order) the other files run while the first worker to reach a compiled test
+    fills the kernel cache (``warm_kernels``)."""
+    late = set()
     for item in items:
         if compiled(item):
             item.add_marker(pytest.mark.compiled)
+            late.add(item.path)
+    items.sort(key=lambda item: item.path in late)  # (stable: the order within each group stays)
+
+
+@pytest.fixture(autouse=True)
+def warm_kernels(request):
+    """Before the first compiled test, once per kernel cache, ``dtree warm-up`` compiles every kernel:
+    on a new machine the workers would otherwise each compile the same kernels at once, minutes of
+    CPU over. The other workers wait for it (a file lock) and then load the kernels from the cache."""
+    if request.node.get_closest_marker("compiled") is not None and not WARMED:
+        warm_up_once()
+
+
+WARMED: list[bool] = []  # this process has seen the cache warmed
+
+
+def warm_up_once() -> None:
+    import fcntl
+    import hashlib
+    import subprocess
+    import tempfile
+
+    from dtcli.induction.kernels.cache import chosen_dir
+
+    key = hashlib.sha256(chosen_dir().encode()).hexdigest()[:16]
+    lock = Path(tempfile.gettempdir()) / f"dtree-tests-warm-up-{key}"
+    with open(lock, "a+") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)  # (released when the file closes)
+        handle.seek(0)
+        if handle.read() != "done":
+            env = dict(os.environ, PYTHONPATH=str(TESTS.parent))
+            done = subprocess.run([sys.executable, "-m", "dtcli", "warm-up", "-q"], env=env, timeout=3600)
+            if done.returncode == 0:  # (if not, the tests compile what they need themselves)
+                handle.seek(0)
+                handle.truncate()
+                handle.write("done")
+                handle.flush()
+    WARMED.append(True)
 
 
 @pytest.fixture
