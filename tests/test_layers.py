@@ -102,8 +102,8 @@ def test_reference_does_not_import_the_engines():
 
 def test_core_loads_without_ui_or_io_libraries():
     imports = (
-        "import dtcli.induction.algorithms, dtcli.induction.apply.report, dtcli.induction.apply.predict\n"
-        "import dtcli.induction.evaluate.metrics, dtcli.model.serialize, dtcli.model.where"
+        "import dtcli.induction.algorithms, dtcli.explain.report, dtcli.induction.predict.apply\n"
+        "import dtcli.evaluate.metrics, dtcli.model.format.model, dtcli.model.where"
     )
     loaded = loaded_after(imports, ("click", "rich", "pandas", "arff"))
     assert not [m for m in loaded if m.split(".")[0] in ("click", "rich", "pandas", "arff")]

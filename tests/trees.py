@@ -9,7 +9,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from dtcli.induction import PruneParams, grow_params, train
-from dtcli.model.serialize import dumps_model
+from dtcli.model.format.model import dumps_model
 from dtcli.render.tree import text_tree
 from helpers import WEKA
 

@@ -96,7 +96,7 @@ def load_model(path, max_bytes=None) -> Model:
         array(['Yes'], dtype=object)
     """
     from dtcli.io.source import DEFAULT_MAX_BYTES, MODEL, read_text
-    from dtcli.model.serialize import loads_model
+    from dtcli.model.format.model import loads_model
     from dtcli.model.tree import Tree
 
     path = os.fspath(path)

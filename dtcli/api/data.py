@@ -251,7 +251,7 @@ def limits(options: dict):
 def read_training(path: str, options: dict) -> Table:
     """The training Table of a file, read as ``dtree train`` reads DATA (target, ignore, nominal, format_in,
     limits, strict, task); the readers' notes are warned of."""
-    from dtcli.io.csv_reader import LAST_COLUMN
+    from dtcli.io.csv.reader import LAST_COLUMN
     from dtcli.io.encode import infer_table
     from dtcli.io.read import read_data
 

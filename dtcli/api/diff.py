@@ -66,12 +66,12 @@ def diff(a, b, tolerance: float = 0.0, count_tolerance: float = 0.0) -> Differen
     >>> dtcli.diff(dtcli.fit("sample_data/weather.csv", ignore="Day"), dtcli.fit("sample_data/weather.arff"))
     <dtcli.Difference: equivalent>
     """
+    from dtcli.compare.findings import Tolerance
+    from dtcli.compare.rules import compare_rule_sets
+    from dtcli.compare.trees import compare_trees
     from dtcli.induction.params import check_finite
-    from dtcli.model.compare import compare_trees
-    from dtcli.model.compare_rules import compare_rule_sets
-    from dtcli.model.comparison import Tolerance
+    from dtcli.model.format.model import FORMAT
     from dtcli.model.rules import RULES_FORMAT, RuleSet
-    from dtcli.model.serialize import FORMAT
 
     for option, value in (("--tolerance", tolerance), ("--count-tolerance", count_tolerance)):
         check_finite(option, value)
@@ -100,7 +100,7 @@ def _model(item, default: str):
     if isinstance(item, (str, os.PathLike)):
         from dtcli.errors import DataError, ModelFormatError
         from dtcli.io.source import MODEL, read_text
-        from dtcli.model.serialize import loads_model
+        from dtcli.model.format.model import loads_model
 
         path = os.fspath(item)
         try:

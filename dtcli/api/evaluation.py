@@ -73,7 +73,7 @@ def cross_validate(data, target=None, algorithm="id3", folds=10, names=None, **o
     """
     from dtcli.api.data import training_table, warn_all
     from dtcli.api.options import algorithm_name, checked, learner
-    from dtcli.induction.evaluate import crossval
+    from dtcli.evaluate import crossval
     from dtcli.render.evaluation import evaluation_output
 
     if isinstance(folds, bool) or not isinstance(folds, int):

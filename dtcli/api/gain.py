@@ -115,15 +115,15 @@ def gain(data, target=None, algorithm="id3", where=(), criterion=None, threshold
         raise ParameterError(f"{table.source}: no row satisfies --where {' and '.join(where)}")
     fixed = tuple(c.name for c in parsed if c.op == "=")
     if name == "c45":
+        from dtcli.explain.c45 import c45_report
         from dtcli.induction.algorithms import grow_params
-        from dtcli.induction.apply.c45_report import c45_report
 
         params = grow_params("c45", criterion=criterion, thresholds=thresholds, min_leaf=options.get("min_leaf"))
         rows = rows[table.labelled()[rows]]
         report = c45_report(table, np.asarray(rows), params, exclude=fixed)
         report.path_note = _path_note(table, parsed, lambda taken, available, rows: _grown(params, rows, available))
     else:
-        from dtcli.induction.apply.report import gain_report
+        from dtcli.explain.report import gain_report
 
         place = Thresholds(table, thresholds).place
         report = gain_report(table, criterion, rows, exclude=fixed, place=place)
@@ -157,7 +157,7 @@ def _path_note(table, parsed, choose, labelled_only: bool = True):
     """``tree_path.off_path`` for the ``where`` conditions, ``choose(taken, available, rows)`` deciding each node."""
     if not parsed:
         return None
-    from dtcli.induction.apply.tree_path import off_path
+    from dtcli.explain.tree_path import off_path
     from dtcli.model.where import select
 
     def choice_at(taken):

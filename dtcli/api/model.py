@@ -114,7 +114,7 @@ class Model:
         >>> model.predict_proba({"Outlook": "Overcast", "Temperature": "Hot", "Humidity": "High", "Wind": "Weak"})
         array([[0., 1.]])
         """
-        from dtcli.induction.apply.predict import predict_proba
+        from dtcli.induction.predict.apply import predict_proba
 
         table, _ = table_for(self.tree.schema, data, names, options)
         return predict_proba(self.tree, table)
@@ -146,7 +146,7 @@ class Model:
         """
         from dtcli.api.data import encode_for
         from dtcli.errors import DataError
-        from dtcli.induction.apply.predict import predict_proba
+        from dtcli.induction.predict.apply import predict_proba
 
         schema = self.tree.schema
         if isinstance(data, (str, os.PathLike)):
@@ -171,10 +171,10 @@ class Model:
                 actual = np.array([labels.index(t) if t else MISSING for t in texts], dtype=np.int64)
         proba = predict_proba(self.tree, table)
         if schema.is_regression:
-            from dtcli.induction.evaluate.metrics import evaluate_regression
+            from dtcli.evaluate.metrics import evaluate_regression
 
             return evaluate_regression(np.asarray(actual, dtype=np.float64), proba[:, 0])
-        from dtcli.induction.evaluate.metrics import evaluate
+        from dtcli.evaluate.metrics import evaluate
 
         return evaluate(np.asarray(actual), np.argmax(proba, axis=1), labels, schema.classes)
 
@@ -233,7 +233,7 @@ class Model:
 
     def to_json(self) -> str:
         """The model file's text (the dtree-model document of dtree-formats(5)), as ``dtree train -o`` writes it."""
-        from dtcli.model.serialize import dumps_model
+        from dtcli.model.format.model import dumps_model
 
         return dumps_model(self.tree)
 
@@ -241,7 +241,7 @@ class Model:
         """Write the model file to ``path`` (atomically): the file ``dtree train -o PATH`` writes, for
         ``dtree predict``, ``dtree show`` and ``dtcli.load_model``."""
         from dtcli.io.write import atomic
-        from dtcli.model.serialize import dump_model
+        from dtcli.model.format.model import dump_model
 
         with atomic(os.fspath(path)) as handle:
             dump_model(self.tree, handle.write)
@@ -280,7 +280,7 @@ class Model:
         R1: IF Outlook = Sunny AND Humidity = High THEN PlayTennis = No
         """
         from dtcli.api.rules import Rules
-        from dtcli.induction.apply.rules import extract
+        from dtcli.induction.rules import extract
 
         return Rules(extract(self.tree))
 

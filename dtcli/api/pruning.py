@@ -47,7 +47,7 @@ def prune(model, method="cost-complexity", data=None, *, ccp_alpha=None, cv_fold
     tree = model.tree
     if method == "cost-complexity":
         from dtcli.induction.params import CostComplexity, check_cost_complexity
-        from dtcli.induction.prune.ccp_select import cost_complexity
+        from dtcli.induction.prune.ccp.select import cost_complexity
 
         if ccp_alpha is None and cv_folds is None:
             raise ParameterError("give ccp_alpha=A, or cv_folds=K with data=DATA")
@@ -61,7 +61,7 @@ def prune(model, method="cost-complexity", data=None, *, ccp_alpha=None, cv_fold
         pruned = cost_complexity(tree, table, ccp, engine)[0]
     elif method == "pessimistic":
         from dtcli.induction.params import check_pessimistic
-        from dtcli.induction.prune.pessimistic import pessimistic_prune
+        from dtcli.induction.prune.pessimistic.prune import pessimistic_prune
 
         if data is None:
             raise ParameterError("pessimistic pruning needs the training data: data=DATA")
@@ -72,7 +72,7 @@ def prune(model, method="cost-complexity", data=None, *, ccp_alpha=None, cv_fold
         check_pessimistic(params, table.is_regression)
         pruned = pessimistic_prune(tree, table, params.cf, params.raising, params.error_bound, engine=engine)[0]
     elif method == "reduced-error":
-        from dtcli.induction.prune.reduced_error import reduced_error_prune
+        from dtcli.induction.prune.reduced_error.prune import reduced_error_prune
 
         if data is None:
             raise ParameterError("reduced-error pruning needs validation data: data=DATA")

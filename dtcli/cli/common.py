@@ -123,7 +123,7 @@ def read_training(
     A column of numbers with stray text is a warning (io.encode.stray_text), an error with ``strict``.
     Without ``fingerprint`` the data's SHA-256 is not computed (the Table's ``sha256`` is "")."""
     from dtcli.induction.memory import release
-    from dtcli.io.csv_reader import LAST_COLUMN
+    from dtcli.io.csv.reader import LAST_COLUMN
     from dtcli.io.encode import infer_table
     from dtcli.io.read import read_data
 
@@ -179,7 +179,7 @@ def load_model(path: str, limits: Limits = DEFAULT_LIMITS, tree_only: bool = Fal
     """Read and validate a model file of at most ``limits.max_bytes`` bytes (a tree, or a rule set
     unless ``tree_only``); ``on_schema`` and ``flat`` as for ``serialize.loads_model``."""
     from dtcli.io.source import MODEL, read_text
-    from dtcli.model.serialize import loads_model
+    from dtcli.model.format.model import loads_model
     from dtcli.model.tree import Tree
 
     try:
@@ -243,7 +243,7 @@ def emit_tree(tree, output, fmt, quiet, after=None) -> None:
         after()
     if output:
         from dtcli.io.write import atomic
-        from dtcli.model.serialize import dump_model  # here: a printout alone needs no model file
+        from dtcli.model.format.model import dump_model  # here: a printout alone needs no model file
 
         with atomic(output, last=True) as handle:
             dump_model(tree, handle.write)
@@ -275,7 +275,7 @@ def show_tree(tree, fmt: str, output: str | None, max_depth: int | None, again: 
     elif output and output != "-":
         write_output(output, printout(tree, fmt, max_depth))
     elif fmt == "json":
-        from dtcli.model.serialize import dump_model
+        from dtcli.model.format.model import dump_model
         from dtcli.render.console import writing_stdout
 
         with writing_stdout():
@@ -312,7 +312,7 @@ def cost_complexity_pruning(tree, table, ccp, engine: str = "auto", fmt: str = "
 def cost_complexity_result(tree, table, ccp, engine: str = "auto"):
     """(pruned tree, cp table rows, the row chosen by cross-validation or None), options checked."""
     from dtcli.induction.params import check_cost_complexity
-    from dtcli.induction.prune.ccp_select import cost_complexity
+    from dtcli.induction.prune.ccp.select import cost_complexity
 
     check_cost_complexity(ccp, int(table.labelled().sum()) if table is not None else None)
     return cost_complexity(tree, table, ccp, engine)

@@ -50,7 +50,7 @@ class Scheme:
         ``estimates.folds_in_one_process``), else the cores this process may use."""
         if self.jobs is not None or alone:
             return self.jobs or 1
-        from dtcli.induction.evaluate.workers import usable_cores
+        from dtcli.induction.workers import usable_cores
 
         return usable_cores()
 
@@ -95,7 +95,7 @@ def scheme_options(cv_help: str, command: str = "evaluate"):
 def judge(scheme: Scheme, source, training, table, progress=None, quiet: bool = False):
     """(parts, about, warnings): ``training`` judged on ``table`` (read from ``source``) as ``scheme`` asks;
     the folds of --cv show a progress bar on a terminal (render.progress) unless ``progress`` or ``quiet``."""
-    from dtcli.induction.evaluate import crossval
+    from dtcli.evaluate import crossval
 
     learner = training.learner(table)
     fit = learner.fit
@@ -141,7 +141,7 @@ def _spreads(judged) -> dict:
 
 def _test_file(path: str, source, fit, table):
     """Train on all of ``table``, judge on the file ``path`` (read for the tree's columns)."""
-    from dtcli.induction.evaluate.crossval import Judged, trained_and_tested
+    from dtcli.evaluate.crossval import Judged, trained_and_tested
     from dtcli.io.encode import encode_for_schema, text_columns
     from dtcli.io.read import read_data
     from dtcli.model.colnames import near_clause
@@ -167,8 +167,8 @@ def training_line(tree, table) -> str:
     for regression, the RMSE and MAE."""
     import numpy as np
 
-    from dtcli.induction.apply.predict import predict_proba, proba_chunks
-    from dtcli.induction.evaluate.resubstitution import leaf_correct
+    from dtcli.evaluate.resubstitution import leaf_correct
+    from dtcli.induction.predict.apply import predict_proba, proba_chunks
 
     counted = leaf_correct(tree, table)  # CART's rows each reach the leaf that counted them
     if counted is not None:

@@ -65,8 +65,8 @@ def command(model, other, data, tolerance, count_tolerance, fmt, format_in, limi
 
     Example: dtree diff weather.json pruned.json --data sample_data/weather.csv
     """
+    from dtcli.compare.findings import Tolerance
     from dtcli.induction.params import check_finite
-    from dtcli.model.comparison import Tolerance
     from dtcli.render.diff import diff_json, diff_text
 
     for option, value in (("--tolerance", tolerance), ("--count-tolerance", count_tolerance)):
@@ -93,16 +93,16 @@ def _trouble(message: str):
 
 
 def _format(model) -> str:
+    from dtcli.model.format.model import FORMAT
     from dtcli.model.rules import RULES_FORMAT, RuleSet
-    from dtcli.model.serialize import FORMAT
 
     return RULES_FORMAT if isinstance(model, RuleSet) else FORMAT
 
 
 def _compare(a, b, names, tolerance):
     """A tree with a tree, a rule set with a rule set; anything else is trouble."""
-    from dtcli.model.compare import compare_trees
-    from dtcli.model.compare_rules import compare_rule_sets
+    from dtcli.compare.rules import compare_rule_sets
+    from dtcli.compare.trees import compare_trees
     from dtcli.model.rules import RuleSet
 
     rules = (isinstance(a, RuleSet), isinstance(b, RuleSet))
@@ -117,7 +117,7 @@ def _compare(a, b, names, tolerance):
 
 def _agreement(a, b, data, format_in, limits, tolerance) -> dict:
     """``agreement`` of the document: the data file, its rows, and how many both models predict alike."""
-    from dtcli.induction.apply.agreement import agreement
+    from dtcli.compare.agreement import agreement
     from dtcli.io.encode import encode_for_schema, text_columns
     from dtcli.io.read import read_data
 

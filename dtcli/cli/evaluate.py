@@ -121,7 +121,7 @@ def _judge_model(model, data, source, fmt, output) -> None:
     from dtcli.cli.common import load_model
     from dtcli.cli.extensions import refuse_swapped
     from dtcli.errors import DataError
-    from dtcli.induction.evaluate.predictions import of_model
+    from dtcli.evaluate.predictions import of_model
     from dtcli.io.encode import encode_for_schema, text_columns
     from dtcli.io.read import read_data
     from dtcli.model.colnames import near_clause

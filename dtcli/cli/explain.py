@@ -48,7 +48,7 @@ class Explain(NamedTuple):
 
     def write(self, table, rows, report, conditions, costs) -> str:
         """The derivation of a multiway report as text, Markdown or LaTeX."""
-        from dtcli.induction.apply.explain import explain_gain
+        from dtcli.explain.worked import explain_gain
 
         where, subscript = _named(conditions)
         order = _order(report.classes)
@@ -56,7 +56,7 @@ class Explain(NamedTuple):
 
     def write_binary(self, report, conditions) -> str:
         """The derivation of CART's binary candidates."""
-        from dtcli.induction.apply.explain_binary import explain_binary
+        from dtcli.explain.worked_binary import explain_binary
 
         where, subscript = _named(conditions)
         return self.written(explain_binary(report, self.digits, where, subscript, _order(report.classes)))

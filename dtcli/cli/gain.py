@@ -6,12 +6,12 @@ import click
 
 from dtcli.cli.common import cost_options, data_options, output_option, task_option, warn_identifiers, write_output
 from dtcli.cli.explain import explain_options
-from dtcli.cli.gain_plain import emit_gain, plain_gain
 from dtcli.cli.guard import Command
 from dtcli.cli.options import format_option
 from dtcli.cli.weighting import weighting_options
 from dtcli.errors import DataError, ParameterError
 from dtcli.induction.names import CRITERION_NAMES, THRESHOLDS
+from dtcli.plain.gain import emit_gain, plain_gain
 
 
 @click.command("gain", cls=Command)
@@ -123,7 +123,7 @@ def command(
     numeric_class = task == "classification"
     if plain and plain_gain(source, parsed, criterion, thresholds, thresholds_all, fmt, quiet, output, numeric_class):
         return  # (a small plain file, read and scored without numpy: the same output)
-    from dtcli.induction.apply.report import gain_report
+    from dtcli.explain.report import gain_report
     from dtcli.induction.search.c45 import Thresholds
     from dtcli.model.where import named, select
 
@@ -173,8 +173,8 @@ def command(
     wanted = thresholds_all or explain.on
     report = gain_report(table, criterion, rows, exclude=fixed, place=place, all_cuts=wanted, costs=attribute_costs)
     if parsed:
-        from dtcli.cli.gain_plain import report_choice
-        from dtcli.induction.apply.tree_path import off_path
+        from dtcli.explain.tree_path import off_path
+        from dtcli.plain.gain import report_choice
 
         def choice_at(taken):
             above = tuple(c.name for c in taken if c.op == "=")

@@ -15,7 +15,7 @@ def tree_report(table, rows, algorithm, binary, criterion, thresholds, min_leaf,
     labelled = table.labelled()
     rows = rows[labelled[rows]]
     if binary:
-        from dtcli.induction.apply.binary import binary_report, star_choice
+        from dtcli.explain.binary import binary_report, star_choice
 
         params = grow_params("cart", criterion="entropy" if criterion == "gain" else criterion, min_leaf=min_leaf)
         report = binary_report(table, criterion, rows, exclude=fixed, place=place)
@@ -29,7 +29,7 @@ def tree_report(table, rows, algorithm, binary, criterion, thresholds, min_leaf,
             if chosen is not None and report.chosen is None:
                 report.elsewhere, report.elsewhere_attribute = chosen.label(), chosen.attribute
         return report
-    from dtcli.induction.apply.c45_report import c45_report
+    from dtcli.explain.c45 import c45_report
 
     params = grow_params("c45", criterion=criterion, thresholds=thresholds, min_leaf=min_leaf)
     report = c45_report(table, np.asarray(rows), params, exclude=fixed)
@@ -58,7 +58,7 @@ def _path_note(table, params, parsed):
     """``tree_path.off_path`` for the --where conditions ``parsed``, the tree grower deciding each node."""
     if not parsed:
         return None
-    from dtcli.induction.apply.tree_path import off_path
+    from dtcli.explain.tree_path import off_path
     from dtcli.induction.grow.grower import node_choice
     from dtcli.model.where import select
 

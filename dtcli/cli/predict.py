@@ -114,7 +114,7 @@ def command(model, data, output, proba, fmt, explain, metrics_json, format_in, l
         warn(message)
     why = None
     if explain or fmt == "text":
-        from dtcli.induction.apply.paths import row_paths
+        from dtcli.induction.predict.why import row_paths
 
         why = row_paths(tree, encoded.table)
         codes, probabilities = why.codes, why.proba
@@ -163,7 +163,7 @@ def _streamed(tree, model, early, output, proba, metrics_json, quiet: bool) -> b
     warnings and report of the whole-file path; False when that path must do it (nothing done)."""
     from dtcli.cli.predict_stream import stream
     from dtcli.errors import DtreeError
-    from dtcli.io.csv_chunks import NotPlain
+    from dtcli.io.csv.chunks import NotPlain
     from dtcli.render.console import warn
 
     try:
@@ -182,7 +182,7 @@ def _json(tree, predicted, probabilities, why, warnings: list[str]) -> str:
     """The 'dtree-predictions' document (documented in dtree-predict(1)); ``warnings``: the lines
     also written to standard error, without ``Warning:``."""
     from dtcli.model.rules import RuleSet
-    from dtcli.render.paths import predictions_json
+    from dtcli.render.why import predictions_json
 
     regression = tree.schema.is_regression
     model = {
@@ -205,7 +205,7 @@ def _json(tree, predicted, probabilities, why, warnings: list[str]) -> str:
 
 def _records(tree, labels, probabilities, why):
     """The JSON record of each row, made one at a time (a record and its paths never all in memory)."""
-    from dtcli.render.paths import path_record
+    from dtcli.render.why import path_record
 
     regression = tree.schema.is_regression
     for i, label in enumerate(labels):
@@ -219,7 +219,7 @@ def _records(tree, labels, probabilities, why):
 
 def _text(tree, why, proba: bool) -> str:
     """A block per row for people (render.paths.row_block); with --proba, every class's probability."""
-    from dtcli.render.paths import row_block
+    from dtcli.render.why import row_block
 
     regression, classes = tree.schema.is_regression, tree.classes
     return "".join(
@@ -231,7 +231,7 @@ def _report(tree, encoded, predicted, probabilities, quiet: bool, metrics_json: 
     """Accuracy, kappa and confusion matrix (or the regression errors) on standard error unless
     ``quiet``, and the whole report as 'dtree evaluate -f json' writes it to ``metrics_json``
     (``-``: standard output)."""
-    from dtcli.induction.evaluate.metrics import evaluate, evaluate_regression
+    from dtcli.evaluate.metrics import evaluate, evaluate_regression
     from dtcli.render.console import info
     from dtcli.render.metrics import evaluation_text, regression_text
 
@@ -242,7 +242,7 @@ def _report(tree, encoded, predicted, probabilities, quiet: bool, metrics_json: 
     if not quiet:
         info(text.rstrip("\n"))
     if metrics_json:
-        from dtcli.induction.evaluate.predictions import Predictions, training_prior
+        from dtcli.evaluate.predictions import Predictions, training_prior
         from dtcli.render.evaluation import evaluation_output
 
         if tree.schema.is_regression:

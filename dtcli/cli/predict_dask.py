@@ -72,9 +72,9 @@ def run(model_path: str, data: str, output: str, fmt: str, proba: bool, schedule
     """Predict DATA's partitions into OUTDIR; (rows, parts, unseen counts by column)."""
     from dtcli.induction.distributed.cluster import client as connect
     from dtcli.induction.distributed.cluster import modules
-    from dtcli.io.dask_frames import read_frame
+    from dtcli.io.dask.frames import read_frame
     from dtcli.io.source import MODEL, read_text
-    from dtcli.model.serialize import loads_model
+    from dtcli.model.format.model import loads_model
 
     try:
         text = read_text(model_path, MODEL, limits.max_bytes)
@@ -146,9 +146,9 @@ def _warn_replaced(schema, columns: list, proba: bool, source: str) -> None:
 def predict_part(part, index: int, model: str, spec: Spec) -> tuple:
     """Predict one partition and write its file (runs on a worker): (rows, unseen counts by column)."""
     from dtcli.cli.predict_rows import csv_output, predict_table
-    from dtcli.io.dask_parts import raw_of, write_parquet_part, write_part
+    from dtcli.io.dask.parts import raw_of, write_parquet_part, write_part
     from dtcli.io.encode import encode_for_schema, text_columns
-    from dtcli.model.serialize import loads_once
+    from dtcli.model.format.model import loads_once
 
     tree = loads_once(model, spec.model)
     raw = raw_of(part, spec.parquet, spec.source, text_columns(tree.schema))
@@ -185,8 +185,8 @@ def training_correct(client, parts: list, tree) -> int:
 
     import numpy as np
 
-    from dtcli.induction.apply.predict import layout
     from dtcli.induction.distributed.cluster import summed
+    from dtcli.induction.predict.apply import layout
     from dtcli.model.table import Table
 
     schema = tree.schema
@@ -208,7 +208,7 @@ def training_counts(enc, shipped: tuple):
     whole table, as locally)."""
     import numpy as np
 
-    from dtcli.induction.apply.predict import laid_out_predictor
+    from dtcli.induction.predict.apply import laid_out_predictor
     from dtcli.model.table import Table
 
     token, schema, flat, rows = shipped

@@ -21,10 +21,10 @@ def predict_table(tree, table, quiet: bool):
 
     with steps("predicting", table.n_rows, quiet=quiet) as work:
         if isinstance(tree, RuleSet):
-            from dtcli.induction.apply.rules import predict_rules
+            from dtcli.induction.rules import predict_rules
 
             return predict_rules(tree, table, done=work.advance)
-        from dtcli.induction.apply.predict import predict_proba
+        from dtcli.induction.predict.apply import predict_proba
 
         announce = lambda seconds: announce_compiling(seconds, work, quiet)  # noqa: E731
         probabilities = predict_proba(tree, table, done=work.advance, compiling=announce)
@@ -36,7 +36,7 @@ def _columns(tree, predicted, probabilities, proba: bool, why, rows: range) -> d
     predicted, probabilities = predicted[rows.start : rows.stop], probabilities[rows.start : rows.stop]
     columns = added_columns(tree, predicted, probabilities, proba)
     if why is not None:
-        from dtcli.render.paths import paths_cell
+        from dtcli.render.why import paths_cell
 
         columns["path"] = [paths_cell(why.paths(i), tree.classes) for i in rows]
     return columns

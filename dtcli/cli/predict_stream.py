@@ -18,7 +18,7 @@ from itertools import chain
 import numpy as np
 
 from dtcli.cli.predict_rows import replaced_columns
-from dtcli.io.csv_chunks import NotPlain, csv_chunks
+from dtcli.io.csv.chunks import NotPlain, csv_chunks
 from dtcli.model.table import MISSING
 from dtcli.render.predicted import added_columns, plain, row_tails
 
@@ -104,7 +104,7 @@ class _State:
 
     def start(self, chunk, encoded, work) -> str:
         """Lay the tree out for the kernel; the output's header line."""
-        from dtcli.induction.apply.predict import predictor
+        from dtcli.induction.predict.apply import predictor
         from dtcli.render.progress import announce_compiling
 
         width = len(self.tree.classes) or 1

@@ -126,7 +126,7 @@ def command(
         if not data:
             raise ParameterError("pessimistic pruning needs the training data: --data DATA")
         from dtcli.induction.params import check_pessimistic
-        from dtcli.induction.prune.pessimistic import pessimistic_prune
+        from dtcli.induction.prune.pessimistic.prune import pessimistic_prune
 
         table = _table(tree, data, reading, weighted=True)
         check_pessimistic(pessimistic, table.is_regression)
@@ -138,7 +138,7 @@ def command(
     else:
         if not validation:
             raise ParameterError("reduced-error pruning needs validation data: --validation DATA")
-        from dtcli.induction.prune.reduced_error import reduced_error_prune
+        from dtcli.induction.prune.reduced_error.prune import reduced_error_prune
 
         held = _table(tree, validation, reading)
         pruned, steps = reduced_error_prune(tree, held)
@@ -162,7 +162,7 @@ def command(
 def _cost_complexity(tree, data, ccp, engine, show_path, reading, shown):
     """The pruned tree (None after --path's table); ``shown``: (-f, --trace)."""
     from dtcli.errors import ParameterError
-    from dtcli.induction.prune.ccp_select import subtrees
+    from dtcli.induction.prune.ccp.select import subtrees
     from dtcli.render.ccp import cp_json, cp_settings, cp_table
     from dtcli.render.console import console
 
@@ -247,7 +247,7 @@ def _trace_reduced(steps, fmt):
 
 
 def _curve(tree, validation, test, fmt, plot):
-    from dtcli.induction.prune.curve import pruning_curve
+    from dtcli.induction.prune.reduced_error.curve import pruning_curve
     from dtcli.render.console import console
     from dtcli.render.curve import curve_json, curve_text
 

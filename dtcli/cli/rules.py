@@ -68,7 +68,7 @@ def command(model, prune, data, pessimistic, trace, fmt, dialect, format_in, lim
     Example: dtree rules weather.json --prune --data sample_data/weather.csv
     """
     from dtcli.errors import ParameterError
-    from dtcli.induction.apply.rules import extract, prune_rules
+    from dtcli.induction.rules import extract, prune_rules
     from dtcli.model.rules import RuleSet
     from dtcli.render.rules import render
 
@@ -133,7 +133,7 @@ def _missing_warning(tree, ruleset, data, encoded) -> None:
     """One line when the rules may classify a row with a missing value otherwise than the tree: with
     DATA, how many of its rows they do (nothing when none); without, that they may (not for a tree
     grown with ``reject``, whose training rows have no missing values)."""
-    from dtcli.induction.apply.rules import missing_disagreements, spreads_missing
+    from dtcli.induction.rules import missing_disagreements, spreads_missing
     from dtcli.render.console import warn
 
     what = "predict" if tree.schema.is_regression else "classify"

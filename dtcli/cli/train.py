@@ -169,7 +169,7 @@ def prepare_engines(source, engine: str) -> None:
     ``engine``, begin numba's set-up while DATA is read (``induction/kernels/setup.py``)."""
     import os
 
-    from dtcli.io.csv_reader import PLAIN_MAX
+    from dtcli.io.csv.reader import PLAIN_MAX
 
     try:
         large = engine != "reference" and os.path.getsize(source.data) > PLAIN_MAX
@@ -185,7 +185,7 @@ def prepare_engines(source, engine: str) -> None:
     import threading
 
     from dtcli.induction.memory import release
-    from dtcli.io.csv_reader import PARSING
+    from dtcli.io.csv.reader import PARSING
 
     release()  # (first: one heap for all threads, or the set-up strands about 20 MB in a heap of its own)
     PARSING.clear()
@@ -247,7 +247,7 @@ def _train_dask(source, training, scheduler):
     columns = (source.target, source.ignore, source.nominal)
 
     def load(client, summed):
-        from dtcli.io.dask_frames import load as load_on
+        from dtcli.io.dask.frames import load as load_on
 
         return load_on(
             client,

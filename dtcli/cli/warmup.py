@@ -170,7 +170,7 @@ def extra_warm_ups() -> list:
     when this version has one (the hook for more)."""
     found = []
     try:
-        from dtcli.induction.apply.compiled import kernels as prediction
+        from dtcli.induction.predict.compiled import kernels as prediction
     except ImportError:
         return found
     module = prediction()

@@ -233,7 +233,7 @@ def _grow_and_prune(
         root = collapse(grown) if params.collapse else grown
     tree = Tree(table.schema, root, params.algorithm, params.as_dict(), training, trace=growth_trace)
     if method == "pessimistic":
-        from dtcli.induction.prune.pessimistic import pessimistic_prune
+        from dtcli.induction.prune.pessimistic.prune import pessimistic_prune
 
         tree, steps = pessimistic_prune(
             tree,
@@ -279,7 +279,7 @@ def regrow(tree: Tree, table: Table, engine: str = "auto"):
 def _train_reduced_error(
     table: Table, params: GrowParams, prune: PruneParams, engine: str, progress, narrate: bool = False
 ) -> tuple[Tree, list[str]]:
-    from dtcli.induction.prune.reduced_error import reduced_error_prune, stratified_holdout
+    from dtcli.induction.prune.reduced_error.prune import reduced_error_prune, stratified_holdout
 
     check_reduced_error(prune, table.is_regression)
     rows, held = stratified_holdout(table, prune.holdout, prune.seed)

@@ -26,7 +26,7 @@ takes (0: none), for the progress display to announce it. ``prepare`` loads the 
 the folds of a cross-validation, whose growths share their start. Every choice gives the same tree.
 
 Prediction chooses likewise (``compiled_prediction``): a large enough table (rows times the
-tree's depth) walks the tree in the compiled kernel (``apply/kernels/descend.py``), a small one
+tree's depth) walks the tree in the compiled kernel (``predict/kernels/descend.py``), a small one
 descends with numpy without importing numba; both give the same numbers to the last bit.
 """
 
@@ -209,7 +209,7 @@ def compiled_prediction(n_rows: int, depth: int, engine: str = "auto") -> bool:
         compiling.descend_seconds(n_rows, depth), compiling.uncached(["predict"], None)
     ):
         return False  # not cached: numpy when sooner
-    from dtcli.induction.apply.compiled import kernels
+    from dtcli.induction.predict.compiled import kernels
 
     return kernels() is not None
 

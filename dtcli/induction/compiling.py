@@ -64,10 +64,10 @@ KERNEL_SETS: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("kernels/sort.py", "ranked_order", "numeric"),
     ),
     "prune": (
-        ("prune/kernels/cases.py", "class_counts", "always"),
-        ("prune/kernels/pessimistic.py", "prune", "always"),
+        ("pessimistic/kernels/cases.py", "class_counts", "always"),
+        ("pessimistic/kernels/prune.py", "prune", "always"),
     ),
-    "predict": (("apply/kernels/descend.py", "descend_rows", "always"),),
+    "predict": (("predict/kernels/descend.py", "descend_rows", "always"),),
 }
 
 # seconds to compile each set with an empty cache (CPU seconds, measured on a loaded 2-core machine)

@@ -35,7 +35,7 @@ class Learner:
         cost complexity when asked (at its alpha, or at the alpha its cross-validation picks)."""
         tree, warnings = self.grow(table)
         if self.ccp.wanted:
-            from dtcli.induction.prune.ccp_select import cost_complexity
+            from dtcli.induction.prune.ccp.select import cost_complexity
 
             check_cost_complexity(self.ccp, int(table.labelled().sum()))
             tree = cost_complexity(tree, table, self.ccp, self.engine)[0]

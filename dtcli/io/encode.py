@@ -27,7 +27,7 @@ import numpy as np
 
 from dtcli.errors import DataError
 from dtcli.io.columns import NumberColumn, TextColumn
-from dtcli.io.csv_cells import parse_number
+from dtcli.io.csv.cells import parse_number
 from dtcli.io.names import check_columns, resolved
 from dtcli.io.read import RawData
 from dtcli.model.colnames import find, finder

@@ -21,7 +21,7 @@ import numpy as np
 
 from dtcli.errors import DataError
 from dtcli.io.columns import Columns
-from dtcli.io.csv_reader import parse_csv
+from dtcli.io.csv.reader import parse_csv
 from dtcli.io.source import DATA, DEFAULT_LIMITS, Limits, read_input
 from dtcli.model.table import Attribute
 
@@ -106,7 +106,7 @@ def read_data(
     if kind == "arff":
         text = data.decode("utf-8")
         del got, data  # the text alone from here on
-        from dtcli.io.arff_reader import parse_arff  # here: CSV runs never load liac-arff's reader
+        from dtcli.io.arff.reader import parse_arff  # here: CSV runs never load liac-arff's reader
 
         frame, declared, lines = parse_arff(text, source, limits.max_rows)
     else:
@@ -151,7 +151,7 @@ def is_parquet(path: str) -> bool:
 
 
 def _read_parquet(path: str, text_columns, limits: Limits, fingerprint: bool) -> RawData:
-    from dtcli.io.parquet import read_parquet  # here: CSV runs never load the Parquet reader
+    from dtcli.io.parquet.reader import read_parquet  # here: CSV runs never load the Parquet reader
 
     if path == "-":
         raise DataError("<stdin>: Parquet cannot be read from standard input; give a .parquet file or a directory")

@@ -22,7 +22,7 @@ import numpy as np
 from dtcli import __version__
 from dtcli.errors import ModelFormatError
 from dtcli.model.dates import threshold_text
-from dtcli.model.schema_json import FieldReader, schema_to_dict
+from dtcli.model.format.schema import FieldReader, schema_to_dict
 from dtcli.model.table import MISSING, Schema, Table
 
 RULES_FORMAT = "dtree-rules"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from dtcli.model.comparison import COUNT_NOISE, SHOWN, Comparison, Difference, Tolerance
+from dtcli.compare.findings import COUNT_NOISE, SHOWN, Comparison, Difference, Tolerance
 from dtcli.model.dates import threshold_text
 from dtcli.render.printable import shown
 

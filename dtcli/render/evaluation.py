@@ -13,8 +13,8 @@ from __future__ import annotations
 import json
 import math
 
-from dtcli.induction.evaluate.predictions import Predictions
-from dtcli.induction.evaluate.report import ClassificationReport, RegressionReport, report
+from dtcli.evaluate.predictions import Predictions
+from dtcli.evaluate.report import ClassificationReport, RegressionReport, report
 from dtcli.render.evaluation_data import csv_table, json_document
 from dtcli.render.printable import shown
 

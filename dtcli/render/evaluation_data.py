@@ -29,7 +29,7 @@ import io
 import json
 import math
 
-from dtcli.induction.evaluate.report import FIELDS, ClassificationReport, RegressionReport
+from dtcli.evaluate.report import FIELDS, ClassificationReport, RegressionReport
 
 FORMAT = "dtree-evaluation"
 SCHEMA_VERSION = 1

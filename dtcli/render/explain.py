@@ -1,6 +1,6 @@
 """``dtree gain --explain``: a derivation written as plain text or Markdown (LaTeX: ``render/explain_latex.py``).
 
-The derivation is data (``induction/apply/explain.py``); this module only
+The derivation is data (``explain/worked.py``); this module only
 writes it. Plain text indents by depth and writes each equation on one line,
 ``Gain(S, Wind) = 0.940 - (8/14)(0.811) - (6/14)(1.000) = 0.048``; Markdown
 gives headings, nested lists and each equation in a code span.
@@ -8,8 +8,8 @@ gives headings, nested lists and each equation in a code span.
 
 from __future__ import annotations
 
-from dtcli.induction.apply.explain import Counts, Derivation, Sorted
-from dtcli.induction.apply.terms import Equation
+from dtcli.explain.terms import Equation
+from dtcli.explain.worked import Counts, Derivation, Sorted
 from dtcli.model.dates import threshold_text
 from dtcli.render.counts import class_counts, number
 from dtcli.render.formula import fixed, text

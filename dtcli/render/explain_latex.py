@@ -8,8 +8,8 @@ paragraphs between them, every name escaped for LaTeX.
 
 from __future__ import annotations
 
-from dtcli.induction.apply.explain import Counts, Derivation, Sorted
-from dtcli.induction.apply.terms import Equation
+from dtcli.explain.terms import Equation
+from dtcli.explain.worked import Counts, Derivation, Sorted
 from dtcli.render.counts import class_counts
 from dtcli.render.explain import intro, note, sorted_text
 from dtcli.render.formula import fixed, latex, latex_escape

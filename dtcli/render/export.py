@@ -35,7 +35,7 @@ def printout(tree: Tree, fmt: str, max_depth: int | None = None) -> str:
     from dtcli.render.tree import TEXT_DEPTH, text_tree
 
     if fmt == "json":
-        from dtcli.model.serialize import dumps_model
+        from dtcli.model.format.model import dumps_model
 
         return dumps_model(tree)
     if fmt == "text":

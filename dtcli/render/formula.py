@@ -1,6 +1,6 @@
 """Terms of a worked computation written out: as plain text (``(8/14)(0.811)``) or LaTeX math (``\\frac{8}{14}``).
 
-The terms come from ``induction/apply/terms.py``. Plain text follows
+The terms come from ``explain/terms.py``. Plain text follows
 Mitchell's notation: ``-(9/14) log2(9/14)``, ``0.940 - (8/14)(0.811)``,
 ``1 - (9/14)^2``. LaTeX gives ``-\\frac{9}{14} \\log_2 \\frac{9}{14}``, with
 names in ``\\text{...}``, escaped. Figures print with ``digits`` decimals.
@@ -8,7 +8,7 @@ names in ``\\text{...}``, escaped. Figures print with ``digits`` decimals.
 
 from __future__ import annotations
 
-from dtcli.induction.apply.terms import (
+from dtcli.explain.terms import (
     Abs,
     Call,
     Const,

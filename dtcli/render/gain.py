@@ -17,7 +17,7 @@ from dtcli.render.counts import class_counts
 from dtcli.render.printable import shown
 
 if TYPE_CHECKING:
-    from dtcli.induction.apply.gain_figures import GainReport
+    from dtcli.explain.figures import GainReport
 
 GAIN_FORMAT = "dtree-gain"
 GAIN_VERSION = 1

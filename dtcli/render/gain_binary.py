@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import io
 
-from dtcli.induction.apply.binary import BinaryReport
+from dtcli.explain.binary import BinaryReport
 from dtcli.render.boxtable import BoxTable
 from dtcli.render.counts import class_counts
 from dtcli.render.gain import gain_document, heading

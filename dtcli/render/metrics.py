@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from dtcli.induction.evaluate.metrics import Evaluation
-from dtcli.induction.evaluate.report import kappa
+from dtcli.evaluate.metrics import Evaluation
+from dtcli.evaluate.report import kappa
 from dtcli.render.printable import shown
 
 

@@ -31,7 +31,7 @@ import math
 import re
 
 from dtcli.errors import ParameterError
-from dtcli.io.csv_cells import MISSING_CELLS, NUMERIC_MISSING
+from dtcli.io.csv.cells import MISSING_CELLS, NUMERIC_MISSING
 from dtcli.model.dates import sortable, threshold_text
 from dtcli.model.rules import RuleSet, dumps_rules
 from dtcli.render.counts import class_counts

@@ -17,7 +17,7 @@ from dtcli.render.records import records_json
 def _kinds(steps):
     from dtcli.induction.criteria.chisquare import ChiStep
     from dtcli.induction.grow.narrate import GrowStep
-    from dtcli.induction.prune.reduced_error import Step as ReducedStep
+    from dtcli.induction.prune.reduced_error.prune import Step as ReducedStep
 
     growth = [s for s in steps if isinstance(s, GrowStep)]
     chi = [s for s in steps if isinstance(s, ChiStep)]

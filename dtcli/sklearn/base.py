@@ -158,7 +158,7 @@ class TreeEstimator(BaseEstimator):
         return Table(schema, columns, y, source=SOURCE)
 
     def _internal_proba(self, X) -> np.ndarray:
-        from dtcli.induction.apply.predict import predict_proba
+        from dtcli.induction.predict.apply import predict_proba
 
         table = self._table(X)  # (first: it checks that the estimator is fitted)
         return predict_proba(self.tree_, table)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from dtcli.io.csv_dialect import detect
+from dtcli.io.csv.dialect import detect
 from helpers import FIXTURES, SAMPLES
 
 IRIS = SAMPLES / "iris.csv"

@@ -188,7 +188,7 @@ def test_explain_a_10000_level_chain(run, tmp_path):
 
     from trees import chain
 
-    from dtcli.model.serialize import dumps_model
+    from dtcli.model.format.model import dumps_model
 
     (tmp_path / "chain.json").write_text(dumps_model(chain(10_000)))
     (tmp_path / "x.csv").write_text("x\n10000\n")

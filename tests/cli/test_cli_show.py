@@ -69,7 +69,7 @@ def test_max_depth_cuts_the_picture_and_says_so(run, model):
 def test_a_large_picture_gets_a_note_with_the_depth_to_ask_for(run, tmp_path):
     from trees import chain
 
-    from dtcli.model.serialize import dumps_model
+    from dtcli.model.format.model import dumps_model
 
     path = tmp_path / "deep.json"
     path.write_text(dumps_model(chain(400)))

@@ -79,7 +79,7 @@ def work(tmp_path_factory) -> Path:
 
 
 def load(path: Path):
-    from dtcli.model.serialize import loads_model
+    from dtcli.model.format.model import loads_model
 
     return loads_model(path.read_text(encoding="utf-8"), str(path))
 
@@ -96,7 +96,7 @@ def chain(tree, rows: int = N):
 
 
 def test_the_model_is_the_chain_and_reads_back_to_the_same_bytes(work):
-    from dtcli.model.serialize import dumps_model
+    from dtcli.model.format.model import dumps_model
 
     text = (work / "deep.json").read_text()
     assert len(text) < 3_000_000  # compact from 10 levels down (2.1 MB); indented, it would take gigabytes

@@ -1,6 +1,6 @@
-"""``dtree gain``'s plain path (cli/gain_plain.py) writes what the full path writes, byte for byte.
+"""``dtree gain``'s plain path (plain/gain.py) writes what the full path writes, byte for byte.
 
-The full path (numpy: io.read, encode, apply/report.py) is the reference: every run here is made twice,
+The full path (numpy: io.read, encode, explain/report.py) is the reference: every run here is made twice,
 with ``DTREE_PLAIN=0`` (the full path) and without (the plain path where the file and options allow it),
 and exit code, standard output and standard error must be equal. The sample data and the seeds' options
 first, each checked to take the plain path; then generated tables (hypothesis) with every kind of cell the
@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from dtcli.cli import gain_plain
+from dtcli.plain import gain as gain_plain
 from helpers import SAMPLES
 
 PLAIN_HERE = gain_plain.same_logarithm()
@@ -236,7 +236,7 @@ def test_a_missing_file_and_a_larger_file(both, tmp_path, monkeypatch):
     assert not both("gain", tmp_path / "none.csv")[1]
     path = tmp_path / "large.csv"
     path.write_text("a,b,class\n" + "x,1,yes\ny,2,no\n" * 10)
-    monkeypatch.setattr("dtcli.io.plain_csv.PLAIN_BYTES", 40)
+    monkeypatch.setattr("dtcli.plain.read.PLAIN_BYTES", 40)
     assert not both("gain", path)[1]
 
 

@@ -182,12 +182,12 @@ def test_twenty_runs_at_once_agree(tmp_path):
 
 
 def test_a_bug_is_still_one_line_and_exit_1(run, monkeypatch, tmp_path):
-    import dtcli.model.serialize
+    import dtcli.model.format.model
 
     def broken(text, source):
         raise ValueError("boom\nsecond line")
 
-    monkeypatch.setattr(dtcli.model.serialize, "loads_model", broken)
+    monkeypatch.setattr(dtcli.model.format.model, "loads_model", broken)
     (tmp_path / "m.json").write_text("{}")
     result = run("rules", tmp_path / "m.json")
     assert result.exit_code == 1

@@ -44,7 +44,7 @@ def wide(tmp_path_factory):
 def test_long_names_never_wrap_in_train_prune_show(wide):
     trained = dtree(wide, "train", "wide.csv", "-a", "c45").stdout
     lines = trained.splitlines()
-    from dtcli.model.serialize import loads_model
+    from dtcli.model.format.model import loads_model
 
     tree = loads_model((wide / "wide.json").read_text(), "wide.json")
     assert len(lines) == tree.root.n_nodes() > 7  # one line a node: none wrapped onto a second
@@ -57,7 +57,7 @@ def test_long_names_never_wrap_in_train_prune_show(wide):
 
 
 def test_deep_tree_piped_is_cut_at_the_width_with_unwrapped_lines(tmp_path):
-    from dtcli.model.serialize import dumps_model
+    from dtcli.model.format.model import dumps_model
     from dtcli.model.table import NUMERIC, Attribute, Schema
     from dtcli.model.tree import Node, NumericTest, Tree
 

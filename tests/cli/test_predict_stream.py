@@ -11,7 +11,7 @@ import pytest
 
 import dtcli.io.read
 from dtcli.cli.predict_stream import ReadAhead, inserted
-from dtcli.io import csv_chunks
+from dtcli.io.csv import chunks as csv_chunks
 
 HEADER = "colour,size,weight,id,label"
 N = 55_000  # rows: over a MiB (smaller files are read whole)

@@ -12,7 +12,7 @@ import pytest
 from dtcli.cli import train
 from dtcli.cli.common import Source
 from dtcli.induction.kernels import setup
-from dtcli.io.csv_reader import PLAIN_MAX
+from dtcli.io.csv.reader import PLAIN_MAX
 
 
 def started(monkeypatch, source: Source, engine: str) -> bool:
@@ -58,7 +58,7 @@ def test_a_kernel_called_during_the_set_up_computes_as_ever():
 def test_for_a_csv_file_the_set_up_waits_for_the_parse(monkeypatch, tmp_path):
     """The record scan holds the GIL between its numpy steps: the set-up begins once parse_csv has
     found the records (``csv_reader.PARSING``), beside pandas' parser, not beside the scan."""
-    from dtcli.io import csv_reader
+    from dtcli.io.csv import reader as csv_reader
 
     calls = []
     monkeypatch.setattr(setup, "set_up", lambda: calls.append(1))

@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 
 from dtcli.cli.common import load_training_table
 from dtcli.induction import PruneParams, grow_params, train
-from dtcli.induction.apply.predict import predict_proba
-from dtcli.model.serialize import dumps_model, loads_model
+from dtcli.induction.predict.apply import predict_proba
+from dtcli.model.format.model import dumps_model, loads_model
 
 ALPHABET = st.sampled_from(list("abcxyzAZ09 ,;'\"éßü中文😀-_.?"))
 NAME = st.text(ALPHABET, min_size=1, max_size=8).map(str.strip).filter(lambda s: s and s != "prediction")

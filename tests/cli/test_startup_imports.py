@@ -34,8 +34,8 @@ NEVER = (
     "tempfile",  # only when an output file is written
     "gzip",  # only for a compressed input
     "shutil",  # only for a terminal's width
-    "dtcli.io.arff_reader",  # only for ARFF input
-    "dtcli.io.parquet",  # only for Parquet input
+    "dtcli.io.arff.reader",  # only for ARFF input
+    "dtcli.io.parquet.reader",  # only for Parquet input
     "pyarrow",
     "dtcli.induction.levelwise.engine",
     "dtcli.induction.cart.engine",
@@ -54,8 +54,8 @@ NEVER = (
 GAIN_NEVER = (
     "dtcli.induction.grow.grower",
     "dtcli.induction.grow.flat",
-    "dtcli.induction.prune.pessimistic",
-    "dtcli.model.serialize",
+    "dtcli.induction.prune.pessimistic.prune",
+    "dtcli.model.format.model",
     "rich.tree",
     "statistics",
     "json",
@@ -66,7 +66,7 @@ GAIN_NEVER = (
     "dtcli.induction.prune.collapse",
 )
 # ID3 does not prune, and without -o no model file is written.
-ID3_NEVER = ("dtcli.induction.prune.pessimistic", "dtcli.model.serialize")
+ID3_NEVER = ("dtcli.induction.prune.pessimistic.prune", "dtcli.model.format.model")
 
 RUNS = {
     "gain": (["gain", WEATHER, "--ignore", "Day"], NEVER + GAIN_NEVER),
@@ -124,8 +124,8 @@ def test_gain_on_a_pipe_imports_no_rich(tmp_path):
 # whether the garbage collector is on when the command's work runs.
 GC_PROBE = """
 import gc, sys
-import dtcli.induction.apply.plain_report as plain_report
-import dtcli.induction.apply.report as report
+import dtcli.plain.report as plain_report
+import dtcli.explain.report as report
 from dtcli.cli import main
 
 def probed(work):
@@ -135,7 +135,7 @@ def probed(work):
     return probe
 
 report.gain_report = probed(report.gain_report)  # (the full path)
-plain_report.plain_gain_report = probed(plain_report.plain_gain_report)  # (the plain path: cli/gain_plain.py)
+plain_report.plain_gain_report = probed(plain_report.plain_gain_report)  # (the plain path: plain/gain.py)
 sys.argv = ["dtree", *sys.argv[1:]]
 main()
 """
@@ -173,5 +173,5 @@ def test_predict_on_arff_writes_its_rows_without_pandas(tmp_path):
     weather_arff = str(ROOT / "sample_data" / "weather.arff")
     imported(["-m", "dtcli", "train", weather_arff, "-q", "-o", model], tmp_path)
     modules = imported(["-m", "dtcli", "predict", model, weather_arff, "--proba"], tmp_path)
-    assert "dtcli.io.arff_reader" in modules, "the importtime report was not read"
+    assert "dtcli.io.arff.reader" in modules, "the importtime report was not read"
     assert not [m for m in ("pandas", "numpy.ma", "rich") if m in modules]

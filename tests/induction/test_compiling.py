@@ -117,7 +117,7 @@ def test_prediction_waits_for_no_compile_numpy_beats(empty_cache):
 def test_predict_announces_the_kernel_compile(empty_cache):
     from trees import fit, generated
 
-    from dtcli.induction.apply.predict import predict_proba
+    from dtcli.induction.predict.apply import predict_proba
 
     data = generated(2000, 3)
     tree, _ = fit(data, "cart")

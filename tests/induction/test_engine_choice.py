@@ -153,7 +153,7 @@ def test_a_small_tables_folds_run_in_one_process(shape):
 def test_a_larger_tables_folds_run_on_every_core(monkeypatch):
     """digits' folds take seconds each: one worker a core (--jobs unset)."""
     from dtcli.cli.crossval import Scheme
-    from dtcli.induction.evaluate import workers
+    from dtcli.induction import workers
 
     monkeypatch.setattr(workers, "usable_cores", lambda: 4)
     table = shaped(**DIGITS)

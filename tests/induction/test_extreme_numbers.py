@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 from trees import fit, same
 
 from dtcli.errors import DtreeError
-from dtcli.induction.apply.predict import predict_proba
-from dtcli.model.serialize import dumps_model, loads_model
+from dtcli.induction.predict.apply import predict_proba
+from dtcli.model.format.model import dumps_model, loads_model
 from dtcli.model.table import NOMINAL, NUMERIC, Attribute, Schema, Table
 from dtcli.model.tree import NumericTest
 

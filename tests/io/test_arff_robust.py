@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dtcli.errors import DataError, DtreeError
-from dtcli.io.arff_reader import parse_arff
+from dtcli.io.arff.reader import parse_arff
 from dtcli.io.encode import infer_table
 from dtcli.io.read import read_data
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from dtcli.io.columns import NumberColumn
-from dtcli.io.csv_chunks import NotPlain, csv_chunks
+from dtcli.io.csv.chunks import NotPlain, csv_chunks
 from dtcli.io.read import read_data
 from dtcli.io.source import Limits
 

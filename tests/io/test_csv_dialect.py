@@ -15,8 +15,8 @@ import pytest
 
 from dtcli.errors import DataError
 from dtcli.io.columns import NumberColumn
-from dtcli.io.csv_decimal import decimal_points
-from dtcli.io.csv_dialect import SAMPLE_BYTES, detect
+from dtcli.io.csv.decimal_comma import decimal_points
+from dtcli.io.csv.dialect import SAMPLE_BYTES, detect
 from dtcli.io.read import read_data
 from dtcli.io.source import Limits
 
@@ -204,7 +204,7 @@ def test_decimal_points_converts_whole_cells_only():
 
 def test_dask_reader_takes_the_detected_separator_and_refuses_decimal_commas(tmp_path):
     pytest.importorskip("dask.dataframe")
-    from dtcli.io.dask_frames import read_frame
+    from dtcli.io.dask.frames import read_frame
 
     semi = written(tmp_path, "semi.csv", '"Income (k, net)";Age;Buys\n12;30;yes\n40;45;no\n')
     assert list(read_frame(semi).frame.columns) == ["Income (k, net)", "Age", "Buys"]

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from dtcli.errors import DtreeError
-from dtcli.io import csv_reader
+from dtcli.io.csv import reader as csv_reader
 from dtcli.io.encode import infer_table
 from dtcli.io.read import read_data
 

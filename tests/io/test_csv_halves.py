@@ -12,8 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dtcli.errors import DtreeError
-from dtcli.io import csv_halves, csv_reader
 from dtcli.io.columns import NumberColumn, code_type
+from dtcli.io.csv import halves as csv_halves
+from dtcli.io.csv import reader as csv_reader
 from dtcli.io.read import read_data
 
 
@@ -32,7 +33,7 @@ def halves_on(monkeypatch) -> list:
     monkeypatch.setattr(csv_halves, "SPLIT_BYTES", 0)
     monkeypatch.setattr(csv_halves, "SPLIT_CHUNK", 3)
     monkeypatch.setattr(csv_halves, "_cores", lambda: 2)
-    monkeypatch.setattr("dtcli.io.csv_pandas.read_halves", spy)
+    monkeypatch.setattr("dtcli.io.csv.pandas_reader.read_halves", spy)
     return answers
 
 

@@ -16,10 +16,12 @@ import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
-from dtcli.io import csv_cells, csv_lines, csv_reader
 from dtcli.io.columns import NumberColumn, TextColumn
-from dtcli.io.csv_cells import c_number, parse_number
-from dtcli.io.csv_pandas import read_columns
+from dtcli.io.csv import cells as csv_cells
+from dtcli.io.csv import lines as csv_lines
+from dtcli.io.csv import reader as csv_reader
+from dtcli.io.csv.cells import c_number, parse_number
+from dtcli.io.csv.pandas_reader import read_columns
 from dtcli.io.encode import infer_table
 from dtcli.io.read import read_data
 from helpers import SAMPLES
@@ -206,11 +208,11 @@ def test_unusual_files_go_to_pandas():
 def test_wide_files_are_read_in_python(tmp_path, monkeypatch, columns, rows, parser):
     """pandas spends about a millisecond a column: a file with more columns than rows is read in Python
     whatever its size (100,000 columns took 80 s through pandas)."""
-    import dtcli.io.csv_pandas
+    import dtcli.io.csv.pandas_reader
 
     used = []
     monkeypatch.setattr(csv_reader, "PLAIN_MAX", 10)
-    monkeypatch.setattr(dtcli.io.csv_pandas, "read_columns", lambda *args: used.append(1) or read_columns(*args))
+    monkeypatch.setattr(dtcli.io.csv.pandas_reader, "read_columns", lambda *args: used.append(1) or read_columns(*args))
     path = tmp_path / "w.csv"
     text = ",".join(f"c{i}" for i in range(columns)) + "\n"
     path.write_text(text + "".join(",".join(str((i * r) % 7) for i in range(columns)) + "\n" for r in range(rows)))

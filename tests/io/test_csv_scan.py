@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dtcli.io import csv_scan
-from dtcli.io.csv_scan import LONE_CR, content_lines
+from dtcli.io.csv import scan as csv_scan
+from dtcli.io.csv.scan import LONE_CR, content_lines
 
 
 def by_line(data: bytes, sep: int) -> tuple[list, list, list]:

@@ -18,7 +18,7 @@ import random
 import pytest
 
 from dtcli.errors import DataError
-from dtcli.io import csv_reader
+from dtcli.io.csv import reader as csv_reader
 from dtcli.io.read import read_data
 
 ENDINGS = {"lf": ["\n"], "crlf": ["\r\n"], "cr": ["\r"], "mixed": ["\n", "\r\n", "\r"]}

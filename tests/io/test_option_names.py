@@ -19,7 +19,7 @@ def test_commas_separate_names_unless_a_column_has_the_whole_value():
 
 def test_the_dask_layout_splits_as_the_one_machine_reader_does():
     pytest.importorskip("dask", reason="the Dask engine needs the optional extra: pip install 'dtree[scale]'")
-    from dtcli.io.dask_frames import layout
+    from dtcli.io.dask.frames import layout
 
     lay = layout(COLUMNS, "y", ("c,d",), ("a,b",), "t.csv")
     assert lay.attributes == ("a", "b") and lay.nominal == {"a", "b", "y"}

@@ -19,7 +19,7 @@ def run(code: str) -> str:
 
 def big_csv(path: Path) -> None:
     """A CSV file above the plain reader's limit, so that pandas reads it."""
-    from dtcli.io.csv_reader import PLAIN_MAX
+    from dtcli.io.csv.reader import PLAIN_MAX
 
     rows = PLAIN_MAX // 12 + 10
     with open(path, "w", encoding="utf-8") as handle:

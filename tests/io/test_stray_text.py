@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from dtcli.errors import DataError
-from dtcli.io import csv_pandas, csv_reader
+from dtcli.io.csv import pandas_reader as csv_pandas
+from dtcli.io.csv import reader as csv_reader
 from dtcli.io.encode import infer_table, stray_text
 from dtcli.io.read import read_data
 from dtcli.model.table import NOMINAL, NUMERIC

@@ -1,4 +1,4 @@
-"""Trees compared node by node (model/compare.py): what must be equivalent and what must differ.
+"""Trees compared node by node (compare/trees.py): what must be equivalent and what must differ.
 
 Every case is a tree and a copy changed in one known way (through the model's JSON, as a file
 would be), so the expected verdict, the node named and the summary follow from the change.
@@ -12,9 +12,9 @@ import json
 import numpy as np
 from trees import chain, fit
 
-from dtcli.model.compare import compare_trees
-from dtcli.model.comparison import Tolerance
-from dtcli.model.serialize import dumps_model, tree_from_dict
+from dtcli.compare.findings import Tolerance
+from dtcli.compare.trees import compare_trees
+from dtcli.model.format.model import dumps_model, tree_from_dict
 from dtcli.model.tree import Node, NumericTest
 from helpers import SAMPLES, load
 

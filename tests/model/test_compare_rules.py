@@ -1,4 +1,4 @@
-"""Rule sets compared rule by rule (model/compare_rules.py): order matters, conditions are sets."""
+"""Rule sets compared rule by rule (compare/rules.py): order matters, conditions are sets."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import copy
 
 from trees import fit
 
-from dtcli.induction.apply.rules import extract
-from dtcli.model.compare_rules import compare_rule_sets
-from dtcli.model.comparison import Tolerance
+from dtcli.compare.findings import Tolerance
+from dtcli.compare.rules import compare_rule_sets
+from dtcli.induction.rules import extract
 from dtcli.model.rules import rules_from_dict, rules_to_dict
 from helpers import SAMPLES, load
 

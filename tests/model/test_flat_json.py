@@ -1,4 +1,4 @@
-"""The flat node reader (dtcli/model/flat_json.py) accepts what the fast node reader accepts, and the same tree.
+"""The flat node reader (dtcli/model/format/flat.py) accepts what the fast node reader accepts, and the same tree.
 
 On the models tests/model/test_nodes_json.py reads (every kind of node and test) and on those
 mutated as it mutates them: ``read_flat`` gives None exactly when ``nodes_json.read_nodes``
@@ -16,8 +16,9 @@ from test_model_fuzz import mutate
 from test_nodes_json import TEXTS, parse
 
 from dtcli.errors import ModelFormatError
-from dtcli.model import flat_json, nodes_json
-from dtcli.model.serialize import MAX_DEPTH, dumps_model, tree_from_dict
+from dtcli.model.format import flat as flat_json
+from dtcli.model.format import nodes as nodes_json
+from dtcli.model.format.model import MAX_DEPTH, dumps_model, tree_from_dict
 from dtcli.model.tree import Tree
 
 

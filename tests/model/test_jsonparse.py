@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from trees import json_documents
 
-from dtcli.model import jsonparse
+from dtcli.model.format import parse as jsonparse
 
 documents = json_documents(10**30)
 

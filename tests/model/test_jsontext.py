@@ -8,8 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from trees import json_documents
 
-from dtcli.model import jsonparse, jsontext
-from dtcli.model.serialize import tree_to_dict
+from dtcli.model.format import parse as jsonparse
+from dtcli.model.format import text as jsontext
+from dtcli.model.format.model import tree_to_dict
 from helpers import WEKA, load
 
 documents = json_documents(10**20)
@@ -62,7 +63,7 @@ def test_lazy_values_are_written_as_what_they_make():
 def test_model_written_in_parts_is_the_model_text(tmp_path):
     from trees import fit
 
-    from dtcli.model.serialize import INDENTED_DEPTH, dump_model, dumps_model
+    from dtcli.model.format.model import INDENTED_DEPTH, dump_model, dumps_model
 
     tree, _ = fit(load(WEKA / "data" / "soybean.arff"), "c45")  # 12 levels: the last ones compact
     parts: list[str] = []

@@ -15,10 +15,11 @@ from hypothesis import strategies as st
 from trees import chain
 
 from dtcli.errors import ModelFormatError
-from dtcli.induction.apply.rules import extract, prune_rules
-from dtcli.model import jsonparse, jsontext
+from dtcli.induction.rules import extract, prune_rules
+from dtcli.model.format import parse as jsonparse
+from dtcli.model.format import text as jsontext
+from dtcli.model.format.model import dumps_model, loads_model
 from dtcli.model.rules import RuleSet, dumps_rules
-from dtcli.model.serialize import dumps_model, loads_model
 from helpers import SAMPLES, load
 
 weird_text = st.text(alphabet=st.sampled_from(list('ab"\\\n\r\t,{}[]: é\u2028') + ["\x00", "\x1b", "😀"]), max_size=6)

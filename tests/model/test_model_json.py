@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from trees import case_table, fit, nominal_tables, shape
 
 from dtcli.errors import ModelFormatError
-from dtcli.induction.apply.predict import predict_proba
-from dtcli.model.serialize import FORMAT, SCHEMA_VERSION, dumps_model, loads_model, tree_to_dict
+from dtcli.induction.predict.apply import predict_proba
+from dtcli.model.format.model import FORMAT, SCHEMA_VERSION, dumps_model, loads_model, tree_to_dict
 from helpers import FIXTURES, SAMPLES, load
 
 FROZEN = FIXTURES / "models" / "weather-id3-v1.json"

@@ -1,4 +1,4 @@
-"""The fast node reader (dtcli/model/nodes_json.py) gives what the validating reader gives.
+"""The fast node reader (dtcli/model/format/nodes.py) gives what the validating reader gives.
 
 Models of every kind of node and test (nominal, numeric and subset tests,
 scores, regression nodes, a 400-level chain), as written and mutated the way
@@ -22,8 +22,9 @@ from test_model_fuzz import mutate
 from trees import chain, fit
 
 from dtcli.errors import ModelFormatError
-from dtcli.model import jsonparse, nodes_json
-from dtcli.model.serialize import (
+from dtcli.model.format import nodes as nodes_json
+from dtcli.model.format import parse as jsonparse
+from dtcli.model.format.model import (
     INDENTED_DEPTH,
     MAX_DEPTH,
     dumps_model,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dtcli.model.comparison import ROOT, Comparison, Difference, Summary
+from dtcli.compare.findings import ROOT, Comparison, Difference, Summary
 from dtcli.render.diff import condition_text, diff_text, split_text
 
 

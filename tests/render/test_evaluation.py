@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 
-from dtcli.induction.evaluate.predictions import Predictions
+from dtcli.evaluate.predictions import Predictions
 from dtcli.render.evaluation import evaluation_output, short_id, weka_number
 
 CLASSES = ("a", "b")

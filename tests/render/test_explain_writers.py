@@ -9,11 +9,11 @@ import subprocess
 
 import pytest
 
-from dtcli.induction.apply.binary import binary_report
-from dtcli.induction.apply.explain import explain_gain
-from dtcli.induction.apply.explain_binary import explain_binary
-from dtcli.induction.apply.report import gain_report
-from dtcli.induction.apply.terms import Const, Frac, Log2, Power, Product, Ratio, Sum, Value
+from dtcli.explain.binary import binary_report
+from dtcli.explain.report import gain_report
+from dtcli.explain.terms import Const, Frac, Log2, Power, Product, Ratio, Sum, Value
+from dtcli.explain.worked import explain_gain
+from dtcli.explain.worked_binary import explain_binary
 from dtcli.model.where import parse_condition, select
 from dtcli.render.explain import markdown_document, text_document
 from dtcli.render.explain_latex import latex_document

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from trees import fit
 
-from dtcli.induction.apply.rules import extract
+from dtcli.induction.rules import extract
 from dtcli.model.rules import Condition, Rule, RuleSet
 from dtcli.model.table import NOMINAL, NUMERIC, Attribute, Schema
 from dtcli.render.latex import condition, latex, tex

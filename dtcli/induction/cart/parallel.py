@@ -31,7 +31,7 @@ def threads_for(table, params) -> int:
     process may use more than one core (at most ``MAX_THREADS``)."""
     if table.is_regression or params.max_leaves or params.chi2_alpha or params.missing == "fractional":
         return 1
-    from dtcli.induction.evaluate.workers import usable_cores
+    from dtcli.induction.workers import usable_cores
 
     return min(usable_cores(), MAX_THREADS)
 

@@ -1,7 +1,7 @@
 """Entropy and Gini of one class vector in plain Python floats (no numpy to import).
 
 ``criteria/impurity.py`` computes a single vector with these functions, and
-``apply/plain_report.py`` (``dtree gain`` on a small file) computes everything
+``plain/report.py`` (``dtree gain`` on a small file) computes everything
 with them: the same operations in the same order as ``impurity``'s array
 formulas, so every path gives the same bits. Sums run strictly in order
 (``ordered_sum``), as Weka and the compiled kernels add up.

@@ -107,8 +107,8 @@ def pruned_grafts(forest: FlatTree, m: int, table: Table, node: np.ndarray, para
     root), and pruning a pruned tree on the same cases changes nothing, so the pruning of the whole
     tree on the client (``prune.py``) finds these subtrees as they are here."""
     from dtcli.induction.params import fraction_grid
-    from dtcli.induction.prune.pessimistic_flat import flat_prune
-    from dtcli.induction.prune.pessimistic_reference import TableCases, prune_cases
+    from dtcli.induction.prune.pessimistic.flat import flat_prune
+    from dtcli.induction.prune.pessimistic.reference import TableCases, prune_cases
 
     grid = fraction_grid(params.algorithm, params.max_bins)
     roots = np.flatnonzero(forest.attr[:m] >= 0)

@@ -32,8 +32,8 @@ import numpy as np
 from dtcli.induction.criteria.constants import gr, sm_or_eq
 from dtcli.induction.criteria.impurity import seqsum
 from dtcli.induction.distributed.cluster import shipped, summed
-from dtcli.induction.distributed.paths import Trie, missing_by_attribute, path_counts
-from dtcli.induction.prune.pessimistic_reference import (
+from dtcli.induction.distributed.path_sums import Trie, missing_by_attribute, path_counts
+from dtcli.induction.prune.pessimistic.reference import (
     estimated_errors,
     max_bag,
     prune_cases,

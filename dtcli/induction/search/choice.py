@@ -4,7 +4,7 @@ The tie rule is stated in man/dtree-algorithms.7.
 
 Every path that chooses a split by its computed score shares these: the per-node grower
 (``split.candidates`` then ``choose``), and ``dtree gain``'s report with numpy
-(``apply/report.py``) and without it (``apply/plain_report.py``). A candidate is anything with
+(``explain/report.py``) and without it (``plain/report.py``). A candidate is anything with
 ``attribute`` (its column), ``gain`` (information gain) and ``score`` (the criterion's value).
 Scores are compared exactly as computed (``split.py`` says why).
 """

@@ -1,13 +1,13 @@
-"""How many rows two models predict alike (induction/apply/agreement.py), on rows whose predictions are known."""
+"""How many rows two models predict alike (compare/agreement.py), on rows whose predictions are known."""
 
 from __future__ import annotations
 
 import numpy as np
 from trees import fit
 
-from dtcli.induction.apply.agreement import agreement, predictions
-from dtcli.induction.apply.rules import extract
-from dtcli.model.comparison import Tolerance
+from dtcli.compare.agreement import agreement, predictions
+from dtcli.compare.findings import Tolerance
+from dtcli.induction.rules import extract
 from dtcli.model.table import NUMERIC, Attribute, Schema, Table
 from dtcli.model.tree import Node, NumericTest, Tree
 from helpers import SAMPLES, load

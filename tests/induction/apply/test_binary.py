@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from dtcli.induction.apply.binary import binary_report
+from dtcli.explain.binary import binary_report
 from helpers import SAMPLES, load
 
 ROWS = [

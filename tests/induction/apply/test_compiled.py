@@ -1,4 +1,4 @@
-"""The compiled descent (apply/kernels/descend.py) gives numpy's probabilities to the last bit.
+"""The compiled descent (predict/kernels/descend.py) gives numpy's probabilities to the last bit.
 
 numpy's level-by-level descent (``predict.descend``, with ``weka_order`` for rows that met a
 missing value) is the reference, itself checked against J48's numbers and worked examples in
@@ -18,8 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from trees import fit, generated
 
-from dtcli.induction.apply.predict import MIX_FANOUT, depth, layout, predict_proba
 from dtcli.induction.backend import PREDICT_MIN_WORK, compiled_prediction
+from dtcli.induction.predict.apply import MIX_FANOUT, depth, layout, predict_proba
 from dtcli.model.table import MISSING, NOMINAL, NUMERIC, Attribute, Schema, Table
 from dtcli.model.tree import Node, NominalTest, NumericTest, Tree
 from helpers import SAMPLES, WEKA, load
@@ -199,6 +199,6 @@ def _depth_of(root: Node) -> int:
 
 
 def test_warm_up_compiles():
-    from dtcli.induction.apply.kernels.descend import warm_up
+    from dtcli.induction.predict.kernels.descend import warm_up
 
     warm_up()

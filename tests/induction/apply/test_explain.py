@@ -7,9 +7,9 @@ import math
 import numpy as np
 import pytest
 
-from dtcli.induction.apply.explain import Counts, Sorted, explain_gain
-from dtcli.induction.apply.report import gain_report
-from dtcli.induction.apply.terms import Call, Equation, Name, SetName, evaluate
+from dtcli.explain.report import gain_report
+from dtcli.explain.terms import Call, Equation, Name, SetName, evaluate
+from dtcli.explain.worked import Counts, Sorted, explain_gain
 from dtcli.induction.criteria.costs import AttributeCosts
 from dtcli.model.where import parse_condition, select
 from helpers import SAMPLES, load

@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 from trees import chain, fit
 
-from dtcli.induction.apply.paths import row_paths
-from dtcli.induction.apply.predict import predict_proba
-from dtcli.induction.apply.rules import extract
+from dtcli.induction.predict.apply import predict_proba
+from dtcli.induction.predict.why import row_paths
+from dtcli.induction.rules import extract
 from dtcli.io.encode import encode_for_schema
 from dtcli.io.read import read_data
 from dtcli.model.table import Table
-from dtcli.render.paths import path_text
+from dtcli.render.why import path_text
 from helpers import SAMPLES, load
 
 

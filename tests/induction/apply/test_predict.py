@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from trees import fit
 
-from dtcli.induction.apply.predict import predict, predict_proba
-from dtcli.induction.evaluate.metrics import evaluate
+from dtcli.evaluate.metrics import evaluate
+from dtcli.induction.predict.apply import predict, predict_proba
 from dtcli.io.encode import encode_for_schema
 from dtcli.io.read import read_data
 from helpers import TESTS, load
@@ -81,7 +81,7 @@ def test_evaluation_counts_unseen_labels(tmp_path, tree):
 def _weka_sum(tree, table, row: int) -> list[float]:
     """Brute force: J48's ClassifierTree.getProbs for one row, a recursion (small trees only),
     summing each split's non-empty branches left to right, each weighted by its share."""
-    from dtcli.induction.apply.predict import leaf_distribution
+    from dtcli.induction.predict.apply import leaf_distribution
 
     index = {a.name: j for j, a in enumerate(table.attributes)}
 
@@ -121,7 +121,7 @@ def test_a_small_table_descends_without_numba():
     code = (
         "from helpers import SAMPLES, load\n"
         "from trees import fit\n"
-        "from dtcli.induction.apply.predict import predict_proba\n"
+        "from dtcli.induction.predict.apply import predict_proba\n"
         "table = load(SAMPLES / 'weather.csv', 'PlayTennis', ignore=('Day',))\n"
         "tree, _ = fit(table, 'id3', engine='reference')\n"
         "assert predict_proba(tree, table).shape == (14, 2)\n"

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from trees import fit, generated
 
-from dtcli.induction.apply.predict import predict_proba
-from dtcli.induction.apply.rules import extract, predict_rules
+from dtcli.induction.predict.apply import predict_proba
+from dtcli.induction.rules import extract, predict_rules
 from helpers import WEKA, load
 
 

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from trees import fit, generated
 
-from dtcli.induction.apply.predict import layout
-from dtcli.induction.apply.weka_order import EMPTY
+from dtcli.induction.predict.apply import layout
+from dtcli.induction.predict.weka_order import EMPTY
 from dtcli.induction.search.missing import FILL
 from helpers import SAMPLES, WEKA, load
 

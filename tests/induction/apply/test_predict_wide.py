@@ -14,7 +14,7 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from dtcli.induction.apply.predict import predict_proba
+from dtcli.induction.predict.apply import predict_proba
 from dtcli.model.table import MISSING, NOMINAL, Attribute, Schema, Table
 from dtcli.model.tree import Node, NominalTest, Tree
 

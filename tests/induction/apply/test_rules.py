@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from trees import case_table, fit, nominal_tables
 
-from dtcli.induction.apply.predict import predict
-from dtcli.induction.apply.rules import extract, predict_rules, prune_rules
+from dtcli.induction.predict.apply import predict
+from dtcli.induction.rules import extract, predict_rules, prune_rules
+from dtcli.model.format.model import loads_model
 from dtcli.model.rules import dumps_rules
-from dtcli.model.serialize import loads_model
 from dtcli.model.table import NOMINAL, NUMERIC, Attribute, Schema, Table
 from dtcli.render.rules import python, sql
 from helpers import SAMPLES, WEKA, load
@@ -87,7 +87,7 @@ def test_pruned_rules_never_estimate_worse(name):
     tree, _ = fit(table, "c45")
     original = extract(tree)
     pruned, _ = prune_rules(original, table)
-    from dtcli.induction.apply.rules import _estimate
+    from dtcli.induction.rules import _estimate
 
     before = {i: _estimate(r.conditions, r.label, table, 0.25, "j48")[0] for i, r in enumerate(original.rules)}
     assert len(pruned.rules) <= len(original.rules)

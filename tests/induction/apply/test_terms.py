@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from dtcli.induction.apply.terms import Frac, Log2, Paren, Product, Sum, Value, equation, evaluate
+from dtcli.explain.terms import Frac, Log2, Paren, Product, Sum, Value, equation, evaluate
 
 
 def test_fractions_stay_exact_and_values_round_when_plugged():

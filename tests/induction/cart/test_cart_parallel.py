@@ -146,7 +146,7 @@ def test_a_failing_job_fails_the_growth(small_jobs, monkeypatch):
     ],
 )
 def test_threads_only_for_depth_first_classification(monkeypatch, options, regression, expected):
-    import dtcli.induction.evaluate.workers as workers
+    import dtcli.induction.workers as workers
 
     monkeypatch.setattr(workers, "usable_cores", lambda: 2)
     table = generated(100, 0)
@@ -156,7 +156,7 @@ def test_threads_only_for_depth_first_classification(monkeypatch, options, regre
 
 
 def test_threads_are_bounded(monkeypatch):
-    import dtcli.induction.evaluate.workers as workers
+    import dtcli.induction.workers as workers
 
     monkeypatch.setattr(workers, "usable_cores", lambda: 64)
     assert parallel.threads_for(generated(100, 0), grow_params("cart")) == parallel.MAX_THREADS

@@ -19,8 +19,8 @@ from dtcli.induction.distributed.cluster import summed
 from dtcli.induction.distributed.quantiles import numeric_bins
 from dtcli.induction.distributed.train import tree_of
 from dtcli.induction.params import PruneParams
-from dtcli.io.dask_frames import load
-from dtcli.model.serialize import dumps_model
+from dtcli.io.dask.frames import load
+from dtcli.model.format.model import dumps_model
 
 MANY = [f"v{j:02d}" for j in range(14)]  # more values than CART's exhaustive subset search takes
 

@@ -16,8 +16,8 @@ from dtcli.induction.distributed.engine import NoColumns, Shape, grow_dask
 from dtcli.induction.distributed.quantiles import numeric_bins, positions
 from dtcli.induction.params import PruneParams
 from dtcli.induction.search.bins import bin_codes
-from dtcli.io.dask_frames import load
-from dtcli.model.serialize import dumps_model
+from dtcli.io.dask.frames import load
+from dtcli.model.format.model import dumps_model
 
 
 def _write(path, n: int, seed: int, missing: float = 0.0) -> str:

@@ -17,9 +17,9 @@ from dtcli.induction.distributed.cluster import summed
 from dtcli.induction.distributed.prune import ClusterCases, prune_dask
 from dtcli.induction.distributed.train import train_dask
 from dtcli.induction.params import PruneParams
-from dtcli.induction.prune.steps import Step
-from dtcli.io.dask_frames import load
-from dtcli.model.serialize import dumps_model
+from dtcli.induction.prune.pessimistic.steps import Step
+from dtcli.io.dask.frames import load
+from dtcli.model.format.model import dumps_model
 from dtcli.model.tree import Node, NominalTest, NumericTest
 
 NO_PRUNING = PruneParams(method="none")

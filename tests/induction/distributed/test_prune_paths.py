@@ -1,4 +1,4 @@
-"""The pruning's paths (``distributed/paths.py``): interned once each in a ``Trie``, listed in preorder with
+"""The pruning's paths (``distributed/path_sums.py``): interned once each in a ``Trie``, listed in preorder with
 every prefix, and a partition's class sums along them equal to a walk path by path, condition by condition."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from dtcli.induction.criteria.constants import GRID_SCALE, SMALL, on_grid
-from dtcli.induction.distributed.paths import Trie, path_counts
+from dtcli.induction.distributed.path_sums import Trie, path_counts
 
 IS_NOMINAL = np.array([True, False, True, False])
 SLOT = np.array([0, 0, 1, 1])

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from dtcli.errors import DataError
+from dtcli.evaluate.crossval import cross_validate, percentage_split
+from dtcli.evaluate.folds import stratified_folds
 from dtcli.induction.algorithms import grow_params, train
-from dtcli.induction.evaluate.crossval import cross_validate, percentage_split
-from dtcli.induction.evaluate.folds import stratified_folds
 from dtcli.induction.fit import Learner
 from dtcli.induction.params import CostComplexity, PruneParams
 from helpers import SAMPLES, WEKA, load
@@ -51,7 +51,7 @@ def test_a_fold_is_judged_by_the_tree_train_grows_on_its_training_rows(iris):
 
 
 def test_the_learner_prunes_as_asked_in_every_fold(iris):
-    from dtcli.induction.prune.ccp_select import cost_complexity
+    from dtcli.induction.prune.ccp.select import cost_complexity
 
     fold = stratified_folds(iris.y, iris.labelled(), 5, 0)
     unpruned = cross_validate(Learner(grow_params("c45"), PruneParams(method="none")).fit, iris, 5, 0)

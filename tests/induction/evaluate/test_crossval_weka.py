@@ -15,8 +15,8 @@ import json
 import numpy as np
 import pytest
 
+from dtcli.evaluate.crossval import cross_validate
 from dtcli.induction.algorithms import grow_params
-from dtcli.induction.evaluate.crossval import cross_validate
 from dtcli.induction.fit import Learner
 from helpers import WEKA, load
 

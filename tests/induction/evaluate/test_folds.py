@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from dtcli.errors import ParameterError
-from dtcli.induction.evaluate.folds import NO_FOLD, stratified_folds, stratified_split
+from dtcli.evaluate.folds import NO_FOLD, stratified_folds, stratified_split
 
 
 def classes(counts, missing=0, seed=3):

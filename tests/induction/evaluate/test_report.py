@@ -8,9 +8,9 @@ from itertools import product
 import numpy as np
 import pytest
 
-from dtcli.induction.evaluate.predictions import Predictions
-from dtcli.induction.evaluate.report import kappa, report
-from dtcli.induction.evaluate.roc import roc_area
+from dtcli.evaluate.predictions import Predictions
+from dtcli.evaluate.report import kappa, report
+from dtcli.evaluate.roc import roc_area
 
 CLASSES = ("a", "b")
 

@@ -10,10 +10,10 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from trees import fit, generated
 
-from dtcli.induction.apply.predict import predict
-from dtcli.induction.evaluate.resubstitution import leaf_correct
+from dtcli.evaluate.resubstitution import leaf_correct
 from dtcli.induction.params import CostComplexity
-from dtcli.induction.prune.ccp_select import cost_complexity
+from dtcli.induction.predict.apply import predict
+from dtcli.induction.prune.ccp.select import cost_complexity
 from dtcli.model.table import MISSING
 from helpers import SAMPLES, load
 

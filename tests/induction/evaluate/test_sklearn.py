@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dtcli.induction.evaluate.predictions import Predictions
-from dtcli.induction.evaluate.report import report
+from dtcli.evaluate.predictions import Predictions
+from dtcli.evaluate.report import report
 
 
 def generated(n: int, k: int, seed: int, never: int | None = None):

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from dtcli.errors import ParameterError
-from dtcli.induction.evaluate import workers
+from dtcli.induction import workers
 
 
 def squares(i):

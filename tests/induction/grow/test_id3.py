@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from trees import case_table, fit, named_table, nominal_tables, shape
 
 from dtcli.errors import DataError, ParameterError
-from dtcli.induction.apply.predict import predict
+from dtcli.induction.predict.apply import predict
 from dtcli.model.table import NOMINAL, Attribute, Schema, Table
 from helpers import SAMPLES, load
 

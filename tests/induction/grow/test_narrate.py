@@ -207,7 +207,7 @@ def test_tracing_grows_the_same_tree(tmp_path, name, target, algorithm, options)
 
 
 def model_text(tree) -> str:
-    from dtcli.model.serialize import dump_model
+    from dtcli.model.format.model import dump_model
 
     parts = []
     dump_model(tree, parts.append)

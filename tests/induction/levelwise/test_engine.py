@@ -10,7 +10,7 @@ import pytest
 from trees import MANIFEST, fit, generated, grown_both, same
 
 from dtcli.induction.search.numeric import c45_cut, cut_table
-from dtcli.model.serialize import dumps_model
+from dtcli.model.format.model import dumps_model
 from helpers import WEKA, load
 
 numba = pytest.importorskip("numba")

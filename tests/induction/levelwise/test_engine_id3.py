@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from trees import MANIFEST, grown_both, same
 
-from dtcli.model.serialize import dumps_model
+from dtcli.model.format.model import dumps_model
 from dtcli.model.table import NOMINAL, Attribute, Schema, Table
 from helpers import WEKA, load
 

@@ -10,8 +10,8 @@ import pytest
 from trees import fit
 
 from dtcli.induction.params import CostComplexity
-from dtcli.induction.prune.ccp import prune_at, pruning_path
-from dtcli.induction.prune.ccp_select import Row, cost_complexity, select, subtrees
+from dtcli.induction.prune.ccp.path import prune_at, pruning_path
+from dtcli.induction.prune.ccp.select import Row, cost_complexity, select, subtrees
 from helpers import FIXTURES, WEKA, load
 
 SKLEARN = json.loads((FIXTURES / "sklearn" / "cart.json").read_text())

@@ -58,8 +58,8 @@ def test_pessimistic_pruning_never_grows_the_tree(name):
 def test_pessimistic_pruning_of_a_pruned_tree_on_its_cases_changes_nothing(name, cf, raising, max_bins):
     """J48's pruning is a fixed point: what the Dask engine relies on when it prunes the subtrees grown on
     its workers there, on their own cases, and the whole tree again on the client (distributed/finish.py)."""
-    from dtcli.induction.prune.pessimistic import pessimistic_prune
-    from dtcli.model.serialize import dumps_model
+    from dtcli.induction.prune.pessimistic.prune import pessimistic_prune
+    from dtcli.model.format.model import dumps_model
 
     table = load(WEKA / "data" / f"{name}.arff")
     grown, _ = fit(table, "c45", prune="none", max_bins=max_bins)
@@ -87,8 +87,8 @@ from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from trees import shape  # noqa: E402
 
-from dtcli.induction.prune.curve import pruning_curve  # noqa: E402
-from dtcli.induction.prune.reduced_error import reduced_error_prune, stratified_holdout  # noqa: E402
+from dtcli.induction.prune.reduced_error.curve import pruning_curve  # noqa: E402
+from dtcli.induction.prune.reduced_error.prune import reduced_error_prune, stratified_holdout  # noqa: E402
 from dtcli.model.table import NOMINAL, Attribute, Schema, Table  # noqa: E402
 from dtcli.render.tree import text_tree  # noqa: E402
 
@@ -254,8 +254,8 @@ def test_reduced_error_rounds_from_counts_match_predicting_every_candidate(seed,
     same steps, same accuracies, same tree; validation rows with missing values included."""
     from trees import generated
 
-    from dtcli.induction.prune import reduced_error
-    from dtcli.model.serialize import dumps_model
+    from dtcli.induction.prune.reduced_error.prune import prune as reduced_error
+    from dtcli.model.format.model import dumps_model
 
     table = generated(900, seed)
     rows, held = stratified_holdout(table, 0.4, seed)

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from trees import fit, generated, same
 
-from dtcli.induction.apply.predict import predict
+from dtcli.induction.predict.apply import predict
 from dtcli.induction.search.bins import bin_codes, bin_table
-from dtcli.model.serialize import dumps_model
+from dtcli.model.format.model import dumps_model
 from dtcli.model.tree import NumericTest
 
 pytest.importorskip("numba")

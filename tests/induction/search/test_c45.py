@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from trees import fit
 
 from dtcli.errors import ParameterError
-from dtcli.induction.apply.report import gain_report
+from dtcli.explain.report import gain_report
 from dtcli.induction.criteria.costs import AttributeCosts
 from dtcli.induction.search.c45 import Thresholds, c45_choose
 from dtcli.induction.search.numeric import boundary_cut, c45_cut, cut_table

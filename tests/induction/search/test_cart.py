@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from trees import fit
 
-from dtcli.induction.apply.predict import predict
+from dtcli.induction.predict.apply import predict
 from dtcli.induction.search.cart import SUBSET_LIMIT, cart_choose, decrease
 from dtcli.model.table import NOMINAL, NUMERIC, Attribute, Schema, Table
 from dtcli.model.tree import SubsetTest
@@ -120,7 +120,7 @@ REGRESSORS = [r for r in SKLEARN if r["estimator"] == "DecisionTreeRegressor"]
 
 @pytest.mark.parametrize("record", REGRESSORS, ids=[f"cpu-leaf{r['params']['min_samples_leaf']}" for r in REGRESSORS])
 def test_regression_agrees_with_scikit_learn(record):
-    from dtcli.induction.apply.predict import predict_values
+    from dtcli.induction.predict.apply import predict_values
 
     table = load(WEKA / "data" / "cpu.arff", task="auto")
     assert table.is_regression

@@ -15,7 +15,7 @@ from trees import fit, generated, same
 
 from dtcli.induction.criteria.constants import GRID_SCALE, on_grid
 from dtcli.induction.params import fraction_grid
-from dtcli.model.serialize import dumps_model
+from dtcli.model.format.model import dumps_model
 
 
 @given(st.floats(0.0, 1.0))

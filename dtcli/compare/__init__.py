@@ -1,0 +1,1 @@
+"""Two models compared (``dtree diff``): trees node by node, rule sets rule by rule, agreement on data."""

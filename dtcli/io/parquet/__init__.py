@@ -1,0 +1,1 @@
+"""Parquet files and directories of them (pyarrow): read into columns, and bounded from their footers."""
