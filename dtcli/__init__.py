@@ -1,11 +1,10 @@
 """dtree: decision trees (ID3, C4.5, CART) from CSV and ARFF files."""
 
-__version__ = "0.1.0"
-
+from dtcli.version import __version__ as __version__
 
 # The Python API (dtcli/api/), loaded on first use: ``import dtcli`` stays light (no numpy, pandas,
 # numba, scikit-learn). importlib, not an import statement: the package is complete before any of
-# these run, so the modules below that read ``__version__`` from it make no import cycle.
+# these run.
 API = ("fit", "load_model", "gain", "cross_validate", "diff", "Model", "GainTable", "Report", "Difference",
        "DtreeError", "DataError", "ModelFormatError", "ParameterError", "DtreeWarning")  # fmt: skip
 

@@ -46,8 +46,8 @@ def prune(model, method="cost-complexity", data=None, *, ccp_alpha=None, cv_fold
              "no_raise": no_raise})  # fmt: skip
     tree = model.tree
     if method == "cost-complexity":
+        from dtcli.induction.fit import cost_complexity
         from dtcli.induction.params import CostComplexity, check_cost_complexity
-        from dtcli.induction.prune.ccp.select import cost_complexity
 
         if ccp_alpha is None and cv_folds is None:
             raise ParameterError("give ccp_alpha=A, or cv_folds=K with data=DATA")
@@ -60,8 +60,8 @@ def prune(model, method="cost-complexity", data=None, *, ccp_alpha=None, cv_fold
         check_cost_complexity(ccp, int(table.labelled().sum()) if table is not None else None)
         pruned = cost_complexity(tree, table, ccp, engine)[0]
     elif method == "pessimistic":
+        from dtcli.induction.algorithms import pessimistic_prune
         from dtcli.induction.params import check_pessimistic
-        from dtcli.induction.prune.pessimistic.prune import pessimistic_prune
 
         if data is None:
             raise ParameterError("pessimistic pruning needs the training data: data=DATA")

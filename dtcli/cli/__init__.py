@@ -13,8 +13,8 @@ import os
 
 import click
 
-from dtcli import __version__
 from dtcli.errors import DtreeError
+from dtcli.version import __version__
 
 # numpy's OpenBLAS starts a thread per core when numpy is imported (about 20 ms of CPU at every start);
 # dtree's matrix products are a few rows long, so one thread is all they use. The user's setting wins.
@@ -153,6 +153,9 @@ def cli() -> None:
 
       dtree predict weather.json sample_data/weather.csv
     """
+    from dtcli import notes
+
+    notes.install(notes.console_warn)  # io's notes (what CSV detection assumed) as Warning: lines
 
 
 def main() -> None:

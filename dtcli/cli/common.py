@@ -311,8 +311,8 @@ def cost_complexity_pruning(tree, table, ccp, engine: str = "auto", fmt: str = "
 
 def cost_complexity_result(tree, table, ccp, engine: str = "auto"):
     """(pruned tree, cp table rows, the row chosen by cross-validation or None), options checked."""
+    from dtcli.induction.fit import cost_complexity
     from dtcli.induction.params import check_cost_complexity
-    from dtcli.induction.prune.ccp.select import cost_complexity
 
     check_cost_complexity(ccp, int(table.labelled().sum()) if table is not None else None)
     return cost_complexity(tree, table, ccp, engine)

@@ -11,7 +11,7 @@ from dtcli.cli.options import format_option
 from dtcli.cli.weighting import weighting_options
 from dtcli.errors import DataError, ParameterError
 from dtcli.induction.names import CRITERION_NAMES, THRESHOLDS
-from dtcli.plain.gain import emit_gain, plain_gain
+from dtcli.plain.gain import plain_gain
 
 
 @click.command("gain", cls=Command)
@@ -121,8 +121,10 @@ def command(
         binary or costs.path or explain.on or explain.attributes or task == "regression" or weighting.wanted
     )
     numeric_class = task == "classification"
-    if plain and plain_gain(source, parsed, criterion, thresholds, thresholds_all, fmt, quiet, output, numeric_class):
-        return  # (a small plain file, read and scored without numpy: the same output)
+    if plain:
+        report = plain_gain(source, parsed, criterion, thresholds, thresholds_all, quiet, numeric_class)
+        if report is not None:  # (a small plain file, read and scored without numpy: the same output)
+            return emit_gain(report, [str(c) for c in parsed], fmt, output)
     from dtcli.explain.report import gain_report
     from dtcli.induction.search.c45 import Thresholds
     from dtcli.model.where import named, select
@@ -238,3 +240,15 @@ def binary_output(report, explain, fmt: str, parsed, where: list[str], output) -
     else:
         for part in gain_binary.text(report, where):
             console.print(part)
+
+
+def emit_gain(report, where: list[str], fmt: str, output) -> None:
+    """A multiway report on standard output, or with ``-o FILE`` in that file (atomically)."""
+    if output and output != "-":
+        from dtcli.render.gain import gain_text
+
+        write_output(output, gain_text(report, where, fmt))
+    else:
+        from dtcli.render.gain import write_gain
+
+        write_gain(report, where, fmt)

@@ -125,8 +125,8 @@ def command(
     elif method == "pessimistic":
         if not data:
             raise ParameterError("pessimistic pruning needs the training data: --data DATA")
+        from dtcli.induction.algorithms import pessimistic_prune
         from dtcli.induction.params import check_pessimistic
-        from dtcli.induction.prune.pessimistic.prune import pessimistic_prune
 
         table = _table(tree, data, reading, weighted=True)
         check_pessimistic(pessimistic, table.is_regression)
@@ -254,6 +254,7 @@ def _curve(tree, validation, test, fmt, plot):
     points = pruning_curve(tree, validation, test)
     console.data(curve_json(points) if fmt == "json" else curve_text(points))
     if plot:
+        from dtcli.io.write import write_bytes
         from dtcli.render.plot import plot_curve
 
-        plot_curve(points, plot)
+        write_bytes(plot, plot_curve(points, plot))

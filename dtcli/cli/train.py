@@ -236,7 +236,7 @@ def _train_dask(source, training, scheduler):
     """(tree, warnings) from the Dask engine on DATA."""
     from dataclasses import replace
 
-    from dtcli.induction.backend import train_distributed
+    from dtcli.induction.algorithms import train_distributed
 
     params = training.growth.params(missing=training.missing, seed=training.ccp.seed, **training.stopping)
     if params.algorithm == "cart" and training.growth.options.get("ties") is None:

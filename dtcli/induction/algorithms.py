@@ -233,8 +233,6 @@ def _grow_and_prune(
         root = collapse(grown) if params.collapse else grown
     tree = Tree(table.schema, root, params.algorithm, params.as_dict(), training, trace=growth_trace)
     if method == "pessimistic":
-        from dtcli.induction.prune.pessimistic.prune import pessimistic_prune
-
         tree, steps = pessimistic_prune(
             tree,
             data,
@@ -292,3 +290,22 @@ def _train_reduced_error(
     pruned.parameters["pruning"].update(holdout=prune.holdout, seed=prune.seed)
     pruned.trace = tree.trace + steps  # growth (narration, chi-square tests), then pruning
     return pruned, warnings
+
+
+def train_distributed(load, params, prune, scheduler: str | None, progress=None, judge=None):
+    """``--engine dask``: (tree, warnings, (correct, rows)) trained on a Dask cluster from the table
+    ``load(client, summed)`` puts there (``io/dask/frames.load``), the same model the local engines train
+    with ``--max-bins`` (``judge``: ``distributed/train.train_dask``'s)."""
+    from dtcli.induction.distributed.train import train_dask
+
+    return train_dask(load, params, prune, scheduler, progress=progress, judge=judge)
+
+
+def pessimistic_prune(tree, table, *args, engine: str = "auto", started: bool | None = None, **kwargs):
+    """C4.5's pessimistic pruning (``prune/pessimistic/prune.py``, same arguments), compiled or not as
+    ``backend.compiled_pruning`` decides for the request ``engine``."""
+    from dtcli.induction.prune.pessimistic.prune import pessimistic_prune as reference_or_flat
+
+    if kwargs.get("flat") is None:
+        kwargs["compiled"] = backend.compiled_pruning(table, engine, started)
+    return reference_or_flat(tree, table, *args, **kwargs)

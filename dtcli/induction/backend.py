@@ -6,7 +6,7 @@ level-wise engine, ``levelwise/engine.py``: C4.5 and ID3 classification),
 (``grow/grower.py``, every algorithm and option). The request ``engine`` is
 ``auto``, ``reference`` or ``compiled`` (an engine whatever the size, when it supports the
 parameters); ``dask`` (``dtree train`` only) grows on a Dask cluster from the file
-(``train_distributed``, ``distributed/``); a traced growth (``narrate``: every node's candidates and decision
+(``algorithms.train_distributed``, ``distributed/``); a traced growth (``narrate``: every node's candidates and decision
 recorded) is always the reference's. An engine runs only where numba can be used; ``unavailable``
 says when a ``compiled`` request could not be met. Pessimistic pruning runs
 compiled by the same rule (``compiled_pruning``).
@@ -167,15 +167,6 @@ def grow(table, params, choice: str, progress=None, trace: list | None = None, n
     return grow_reference(table, params, trace, progress, narrate)
 
 
-def train_distributed(load, params, prune, scheduler: str | None, progress=None, judge=None):
-    """``--engine dask``: (tree, warnings, (correct, rows)) trained on a Dask cluster from the table
-    ``load(client, summed)`` puts there (``io/dask_frames.load``), the same model the local engines train
-    with ``--max-bins`` (``judge``: ``distributed/train.train_dask``'s)."""
-    from dtcli.induction.distributed.train import train_dask
-
-    return train_dask(load, params, prune, scheduler, progress=progress, judge=judge)
-
-
 def grow_nodes(table, params, engine: str = "auto", progress=None, trace: list | None = None):
     """The root Node of a tree grown on ``table`` by the grower ``engine`` asks for."""
     choice = choose(table, params, engine)
@@ -198,20 +189,17 @@ def compiled_pruning(table, engine: str = "auto", started: bool | None = None) -
 
 def compiled_prediction(n_rows: int, depth: int, engine: str = "auto") -> bool:
     """Whether ``n_rows`` rows go through a tree of ``depth`` levels of splits in the compiled
-    kernel: for the request ``compiled`` whenever numba can be used, for ``auto`` when the rows
+    kernel: for the request ``compiled`` always (where numba can be used), for ``auto`` when the rows
     times the depth reach ``PREDICT_MIN_WORK`` too, and numpy would not be done sooner than the
     kernel compiled, if it is not cached (``reference``: never)."""
     if engine == "reference" or (engine == "auto" and n_rows * max(depth, 1) < PREDICT_MIN_WORK):
         return False
     from dtcli.induction import compiling
 
-    if engine == "auto" and compiling.sooner(
+    # not cached: numpy when sooner (predict/apply.py then loads the kernel, or uses numpy where numba cannot run)
+    return engine != "auto" or not compiling.sooner(
         compiling.descend_seconds(n_rows, depth), compiling.uncached(["predict"], None)
-    ):
-        return False  # not cached: numpy when sooner
-    from dtcli.induction.predict.compiled import kernels
-
-    return kernels() is not None
+    )
 
 
 def prediction_compile_seconds() -> float:

@@ -125,10 +125,10 @@ def read_data(
 def _tell(notes: list[str]) -> None:
     """Each note (what CSV detection assumed) on stderr, as a warning."""
     if notes:
-        from dtcli.render.console import warn  # here: a file read without a note never loads the console
+        from dtcli.notes import tell
 
         for note in notes:
-            warn(note)
+            tell(note)
 
 
 def is_parquet(path: str) -> bool:

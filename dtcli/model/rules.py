@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from dtcli import __version__
 from dtcli.errors import ModelFormatError
 from dtcli.model.dates import threshold_text
 from dtcli.model.format.schema import FieldReader, schema_to_dict
 from dtcli.model.table import MISSING, Schema, Table
+from dtcli.version import __version__
 
 RULES_FORMAT = "dtree-rules"
 RULES_VERSION = 1

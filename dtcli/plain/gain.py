@@ -27,17 +27,15 @@ def plain_gain(
     criterion: str,
     thresholds: str,
     all_cuts: bool,
-    fmt: str,
     quiet: bool,
-    output=None,
     numeric_class: bool = False,
-) -> bool:
-    """Run ``dtree gain`` on the plain path if ``source`` and the options allow it; False if not (nothing
-    has been written then, and the caller runs the full path)."""
+):
+    """``dtree gain``'s report on the plain path if ``source`` and the options allow it; None if not (the
+    caller runs the full path then)."""
     if source.format_in not in (None, "csv") or source.nominal or criterion not in PLAIN_CRITERIA:
-        return False
+        return None
     if os.environ.get("DTREE_PLAIN", "1") == "0" or not same_logarithm():
-        return False
+        return None
     from dtcli.io.names import split_names
     from dtcli.plain.read import read_plain
     from dtcli.plain.report import PlainThresholds, plain_gain_report, select_rows
@@ -45,10 +43,10 @@ def plain_gain(
     names = lambda header: split_names(source.ignore, header)  # noqa: E731
     table = read_plain(source.data, source.target, names, source.limits, numeric_class)
     if table is None:
-        return False
+        return None
     rows = select_rows(table, parsed)
     if not rows:
-        return False  # (an unknown name or value, or no row: the full path says which)
+        return None  # (an unknown name or value, or no row: the full path says which)
     fixed = tuple(c.name for c in parsed if c.op == "=")
     place = PlainThresholds(table, thresholds).place
     report = plain_gain_report(table, criterion, rows, exclude=fixed, place=place, all_cuts=all_cuts)
@@ -62,21 +60,7 @@ def plain_gain(
         report.path_note = off_path(parsed, choice_at)
     if not quiet:
         _warn_identifiers(table)
-    emit_gain(report, [str(c) for c in parsed], fmt, output)
-    return True
-
-
-def emit_gain(report, where: list[str], fmt: str, output) -> None:
-    """A multiway report on standard output, or with ``-o FILE`` in that file (atomically)."""
-    if output and output != "-":
-        from dtcli.cli.common import write_output
-        from dtcli.render.gain import gain_text
-
-        write_output(output, gain_text(report, where, fmt))
-    else:
-        from dtcli.render.gain import write_gain
-
-        write_gain(report, where, fmt)
+    return report
 
 
 def report_choice(report):

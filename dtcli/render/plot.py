@@ -18,8 +18,9 @@ def check_plot(path: str) -> None:
 NO_MATPLOTLIB = "--plot needs matplotlib: pip install 'dtree[plot]' (or pip install matplotlib)"
 
 
-def plot_curve(points, path: str) -> None:
-    """Accuracy (training, validation, test) against the number of nodes, saved to ``path``."""
+def plot_curve(points, path: str) -> bytes:
+    """Accuracy (training, validation, test) against the number of nodes: the picture for ``path`` (its
+    type from the name), as bytes for the caller to write."""
     check_plot(path)
     try:
         import matplotlib
@@ -42,9 +43,7 @@ def plot_curve(points, path: str) -> None:
     figure.tight_layout()
     import io
 
-    from dtcli.io.write import write_bytes
-
     buffer = io.BytesIO()
     figure.savefig(buffer, format=path.rsplit(".", 1)[-1].lower())
     plt.close(figure)
-    write_bytes(path, buffer.getvalue())
+    return buffer.getvalue()

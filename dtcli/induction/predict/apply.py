@@ -74,10 +74,11 @@ def _prepared(tree: Tree, table: Table, engine: str, compiling) -> tuple:
     """(``tree``'s layout for ``table``, its depth, whether the compiled kernel walks it), having
     announced the kernel's compile to ``compiling(seconds)`` when it is not in the cache."""
     from dtcli.induction.backend import compiled_prediction
+    from dtcli.induction.predict.compiled import kernels
 
     flat = layout(tree, table)
     levels = depth(flat)
-    if not compiled_prediction(table.n_rows, levels, engine):
+    if not (compiled_prediction(table.n_rows, levels, engine) and kernels() is not None):
         return flat, levels, False
     from dtcli.induction.backend import prediction_compile_seconds
 
@@ -106,9 +107,10 @@ def predictor(tree: Tree, table: Table, rows: int, engine: str = "auto", compili
 def laid_out_predictor(flat: _Layout, rows: int, engine: str = "auto", compiling=None, threads=None):
     """``predictor`` of a tree already laid out (``layout``; its columns are set by each call)."""
     from dtcli.induction.backend import compiled_prediction
+    from dtcli.induction.predict.compiled import kernels
 
     levels = depth(flat)
-    if compiled_prediction(rows, levels, engine):
+    if compiled_prediction(rows, levels, engine) and kernels() is not None:
         from dtcli.induction.backend import prediction_compile_seconds
         from dtcli.induction.predict.compiled import packed_predictor
 

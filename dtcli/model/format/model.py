@@ -22,7 +22,6 @@ import math
 
 import numpy as np
 
-from dtcli import __version__
 from dtcli.errors import ModelFormatError
 from dtcli.model.format import flat as flat_json
 from dtcli.model.format import nodes as nodes_json
@@ -32,6 +31,7 @@ from dtcli.model.format.schema import FieldReader, JsonPath, schema_to_dict
 from dtcli.model.rules import rules_from_dict
 from dtcli.model.table import Schema
 from dtcli.model.tree import TESTS, Node, NominalTest, NumericTest, SubsetTest, Tree, without_gc
+from dtcli.version import __version__
 
 FORMAT = "dtree-model"
 SCHEMA_VERSION = 1

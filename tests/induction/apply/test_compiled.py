@@ -184,7 +184,7 @@ def test_drawn_tables(n, seed, share, algorithm, missing, chunk):
 def test_the_choice_of_path():
     assert not compiled_prediction(10**9, 40, "reference")
     assert not compiled_prediction(1000, 5)
-    assert compiled_prediction(PREDICT_MIN_WORK // 8, 8) == (numba is not None)
+    assert compiled_prediction(PREDICT_MIN_WORK // 8, 8)  # (whether numba can run is predict/apply.py's to ask)
     tree, _ = fit(generated(200, 1), "cart")
     assert depth(layout(tree, generated(5, 2))) == max(_depth_of(tree.root), 0)
 

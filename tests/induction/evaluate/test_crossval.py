@@ -51,7 +51,7 @@ def test_a_fold_is_judged_by_the_tree_train_grows_on_its_training_rows(iris):
 
 
 def test_the_learner_prunes_as_asked_in_every_fold(iris):
-    from dtcli.induction.prune.ccp.select import cost_complexity
+    from dtcli.induction.fit import cost_complexity
 
     fold = stratified_folds(iris.y, iris.labelled(), 5, 0)
     unpruned = cross_validate(Learner(grow_params("c45"), PruneParams(method="none")).fit, iris, 5, 0)

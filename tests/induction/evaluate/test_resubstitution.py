@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from trees import fit, generated
 
 from dtcli.evaluate.resubstitution import leaf_correct
+from dtcli.induction.fit import cost_complexity
 from dtcli.induction.params import CostComplexity
 from dtcli.induction.predict.apply import predict
-from dtcli.induction.prune.ccp.select import cost_complexity
 from dtcli.model.table import MISSING
 from helpers import SAMPLES, load
 

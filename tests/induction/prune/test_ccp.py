@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 from trees import fit
 
+from dtcli.induction.fit import cost_complexity
 from dtcli.induction.params import CostComplexity
 from dtcli.induction.prune.ccp.path import prune_at, pruning_path
-from dtcli.induction.prune.ccp.select import Row, cost_complexity, select, subtrees
+from dtcli.induction.prune.ccp.select import Row, select, subtrees
 from helpers import FIXTURES, WEKA, load
 
 SKLEARN = json.loads((FIXTURES / "sklearn" / "cart.json").read_text())

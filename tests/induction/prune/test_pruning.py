@@ -58,7 +58,7 @@ def test_pessimistic_pruning_never_grows_the_tree(name):
 def test_pessimistic_pruning_of_a_pruned_tree_on_its_cases_changes_nothing(name, cf, raising, max_bins):
     """J48's pruning is a fixed point: what the Dask engine relies on when it prunes the subtrees grown on
     its workers there, on their own cases, and the whole tree again on the client (distributed/finish.py)."""
-    from dtcli.induction.prune.pessimistic.prune import pessimistic_prune
+    from dtcli.induction.algorithms import pessimistic_prune
     from dtcli.model.format.model import dumps_model
 
     table = load(WEKA / "data" / f"{name}.arff")

@@ -23,7 +23,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dtcli.induction.params import CostComplexity
 from dtcli.induction.prune.ccp.path import Cuts, prune_at, pruning_path
 from dtcli.model.table import Table
 from dtcli.model.tree import Node, Tree, preorder_ends
@@ -134,31 +133,3 @@ def pruned_tree(tree: Tree, alpha: float, criterion: str, info: dict) -> Tree:
         **info,
     }
     return Tree(tree.schema, root, tree.algorithm, parameters, dict(tree.training))
-
-
-def cost_complexity(tree: Tree, table: Table | None, ccp: CostComplexity, engine: str = "auto"):
-    """Prune ``tree`` at ``ccp.alpha``, or at the alpha ``ccp.folds``-fold cross-validation on
-    ``table`` picks (the fold trees grown by the grower ``engine`` asks for, as in training).
-
-    Returns (pruned tree, cp table rows, chosen row or None).
-    """
-    from dtcli.induction.algorithms import regrow
-    from dtcli.induction.predict.apply import predict, predict_values
-
-    criterion = tree.parameters.get("criterion", "gini")
-    rows = subtrees(tree.root, criterion)
-    chosen = None
-    alpha = ccp.alpha
-    if ccp.folds:
-
-        def apply(root: Node, test: Table) -> np.ndarray:
-            fold_tree = Tree(tree.schema, root, tree.algorithm, tree.parameters)
-            return predict_values(fold_tree, test) if table.is_regression else predict(fold_tree, test)
-
-        cross_validate(table, lambda part: regrow(tree, part, engine), apply, rows, criterion, ccp.folds, ccp.seed)
-        chosen = select(rows, ccp.one_se)
-        alpha = chosen.alpha
-        info = {"cv_folds": ccp.folds, "one_se": ccp.one_se, "seed": ccp.seed}
-    else:
-        info = {}
-    return pruned_tree(tree, float(alpha), criterion, info), rows, chosen

@@ -1,16 +1,15 @@
 """C4.5's error-based (pessimistic) pruning with subtree raising, as Weka's J48 does it.
 
-The reference (``pessimistic_reference.py``) or, on large tables, the compiled kernels
-(``pessimistic_flat.py``). Contract: ``pessimistic_prune(tree, table, cf, raising, bound)``
-returns a new Tree and the decisions; ``table`` is the training data (needed to redistribute
-cases when a subtree is raised).
+The reference (``reference.py``) or, on large tables, the compiled kernels (``flat.py``), as the
+caller says (``compiled``: ``backend.pessimistic_prune`` asks the engine choice and calls this).
+Contract: ``pessimistic_prune(tree, table, cf, raising, bound)`` returns a new Tree and the
+decisions; ``table`` is the training data (needed to redistribute cases when a subtree is raised).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dtcli.induction.backend import compiled_pruning
 from dtcli.induction.params import fraction_grid
 from dtcli.induction.prune.pessimistic.reference import TableCases, prune_cases, pruned_tree
 from dtcli.induction.prune.pessimistic.steps import Step
@@ -30,20 +29,19 @@ def pessimistic_prune(
     in_place: bool = False,
     flat: FlatTree | None = None,
     record: bool = True,
-    engine: str = "auto",
+    compiled: bool = False,
 ) -> tuple[Tree, list[Step]]:
     """A pruned copy of ``tree`` (trained on ``table``) and the decisions taken, bottom-up.
 
     With ``in_place`` the given tree's nodes are reused (and changed) instead of copied.
     ``flat``: the tree as the level-wise engine grew it (``tree.root`` is then not used).
-    Large tables are pruned by the compiled kernels (``pessimistic_flat``) as ``backend`` decides
-    for the request ``engine`` (auto, reference, compiled), with the same result; there,
-    ``record=False`` skips listing the decisions (the steps are then empty).
+    ``compiled``: prune with the compiled kernels (``flat.py``; the reference where numba cannot run),
+    with the same result; there, ``record=False`` skips listing the decisions (the steps are then empty).
     """
     if flat is None:
         original_leaves = tree.root.n_leaves()
         root = tree.root if in_place else tree.root.copy()
-        if compiled_pruning(table, engine):
+        if compiled:
             from dtcli.induction.grow.flat import from_nodes
 
             flat = from_nodes(root, table.attributes)
