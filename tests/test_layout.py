@@ -1,4 +1,4 @@
-"""The layout of dtcli's source: every module opens with a one-line docstring, no module grows large.
+"""The layout of dtcli's source: every module opens with a one-line docstring; a large module gets a look.
 
 The rules are listed in man/dtree-architecture.7.
 
@@ -13,8 +13,10 @@ import pytest
 from sources import module_sources
 
 SOURCES, _ = module_sources()
-# Modules of about 300 lines read best (man/dtree-architecture.7); past this many physical lines a module must be split.
-MAX_LINES = 400
+# A module is split by role, not by size: one over this many lines gets a look (man/dtree-architecture.7),
+# and once looked at, it is listed in LOOKED_AT with why it is one concept; no size is a failure by itself.
+LOOK_AT = 600
+LOOKED_AT: dict[str, str] = {}  # module: why its lines belong together
 
 
 @pytest.mark.parametrize("module", sorted(SOURCES))
@@ -26,7 +28,9 @@ def test_module_opens_with_a_one_line_docstring(module):
     assert len(lines) == 1 or not lines[1].strip(), f"{module}: the docstring's summary runs past its first line"
 
 
-def test_modules_stay_small():
+def test_large_modules_get_a_look():
     large = {module: len(text.splitlines()) for module, text in SOURCES.items()}
-    large = {module: n for module, n in large.items() if n >= MAX_LINES}
-    assert not large, f"modules of {MAX_LINES} lines or more (split them): {large}"
+    unseen = {module: n for module, n in sorted(large.items()) if n > LOOK_AT and module not in LOOKED_AT}
+    assert not unseen, (
+        f"modules over {LOOK_AT} lines: look whether each holds one concept, then list it in LOOKED_AT: {unseen}"
+    )

@@ -180,7 +180,7 @@ def _parquet_columns(tree, predicted, probabilities, proba: bool) -> dict:
 def training_correct(client, parts: list, tree) -> int:
     """How many labelled rows of the encoded ``parts`` (``io/dask_frames.Encoded``) ``tree`` predicts
     right, counted on the workers (the "Training set" line of ``dtree train --engine dask``). The tree
-    goes to every worker once, laid out as the arrays the descent walks (``apply/predict.layout``)."""
+    goes to every worker once, laid out as the arrays the descent walks (``induction/predict/apply.layout``)."""
     import secrets
 
     import numpy as np

@@ -8,7 +8,7 @@ float) with the cases reaching a node held as a path of tests (``paths.py``; an 
 the rows along its path, summed per partition and on the cluster. Cases lacking a tested value go
 down each branch as C4.5's fractional cases, their weights on the 2**-24 grid
 (``constants.on_grid``), so every sum is exact and the order of the partitions is immaterial. A
-branch's share of them is ``_route``'s (``pessimistic_reference``): from the class sums of the
+branch's share of them is ``_route``'s (``prune/pessimistic/reference.py``): from the class sums of the
 parent's cases that know the value, by branch, and of those that lack it, which a pass over the
 partitions returns with the paths; the children's paths carry it. Subtree raising sends a node's
 cases down its largest branch: the counts of every node of that branch under the new routing are
@@ -216,7 +216,7 @@ class ClusterCases:
 
 
 def _shape(node) -> tuple:
-    """A grown Node's, or a node of the pruning's working tree's (``pessimistic_reference._P``), test and children."""
+    """A grown Node's, or a node of the pruning's working tree's (``prune/pessimistic/reference._P``), test and children."""
     if hasattr(node, "node"):
         return node.node.test, node.children
     return node.test, node.children

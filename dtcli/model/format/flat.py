@@ -3,7 +3,7 @@
 ``read_flat`` accepts exactly the trees ``nodes_json.read_nodes`` accepts, with the same checks
 made per node, and gives None for anything else (the caller then reads the tree the usual way,
 which names the problem). ``FlatNodes`` holds the tree breadth first, each split's children in
-consecutive slots, as ``induction/apply/predict``'s layout wants it; ``nodes()`` makes the Node
+consecutive slots, as ``induction/predict/apply``'s layout wants it; ``nodes()`` makes the Node
 objects from it, the tree ``nodes_json`` would have built, for the commands that need them.
 """
 

@@ -2,7 +2,7 @@
 
 The standard library encodes indented JSON in pure Python, one generator
 per nesting level; a model of 250,000 nodes then takes tens of seconds.
-This writer produces the same bytes (tests/model/test_jsontext.py checks it on
+This writer produces the same bytes (tests/model/format/test_jsontext.py checks it on
 models and random documents) with one list of pieces and one join. It walks
 the document with an explicit stack, so any nesting depth is written.
 
