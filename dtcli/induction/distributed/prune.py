@@ -216,7 +216,7 @@ class ClusterCases:
 
 
 def _shape(node) -> tuple:
-    """A grown Node's, or a node of the pruning's working tree's (``prune/pessimistic/reference._P``), test and children."""
+    """A grown Node's, or a node of the pruning's working tree's (``pessimistic/reference._P``), test and children."""
     if hasattr(node, "node"):
         return node.node.test, node.children
     return node.test, node.children
