@@ -1,7 +1,7 @@
 """Notes for the user from a layer that prints nothing itself (io's CSV detection): the caller says where they go.
 
-The command line and the Python API install the console's ``warn`` (``install``); with nothing
-installed, a note is a Python warning (``DtreeWarning``), so no note is ever lost or printed twice.
+The command line installs the console's ``warn`` (``install``); with nothing installed (the Python
+API), a note is a Python warning (``DtreeWarning``), so no note is ever lost or printed twice.
 """
 
 from __future__ import annotations
@@ -24,10 +24,3 @@ def tell(message: str) -> None:
     from dtcli.errors import DtreeWarning
 
     warnings.warn(message, DtreeWarning, stacklevel=3)
-
-
-def console_warn(message: str) -> None:
-    """The console's ``warn``, imported when the first note comes (a run without one never loads it)."""
-    import importlib
-
-    importlib.import_module("dtcli.render.console").warn(message)

@@ -155,7 +155,14 @@ def cli() -> None:
     """
     from dtcli import notes
 
-    notes.install(notes.console_warn)  # io's notes (what CSV detection assumed) as Warning: lines
+    notes.install(_console_warn)  # io's notes (what CSV detection assumed) as Warning: lines
+
+
+def _console_warn(message: str) -> None:
+    """The console's ``warn``, imported when the first note comes (a run without one never loads it)."""
+    from dtcli.render.console import warn
+
+    warn(message)
 
 
 def main() -> None:
