@@ -115,7 +115,8 @@ def command(
     binary = algorithm == "cart" if splits is None else splits == "binary"
     check_algorithm(algorithm, binary, costs, thresholds_all, explain, min_leaf)
     criterion = check_criterion(criterion, binary, costs, algorithm)
-    thresholds = thresholds or ("data" if algorithm == "c45" else "midpoint")
+    asked_thresholds, thresholds = thresholds, thresholds or ("data" if algorithm == "c45" else "midpoint")
+    note = not quiet and algorithm == "id3" and not binary and asked_thresholds is None
     parsed = [parse_condition(c) for c in conditions]
     plain = algorithm == "id3" and not (
         binary or costs.path or explain.on or explain.attributes or task == "regression" or weighting.wanted
@@ -124,7 +125,7 @@ def command(
     if plain:
         report = plain_gain(source, parsed, criterion, thresholds, thresholds_all, quiet, numeric_class)
         if report is not None:  # (a small plain file, read and scored without numpy: the same output)
-            return emit_gain(report, [str(c) for c in parsed], fmt, output)
+            return emit_gain(report, [str(c) for c in parsed], fmt, output, note)
     from dtcli.explain.report import gain_report
     from dtcli.induction.search.c45 import Thresholds
     from dtcli.model.where import named, select
@@ -189,8 +190,8 @@ def command(
     report.attributes = [row for row in report.attributes if row.name not in shown]
     if explain.on:
         write_output(output, explain.write(table, rows, report, parsed, attribute_costs))
-        return
-    emit_gain(report, where, fmt, output)
+        return id3_cuts_note(report) if note else None
+    emit_gain(report, where, fmt, output, note)
 
 
 def check_algorithm(algorithm: str, binary: bool, costs, thresholds_all: bool, explain, min_leaf) -> None:
@@ -242,8 +243,9 @@ def binary_output(report, explain, fmt: str, parsed, where: list[str], output) -
             console.print(part)
 
 
-def emit_gain(report, where: list[str], fmt: str, output) -> None:
-    """A multiway report on standard output, or with ``-o FILE`` in that file (atomically)."""
+def emit_gain(report, where: list[str], fmt: str, output, note: bool = False) -> None:
+    """A multiway report on standard output, or with ``-o FILE`` in that file (atomically); ``note``:
+    say after it where ID3's numeric cuts come from (``id3_cuts_note``)."""
     if output and output != "-":
         from dtcli.render.gain import gain_text
 
@@ -252,3 +254,18 @@ def emit_gain(report, where: list[str], fmt: str, output) -> None:
         from dtcli.render.gain import write_gain
 
         write_gain(report, where, fmt)
+    if note:
+        id3_cuts_note(report)
+
+
+def id3_cuts_note(report) -> None:
+    """When ID3's table scores numeric attributes without --thresholds: a line on stderr that says the
+    cuts are midpoints, the ones ``dtree train -a id3 --thresholds midpoint`` splits at (without
+    --thresholds, train refuses numeric attributes, so the * is that command's choice)."""
+    if any(row.threshold is not None for row in report.attributes):
+        from dtcli.render.console import notice
+
+        notice(
+            "Note: ID3 splits numeric attributes only with --thresholds; these cuts are midpoints, and * is the "
+            "choice of 'dtree train -a id3 --thresholds midpoint' (give --thresholds data for C4.5's cuts)"
+        )

@@ -276,7 +276,8 @@ def test_output_file_holds_what_stdout_shows(run, tmp_path, fmt, algorithm):
     shown = run(*args)
     out = tmp_path / f"gain.{fmt}"
     written = run(*args, "-o", out)
-    assert written.exit_code == 0 and written.stdout == "" and written.stderr == ""
+    assert written.exit_code == 0 and written.stdout == "" and written.stderr == shown.stderr
+    assert (shown.stderr != "") == (algorithm == "id3")  # (ID3's note on its numeric cuts)
     assert out.read_text() == shown.stdout
     assert [p.name for p in tmp_path.iterdir()] == [out.name]  # (written atomically: no temporary left)
 
@@ -380,3 +381,17 @@ def test_where_off_the_trees_path_says_so(run):
     )
     assert json.loads(run(*below).stdout)["path_note"] is None
     assert "path_note" not in json.loads(run(*weather, "-f", "json").stdout)  # (only with --where)
+
+
+def test_id3_says_whose_choice_its_numeric_cuts_are(run):
+    """Without --thresholds, train -a id3 refuses numeric attributes: the table's * is the choice of
+    train -a id3 --thresholds midpoint, and a note says so (not with -q, nor for a nominal table)."""
+    note = "these cuts are midpoints, and * is the choice of 'dtree train -a id3 --thresholds midpoint'"
+    shown = run("gain", SAMPLES / "iris.csv", "-f", "json")
+    chosen = json.loads(shown.stdout)["chosen"]
+    assert note in shown.stderr and len(shown.stderr.splitlines()) == 1
+    tree = json.loads(run("train", SAMPLES / "iris.csv", "--thresholds", "midpoint", "-f", "json").stdout)
+    assert tree["root"]["test"]["attribute"] == chosen
+    assert note not in run("gain", SAMPLES / "iris.csv", "--thresholds", "midpoint").stderr
+    assert note not in run("gain", SAMPLES / "iris.csv", "-q").stderr
+    assert note not in run("gain", SAMPLES / "weather.csv", "--ignore", "Day").stderr
