@@ -13,12 +13,13 @@ JVM doing the least it does with the same table:
   ``java weka.classifiers.trees.J48 -t iris.arff`` (the ARFF copies in tests/fixtures/weka/data/).
 
 Weka's run with -t alone trains, prints the tree and evaluates it on the training set and by 10-fold
-cross-validation; dtree's commands each do one of those things, or less. The commands: train, predict,
+cross-validation; each dtree command does a part of that, or less. The commands: train, predict,
 evaluate (a model on the data, and --cv 10 as Weka does), gain (the plain path, and DTREE_PLAIN=0 for
 the full numpy path: whether the second path pays), prune (pessimistic, with --data), rules, show,
-diff (the model against its pruned copy), and ``dtree --version`` with ``python -c pass`` (the floor:
-Python's own start) beside Id3. The models are trained once before the rounds, into a temporary
-directory; every output goes to a file, as in a grading script's pipe.
+diff (the model against its pruned copy), and ``dtree --version`` beside Id3, with the floors: Python's
+own start (``python -c pass``), ``python -c "import click"`` and ``"import numpy"``. The models are
+trained once before the rounds, into a temporary directory; every output goes to a file, as in a
+grading script's pipe.
 
 Each round visits the commands in a shuffled order (seeded), each run right after a run of its table's
 JVM command, so the JVM is sampled as often and at the same moments as dtree; ``--repeat`` rounds
@@ -50,6 +51,8 @@ ROOT = HERE.parent.parent
 SAMPLES = ROOT / "sample_data"
 WEKA_DATA = ROOT / "tests" / "fixtures" / "weka" / "data"
 PLAIN_OFF = {"DTREE_PLAIN": "0"}
+# Python's own start and the two libraries most commands import (numpy with one OpenBLAS thread, as dtree sets it)
+FLOORS = {"python -c pass": "pass", "import click": "import click", "import numpy": "import numpy"}
 
 
 def dtree_default() -> str:
@@ -126,7 +129,8 @@ def measure(dtree, java, found, repeat, env, seed) -> dict[str, dict[str, list]]
         for label, (arguments, extra) in labelled.items():
             jobs.append((name, label, [*dtree, *arguments], {**env, **extra}))
         if name == "nominal":
-            jobs.append((name, "python -c pass", [sys.executable, "-c", "pass"], env))
+            for label, code in FLOORS.items():
+                jobs.append((name, label, [sys.executable, "-c", code], {**env, "OPENBLAS_NUM_THREADS": "1"}))
     runs: dict[str, dict[str, list]] = {name: {"JVM": []} for name in found}
     for name, label, command, environment in jobs:
         runs[name][label] = []
@@ -177,8 +181,9 @@ def roff_table(made) -> str:
     """The rows as a tbl(1) table for man/dtree-performance.7."""
     escape = lambda text: text.replace("\\", "\\e").replace("-", "\\-")  # noqa: E731
     lines = [".TS", "tab(@);", "l l r r r r.", "table@command@wall s@CPU s@wall x@CPU x"]
-    for name, label, wall, cpu, wall_x, cpu_x in made:
-        lines.append(f"{name}@{escape(label)}@{wall:.3f}@{cpu:.3f}@{wall_x:.2f}x@{cpu_x:.2f}x")
+    for k, (name, label, wall, cpu, wall_x, cpu_x) in enumerate(made):
+        shown = name if k == 0 or made[k - 1][0] != name else ""  # the table's name on its first row only
+        lines.append(f"{shown}@{escape(label)}@{wall:.3f}@{cpu:.3f}@{wall_x:.2f}x@{cpu_x:.2f}x")
     return "\n".join([*lines, ".TE"])
 
 
