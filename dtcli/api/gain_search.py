@@ -1,0 +1,173 @@
+"""``dtcli.gain``'s work: the options checked as ``dtree gain`` checks them, the table read, the report computed.
+
+The same steps, messages and core calls as the command (``cli/gain.py``): multiway
+reports (``-a id3``, with --costs, --thresholds-all, --attribute), J48's report (``-a c45``),
+CART's binary candidates (``-a cart`` or ``splits="binary"``) and, for a numeric target,
+each attribute's best split by decrease in mean squared error; the attribute starred is
+the one the tree grower splits on there (``grow.grower.node_choice``).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from dtcli.errors import DataError, ParameterError
+
+
+class Asked(NamedTuple):
+    """The gain options after the command's checks and defaults."""
+
+    algorithm: str
+    binary: bool
+    criterion: str
+    thresholds: str
+    min_leaf: float | None
+    all_cuts: bool
+    costs: str | None
+    cost_measure: str
+    nunez_w: float
+    attributes: tuple
+
+
+def asked(algorithm, splits, criterion, thresholds, min_leaf, all_cuts, costs, cost_measure, nunez_w, attributes):
+    """The options as ``dtree gain`` takes them (its defaults, its refusals and messages); ``min_leaf`` and
+    ``nunez_w`` already checked as numbers (``options.checked``)."""
+    from dtcli.api.options import algorithm_name
+    from dtcli.induction.names import CRITERION_NAMES, THRESHOLDS
+
+    if splits not in (None, "multiway", "binary"):
+        raise ParameterError(f"--splits {splits!r}: choose from multiway, binary")
+    name = ("cart" if splits == "binary" else "id3") if algorithm is None else algorithm_name(algorithm)
+    binary = name == "cart" if splits is None else splits == "binary"
+    if criterion is not None and criterion not in CRITERION_NAMES:
+        raise ParameterError(f"--criterion {criterion!r}: choose from {', '.join(CRITERION_NAMES)}")
+    if thresholds is not None and thresholds not in THRESHOLDS:
+        raise ParameterError(f"--thresholds {thresholds!r}: choose from {', '.join(sorted(THRESHOLDS, reverse=True))}")
+    if not isinstance(all_cuts, bool):
+        raise ParameterError(f"--thresholds-all is a flag: give True or False, got {all_cuts!r}")
+    if name == "c45":
+        if binary:
+            raise ParameterError("-a c45 splits one branch per nominal value: leave out --splits binary")
+        for given, flag in ((costs, "--costs"), (all_cuts, "--thresholds-all")):
+            if given:
+                raise ParameterError(f"{flag} works with ID3's scores: leave out -a c45, or leave out {flag}")
+    if name == "id3" and min_leaf is not None:
+        raise ParameterError("--min-leaf applies to -a c45 and -a cart")
+    if min_leaf is not None and min_leaf < 0:
+        raise ParameterError(f"--min-leaf {min_leaf:g}: give a number of cases of 0 or more")
+    criterion = _criterion(criterion, binary, costs, name)
+    measure = "ratio" if cost_measure is None else cost_measure  # (checked with the costs, as the command does)
+    w = 1.0 if nunez_w is None else nunez_w
+    chosen = (attributes,) if isinstance(attributes, str) else tuple(attributes or ())
+    thresholds = thresholds or ("data" if name == "c45" else "midpoint")
+    costs = None if costs is None else str(costs)
+    return Asked(name, binary, criterion, thresholds, min_leaf, all_cuts, costs, measure, w, chosen)
+
+
+def _criterion(criterion, binary: bool, costs, algorithm: str) -> str:
+    """gain (multiway; c45 gain ratio) or gini (binary) by default; entropy is gain."""
+    if criterion == "cart" and not binary:
+        raise ParameterError(
+            "--criterion cart (Zaki's CART measure) scores binary splits: add -a cart or --splits binary"
+        )
+    if criterion == "gain-ratio" and binary:
+        raise ParameterError(
+            "--criterion gain-ratio scores multiway splits; with binary splits use gini, entropy or cart"
+        )
+    if binary and costs:  # (before the default: dtree gain -a cart --costs FILE ignores the costs, silently)
+        raise ParameterError("--costs weighs multiway splits (Mitchell 3.7.5); leave it out with binary splits")
+    if criterion is None:
+        return "gini" if binary else "gain-ratio" if algorithm == "c45" else "gain"
+    return "gain" if criterion == "entropy" else criterion
+
+
+def left_out(table, asked_for: tuple, fixed: tuple) -> tuple:
+    """The attributes ``attribute`` leaves out of the table (none without it); an unknown name is an error."""
+    if not asked_for:
+        return ()
+    from dtcli.model.colnames import find, near
+
+    names = [a.name for a in table.attributes]
+    found_names = []
+    for name in asked_for:
+        found = find(name, names)
+        if found is None:
+            close = near(name, names)
+            raise ParameterError(
+                f"--attribute {name}: {table.source} has no attribute of that name "
+                + (f"(the attributes are {', '.join(names)})" if close is None else f"(attribute {close})")
+            )
+        if found in fixed:
+            raise ParameterError(f"--attribute {name}: fixed by --where {name}=..., so not scored at this node")
+        found_names.append(found)
+    return tuple(n for n in names if n not in found_names)
+
+
+def scored(table, conditions: list[str], options: Asked, task):
+    """(kind, report, where): the report ``dtree gain`` prints for ``table``'s rows satisfying ``conditions``;
+    kind "multiway", "binary" or "regression" (report: (stats, found, subset, chosen))."""
+    from dtcli.induction.search.c45 import Thresholds
+    from dtcli.model.where import named, parse_condition, select
+
+    if table.is_regression and task is None and options.algorithm != "cart":
+        from dtcli.induction.algorithms import numeric_class_error
+
+        raise numeric_class_error(table, options.algorithm)
+    if table.n_rows == 0:
+        raise DataError(f"{table.source}: no data rows; the file has a header but no examples")
+    parsed = named(table, [parse_condition(c) for c in conditions])
+    rows = select(table, parsed)
+    if len(rows) == 0:
+        raise ParameterError(f"{table.source}: no row satisfies --where {' and '.join(conditions)}")
+    where = [str(c) for c in parsed]
+    fixed = tuple(c.name for c in parsed if c.op == "=")
+    if table.is_regression:
+        if options.algorithm == "c45":
+            raise ParameterError("-a c45 classifies: a numeric target needs -a cart, or --task classification")
+        from dtcli.induction.apply.gain_tree import regression_found
+        from dtcli.induction.search.regression import regression_report
+
+        subset = table.take(rows)
+        stats, found = regression_report(subset)
+        found, chosen = regression_found(table, rows, found, fixed, options.min_leaf)
+        return "regression", (stats, found, subset, chosen), where
+    hidden = left_out(table, options.attributes, fixed)
+    place = Thresholds(table, options.thresholds).place
+    if options.binary or options.algorithm == "c45":
+        from dtcli.induction.apply.gain_tree import tree_report
+
+        report = tree_report(table, rows, options.algorithm, options.binary, options.criterion, options.thresholds,
+                             options.min_leaf, fixed, place, hidden, parsed)  # fmt: skip
+        return ("binary" if options.binary else "multiway"), report, where
+    return "multiway", _multiway(table, rows, parsed, fixed, place, hidden, options), where
+
+
+def _multiway(table, rows, parsed, fixed, place, hidden, options: Asked):
+    """ID3's report: information gain (or the criterion), with --costs and --thresholds-all."""
+    from dtcli.induction.apply.report import gain_report
+    from dtcli.model.where import select
+
+    costs = None
+    if options.costs:
+        from dtcli.induction.criteria.costs import AttributeCosts
+        from dtcli.io.costs import read_costs
+
+        read = read_costs(options.costs, [a.name for a in table.attributes])
+        costs = AttributeCosts(read, options.cost_measure, options.nunez_w)
+    criterion = options.criterion
+    report = gain_report(table, criterion, rows, exclude=fixed, place=place, all_cuts=options.all_cuts, costs=costs)
+    if parsed:
+        from dtcli.induction.apply.tree_path import off_path
+
+        def choice_at(taken):
+            above = tuple(c.name for c in taken if c.op == "=")
+            found = gain_report(table, criterion, select(table, taken), above, place, costs=costs)
+            if found.chosen is None:
+                return None
+            row = next(r for r in found.attributes if r.name == found.chosen)
+            return row.name, "nominal" if row.threshold is None else "numeric", row.threshold, None
+
+        report.path_note = off_path(parsed, choice_at)
+    report.partial = bool(hidden)
+    report.attributes = [row for row in report.attributes if row.name not in hidden]
+    return report
