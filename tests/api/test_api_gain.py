@@ -163,3 +163,21 @@ def test_gain_of_a_frame_is_the_gain_of_its_file():
     frame = pandas.read_csv(SAMPLES / "risk.csv")
     assert (dtcli.gain(frame, ignore="Point", algorithm="cart").to_json()
             == dtcli.gain(SAMPLES / "risk.csv", ignore="Point", algorithm="cart").to_json())  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "path, options",
+    [
+        (SAMPLES / "weather.csv", {"ignore": "Day", "where": ["Outlook=Rain"]}),
+        (DATA / "labor.arff", {"algorithm": "c45"}),
+        (SAMPLES / "risk.csv", {"ignore": "Point", "algorithm": "cart"}),
+        (DATA / "cpu.arff", {"algorithm": "cart", "min_leaf": 5}),
+    ],
+)
+def test_gain_is_the_commands_in_a_process_of_its_own(path, options):
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "dtcli", "gain", str(path), "-f", "json", *gain_args(options)]
+    found = subprocess.run(command, capture_output=True, text=True, check=True, env={**os.environ, "COLUMNS": "100"})
+    assert dtcli.gain(path, **options).to_json() == found.stdout
