@@ -124,6 +124,12 @@ def scored(table, conditions: list[str], options: Asked, task):
     if table.is_regression:
         if options.algorithm == "c45":
             raise ParameterError("-a c45 classifies: a numeric target needs -a cart, or --task classification")
+        # (dtree gain ignores these with a numeric target, silently; here they are refused)
+        for given, flag in ((options.attributes, "--attribute"), (options.costs, "--costs"),
+                            (options.all_cuts, "--thresholds-all")):  # fmt: skip
+            if given:
+                raise ParameterError(f"{flag} works with a class target; a numeric target's table shows every "
+                                     f"attribute's best split: leave out {flag}")  # fmt: skip
         from dtcli.induction.apply.gain_tree import regression_found
         from dtcli.induction.search.regression import regression_report
 
@@ -133,6 +139,8 @@ def scored(table, conditions: list[str], options: Asked, task):
         return "regression", (stats, found, subset, chosen), where
     hidden = left_out(table, options.attributes, fixed)
     place = Thresholds(table, options.thresholds).place
+    if options.binary and options.all_cuts:  # (dtree gain ignores it with binary splits, silently)
+        raise ParameterError("--thresholds-all lists the cuts of multiway scores: leave it out with binary splits")
     if options.binary or options.algorithm == "c45":
         from dtcli.induction.apply.gain_tree import tree_report
 

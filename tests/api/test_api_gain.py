@@ -152,10 +152,20 @@ def test_refusals_are_the_commands(run, path, options):
     assert result.stderr == f"Error: {error.value}\n"
 
 
-def test_costs_with_binary_splits_are_refused():
-    # (dtree gain -a cart --costs FILE without -c ignores the file; the API refuses it, as with -c)
-    with pytest.raises(dtcli.ParameterError, match="--costs weighs multiway splits"):
-        dtcli.gain(SAMPLES / "weather.csv", ignore="Day", algorithm="cart", costs="c.csv")
+@pytest.mark.parametrize(
+    "path, options, message",
+    [
+        (SAMPLES / "weather.csv", {"algorithm": "cart", "costs": "c.csv"}, "--costs weighs multiway splits"),
+        (SAMPLES / "iris.csv", {"algorithm": "cart", "thresholds_all": True}, "--thresholds-all lists the cuts"),
+        (DATA / "cpu.arff", {"algorithm": "cart", "attribute": "MMAX"}, "--attribute works with a class target"),
+        (DATA / "cpu.arff", {"task": "regression", "costs": "c.csv"}, "--costs works with a class target"),
+        (DATA / "cpu.arff", {"algorithm": "cart", "thresholds_all": True}, "--thresholds-all works with a class"),
+    ],
+)
+def test_what_the_command_ignores_is_refused(path, options, message):
+    # (dtree gain ignores these options there, silently; the API refuses them)
+    with pytest.raises(dtcli.ParameterError, match=message):
+        dtcli.gain(path, **options)
 
 
 def test_gain_of_a_frame_is_the_gain_of_its_file():
