@@ -11,7 +11,7 @@ class GainTable:
     decrease in mean squared error), ``report`` (the core's report), ``chosen`` (the attribute the tree
     splits on there, or None), ``to_json()`` (``dtree gain -f json``), ``to_csv()`` (``-f csv``), ``str()``
     (the table as ``dtree gain -o FILE`` writes it), ``records()`` and ``to_frame()`` (a row per attribute,
-    or per candidate split) and, in Jupyter, an HTML table.
+    or per candidate split), ``explain()`` (``--explain``) and, in Jupyter, an HTML table.
 
     >>> import dtcli
     >>> table = dtcli.gain("sample_data/weather.csv", ignore="Day", where="Outlook=Sunny")
@@ -30,10 +30,24 @@ class GainTable:
     BINARY_COLUMNS = ("name", "kind", "split", "values", "threshold", "missing", "gain", "gini_gain", "cart")
     REGRESSION_COLUMNS = ("name", "split", "mse_decrease")
 
-    def __init__(self, report, where: list[str], kind: str = "multiway"):
+    def __init__(self, report, where: list[str], kind: str = "multiway", context=None):
         self.report = report
         self.where = where
         self.kind = kind
+        self.context = context  # (what explain() derives from)
+
+    def explain(self, fmt: str = "text", digits: int = 3) -> str:
+        """The worked computation, as ``dtree gain ... --explain --explain-format FMT --digits DIGITS`` prints
+        it: counts, entropies, gains, split information, gain ratio and Gini written out (``fmt``: text,
+        markdown or latex); for ID3's scores and CART's binary splits.
+
+        >>> import dtcli
+        >>> print(dtcli.gain("sample_data/weather.csv", ignore="Day", attribute="Wind").explain().splitlines()[0])
+        PlayTennis: the worked computation
+        """
+        from dtcli.api.gain_search import explained
+
+        return explained(self.kind, self.report, self.context, fmt, digits)
 
     @property
     def chosen(self) -> str | None:
@@ -190,5 +204,5 @@ def gain(data, target=None, algorithm=None, where=(), criterion=None, thresholds
     options["task"] = task
     table, _ = training_table(data, options, names)
     conditions = [where] if isinstance(where, str) else list(where)
-    kind, report, shown = scored(table, conditions, given, task)
-    return GainTable(report, shown, kind)
+    kind, report, shown, context = scored(table, conditions, given, task)
+    return GainTable(report, shown, kind, context)

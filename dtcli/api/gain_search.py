@@ -14,6 +14,17 @@ from typing import NamedTuple
 from dtcli.errors import DataError, ParameterError
 
 
+class Context(NamedTuple):
+    """What ``explained`` (--explain) works from: the table, its rows, the --where conditions, the costs, and
+    ``again()``, the report again with every cut of the numeric attributes (as --explain scores them)."""
+
+    table: object
+    rows: object
+    parsed: list
+    costs: object
+    again: object = None
+
+
 class Asked(NamedTuple):
     """The gain options after the command's checks and defaults."""
 
@@ -104,8 +115,9 @@ def left_out(table, asked_for: tuple, fixed: tuple) -> tuple:
 
 
 def scored(table, conditions: list[str], options: Asked, task):
-    """(kind, report, where): the report ``dtree gain`` prints for ``table``'s rows satisfying ``conditions``;
-    kind "multiway", "binary" or "regression" (report: (stats, found, subset, chosen))."""
+    """(kind, report, where, context): the report ``dtree gain`` prints for ``table``'s rows satisfying
+    ``conditions``; kind "multiway", "binary" or "regression" (report: (stats, found, subset, chosen));
+    ``context`` what --explain derives from (None: c45 and regression, which have no derivation)."""
     from dtcli.induction.search.c45 import Thresholds
     from dtcli.model.where import named, parse_condition, select
 
@@ -136,7 +148,7 @@ def scored(table, conditions: list[str], options: Asked, task):
         subset = table.take(rows)
         stats, found = regression_report(subset)
         found, chosen = regression_found(table, rows, found, fixed, options.min_leaf)
-        return "regression", (stats, found, subset, chosen), where
+        return "regression", (stats, found, subset, chosen), where, None
     hidden = left_out(table, options.attributes, fixed)
     place = Thresholds(table, options.thresholds).place
     if options.binary and options.all_cuts:  # (dtree gain ignores it with binary splits, silently)
@@ -146,8 +158,12 @@ def scored(table, conditions: list[str], options: Asked, task):
 
         report = tree_report(table, rows, options.algorithm, options.binary, options.criterion, options.thresholds,
                              options.min_leaf, fixed, place, hidden, parsed)  # fmt: skip
-        return ("binary" if options.binary else "multiway"), report, where
-    return "multiway", _multiway(table, rows, parsed, fixed, place, hidden, options), where
+        context = Context(table, rows, parsed, None) if options.binary else None  # (c45: no derivation)
+        return ("binary" if options.binary else "multiway"), report, where, context
+    report, costs = _multiway(table, rows, parsed, fixed, place, hidden, options)
+    cuts = options._replace(all_cuts=True)
+    again = lambda: _multiway(table, rows, parsed, fixed, place, hidden, cuts)[0]  # noqa: E731
+    return "multiway", report, where, Context(table, rows, parsed, costs, again)
 
 
 def _multiway(table, rows, parsed, fixed, place, hidden, options: Asked):
@@ -178,4 +194,38 @@ def _multiway(table, rows, parsed, fixed, place, hidden, options: Asked):
         report.path_note = off_path(parsed, choice_at)
     report.partial = bool(hidden)
     report.attributes = [row for row in report.attributes if row.name not in hidden]
-    return report
+    return report, costs
+
+
+EXPLAIN_FORMATS = ("text", "markdown", "latex")
+MAX_DIGITS = 12
+
+
+def explained(kind: str, report, context: Context | None, fmt: str, digits: int) -> str:
+    """``dtree gain --explain --explain-format FMT --digits N``: the worked computation of ``report``."""
+    if context is None:
+        what = "-a c45" if kind == "multiway" else "a numeric target"
+        raise ParameterError(f"--explain works with ID3's scores and CART's binary splits, not {what}")
+    if fmt not in EXPLAIN_FORMATS:
+        raise ParameterError(f"--explain-format {fmt!r}: choose from {', '.join(EXPLAIN_FORMATS)}")
+    if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= MAX_DIGITS:
+        raise ParameterError(f"--digits {digits}: give a number of decimals from 0 to {MAX_DIGITS}")
+    from dtcli.render.counts import signs
+    from dtcli.render.explain import markdown_document, text_document
+    from dtcli.render.explain_latex import latex_document
+
+    where = tuple(str(c) for c in context.parsed)
+    subscript = tuple(c.value for c in context.parsed if c.op == "=")
+    pair = signs(report.classes)  # (Mitchell's positive class first)
+    order = None if pair is None else pair + tuple(c for c in range(len(report.classes)) if c not in pair)
+    if kind == "binary":
+        from dtcli.induction.apply.explain_binary import explain_binary
+
+        derivation = explain_binary(report, digits, where, subscript, order)
+    else:
+        from dtcli.induction.apply.explain import explain_gain
+
+        report = context.again() if context.again is not None else report
+        derivation = explain_gain(context.table, context.rows, report, digits, where, subscript, order, context.costs)
+    write = {"text": text_document, "markdown": markdown_document, "latex": latex_document}[fmt]
+    return write(derivation)

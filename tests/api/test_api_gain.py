@@ -191,3 +191,37 @@ def test_gain_is_the_commands_in_a_process_of_its_own(path, options):
     command = [sys.executable, "-m", "dtcli", "gain", str(path), "-f", "json", *gain_args(options)]
     found = subprocess.run(command, capture_output=True, text=True, check=True, env={**os.environ, "COLUMNS": "100"})
     assert dtcli.gain(path, **options).to_json() == found.stdout
+
+
+@pytest.mark.parametrize(
+    "path, options",
+    [
+        (SAMPLES / "weather.csv", {"ignore": "Day", "attribute": "Wind"}),
+        (SAMPLES / "weather.csv", {"ignore": "Day", "where": "Outlook=Sunny", "criterion": "gini"}),
+        (SAMPLES / "weather-numeric.csv", {"attribute": ["Temperature"]}),
+        (SAMPLES / "risk.csv", {"ignore": "Point", "algorithm": "cart"}),
+        (SAMPLES / "weather.csv", {"ignore": "Day", "algorithm": "cart", "where": "Outlook!=Overcast"}),
+    ],
+)
+def test_explain_is_the_commands_derivation(run, path, options):
+    table = dtcli.gain(path, **options)
+    for fmt, digits in (("text", 3), ("markdown", 5), ("latex", 0)):
+        args = ["--explain", "--explain-format", fmt, "--digits", str(digits)]
+        result = run("gain", path, *gain_args(options), *args)
+        assert result.exit_code == 0, result.stderr
+        assert table.explain(fmt, digits) == result.stdout
+
+
+def test_explain_with_costs_and_refusals(run, tmp_path):
+    costs = tmp_path / "costs.csv"
+    costs.write_text("Outlook,10\nHumidity,1\nWind,2\nTemperature,3\n")
+    result = run("gain", SAMPLES / "weather.csv", "--ignore", "Day", "--costs", costs, "--explain")
+    assert dtcli.gain(SAMPLES / "weather.csv", ignore="Day", costs=costs).explain() == result.stdout
+    with pytest.raises(dtcli.ParameterError, match="not -a c45"):
+        dtcli.gain(SAMPLES / "iris.csv", algorithm="c45").explain()
+    with pytest.raises(dtcli.ParameterError, match="not a numeric target"):
+        dtcli.gain(DATA / "cpu.arff", algorithm="cart").explain()
+    with pytest.raises(dtcli.ParameterError, match="--digits 13"):
+        dtcli.gain(SAMPLES / "weather.csv", ignore="Day").explain(digits=13)
+    with pytest.raises(dtcli.ParameterError, match="choose from text, markdown, latex"):
+        dtcli.gain(SAMPLES / "weather.csv", ignore="Day").explain("html")
