@@ -145,9 +145,10 @@ def evaluate_model(model, data, names=None, options=None) -> Evaluation:
     """``model`` judged on ``data`` with its target column, as ``dtree evaluate MODEL DATA`` judges it
     (``Model.evaluate``)."""
     from dtcli.api.data import table_for
+    from dtcli.api.options import checked
     from dtcli.induction.evaluate.predictions import of_model
 
-    options = options or {}
+    options = checked(options or {}, ("format_in", "max_bytes", "max_rows", "sep", "decimal"))
     schema = model.tree.schema
     if isinstance(data, (str, os.PathLike)):
         table, actual, labels, source = _read_judged(schema, os.fspath(data), options)

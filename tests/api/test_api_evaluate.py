@@ -102,6 +102,8 @@ def test_evaluate_needs_the_target(tmp_path):
     unlabelled.write_text("".join(line.rsplit(",", 1)[0] + "\n" for line in lines))
     with pytest.raises(dtcli.DataError, match="has no column 'PlayTennis' \\(the model's target\\) to judge"):
         model.evaluate(unlabelled)
+    with pytest.raises(dtcli.ParameterError, match="unknown option 'max_depth'"):
+        model.evaluate(unlabelled, max_depth=2)
     with pytest.raises(dtcli.DataError, match="no column 'PlayTennis'"):
         model.evaluate({"Outlook": ["Sunny"], "Temperature": ["Hot"], "Humidity": ["High"], "Wind": ["Weak"]})
 
