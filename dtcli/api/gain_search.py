@@ -69,10 +69,21 @@ def asked(algorithm, splits, criterion, thresholds, min_leaf, all_cuts, costs, c
     criterion = _criterion(criterion, binary, costs, name)
     measure = "ratio" if cost_measure is None else cost_measure  # (checked with the costs, as the command does)
     w = 1.0 if nunez_w is None else nunez_w
-    chosen = (attributes,) if isinstance(attributes, str) else tuple(attributes or ())
+    chosen = texts(attributes, "--attribute")
     thresholds = thresholds or ("data" if name == "c45" else "midpoint")
     costs = None if costs is None else str(costs)
     return Asked(name, binary, criterion, thresholds, min_leaf, all_cuts, costs, measure, w, chosen)
+
+
+def texts(value, option: str) -> tuple:
+    """A name (or condition) or a list of them as a tuple of strings; ParameterError for anything else."""
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, (list, tuple)) and all(isinstance(item, str) for item in value):
+        return tuple(value)
+    raise ParameterError(f"{option}: give a string or a list of strings, got {value!r}")
 
 
 def _criterion(criterion, binary: bool, costs, algorithm: str) -> str:

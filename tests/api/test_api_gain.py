@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 
@@ -225,3 +226,19 @@ def test_explain_with_costs_and_refusals(run, tmp_path):
         dtcli.gain(SAMPLES / "weather.csv", ignore="Day").explain(digits=13)
     with pytest.raises(dtcli.ParameterError, match="choose from text, markdown, latex"):
         dtcli.gain(SAMPLES / "weather.csv", ignore="Day").explain("html")
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"where": 123}, "--where: give a string or a list of strings, got 123"),
+        ({"attribute": 5}, "--attribute: give a string or a list of strings, got 5"),
+        ({"task": "banana"}, "--task 'banana': choose from auto, classification, regression"),
+        ({"splits": "ternary"}, "--splits 'ternary': choose from multiway, binary"),
+        ({"thresholds_all": "yes"}, "--thresholds-all is a flag"),
+        ({"algorithm": "c45", "min_leaf": "2"}, "--min-leaf must be a number"),
+    ],
+)
+def test_wrong_values_are_parameter_errors(options, message):
+    with pytest.raises(dtcli.ParameterError, match=re.escape(message)):
+        dtcli.gain(SAMPLES / "weather.csv", ignore="Day", **options)
