@@ -195,13 +195,10 @@ def gain(data, target=None, algorithm=None, where=(), criterion=None, thresholds
     from dtcli.api.data import training_table
     from dtcli.api.gain_search import asked, scored, texts
     from dtcli.api.options import DATA_OPTIONS, checked
-    from dtcli.errors import ParameterError
 
     allowed = DATA_OPTIONS + ("task", "min_leaf", "cost_measure", "nunez_w")
     options = checked({**options, "target": target, "min_leaf": min_leaf}, allowed)
     task = None if options.get("task") in (None, "auto") else options["task"]
-    if task not in (None, "classification", "regression"):
-        raise ParameterError(f"--task {task!r}: choose from auto, classification, regression")
     given = asked(algorithm, splits, criterion, thresholds, options.pop("min_leaf"), thresholds_all, costs,
                   options.pop("cost_measure", None), options.pop("nunez_w", None), attribute)  # fmt: skip
     options["task"] = task

@@ -242,3 +242,8 @@ def test_explain_with_costs_and_refusals(run, tmp_path):
 def test_wrong_values_are_parameter_errors(options, message):
     with pytest.raises(dtcli.ParameterError, match=re.escape(message)):
         dtcli.gain(SAMPLES / "weather.csv", ignore="Day", **options)
+
+
+def test_fit_refuses_an_unknown_task_too():
+    with pytest.raises(dtcli.ParameterError, match="--task 'banana': choose from auto"):
+        dtcli.fit(SAMPLES / "weather.csv", ignore="Day", task="banana")
