@@ -6,8 +6,8 @@ __version__ = "0.1.0"
 # The Python API (dtcli/api/), loaded on first use: ``import dtcli`` stays light (no numpy, pandas,
 # numba, scikit-learn). importlib, not an import statement: the package is complete before any of
 # these run, so the modules below that read ``__version__`` from it make no import cycle.
-API = ("fit", "load_model", "gain", "cross_validate", "diff", "Model", "GainTable", "Report", "Difference",
-       "DtreeError", "DataError", "ModelFormatError", "ParameterError", "DtreeWarning")  # fmt: skip
+API = ("fit", "load_model", "gain", "cross_validate", "diff", "Model", "GainTable", "Evaluation", "Report",
+       "Difference", "DtreeError", "DataError", "ModelFormatError", "ParameterError", "DtreeWarning")  # fmt: skip
 
 
 def __getattr__(name: str):
