@@ -5,8 +5,8 @@ from dtcli.version import __version__ as __version__
 # The Python API (dtcli/api/), loaded on first use: ``import dtcli`` stays light (no numpy, pandas,
 # numba, scikit-learn). importlib, not an import statement: the package is complete before any of
 # these run.
-API = ("fit", "load_model", "gain", "cross_validate", "diff", "Model", "GainTable", "Report", "Difference",
-       "DtreeError", "DataError", "ModelFormatError", "ParameterError", "DtreeWarning")  # fmt: skip
+API = ("fit", "load_model", "gain", "cross_validate", "diff", "Model", "GainTable", "Evaluation", "Report",
+       "Difference", "DtreeError", "DataError", "ModelFormatError", "ParameterError", "DtreeWarning")  # fmt: skip
 
 
 def __getattr__(name: str):

@@ -13,13 +13,13 @@ from __future__ import annotations
 import os
 
 from dtcli.api.diff import Difference, diff
-from dtcli.api.evaluation import Report, cross_validate
+from dtcli.api.evaluation import Evaluation, Report, cross_validate
 from dtcli.api.gain import GainTable, gain
 from dtcli.api.model import Model
 from dtcli.errors import DataError, DtreeError, DtreeWarning, ModelFormatError, ParameterError
 
-__all__ = ["fit", "load_model", "gain", "cross_validate", "diff", "Model", "GainTable", "Report", "Difference",
-           "DtreeError", "DataError", "ModelFormatError", "ParameterError", "DtreeWarning"]  # fmt: skip
+__all__ = ["fit", "load_model", "gain", "cross_validate", "diff", "Model", "GainTable", "Evaluation", "Report",
+           "Difference", "DtreeError", "DataError", "ModelFormatError", "ParameterError", "DtreeWarning"]  # fmt: skip
 
 
 def fit(data, target=None, algorithm="id3", names=None, **options) -> Model:
@@ -107,4 +107,4 @@ def load_model(path, max_bytes=None) -> Model:
     tree = loads_model(text, path)
     if not isinstance(tree, Tree):
         raise ModelFormatError(f"{path}: is a rule set, not a tree; load the tree it came from")
-    return Model(tree)
+    return Model(tree, path=path)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dtcli.api.data import is_missing, table_for
+from dtcli.api.data import table_for
 from dtcli.model.table import MISSING
 
 
@@ -71,9 +71,10 @@ class Model:
         ('No', 'Yes')
     """
 
-    def __init__(self, tree, labels=None):
+    def __init__(self, tree, labels=None, path=None):
         self.tree = tree
         self.labels = tuple(tree.classes) if labels is None else tuple(labels)
+        self.path = path  # the file it was read from or last saved to (None: only in memory)
 
     @property
     def algorithm(self) -> str:
@@ -135,48 +136,24 @@ class Model:
         return labels[np.argmax(proba, axis=1)]
 
     def evaluate(self, data, names=None, **options):
-        """Accuracy and confusion matrix (``.accuracy``, ``.matrix``, ``.labels``) of the predictions against
-        the target column of ``data``; for a regression tree, ``.rmse``, ``.mae``, ``.r2``. ``data`` as for
-        ``predict_proba``, with the target column.
+        """The model judged on ``data`` (with the target column) as ``dtree evaluate MODEL DATA`` judges it:
+        an ``Evaluation`` whose ``to_json()`` and ``str()`` are the command's ``-f json`` document and text
+        report (the model named by ``path``, the file it was read from or saved to), with the figures as
+        attributes: ``accuracy``, ``kappa``, ``matrix``, ``labels``, ... (regression: ``rmse``, ``mae``,
+        ``r2``, ``correlation``, ...). ``data`` as for ``predict_proba``; a value never seen in training
+        counts as missing (from a file, with a ``DtreeWarning`` as the command warns).
 
         >>> import dtcli
         >>> model = dtcli.fit("sample_data/weather.csv", ignore="Day")
-        >>> model.evaluate("sample_data/weather.csv").accuracy
-        1.0
+        >>> judged = model.evaluate("sample_data/weather.csv")
+        >>> judged.accuracy, judged.kappa, judged.labels
+        (1.0, 1.0, ('No', 'Yes'))
+        >>> print(str(judged).splitlines()[0])
+        === Evaluation on test set ===
         """
-        from dtcli.api.data import encode_for
-        from dtcli.errors import DataError
-        from dtcli.induction.predict.apply import predict_proba
+        from dtcli.api.evaluation import evaluate_model
 
-        schema = self.tree.schema
-        if isinstance(data, (str, os.PathLike)):
-            from dtcli.api.data import limits
-            from dtcli.io.encode import encode_for_schema, text_columns
-            from dtcli.io.read import read_data
-
-            raw = read_data(os.fspath(data), options.get("format_in"), text_columns(schema), limits(options))
-            encoded = encode_for_schema(raw, schema)
-            if not encoded.has_target:
-                raise DataError(f"{raw.source}: no column {schema.target.name!r} (the target) to evaluate against")
-            table, actual, labels = encoded.table, encoded.actual, encoded.labels
-        else:
-            table, cells = table_for(schema, data, names, options)
-            if cells is None:
-                raise DataError(f"{table.source}: no column {schema.target.name!r} (the target) to evaluate against")
-            if schema.is_regression:
-                actual = encode_for(schema.target, cells, table.source)
-            else:
-                texts = ["" if is_missing(c) else c if isinstance(c, str) else str(c) for c in cells]
-                labels = schema.classes + tuple(sorted({t for t in texts if t and t not in schema.classes}))
-                actual = np.array([labels.index(t) if t else MISSING for t in texts], dtype=np.int64)
-        proba = predict_proba(self.tree, table)
-        if schema.is_regression:
-            from dtcli.evaluate.metrics import evaluate_regression
-
-            return evaluate_regression(np.asarray(actual, dtype=np.float64), proba[:, 0])
-        from dtcli.evaluate.metrics import evaluate
-
-        return evaluate(np.asarray(actual), np.argmax(proba, axis=1), labels, schema.classes)
+        return evaluate_model(self, data, names, options)
 
     def explain(self, row) -> Explanation:
         """The path ``row`` (a dict of attribute values, or one row of a DataFrame) takes from the root: each
@@ -245,6 +222,7 @@ class Model:
 
         with atomic(os.fspath(path)) as handle:
             dump_model(self.tree, handle.write)
+        self.path = os.fspath(path)
 
     def to_text(self) -> str:
         """The tree as ``dtree show -f text`` prints it (J48's plain layout)."""

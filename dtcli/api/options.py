@@ -55,6 +55,8 @@ def checked(options: dict, allowed=TRAINING_OPTIONS + DATA_OPTIONS) -> dict:
             raise ParameterError(f"{option} must be a number, got {value!r}")
         if name in FLAGS and not isinstance(value, bool):
             raise ParameterError(f"{option} is a flag: give True or False, got {value!r}")
+        if name == "task" and value not in ("auto", "classification", "regression"):
+            raise ParameterError(f"{option} {value!r}: choose from auto, classification, regression")
     return {name: _typed(name, value) for name, value in options.items()}
 
 

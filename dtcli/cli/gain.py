@@ -149,7 +149,7 @@ def command(
 
         if algorithm == "c45":
             raise ParameterError("-a c45 classifies: a numeric target needs -a cart, or --task classification")
-        from dtcli.cli.gain_tree import regression_found
+        from dtcli.explain.tree_report import regression_found
 
         subset = table.take(rows)
         stats, found = regression_report(subset)
@@ -164,7 +164,7 @@ def command(
     if explain.on:
         explain.check(fmt)
     if binary or algorithm == "c45":
-        from dtcli.cli.gain_tree import tree_report
+        from dtcli.explain.tree_report import tree_report
 
         report = tree_report(
             table, rows, algorithm, binary, criterion, thresholds, min_leaf, fixed, place, shown, parsed

@@ -64,9 +64,9 @@ def _difference_cells(difference: Difference, kind: str, times: dict) -> tuple[s
     return where, aspects, a, b
 
 
-def diff_html(comparison: Comparison, names: tuple[str, str]) -> str:
-    """For a notebook: the verdict, schema problems, summary and notes, and a table of the differences found
-    (the first ``SHOWN``), every text escaped."""
+def diff_html(comparison: Comparison, names: tuple[str, str], agreement=None) -> str:
+    """For a notebook: the verdict, schema problems, summary, agreement (``dtree diff --data``) and notes, and
+    a table of the differences found (the first ``SHOWN``), every text escaped."""
     from dtcli.render.html import html_table, paragraph
 
     what = "Trees" if comparison.kind == "tree" else "Rule sets"
@@ -74,6 +74,8 @@ def diff_html(comparison: Comparison, names: tuple[str, str]) -> str:
     lines = [f"{what} {shown(names[0])} (A) and {shown(names[1])} (B) {verdict}"]
     lines += [f"Schema: {shown(problem)}" for problem in comparison.problems]
     lines.append(_summary_line(comparison))
+    if agreement is not None:
+        lines.append(_agreement_line(agreement))
     lines += [f"Note: {shown(note)}" for note in comparison.notes]
     out = paragraph("\n".join(lines))
     if comparison.differences:
