@@ -7,7 +7,7 @@ import click
 from dtcli.cli.common import format_in_option, load_model, output_option, write_output
 from dtcli.cli.guard import Command
 from dtcli.cli.options import data_limit_options, format_option, metrics_json_option
-from dtcli.pipeline.predict_table import csv_output, predict_data, report, unseen_warnings
+from dtcli.pipeline.predict_table import csv_output, predict_data, report, streamable, unseen_warnings
 
 FORMATS = ("csv", "json", "text", "parquet")
 
@@ -71,7 +71,6 @@ def command(model, data, output, proba, fmt, explain, metrics_json, format_in, l
     Example: dtree predict weather.json sample_data/weather.csv -o predicted.csv
     """
     from dtcli.cli.extensions import refuse_swapped
-    from dtcli.pipeline.predict_stream import early_reader
 
     refuse_swapped("predict", model, data)
     if engine == "dask" or scheduler is not None:
@@ -85,7 +84,11 @@ def command(model, data, output, proba, fmt, explain, metrics_json, format_in, l
 
         raise ParameterError("--metrics-json -: standard output carries the predictions; give -o FILE for them, "
                              "or --metrics-json FILE")  # fmt: skip
-    early = early_reader(data, output, fmt, explain, format_in, limits)
+    early = None
+    if streamable(data, output, fmt, explain, format_in):  # DATA read ahead a chunk at a time while the model loads
+        from dtcli.pipeline.predict_stream import Early
+
+        early = Early(data, limits)
     try:
         tree = load_model(model, limits, on_schema=early and early.schema_known, flat=bool(early) and not metrics_json)
         if proba and tree.schema.is_regression:

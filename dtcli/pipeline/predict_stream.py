@@ -39,20 +39,6 @@ class Streamed:
     table: None = None
 
 
-def early_reader(data: str, output, fmt: str, explain: bool, format_in, limits) -> Early | None:
-    """DATA read ahead a chunk at a time while the model loads (``Early``), when the predictions go
-    to a file as CSV and DATA may be a plain CSV file; else None."""
-    if not output or output == "-" or fmt != "csv" or explain or (format_in or "csv") != "csv":
-        return None
-    if data == "-" or data.lower().removesuffix(".gz").endswith(".arff"):
-        return None
-    from dtcli.io.read import is_parquet
-
-    if is_parquet(data):
-        return None
-    return Early(data, limits)
-
-
 def streamed(tree, early: Early, output: str, proba: bool, metrics_json, quiet: bool) -> Streamed | None:
     """``stream``, or None when the whole-file path must predict (nothing done: it gives the
     message, if any)."""

@@ -54,6 +54,19 @@ def predict_data(tree, data: str, format_in, limits, paths: bool, quiet: bool) -
     return Predicted(raw, encoded, warnings, predicted, probabilities, why)
 
 
+def streamable(data: str, output, fmt: str, explain: bool, format_in) -> bool:
+    """Whether ``predict_stream`` may predict this run (read DATA ahead while the model loads): the
+    predictions go to a file as CSV and DATA may be a plain CSV file. (Here, so that a run that
+    cannot stream never loads that module.)"""
+    if not output or output == "-" or fmt != "csv" or explain or (format_in or "csv") != "csv":
+        return False
+    if data == "-" or data.lower().removesuffix(".gz").endswith(".arff"):
+        return False
+    from dtcli.io.read import is_parquet
+
+    return not is_parquet(data)
+
+
 def unseen_warnings(source: str, unseen: dict[str, int]) -> list[str]:
     """The warning (without ``Warning:``) for each column with values never seen in training."""
     return [
