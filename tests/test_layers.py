@@ -28,6 +28,10 @@ THIRD_PARTY_OWNER = {"click": "cli", "rich": "render", "pandas": "io", "arff": "
 BELOW_API = ("model", "induction", "io", "render")
 API = ("dtcli.api", "dtcli.sklearn")
 CORE = ("model", "induction")
+# dtcli.pipeline (the work the commands and the API share) sits below dtcli.api and dtcli.cli and above
+# the rest: model, induction, io and render never import it, and it imports neither click, the API nor cli.
+PIPELINE = "dtcli.pipeline"
+ABOVE_PIPELINE = ("dtcli.cli", *API)
 
 KERNEL_LIBRARIES = {"__future__", "collections", "numpy", "numba", "math"}  # collections: namedtuple
 KERNEL_CONSTANTS = "dtcli.induction.criteria.constants"
@@ -78,6 +82,20 @@ def test_layers_below_the_api_do_not_import_it():
         if inside(target, API)
     ]
     assert not offences, "the Python API is above io, induction, model and render:\n" + "\n".join(offences)
+
+
+def test_pipeline_is_below_the_api_and_the_commands():
+    offences = [
+        f"{module} imports {target}"
+        for module in sorted(SOURCES)
+        if layer(module) in BELOW_API
+        for target in sorted(GRAPH[module])
+        if inside(target, (PIPELINE,))
+    ]
+    for module in sorted(m for m in SOURCES if inside(m, (PIPELINE,))):
+        offences += [f"{module} imports {t}" for t in sorted(GRAPH[module]) if inside(t, ABOVE_PIPELINE)]
+        offences += [f"{module} imports click" for _ in external_imports(SOURCES[module]) & {"click"}]
+    assert not offences, "dtcli.pipeline is below the API and the commands, above the rest:\n" + "\n".join(offences)
 
 
 def test_kernels_import_only_numba_code():
