@@ -7,7 +7,7 @@ import click
 from dtcli.cli.common import format_in_option, load_model, output_option, write_output
 from dtcli.cli.guard import Command
 from dtcli.cli.options import data_limit_options, format_option, metrics_json_option
-from dtcli.cli.predict_rows import csv_output, predict_table
+from dtcli.pipeline.predict_table import csv_output, predict_data, report, streamable, unseen_warnings
 
 FORMATS = ("csv", "json", "text", "parquet")
 
@@ -71,17 +71,10 @@ def command(model, data, output, proba, fmt, explain, metrics_json, format_in, l
     Example: dtree predict weather.json sample_data/weather.csv -o predicted.csv
     """
     from dtcli.cli.extensions import refuse_swapped
-    from dtcli.io.encode import encode_for_schema, text_columns
-    from dtcli.io.read import read_data
-    from dtcli.render.console import warn
 
     refuse_swapped("predict", model, data)
     if engine == "dask" or scheduler is not None:
-        from dtcli.cli.predict_dask import predict_on_dask
-
-        return predict_on_dask(
-            model, data, output, proba, fmt, (explain, metrics_json, format_in, limits), engine, scheduler
-        )
+        return _on_dask(model, data, output, proba, fmt, (explain, metrics_json, format_in, limits), engine, scheduler)
     if fmt == "parquet":
         from dtcli.errors import ParameterError
 
@@ -91,7 +84,11 @@ def command(model, data, output, proba, fmt, explain, metrics_json, format_in, l
 
         raise ParameterError("--metrics-json -: standard output carries the predictions; give -o FILE for them, "
                              "or --metrics-json FILE")  # fmt: skip
-    early = _early(data, output, fmt, explain, format_in, limits)
+    early = None
+    if streamable(data, output, fmt, explain, format_in):  # DATA read ahead a chunk at a time while the model loads
+        from dtcli.pipeline.predict_stream import Early
+
+        early = Early(data, limits)
     try:
         tree = load_model(model, limits, on_schema=early and early.schema_known, flat=bool(early) and not metrics_json)
         if proba and tree.schema.is_regression:
@@ -105,27 +102,12 @@ def command(model, data, output, proba, fmt, explain, metrics_json, format_in, l
         if early:
             early.close()
     tree = tree.tree() if hasattr(tree, "flat_nodes") else tree  # the Node objects, read for prediction alone
-    raw = read_data(data, format_in, text_columns(tree.schema), limits)
-    encoded = encode_for_schema(raw, tree.schema)
-    warnings = [f"{raw.source}: no data rows to predict"] if encoded.table.n_rows == 0 else []
-    for name, count in encoded.unseen.items():
-        warnings.append(f"{raw.source}: column {name!r}: {count} value(s) never seen in training, treated as missing")
-    for message in warnings:
-        warn(message)
-    why = None
-    if explain or fmt == "text":
-        from dtcli.explain.why import row_paths
-
-        why = row_paths(tree, encoded.table)
-        codes, probabilities = why.codes, why.proba
-    else:
-        codes, probabilities = predict_table(tree, encoded.table, quiet)
-    regression = tree.schema.is_regression
-    predicted = probabilities[:, 0] if regression else codes
+    done = predict_data(tree, data, format_in, limits, explain or fmt == "text", quiet)
+    raw, encoded, predicted, probabilities, why = done.raw, done.encoded, done.predicted, done.probabilities, done.why
     if fmt == "csv":
         text = csv_output(raw, tree, predicted, probabilities, proba, why)
     elif fmt == "json":
-        text = _json(tree, predicted, probabilities if proba else None, why, warnings)
+        text = _json(tree, predicted, probabilities if proba else None, why, done.warnings)
     else:
         text = _text(tree, why, proba)
     if metrics_json and not encoded.has_target:
@@ -142,36 +124,33 @@ def command(model, data, output, proba, fmt, explain, metrics_json, format_in, l
         _report(tree, encoded, predicted, probabilities, quiet, metrics_json, about)
 
 
-def _early(data: str, output, fmt: str, explain: bool, format_in, limits):
-    """DATA read ahead a chunk at a time while the model loads (``predict_stream.Early``), when the
-    predictions go to a file as CSV and DATA may be a plain CSV file; else None."""
-    if not output or output == "-" or fmt != "csv" or explain or (format_in or "csv") != "csv":
-        return None
-    if data == "-" or data.lower().removesuffix(".gz").endswith(".arff"):
-        return None
-    from dtcli.io.read import is_parquet
+def _on_dask(model, data, output, proba, fmt, others, engine, scheduler) -> None:
+    """``--engine dask``: the workers write OUTDIR's parts (``pipeline/predict_dask``); a line on what was done."""
+    from dtcli.errors import ParameterError
+    from dtcli.pipeline.predict_dask import check, run
+    from dtcli.render.console import info, warn
 
-    if is_parquet(data):
-        return None
-    from dtcli.cli.predict_stream import Early
-
-    return Early(data, limits)
+    explain, metrics_json, format_in, limits = others
+    if engine != "dask":
+        raise ParameterError("--scheduler applies to --engine dask")
+    check(output, fmt, explain, metrics_json, format_in)
+    rows, parts, unseen = run(model, data, output, fmt, proba, scheduler, limits)
+    for message in unseen_warnings(data, unseen):
+        warn(message)
+    info(f"{rows:,} row(s) predicted into {parts} part(s) in {output}")
 
 
 def _streamed(tree, model, early, output, proba, metrics_json, quiet: bool) -> bool:
-    """Predict into the file ``output`` the rows ``early`` reads (``predict_stream``), with the
+    """Predict into the file ``output`` the rows ``early`` reads (``pipeline/predict_stream``), with the
     warnings and report of the whole-file path; False when that path must do it (nothing done)."""
-    from dtcli.cli.predict_stream import stream
-    from dtcli.errors import DtreeError
-    from dtcli.io.csv.chunks import NotPlain
+    from dtcli.pipeline.predict_stream import streamed
     from dtcli.render.console import warn
 
-    try:
-        done = stream(tree, early, output, proba, metrics_json, quiet)
-    except (NotPlain, DtreeError):
+    done = streamed(tree, early, output, proba, metrics_json, quiet)
+    if done is None:
         return False  # the whole-file path gives the message, if any
-    for name, count in done.unseen.items():
-        warn(f"{done.source}: column {name!r}: {count} value(s) never seen in training, treated as missing")
+    for message in unseen_warnings(done.source, done.unseen):
+        warn(message)
     if done.has_target:
         about = {"model": model, "data": done.source, "method": "test-set"}
         _report(tree, done, done.predicted, done.probabilities, quiet, metrics_json, about)
@@ -231,27 +210,13 @@ def _report(tree, encoded, predicted, probabilities, quiet: bool, metrics_json: 
     """Accuracy, kappa and confusion matrix (or the regression errors) on standard error unless
     ``quiet``, and the whole report as 'dtree evaluate -f json' writes it to ``metrics_json``
     (``-``: standard output)."""
-    from dtcli.evaluate.metrics import evaluate, evaluate_regression
     from dtcli.render.console import info
-    from dtcli.render.metrics import evaluation_text, regression_text
 
-    if tree.schema.is_regression:
-        text = regression_text(evaluate_regression(encoded.actual, predicted))
-    else:
-        text = evaluation_text(evaluate(encoded.actual, predicted, encoded.labels, tree.classes))
+    text, document = report(tree, encoded, predicted, probabilities, about if metrics_json else None)
     if not quiet:
         info(text.rstrip("\n"))
     if metrics_json:
-        from dtcli.evaluate.predictions import Predictions, training_prior
-        from dtcli.render.evaluation import evaluation_output
-
-        if tree.schema.is_regression:
-            part = Predictions(encoded.actual, predicted, None, (), (), training_prior(tree))
-        else:
-            part = Predictions(
-                encoded.actual, predicted, probabilities, encoded.labels, tree.classes, training_prior(tree)
-            )
-        write_output(metrics_json, evaluation_output([part], "json", about))
+        write_output(metrics_json, document)
 
 
 def _write(output, text, last: bool) -> None:

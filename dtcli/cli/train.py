@@ -258,7 +258,7 @@ def _train_dask(source, training, scheduler):
             dialect=(source.limits.sep, source.limits.decimal),
         )
 
-    from dtcli.cli.predict_dask import training_correct
+    from dtcli.pipeline.predict_dask import training_correct
 
     return train_distributed(load, params, replace(training.pruning, method=method), scheduler, judge=training_correct)
 

@@ -206,12 +206,12 @@ def test_explain_a_10000_level_chain(run, tmp_path):
 
 @pytest.mark.parametrize("options", [(), ("--proba",), ("--explain",), ("--proba", "--explain")])
 def test_rows_written_in_pieces_are_the_rows_written_whole(run, c45, monkeypatch, tmp_path, options):
-    from dtcli.cli import predict_rows
+    from dtcli.pipeline import predict_table
 
     model, data = c45
     data.write_text(data.read_text() + "".join(f"sunny,{60 + i},{65 + i},false\n" for i in range(20)))
     whole = run("predict", model, data, *options, "-o", tmp_path / "whole.csv")
-    monkeypatch.setattr(predict_rows, "ECHO_ROWS", 3)
+    monkeypatch.setattr(predict_table, "ECHO_ROWS", 3)
     pieces = run("predict", model, data, *options, "-o", tmp_path / "pieces.csv")
     to_stdout = run("predict", model, data, *options)
     assert whole.exit_code == pieces.exit_code == to_stdout.exit_code == 0

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import dtcli.io.read
-from dtcli.cli.predict_stream import ReadAhead, inserted
 from dtcli.io.csv import chunks as csv_chunks
+from dtcli.pipeline.predict_stream import ReadAhead, inserted
 
 HEADER = "colour,size,weight,id,label"
 N = 55_000  # rows: over a MiB (smaller files are read whole)

@@ -9,7 +9,7 @@ fractional cases, their weights on the grid of ``constants.on_grid``: every sum 
 and for CART classification, unpruned, with ties to the first column (``cart.py``); anything else is
 refused with one line naming the option (``unsupported``), never a different tree. ``(correct,
 rows)``: how many of the labelled rows the tree predicts right (the "Training set" line), as
-``judge`` counts them where they lie (``cli/predict_dask.training_correct``), and how many there are.
+``judge`` counts them where they lie (``pipeline/predict_dask.training_correct``), and how many there are.
 """
 
 from __future__ import annotations

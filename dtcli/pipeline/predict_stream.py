@@ -17,9 +17,9 @@ from itertools import chain
 
 import numpy as np
 
-from dtcli.cli.predict_rows import replaced_columns
 from dtcli.io.csv.chunks import NotPlain, csv_chunks
 from dtcli.model.table import MISSING
+from dtcli.pipeline.predict_table import replaced_columns
 from dtcli.render.predicted import added_columns, plain, row_tails
 
 AHEAD = 1  # chunks read ahead of the one being predicted
@@ -37,6 +37,17 @@ class Streamed:
     predicted: np.ndarray
     probabilities: np.ndarray | None
     table: None = None
+
+
+def streamed(tree, early: Early, output: str, proba: bool, metrics_json, quiet: bool) -> Streamed | None:
+    """``stream``, or None when the whole-file path must predict (nothing done: it gives the
+    message, if any)."""
+    from dtcli.errors import DtreeError
+
+    try:
+        return stream(tree, early, output, proba, metrics_json, quiet)
+    except (NotPlain, DtreeError):
+        return None
 
 
 def stream(tree, early: Early, output: str, proba: bool, metrics_json, quiet: bool) -> Streamed:

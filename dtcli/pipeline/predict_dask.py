@@ -5,8 +5,8 @@ Contract: ``check`` refuses, in one line, what the Dask path cannot do (no -o, -
 reads DATA on the cluster (``io/dask_frames.read_frame``: a CSV file or glob, Parquet file,
 directory or glob), ships the model's text to every worker once (``scatter``, broadcast), and on
 each partition's worker reads the rows as the local reader would (``io/dask_parts.raw_of``),
-predicts them with the local code (``predict_rows.predict_table``) and writes
-OUTDIR/part-NNNNN.csv (``predict_rows.csv_output``: the rows and new columns as ``dtree predict``
+predicts them with the local code (``predict_table.predict_table``) and writes
+OUTDIR/part-NNNNN.csv (``predict_table.csv_output``: the rows and new columns as ``dtree predict``
 writes them) or .parquet (DATA's columns, ``prediction``, ``proba_<class>`` as doubles), each
 atomically. Only row counts and unseen-value counts come back to the client. A run that fails
 (or is stopped) cancels the tasks left and removes the parts written, and OUTDIR if it made it.
@@ -33,20 +33,6 @@ class Spec(NamedTuple):
     parquet: bool
     source: str
     model: str
-
-
-def predict_on_dask(model, data, output, proba, fmt, others, engine, scheduler) -> None:
-    """``--engine dask``: the workers write OUTDIR's parts; a line on what was done."""
-    from dtcli.render.console import info, warn
-
-    explain, metrics_json, format_in, limits = others
-    if engine != "dask":
-        raise ParameterError("--scheduler applies to --engine dask")
-    check(output, fmt, explain, metrics_json, format_in)
-    rows, parts, unseen = run(model, data, output, fmt, proba, scheduler, limits)
-    for name, count in unseen.items():
-        warn(f"{data}: column {name!r}: {count} value(s) never seen in training, treated as missing")
-    info(f"{rows:,} row(s) predicted into {parts} part(s) in {output}")
 
 
 def check(output, fmt: str, explain: bool, metrics_json, format_in) -> None:
@@ -137,7 +123,7 @@ def _check_columns(schema, columns: list, source: str) -> None:
 
 def _warn_replaced(schema, columns: list, proba: bool, source: str) -> None:
     """Warn once, here, of DATA's columns the new ones replace (the parts then replace them quietly)."""
-    from dtcli.cli.predict_rows import replaced_columns, warn_replaced
+    from dtcli.pipeline.predict_table import replaced_columns, warn_replaced
 
     added = ["prediction"] + ([f"proba_{c}" for c in schema.classes] if proba and not schema.is_regression else [])
     warn_replaced(source, replaced_columns(added, columns))
@@ -145,10 +131,10 @@ def _warn_replaced(schema, columns: list, proba: bool, source: str) -> None:
 
 def predict_part(part, index: int, model: str, spec: Spec) -> tuple:
     """Predict one partition and write its file (runs on a worker): (rows, unseen counts by column)."""
-    from dtcli.cli.predict_rows import csv_output, predict_table
     from dtcli.io.dask.parts import raw_of, write_parquet_part, write_part
     from dtcli.io.encode import encode_for_schema, text_columns
     from dtcli.model.format.model import loads_once
+    from dtcli.pipeline.predict_table import csv_output, predict_table
 
     tree = loads_once(model, spec.model)
     raw = raw_of(part, spec.parquet, spec.source, text_columns(tree.schema))
@@ -180,7 +166,7 @@ def _parquet_columns(tree, predicted, probabilities, proba: bool) -> dict:
 def training_correct(client, parts: list, tree) -> int:
     """How many labelled rows of the encoded ``parts`` (``io/dask_frames.Encoded``) ``tree`` predicts
     right, counted on the workers (the "Training set" line of ``dtree train --engine dask``). The tree
-    goes to every worker once, laid out as the arrays the descent walks (``induction/predict/apply.layout``)."""
+    goes to every worker once, laid out as the arrays the descent walks (``apply/predict.layout``)."""
     import secrets
 
     import numpy as np

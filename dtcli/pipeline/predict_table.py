@@ -1,16 +1,100 @@
-"""The rows ``dtree predict`` writes: the predictions of a table, and the CSV of its rows with the new columns.
+"""Predicting a loaded table: its predictions, the CSV of its rows with the new columns, the report.
 
-Shared by the local command (``predict``) and the Dask workers (``predict_dask``), so a part
+Shared by the local command (``cli/predict``) and the Dask workers (``predict_dask``), so a part
 written on a worker holds the bytes the local command writes for those rows.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import chain
 
 import numpy as np
 
 from dtcli.render.predicted import added_columns, plain, row_tails
+
+
+@dataclass
+class Predicted:
+    """DATA as read (``raw``) and encoded for the model, the warnings said, and its predictions:
+    ``predicted`` (class codes, or the numbers of a regression tree), ``probabilities``, and ``why``
+    (``apply/paths.row_paths``: each row's paths) when they were asked for."""
+
+    raw: object
+    encoded: object
+    warnings: list[str]
+    predicted: np.ndarray
+    probabilities: np.ndarray
+    why: object = None
+
+
+def predict_data(tree, data: str, format_in, limits, paths: bool, quiet: bool) -> Predicted:
+    """Read DATA (``io/read.read_data``), encode it for ``tree`` (a tree or a rule set), warn (through
+    render.console) of an empty table and of values never seen in training, and predict every row;
+    ``paths``: each row's paths as well."""
+    from dtcli.io.encode import encode_for_schema, text_columns
+    from dtcli.io.read import read_data
+    from dtcli.render.console import warn
+
+    raw = read_data(data, format_in, text_columns(tree.schema), limits)
+    encoded = encode_for_schema(raw, tree.schema)
+    warnings = [f"{raw.source}: no data rows to predict"] if encoded.table.n_rows == 0 else []
+    warnings += unseen_warnings(raw.source, encoded.unseen)
+    for message in warnings:
+        warn(message)
+    why = None
+    if paths:
+        from dtcli.explain.why import row_paths
+
+        why = row_paths(tree, encoded.table)
+        codes, probabilities = why.codes, why.proba
+    else:
+        codes, probabilities = predict_table(tree, encoded.table, quiet)
+    predicted = probabilities[:, 0] if tree.schema.is_regression else codes
+    return Predicted(raw, encoded, warnings, predicted, probabilities, why)
+
+
+def streamable(data: str, output, fmt: str, explain: bool, format_in) -> bool:
+    """Whether ``predict_stream`` may predict this run (read DATA ahead while the model loads): the
+    predictions go to a file as CSV and DATA may be a plain CSV file. (Here, so that a run that
+    cannot stream never loads that module.)"""
+    if not output or output == "-" or fmt != "csv" or explain or (format_in or "csv") != "csv":
+        return False
+    if data == "-" or data.lower().removesuffix(".gz").endswith(".arff"):
+        return False
+    from dtcli.io.read import is_parquet
+
+    return not is_parquet(data)
+
+
+def unseen_warnings(source: str, unseen: dict[str, int]) -> list[str]:
+    """The warning (without ``Warning:``) for each column with values never seen in training."""
+    return [
+        f"{source}: column {name!r}: {count} value(s) never seen in training, treated as missing"
+        for name, count in unseen.items()
+    ]
+
+
+def report(tree, encoded, predicted, probabilities, about: dict | None) -> tuple[str, str | None]:
+    """Accuracy, kappa and confusion matrix (or the regression errors) as text for standard error,
+    and with ``about`` (model, data, method) the whole report as 'dtree evaluate -f json' writes it."""
+    from dtcli.evaluate.metrics import evaluate, evaluate_regression
+    from dtcli.render.metrics import evaluation_text, regression_text
+
+    if tree.schema.is_regression:
+        text = regression_text(evaluate_regression(encoded.actual, predicted))
+    else:
+        text = evaluation_text(evaluate(encoded.actual, predicted, encoded.labels, tree.classes))
+    if about is None:
+        return text, None
+    from dtcli.evaluate.predictions import Predictions, training_prior
+    from dtcli.render.evaluation import evaluation_output
+
+    if tree.schema.is_regression:
+        part = Predictions(encoded.actual, predicted, None, (), (), training_prior(tree))
+    else:
+        part = Predictions(encoded.actual, predicted, probabilities, encoded.labels, tree.classes, training_prior(tree))
+    return text, evaluation_output([part], "json", about)
 
 
 def predict_table(tree, table, quiet: bool):
