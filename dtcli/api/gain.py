@@ -174,7 +174,8 @@ def gain(data, target=None, algorithm=None, where=(), criterion=None, thresholds
         thresholds: ``midpoint`` or ``data`` (default: data with c45, else midpoint).
         min_leaf: c45 and cart: the cases each branch (side) needs, as ``dtree train -m``.
         attribute: a name or a list of names: only these attributes are shown (all are scored).
-        thresholds_all: list every candidate cut of each numeric attribute (id3).
+        thresholds_all: list every candidate cut of each numeric attribute (id3), or with binary splits
+            every split CART considers (by default each attribute's best).
         costs: a file of lines ``attribute,cost`` (id3, multiway); with ``cost_measure``, ``nunez_w``.
         options: ``ignore``, ``nominal``, ``task`` (a numeric target is regression for cart: each
             attribute's best split by decrease in mean squared error; ``task="classification"`` takes

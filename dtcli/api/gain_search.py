@@ -162,13 +162,11 @@ def scored(table, conditions: list[str], options: Asked, task):
         return "regression", (stats, found, subset, chosen), where, None
     hidden = left_out(table, options.attributes, fixed)
     place = Thresholds(table, options.thresholds).place
-    if options.binary and options.all_cuts:  # (dtree gain ignores it with binary splits, silently)
-        raise ParameterError("--thresholds-all lists the cuts of multiway scores: leave it out with binary splits")
     if options.binary or options.algorithm == "c45":
         from dtcli.explain.tree_report import tree_report
 
         report = tree_report(table, rows, options.algorithm, options.binary, options.criterion, options.thresholds,
-                             options.min_leaf, fixed, place, hidden, parsed)  # fmt: skip
+                             options.min_leaf, fixed, place, hidden, parsed, options.all_cuts)  # fmt: skip
         context = Context(table, rows, parsed, None) if options.binary else None  # (c45: no derivation)
         return ("binary" if options.binary else "multiway"), report, where, context
     report, costs = _multiway(table, rows, parsed, fixed, place, hidden, options)

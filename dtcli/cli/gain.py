@@ -35,8 +35,8 @@ from dtcli.plain.gain import plain_gain
 @click.option(
     "--splits",
     type=click.Choice(["multiway", "binary"]),
-    help="multiway: one branch per nominal value (default); binary: every split CART considers, "
-    "A in {values} and A <= t.",
+    help="multiway: one branch per nominal value (default); binary: CART's splits A in {values} and "
+    "A <= t, each attribute's best (--thresholds-all: every one).",
 )
 @click.option(
     "-c",
@@ -61,7 +61,10 @@ from dtcli.plain.gain import plain_gain
     "'dtree train -m M' (default: c45 2, cart 1).",
 )
 @click.option(
-    "--thresholds-all", is_flag=True, help="List every candidate cut of each numeric attribute with its gain."
+    "--thresholds-all",
+    is_flag=True,
+    help="List every candidate cut of each numeric attribute with its gain (binary splits: every split "
+    "CART considers, not each attribute's best).",
 )
 @cost_options("Attribute costs, CSV lines 'attribute,cost' (others cost 1).")
 @task_option(
@@ -167,7 +170,7 @@ def command(
         from dtcli.explain.tree_report import tree_report
 
         report = tree_report(
-            table, rows, algorithm, binary, criterion, thresholds, min_leaf, fixed, place, shown, parsed
+            table, rows, algorithm, binary, criterion, thresholds, min_leaf, fixed, place, shown, parsed, thresholds_all
         )
         if binary:
             return binary_output(report, explain, fmt, parsed, where, output)

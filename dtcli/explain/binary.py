@@ -10,6 +10,12 @@ values. Each gets its information gain, Gini gain and Zaki's CART measure
 is computed on the known cases and scaled by their share, as C4.5 and
 ``cart_choose`` do. The criterion picks: highest score, then column order,
 then the first candidate in the order listed.
+
+``dtree gain -a cart`` shows each attribute's best candidate by the criterion (its
+``--thresholds-all`` every one): ``binary_report(..., every=False)`` scores all cuts of a
+numeric attribute at once and builds only the kept ones, so a table of thousands of rows is
+scored in a blink; the attribute the tree splits on keeps the candidate nearest the tree's own
+cut (``near``), which ``star_choice`` then marks.
 """
 
 from __future__ import annotations
@@ -113,22 +119,62 @@ def nominal_candidates(table: Table, rows: np.ndarray, i: int, total: float, cri
     return out
 
 
-def numeric_candidates(table: Table, rows: np.ndarray, i: int, total: float, place=None) -> list:
+def numeric_candidates(
+    table: Table, rows: np.ndarray, i: int, total: float, place=None, keep: str | None = None, near=None
+) -> list:
+    """The cuts of numeric attribute ``i`` over ``rows``, each scored (all at once, as ``_candidate``
+    scores one: the same numbers to the bit); with ``keep`` (a criterion) only the best by it, the
+    first of equals, or with ``near`` (a threshold) the one nearest it."""
     cuts = cut_table(table.columns[i][rows], table.y[rows], table.weights[rows], len(table.classes))
-    out = []
+    if cuts.n == 0:
+        return []
+    known = np.concatenate([cuts.left, cuts.right], axis=1).sum(axis=1)
+    share = np.where(known >= total, 1.0, known / total)
+    scores = {}
+    for c in CRITERIA:
+        raw = decrease(cuts.left, cuts.right, c)
+        scores[c] = np.where(np.abs(raw) > NOISE, raw * share, 0.0)
+    thresholds = []
     for k in range(cuts.n):
         lower, upper = float(cuts.lower[k]), float(cuts.upper[k])
         middle = midpoint(lower, upper)
-        threshold = place(i, middle, lower) if place else middle
-        pair = np.vstack([cuts.left[k], cuts.right[k]])
-        out.append(_candidate(table, i, pair, total, threshold=threshold))
-    return out
+        thresholds.append(place(i, middle, lower) if place else middle)
+    if near is not None:
+        taken = [int(np.argmin(np.abs(np.asarray(thresholds) - near)))]
+    elif keep is not None:
+        taken = [int(np.argmax(scores[keep]))]  # (the first of equal scores)
+    else:
+        taken = range(cuts.n)
+    name, time = table.attributes[i].name, table.attributes[i].time
+    return [
+        BinaryCandidate(
+            name,
+            i,
+            np.vstack([cuts.left[k], cuts.right[k]]),
+            total - float(known[k]),
+            total,
+            float(scores["gain"][k]),
+            float(scores["gini"][k]),
+            float(scores["cart"][k]),
+            threshold=thresholds[k],
+            time=time,
+        )
+        for k in taken
+    ]
 
 
 def binary_report(
-    table: Table, criterion: str = "gini", rows: np.ndarray | None = None, exclude: tuple = (), place=None
+    table: Table,
+    criterion: str = "gini",
+    rows: np.ndarray | None = None,
+    exclude: tuple = (),
+    place=None,
+    every: bool = True,
+    near: tuple | None = None,
 ) -> BinaryReport:
-    """Every binary candidate over ``rows`` (default: all labelled rows), scored; the criterion's best chosen."""
+    """Every binary candidate over ``rows`` (default: all labelled rows), scored; the criterion's best chosen.
+    ``every=False``: each attribute's best candidate only, and for ``near`` = (attribute index,
+    threshold or None) that attribute's candidate nearest the threshold (or all its subsets)."""
     labelled = table.labelled()
     rows = np.flatnonzero(labelled) if rows is None else rows[labelled[rows]]
     counts = np.bincount(table.y[rows], weights=table.weights[rows], minlength=len(table.classes)).astype(float)
@@ -139,8 +185,14 @@ def binary_report(
             continue
         if attribute.is_nominal:
             more = nominal_candidates(table, rows, i, total, criterion)
-        else:
+            if not every and more and not (near is not None and near[0] == i):
+                best = max(range(len(more)), key=lambda k: (more[k].score(criterion), -k))
+                more = [more[best]]
+        elif every:
             more = numeric_candidates(table, rows, i, total, place)
+        else:
+            at = near[1] if near is not None and near[0] == i else None
+            more = numeric_candidates(table, rows, i, total, place, keep=criterion, near=at)
         if not more:
             skipped.append((attribute.name, "fewer than two distinct known values"))
         found += more

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 
-def tree_report(table, rows, algorithm, binary, criterion, thresholds, min_leaf, fixed, place, hidden, parsed=()):
+def tree_report(
+    table, rows, algorithm, binary, criterion, thresholds, min_leaf, fixed, place, hidden, parsed=(), every=False
+):
     """The C4.5 report or CART's binary candidates over ``rows``, the split chosen being the one the
     tree grower makes there with these options (``grow.grower.node_choice``); ``hidden`` attributes
-    (left out by --attribute) are scored and may be chosen, but are not shown."""
+    (left out by --attribute) are scored and may be chosen, but are not shown. CART's candidates:
+    each attribute's best (the tree's attribute: the tree's own split), or ``every`` one."""
     import numpy as np
 
     from dtcli.induction.algorithms import grow_params
@@ -18,9 +21,15 @@ def tree_report(table, rows, algorithm, binary, criterion, thresholds, min_leaf,
         from dtcli.explain.binary import binary_report, star_choice
 
         params = grow_params("cart", criterion="entropy" if criterion == "gain" else criterion, min_leaf=min_leaf)
-        report = binary_report(table, criterion, rows, exclude=fixed, place=place)
         available = [i for i, a in enumerate(table.attributes) if a.name not in fixed]
-        star_choice(report, node_choice(table, rows, params, available), table, rows)
+        choice = node_choice(table, rows, params, available)
+        near = None
+        if choice is not None:
+            near = table.schema.index(choice.test.attribute.name), getattr(choice.test, "threshold", None)
+        report = binary_report(table, criterion, rows, exclude=fixed, place=place, every=every, near=near)
+        star_choice(report, choice, table, rows)
+        if not every and near is not None:
+            _one_for_the_tree(report, near[0])
         report.path_note = _path_note(table, params, parsed)
         if hidden:
             chosen = report.candidates[report.chosen] if report.chosen is not None else None
@@ -74,3 +83,17 @@ def _path_note(table, params, parsed):
         return test.attribute.name, test.kind, getattr(test, "threshold", None), getattr(test, "values", None)
 
     return off_path(list(parsed), choice_at)
+
+
+def _one_for_the_tree(report, index: int) -> None:
+    """Of the tree's attribute's candidates (all its subsets were scored to find the tree's), keep the
+    one the tree splits by (or, if none is, the best)."""
+    same = [c for c in report.candidates if c.index == index]
+    if len(same) <= 1:
+        return
+    chosen = report.candidates[report.chosen] if report.chosen is not None else None
+    kept = (
+        chosen if chosen is not None and chosen.index == index else max(same, key=lambda c: c.score(report.criterion))
+    )
+    report.candidates = [c for c in report.candidates if c.index != index or c is kept]
+    report.chosen = next((k for k, c in enumerate(report.candidates) if c is chosen), None)

@@ -34,6 +34,7 @@ CASES = [
     (DATA / "weather.numeric.arff", {"algorithm": "c45", "where": ["outlook=sunny"]}),
     (DATA / "glass.arff", {"algorithm": "c45"}),
     (SAMPLES / "iris.csv", {"algorithm": "cart"}),
+    (SAMPLES / "iris.csv", {"algorithm": "cart", "thresholds_all": True}),
     (SAMPLES / "weather.csv", {"ignore": "Day", "algorithm": "cart"}),
     (SAMPLES / "weather.csv", {"ignore": "Day", "splits": "binary", "criterion": "cart"}),
     (SAMPLES / "risk.csv", {"ignore": "Point", "algorithm": "cart", "criterion": "entropy"}),
@@ -157,7 +158,6 @@ def test_refusals_are_the_commands(run, path, options):
     "path, options, message",
     [
         (SAMPLES / "weather.csv", {"algorithm": "cart", "costs": "c.csv"}, "--costs weighs multiway splits"),
-        (SAMPLES / "iris.csv", {"algorithm": "cart", "thresholds_all": True}, "--thresholds-all lists the cuts"),
         (DATA / "cpu.arff", {"algorithm": "cart", "attribute": "MMAX"}, "--attribute works with a class target"),
         (DATA / "cpu.arff", {"task": "regression", "costs": "c.csv"}, "--costs works with a class target"),
         (DATA / "cpu.arff", {"algorithm": "cart", "thresholds_all": True}, "--thresholds-all works with a class"),

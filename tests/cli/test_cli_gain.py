@@ -154,7 +154,7 @@ RISK = ("gain", SAMPLES / "risk.csv", "--target", "Risk", "--ignore", "Point")
 
 
 def test_cart_candidates_on_the_risk_table(run):
-    doc = json.loads(run(*RISK, "-a", "cart", "-c", "cart", "-f", "json").stdout)
+    doc = json.loads(run(*RISK, "-a", "cart", "-c", "cart", "--thresholds-all", "-f", "json").stdout)
     assert doc["splits"] == "binary" and doc["chosen_split"] == "Car in {Sports}" and doc["criterion"] == "cart"
     found = {c["split"]: c for c in doc["candidates"]}
     assert list(found) == ["Age <= 22.5", "Age <= 35", "Car in {Sports}", "Car in {Vintage}", "Car in {SUV}"]
@@ -163,8 +163,12 @@ def test_cart_candidates_on_the_risk_table(run):
     assert found["Age <= 22.5"]["counts"] == [[0.0, 2.0], [2.0, 2.0]]
     table = run(*RISK, "--splits", "binary")
     assert "* chosen by Gini gain: Car in {Sports}" in table.stdout
-    rows = list(csv.DictReader(io.StringIO(run(*RISK, "-a", "cart", "-f", "csv").stdout)))
+    rows = list(csv.DictReader(io.StringIO(run(*RISK, "-a", "cart", "-f", "csv", "--thresholds-all").stdout)))
     assert rows[2]["split"] == "Car in {Sports}" and rows[2]["chosen"] == "yes"
+    # by default each attribute's best candidate (the tree's attribute: the tree's split)
+    best = json.loads(run(*RISK, "-a", "cart", "-c", "cart", "-f", "json").stdout)
+    assert [c["split"] for c in best["candidates"]] == ["Age <= 22.5", "Car in {Sports}"]
+    assert best["candidates"][1] == found["Car in {Sports}"] and best["chosen_split"] == "Car in {Sports}"
     explained = run(*RISK, "-a", "cart", "-c", "cart", "--explain", "--attribute", "Car").stdout
     assert "CART(S_L, S_R) = 2 (3/6)(3/6)(|2/3 - 0/3| + |1/3 - 3/3|) = 0.667" in explained
     assert "Chosen: Car in {Sports}, the highest CART measure (0.667)." in explained
