@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from dtcli.cli.common import cost_options, data_options, output_option, task_option, warn_identifiers, write_output
+from dtcli.cli.common import cost_options, data_options, output_option, task_option, write_output
 from dtcli.cli.explain import explain_options
 from dtcli.cli.gain_plain import emit_gain, plain_gain
 from dtcli.cli.guard import Command
@@ -12,6 +12,7 @@ from dtcli.cli.options import format_option
 from dtcli.cli.weighting import weighting_options
 from dtcli.errors import DataError, ParameterError
 from dtcli.induction.names import CRITERION_NAMES, THRESHOLDS
+from dtcli.pipeline.load import warn_identifiers
 
 
 @click.command("gain", cls=Command)
