@@ -256,7 +256,7 @@ def read_training(path: str, options: dict) -> Table:
     from dtcli.pipeline.load import read_training as read_table
 
     columns = (options.get("target"), tuple(listed(options.get("ignore"))), tuple(listed(options.get("nominal"))))
-    weighting = Weighting(options.get("weights"), options.get("class_weight"))
+    weighting = Weighting(options.get("weights"), options.get("class_weight"), from_option=False)
     task, strict = options.get("task") or "auto", bool(options.get("strict"))
     got = read_table(path, *columns, options.get("format_in"), task, limits(options), None, strict, weighting=weighting,
                      warn=lambda note: warn_all([note]))  # fmt: skip

@@ -1,7 +1,8 @@
 """``dtree evaluate``: judge a saved model on test data, or a way of training by cross-validation, split or test file.
 
 Both forms report Weka's metrics (``render.evaluation``); the training form takes
-exactly train's learning options (``cli.training``) and ``cli.crossval``'s schemes.
+exactly train's learning options (``cli.training``) and ``cli.crossval``'s schemes, judged by
+``pipeline.crossval.judge``.
 """
 
 from __future__ import annotations

@@ -11,11 +11,13 @@ from dtcli.model.colnames import find, missing_text, same_name
 
 
 class Weighting(NamedTuple):
-    """--weights COL (a numeric column of case weights, left out of the attributes) and --class-weight
-    (its text; or, from the Python API, ``balanced`` or {class: weight} as ``induction.weights.weigh`` takes it)."""
+    """--weights COL (a numeric column of case weights, left out of the attributes) and --class-weight: its
+    text (``from_option``), or the Python API's ``balanced`` or {class: weight}, as ``induction.weights.weigh``
+    takes and checks them."""
 
     column: str | None = None
     class_weight: str | dict | None = None
+    from_option: bool = True
 
     @property
     def wanted(self) -> bool:
@@ -40,9 +42,9 @@ class Weighting(NamedTuple):
         from dtcli.io.weights import kept_rows
 
         spec = self.class_weight
-        if isinstance(spec, str):
+        if self.from_option and spec is not None:
             spec = parse_class_weight(spec, table.classes)
-        if spec is not None and table.is_regression:
+        if self.from_option and spec is not None and table.is_regression:
             raise ParameterError("--class-weight weighs classes: leave it out of a regression (--task regression)")
         table, kept = weigh(table, weights, spec, lambda rows: infer(kept_rows(raw, rows)))
         if kept is not None and ids is not None:
@@ -54,7 +56,9 @@ class Weighting(NamedTuple):
         from dtcli.induction.weights import parse_class_weight
         from dtcli.pipeline.train import record_weighting
 
-        spec = parse_class_weight(self.class_weight) if isinstance(self.class_weight, str) else self.class_weight
+        spec = self.class_weight
+        if self.from_option and spec is not None:
+            spec = parse_class_weight(spec)
         return record_weighting(tree, self.column, spec)
 
 
