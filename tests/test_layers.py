@@ -8,7 +8,10 @@
   numba, math and other kernel modules or ``criteria/constants.py``, nothing else (but the
   plain functions they compile, ``KERNEL_COMPILES``);
 - the engines (``levelwise``, ``cart``) build on the reference, never the
-  other way round: ``grow``, ``search`` and ``criteria`` do not import them.
+  other way round: ``grow``, ``search`` and ``criteria`` do not import them;
+- dtcli.pipeline (the work the commands and the API share) sits below dtcli.cli
+  and dtcli.api: it never imports them (nor click), and io, render, model and
+  induction never import it.
 
 Imports inside functions count as well.
 """
@@ -28,6 +31,8 @@ THIRD_PARTY_OWNER = {"click": "cli", "rich": "render", "pandas": "io", "arff": "
 BELOW_API = ("model", "induction", "io", "render")
 API = ("dtcli.api", "dtcli.sklearn")
 CORE = ("model", "induction")
+PIPELINE = ("dtcli.pipeline",)
+ABOVE_PIPELINE = ("dtcli.cli", *API)
 
 KERNEL_LIBRARIES = {"__future__", "collections", "numpy", "numba", "math"}  # collections: namedtuple
 KERNEL_CONSTANTS = "dtcli.induction.criteria.constants"
@@ -78,6 +83,19 @@ def test_layers_below_the_api_do_not_import_it():
         if inside(target, API)
     ]
     assert not offences, "the Python API is above io, induction, model and render:\n" + "\n".join(offences)
+
+
+def test_the_pipeline_sits_below_the_commands_and_the_api():
+    offences = [
+        f"{module} imports {target}"
+        for module in sorted(SOURCES)
+        for target in sorted(GRAPH[module])
+        if (layer(module) in BELOW_API and inside(target, PIPELINE))
+        or (inside(module, PIPELINE) and inside(target, ABOVE_PIPELINE))
+    ]
+    assert not offences, "dtcli.pipeline is below cli and api, above io, render, induction and model:\n" + "\n".join(
+        offences
+    )
 
 
 def test_kernels_import_only_numba_code():
