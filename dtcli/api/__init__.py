@@ -66,17 +66,19 @@ def fit(data, target=None, algorithm="id3", names=None, **options) -> Model:
     """
     from dtcli.api.data import training_table, warn_all
     from dtcli.api.options import algorithm_name, checked, class_weight_of, learner
+    from dtcli.pipeline.train import cost_complexity_result, grow, record_weighting
 
     options = checked({**options, "target": target})
     options["class_weight"] = class_weight_of(options.get("class_weight"))
     name = algorithm_name(algorithm)
     table, labels = training_table(data, options, names)
-    tree, warnings = learner(name, options, table).fit(table)
+    fitting = learner(name, options, table)
+    tree, warnings = grow(fitting, table)  # silently: no progress bar, no trace
+    if fitting.ccp.wanted:
+        tree = cost_complexity_result(tree, table, fitting.ccp, fitting.engine)[0]
     warn_all(warnings)
     if options.get("weights") is not None or options.get("class_weight") is not None:
-        from dtcli.induction.weights import recorded
-
-        tree.parameters.update(recorded(options.get("weights"), options.get("class_weight")))
+        record_weighting(tree, options.get("weights"), options.get("class_weight"))
     return Model(tree, labels)
 
 
@@ -95,16 +97,12 @@ def load_model(path, max_bytes=None) -> Model:
         ...                                 "Humidity": "High", "Wind": "Weak"})
         array(['Yes'], dtype=object)
     """
-    from dtcli.io.source import DEFAULT_MAX_BYTES, MODEL, read_text
-    from dtcli.model.format.model import loads_model
+    from dtcli.io.source import DEFAULT_LIMITS
     from dtcli.model.tree import Tree
+    from dtcli.pipeline.load import load_model as read_model
 
     path = os.fspath(path)
-    try:
-        text = read_text(path, MODEL, DEFAULT_MAX_BYTES if max_bytes is None else max_bytes)
-    except DataError as exc:
-        raise ModelFormatError(str(exc)) from None
-    tree = loads_model(text, path)
+    tree = read_model(path, DEFAULT_LIMITS if max_bytes is None else DEFAULT_LIMITS._replace(max_bytes=max_bytes))
     if not isinstance(tree, Tree):
         raise ModelFormatError(f"{path}: is a rule set, not a tree; load the tree it came from")
     return Model(tree, path=path)

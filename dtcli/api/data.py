@@ -250,33 +250,17 @@ def limits(options: dict):
 
 def read_training(path: str, options: dict) -> Table:
     """The training Table of a file, read as ``dtree train`` reads DATA (target, ignore, nominal, format_in,
-    limits, strict, task); the readers' notes are warned of."""
-    from dtcli.io.csv.reader import LAST_COLUMN
-    from dtcli.io.encode import infer_table
-    from dtcli.io.read import read_data
+    limits, strict, task, weights, class_weight: ``pipeline.load.read_training``); the readers' notes are
+    warned of."""
+    from dtcli.pipeline.load import Weighting
+    from dtcli.pipeline.load import read_training as read_table
 
-    target, task = options.get("target"), options.get("task") or "auto"
-    nominal = listed(options.get("nominal"))
-    texts = list(nominal)
-    if task == "classification":
-        texts.append(target if target is not None else LAST_COLUMN)
-    raw = read_data(path, options.get("format_in"), texts, limits(options))
-    ignore, column, weights = listed(options.get("ignore")), options.get("weights"), None
-    if column is not None:
-        from dtcli.io.weights import weight_cells
-
-        weights = weight_cells(raw, column, raw.frame.columns[-1] if target is None else target)
-        ignore.append(column)
-    notes: list[str] = []
-    table = infer_table(raw, target, ignore, nominal, task, bool(options.get("strict")), notes)
-    warn_all(notes)
-    if column is None and options.get("class_weight") is None:
-        return table
-    from dtcli.induction.weights import weigh
-    from dtcli.io.weights import kept_rows
-
-    again = lambda kept: infer_table(kept_rows(raw, kept), target, ignore, nominal, task, bool(options.get("strict")))  # noqa: E731
-    return weigh(table, weights, options.get("class_weight"), again)[0]
+    columns = (options.get("target"), tuple(listed(options.get("ignore"))), tuple(listed(options.get("nominal"))))
+    weighting = Weighting(options.get("weights"), options.get("class_weight"), from_option=False)
+    task, strict = options.get("task") or "auto", bool(options.get("strict"))
+    got = read_table(path, *columns, options.get("format_in"), task, limits(options), None, strict, weighting=weighting,
+                     warn=lambda note: warn_all([note]))  # fmt: skip
+    return got[0]
 
 
 def warn_all(messages) -> None:

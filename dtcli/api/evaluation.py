@@ -218,34 +218,15 @@ def cross_validate(data, target=None, algorithm="id3", folds=10, names=None, **o
     """
     from dtcli.api.data import training_table, warn_all
     from dtcli.api.options import algorithm_name, checked, learner
-    from dtcli.evaluate import crossval
+    from dtcli.pipeline.crossval import Scheme, judge
 
     if isinstance(folds, bool) or not isinstance(folds, int):
         raise ParameterError(f"--cv must be a whole number of folds, got {folds!r}")
     options = checked({**options, "target": target})
     name = algorithm_name(algorithm)
     table, _ = training_table(data, options, names)
-    fit = learner(name, options, table).fit
-    seed = options.get("seed") or 0
-    judged = crossval.cross_validate(fit, table, folds, seed, 1)
     source = os.fspath(data) if isinstance(data, (str, os.PathLike)) else table.source
-    about = {"data": source, "method": "cross-validation", "algorithm": name, "folds": folds, "seed": seed}
-    about.update(spreads(judged))
-    messages = list(judged.warnings)
-    if judged.unlabelled:
-        messages.append(f"{table.source}: {judged.unlabelled} row(s) without a class value were left out")
+    scheme = Scheme(folds, None, None, 1)  # the folds one after another, in this process; no progress bar
+    parts, about, messages = judge(scheme, learner(name, options, table), table, source, name, quiet=True)
     warn_all(messages)
-    return Evaluation(judged.predictions, about)
-
-
-def spreads(judged) -> dict:
-    """fold_accuracy (classification), tree_size (nodes) and leaves: mean, sd and each fold's value, as
-    ``dtree evaluate --cv`` reports them."""
-    out = {}
-    for key, name in (("fold_accuracy", "accuracy"), ("tree_size", "nodes"), ("leaves", "leaves")):
-        values = [getattr(part, name) for part in judged.parts]
-        if key == "fold_accuracy" and (judged.parts[0].predictions.regression or len(values) < 2):
-            continue
-        mean, sd = judged.spread(name)
-        out[key] = {"mean": mean, "sd": sd if len(values) > 1 else None, "values": values}
-    return out
+    return Evaluation(parts, about)

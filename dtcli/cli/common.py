@@ -1,4 +1,4 @@
-"""Options and steps shared by the commands: reading data, models and outputs."""
+"""Options and steps shared by the commands: DATA's options, printing trees and writing outputs."""
 
 from __future__ import annotations
 
@@ -7,11 +7,13 @@ from typing import NamedTuple
 import click
 
 from dtcli.cli.options import dialect_list, limit_list, limits, option_group
-from dtcli.errors import DataError, ModelFormatError, ParameterError
+from dtcli.errors import ParameterError
 from dtcli.induction.names import MEASURES
-from dtcli.io.names import split_names
-from dtcli.io.source import DEFAULT_LIMITS, DEFAULT_MAX_BYTES, DEFAULT_MAX_ROWS, Limits
-from dtcli.model.colnames import find, missing_text, same_name
+from dtcli.io.source import DEFAULT_MAX_BYTES, DEFAULT_MAX_ROWS, Limits
+from dtcli.pipeline.load import load_costs, read_training
+from dtcli.pipeline.load import load_model as load_model  # (the commands that read a model take it from here)
+from dtcli.pipeline.load import load_training_table as load_training_table
+from dtcli.pipeline.train import cv_text
 
 format_in_option = click.option(
     "--format-in",
@@ -86,110 +88,6 @@ data_options = option_group(
 def task_option(help_text: str, auto: bool = False):
     choices = ["auto", "classification", "regression"] if auto else ["classification", "regression"]
     return click.option("--task", type=click.Choice(choices), help=help_text)
-
-
-def load_training_table(
-    data,
-    target,
-    ignore,
-    nominal,
-    format_in,
-    task="classification",
-    limits=DEFAULT_LIMITS,
-    strict=False,
-    fingerprint=True,
-):
-    """Read DATA and build the training Table; DataError on any problem. ``fingerprint``: as ``read_training``."""
-    columns = (target, ignore, nominal)
-    return read_training(data, *columns, format_in, task, limits, strict=strict, fingerprint=fingerprint)[0]
-
-
-def read_training(
-    data,
-    target,
-    ignore,
-    nominal,
-    format_in,
-    task="classification",
-    limits=DEFAULT_LIMITS,
-    id_column=None,
-    strict=False,
-    fingerprint=True,
-    weighting=None,
-):
-    """(the training Table, the cells of the ``id_column`` as text, or None without one): the
-    id column names rows in traces and is left out of the attributes, as --ignore leaves one out;
-    so is a ``weighting``'s --weights column (``cli.weighting``: the rows' weights, rows of weight 0 left out).
-    A column of numbers with stray text is a warning (io.encode.stray_text), an error with ``strict``.
-    Without ``fingerprint`` the data's SHA-256 is not computed (the Table's ``sha256`` is "")."""
-    from dtcli.induction.memory import release
-    from dtcli.io.csv.reader import LAST_COLUMN
-    from dtcli.io.encode import infer_table
-    from dtcli.io.read import read_data
-
-    texts = [part.strip() for value in nominal for part in value.split(",")] + list(nominal)
-    if task == "classification":
-        texts.append(target if target is not None else LAST_COLUMN)
-    if id_column is not None:
-        texts.append(id_column)
-    raw = read_data(data, format_in, texts, limits, fingerprint=fingerprint)
-    columns = list(raw.frame.columns)
-    ignored = split_names(ignore, columns)
-    ids = None
-    if id_column is not None:
-        ids = _id_cells(raw, id_column, columns[-1] if target is None else target)
-        ignored.append(id_column)
-    weights = None if weighting is None else weighting.cells(raw, columns[-1] if target is None else target, ignored)
-    notes: list[str] = []
-    table = infer_table(raw, target, ignored, split_names(nominal, columns), task, strict, notes)
-    if weighting is not None and weighting.wanted:
-        again = lambda part: infer_table(part, target, ignored, split_names(nominal, columns), task, strict)  # noqa: E731
-        table, ids = weighting.apply(table, raw, ids, again, weights)
-    del raw  # the file's bytes and text columns go before growth
-    release(table.n_rows)
-    if notes:
-        from dtcli.render.console import warn
-
-        for note in notes:
-            warn(note)
-    return table, ids
-
-
-def _id_cells(raw, name: str, target: str) -> list[str]:
-    """The cells of the --id column as written ("?" where empty)."""
-    column = find(name, columns := list(raw.frame.columns))
-    if column is None:
-        raise DataError(f"{raw.source}: no column {name!r} (from --id); {missing_text(name, columns)}")
-    if same_name(column, target):
-        raise DataError(
-            f"{raw.source}: --id {name!r} is the target column; give a column that names the rows (such as Day)"
-        )
-    return [_cell_text(c) for c in raw.frame[column].tolist()]
-
-
-def _cell_text(cell) -> str:
-    if cell is None or cell != cell:
-        return "?"
-    if isinstance(cell, str):
-        return cell
-    return str(int(cell)) if abs(cell) < 2**53 and cell == int(cell) else repr(cell)
-
-
-def load_model(path: str, limits: Limits = DEFAULT_LIMITS, tree_only: bool = False, on_schema=None, flat=False):
-    """Read and validate a model file of at most ``limits.max_bytes`` bytes (a tree, or a rule set
-    unless ``tree_only``); ``on_schema`` and ``flat`` as for ``serialize.loads_model``."""
-    from dtcli.io.source import MODEL, read_text
-    from dtcli.model.format.model import loads_model
-    from dtcli.model.tree import Tree
-
-    try:
-        text = read_text(path, MODEL, limits.max_bytes)
-    except DataError as exc:
-        raise ModelFormatError(str(exc)) from None
-    model = loads_model(text, path, on_schema=on_schema, flat=flat) if on_schema or flat else loads_model(text, path)
-    if tree_only and not isinstance(model, Tree):
-        raise ModelFormatError(f"{path}: is a rule set, not a tree; prune the tree it came from, then make rules again")
-    return model
 
 
 def show_option(what: str):
@@ -301,39 +199,15 @@ def write_output(output, text: str, last: bool = True) -> None:
         write_text(output, text, last=last)
 
 
-def cost_complexity_pruning(tree, table, ccp, engine: str = "auto", fmt: str = "text"):
-    """Prune by cost complexity (checking the options); the CV table goes to stderr (``report_cv``)."""
-    pruned, rows, chosen = cost_complexity_result(tree, table, ccp, engine)
-    if ccp.folds:
-        report_cv(ccp, rows, chosen, fmt)
-    return pruned
-
-
-def cost_complexity_result(tree, table, ccp, engine: str = "auto"):
-    """(pruned tree, cp table rows, the row chosen by cross-validation or None), options checked."""
-    from dtcli.induction.fit import cost_complexity
-    from dtcli.induction.params import check_cost_complexity
-
-    check_cost_complexity(ccp, int(table.labelled().sum()) if table is not None else None)
-    return cost_complexity(tree, table, ccp, engine)
-
-
 def report_cv(ccp, rows, chosen, fmt: str) -> None:
     """The cross-validation table on stderr: text, or with -f json the dtree-cp document."""
-    from dtcli.render.ccp import cp_json, cp_settings, cp_table
-    from dtcli.render.console import info
-
     if fmt == "json":
         from dtcli.cli.documents import write_document
+        from dtcli.render.ccp import cp_json, cp_settings
 
         write_document(cp_json(rows, chosen, cp_settings(ccp, chosen.alpha)))
         return
-    info(
-        f"Cost-complexity pruning, {ccp.folds}-fold cross-validation (seed {ccp.seed})"
-        + (", 1-SE rule" if ccp.one_se else "")
-        + ":"
-    )
-    info(cp_table(rows, chosen).rstrip("\n"))
+    cv_text(ccp, rows, chosen)
 
 
 class Costs(NamedTuple):
@@ -370,27 +244,3 @@ def cost_options(costs_help: str):
             help="The w of --cost-measure nunez, in [0, 1].",
         ),
     )
-
-
-def load_costs(path, measure, nunez_w, table):
-    """The AttributeCosts of a --costs file for ``table``'s attributes (None without a file)."""
-    if not path:
-        return None
-    from dtcli.induction.criteria.costs import AttributeCosts
-    from dtcli.io.costs import read_costs
-
-    return AttributeCosts(read_costs(path, [a.name for a in table.attributes]), measure, nunez_w)
-
-
-def warn_identifiers(table, quiet: bool) -> None:
-    """One warning line per identifier-like nominal column of ``table`` (unless ``quiet``)."""
-    if quiet:
-        return
-    from dtcli.model.identifiers import identifier_message
-    from dtcli.model.table import identifier_columns
-    from dtcli.render.console import warn
-    from dtcli.render.printable import shown
-
-    for name, distinct, known in identifier_columns(table):
-        values = table.attributes[table.schema.index(name)].values
-        warn(identifier_message(table.source, name, distinct, known, shown, values))

@@ -1,7 +1,8 @@
 """``dtree evaluate``: judge a saved model on test data, or a way of training by cross-validation, split or test file.
 
 Both forms report Weka's metrics (``render.evaluation``); the training form takes
-exactly train's learning options (``cli.training``) and ``cli.crossval``'s schemes.
+exactly train's learning options (``cli.training``) and ``cli.crossval``'s schemes, judged by
+``pipeline.crossval.judge``.
 """
 
 from __future__ import annotations
@@ -102,15 +103,18 @@ def _named(ctx, name: str, sources) -> bool:
 
 def _judge_training(source, training, scheme, fmt, output) -> None:
     """DATA [--cv K | --split F | --test FILE]: the report of training judged on unseen rows."""
-    from dtcli.cli.common import warn_identifiers
-    from dtcli.cli.crossval import judge
+    from dtcli.pipeline.crossval import judge
+    from dtcli.pipeline.load import warn_identifiers
     from dtcli.render.console import warn
     from dtcli.render.evaluation import evaluation_output
 
     table = source.load(training.target_task, weighting=training.weighting)
     warn_identifiers(table, False)
     training.note_target(table, False)
-    parts, about, warnings = judge(scheme, source, training, table)
+    reading = (source.format_in, source.limits)
+    parts, about, warnings = judge(
+        scheme, training.learner(table), table, source.data, training.growth.algorithm, reading
+    )
     for message in warnings:
         warn(message)
     write_output(output, evaluation_output(parts, fmt, about))
@@ -118,13 +122,13 @@ def _judge_training(source, training, scheme, fmt, output) -> None:
 
 def _judge_model(model, data, source, fmt, output) -> None:
     """MODEL DATA: the report of a saved model on DATA."""
-    from dtcli.cli.common import load_model
     from dtcli.cli.extensions import refuse_swapped
     from dtcli.errors import DataError
     from dtcli.evaluate.predictions import of_model
     from dtcli.io.encode import encode_for_schema, text_columns
     from dtcli.io.read import read_data
     from dtcli.model.colnames import near_clause
+    from dtcli.pipeline.load import load_model
     from dtcli.render.console import warn
     from dtcli.render.evaluation import evaluation_output
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import click
 
-from dtcli.cli.common import cost_options, data_options, output_option, task_option, warn_identifiers, write_output
+from dtcli.cli.common import cost_options, data_options, output_option, task_option, write_output
 from dtcli.cli.explain import explain_options
 from dtcli.cli.guard import Command
 from dtcli.cli.options import format_option
 from dtcli.cli.weighting import weighting_options
 from dtcli.errors import DataError, ParameterError
 from dtcli.induction.names import CRITERION_NAMES, THRESHOLDS
+from dtcli.pipeline.load import warn_identifiers
 from dtcli.plain.gain import plain_gain
 
 

@@ -4,16 +4,7 @@ from __future__ import annotations
 
 import click
 
-from dtcli.cli.common import (
-    cost_complexity_result,
-    emit_tree,
-    format_in_option,
-    load_model,
-    output_option,
-    quiet_or_show,
-    show_option,
-    written_to,
-)
+from dtcli.cli.common import emit_tree, format_in_option, output_option, quiet_or_show, show_option, written_to
 from dtcli.cli.documents import hold, write_document
 from dtcli.cli.guard import Command
 from dtcli.cli.options import (
@@ -26,6 +17,8 @@ from dtcli.cli.options import (
     pessimistic_options,
 )
 from dtcli.induction.prune import MODEL_PRUNERS
+from dtcli.pipeline.load import load_model, pruning_table
+from dtcli.pipeline.train import cost_complexity_result
 
 
 @click.command("prune", cls=Command)
@@ -128,7 +121,7 @@ def command(
         from dtcli.induction.algorithms import pessimistic_prune
         from dtcli.induction.params import check_pessimistic
 
-        table = _table(tree, data, reading, weighted=True)
+        table = pruning_table(tree, data, reading, weighted=True)
         check_pessimistic(pessimistic, table.is_regression)
         pruned, steps = pessimistic_prune(
             tree, table, pessimistic.cf, pessimistic.raising, pessimistic.error_bound, engine=engine_request(engine)
@@ -140,12 +133,12 @@ def command(
             raise ParameterError("reduced-error pruning needs validation data: --validation DATA")
         from dtcli.induction.prune.reduced_error.prune import reduced_error_prune
 
-        held = _table(tree, validation, reading)
+        held = pruning_table(tree, validation, reading)
         pruned, steps = reduced_error_prune(tree, held)
         if trace:
             _trace_reduced(steps, fmt)
         if curve:
-            test = _table(tree, test_data, reading) if test_data else None
+            test = pruning_table(tree, test_data, reading) if test_data else None
             _curve(tree, held, test, fmt, plot)
             if output:
                 emit_tree(pruned, output, fmt, quiet=True)
@@ -177,7 +170,7 @@ def _cost_complexity(tree, data, ccp, engine, show_path, reading, shown):
     if ccp.folds is not None:
         if not data:
             raise ParameterError("--cv-folds needs the training data: --data DATA")
-        table = _table(tree, data, reading, weighted=True)
+        table = pruning_table(tree, data, reading, weighted=True)
     pruned, rows, chosen = cost_complexity_result(tree, table, ccp, engine)
     if show_path:  # with --cv-folds: the table with its CV columns and the choice, as the result
         console.data(cp_json(rows, chosen, cp_settings(ccp)) if fmt == "json" else cp_table(rows, chosen))
@@ -199,31 +192,6 @@ def _report_cost_complexity(ccp, rows, chosen, fmt, trace):
         report_cv(ccp, rows, chosen, fmt)
     elif trace:
         info(cp_trace_text(rows, kept, ccp.alpha).rstrip("\n"))
-
-
-def _table(tree, data, reading, weighted: bool = False):
-    """DATA encoded with the model's schema (``reading``: --format-in, Limits); it must have the target column.
-    ``weighted`` (the training data): weighed as the model records it was trained (``weights``, ``class_weight``)."""
-    from dtcli.errors import DataError
-    from dtcli.io.encode import encode_for_schema, text_columns
-    from dtcli.io.read import read_data
-    from dtcli.model.colnames import near_clause
-
-    format_in, limits = reading
-    raw = read_data(data, format_in, text_columns(tree.schema), limits)
-    encoded = encode_for_schema(raw, tree.schema)
-    if not encoded.has_target:
-        near = near_clause(tree.schema.target.name, list(raw.frame.columns))
-        raise DataError(f"{data}: no column {tree.schema.target.name!r}{near}; pruning needs the target values")
-    column, class_weight = tree.parameters.get("weights"), tree.parameters.get("class_weight")
-    if not weighted or (column is None and class_weight is None):
-        return encoded.table
-    from dtcli.induction.weights import weigh
-    from dtcli.io.weights import weight_cells
-
-    origin = "the model's --weights"
-    weights = None if column is None else weight_cells(raw, column, tree.schema.target.name, origin)
-    return weigh(encoded.table, weights, class_weight, lambda kept: encoded.table.take(kept))[0]
 
 
 def _trace_pessimistic(steps, fmt):

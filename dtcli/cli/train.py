@@ -4,17 +4,7 @@ from __future__ import annotations
 
 import click
 
-from dtcli.cli.common import (
-    cost_complexity_pruning,
-    cost_complexity_result,
-    data_options,
-    emit_tree,
-    output_option,
-    quiet_or_show,
-    show_option,
-    warn_identifiers,
-    written_to,
-)
+from dtcli.cli.common import data_options, emit_tree, output_option, quiet_or_show, show_option, written_to
 from dtcli.cli.crossval import scheme_options
 from dtcli.cli.documents import hold, write_document
 from dtcli.cli.guard import Command
@@ -22,6 +12,8 @@ from dtcli.cli.options import TREE_FORMATS, format_option, metrics_json_option
 from dtcli.cli.training import training_options
 from dtcli.errors import ParameterError
 from dtcli.induction.algorithms import ALGORITHMS
+from dtcli.pipeline.load import warn_identifiers
+from dtcli.pipeline.train import grow, prepare_engines, prune_and_trace, training_line
 
 
 @click.command("train", cls=Command)
@@ -113,7 +105,6 @@ def command(
 
     Example: dtree train sample_data/weather.csv --ignore Day -o weather.json
     """
-    from dtcli.cli.crossval import training_line
     from dtcli.induction.memory import release
     from dtcli.render.console import console, info, warn
     from dtcli.render.progress import TrainingProgress
@@ -134,19 +125,17 @@ def command(
     trace = trace or bool(trace_file)
     hold(fmt == "json" and ((trace and not trace_file) or bool(ccp.folds)))
     if not trace:
-        prepare_engines(source, training.growth.engine)
+        prepare_engines(source.data, source.format_in, training.growth.engine)
     table, ids = source.load_with_ids(training.target_task, id_column, training.weighting)
     warn_identifiers(table, quiet)
     training.note_target(table, quiet)
     learner = training.learner(table)
     progress = TrainingProgress(console.stderr, enabled=None if not quiet else False)
-    try:
-        tree, warnings = learner.grow(table, progress, trace)
-    finally:
-        progress.close()
+    tree, warnings = grow(learner, table, progress, trace)
     for message in warnings:
         warn(message)
-    tree = _prune_and_trace(tree, table, ccp, learner.engine, (fmt, trace and ids, trace and trace_file))
+    tracing = (fmt, trace and ids, trace and trace_file)
+    tree = prune_and_trace(tree, table, ccp, learner.engine, tracing, write_document)
     training.weighting.record(tree)
     report = _evaluation(scheme, source, training, table, metrics_json, quiet) if scheme.given else None
     after = None if report is None else lambda: _print_evaluation(report, fmt, show, quiet, output)
@@ -159,48 +148,6 @@ def command(
     title = ALGORITHMS[training.growth.algorithm].title
     info(line)
     info(f"{title} tree: {summary(tree)}" + written_to(output))
-
-
-PARSE_WAIT = 60.0  # seconds the set-up waits for the CSV parse to begin (a file that fails to read: never)
-
-
-def prepare_engines(source, engine: str) -> None:
-    """For a table large enough for the compiled engines (a file over a MiB) and the request
-    ``engine``, begin numba's set-up while DATA is read (``induction/kernels/setup.py``)."""
-    import os
-
-    from dtcli.io.csv.reader import PLAIN_MAX
-
-    try:
-        large = engine != "reference" and os.path.getsize(source.data) > PLAIN_MAX
-    except (OSError, ValueError):
-        return  # (standard input, a missing file: the reading says what is wrong)
-    if not large:
-        return
-    csv = (source.format_in or os.path.splitext(source.data)[1].lstrip(".")).lower() == "csv"
-    if csv:
-        from dtcli.io.pandas_import import pandas
-
-        pandas()  # first, here: the set-up's imports never run beside pandas' own
-    import threading
-
-    from dtcli.induction.memory import release
-    from dtcli.io.csv.reader import PARSING
-
-    release()  # (first: one heap for all threads, or the set-up strands about 20 MB in a heap of its own)
-    PARSING.clear()
-    threading.Thread(target=_set_up, args=(PARSING if csv else None,), name="dtree-numba-set-up", daemon=True).start()
-
-
-def _set_up(parsing) -> None:
-    """numba's set-up (``induction/kernels/setup.py``), once ``parsing`` (when given) says the CSV file's
-    records are found: the record scan holds the GIL between its numpy steps, and the set-up beside it
-    (Python, 0.3 s) made it take 0.45 s instead of 0.15 s on a million rows; pandas' C parser does not."""
-    from dtcli.induction.kernels.setup import set_up
-
-    if parsing is not None:
-        parsing.wait(timeout=PARSE_WAIT)
-    set_up()
 
 
 def _after(tree, importance: bool, quiet: bool, then):
@@ -233,10 +180,10 @@ def _check_dask(training, scheduler, extra) -> None:
 
 
 def _train_dask(source, training, scheduler):
-    """(tree, warnings) from the Dask engine on DATA."""
+    """(tree, warnings, (correct, rows)) from the Dask engine on DATA."""
     from dataclasses import replace
 
-    from dtcli.induction.algorithms import train_distributed
+    from dtcli.pipeline.train import train_dask
 
     params = training.growth.params(missing=training.missing, seed=training.ccp.seed, **training.stopping)
     if params.algorithm == "cart" and training.growth.options.get("ties") is None:
@@ -244,29 +191,16 @@ def _train_dask(source, training, scheduler):
     if training.costs.path is not None:
         raise ParameterError("--engine dask does not take --costs")
     method = training.pruning.method or ALGORITHMS[training.growth.algorithm].prune
-    columns = (source.target, source.ignore, source.nominal)
-
-    def load(client, summed):
-        from dtcli.io.dask.frames import load as load_on
-
-        return load_on(
-            client,
-            source.data,
-            columns,
-            summed,
-            task=training.target_task,
-            dialect=(source.limits.sep, source.limits.decimal),
-        )
-
     from dtcli.pipeline.predict_dask import training_correct
 
-    return train_distributed(load, params, replace(training.pruning, method=method), scheduler, judge=training_correct)
+    pruning = replace(training.pruning, method=method)
+    return train_dask(source, params, pruning, training.target_task, scheduler, judge=training_correct)
 
 
 def _finish(tree, warnings, accuracy, output, fmt, show, quiet, training) -> None:
     """Warnings, the tree, the "Training set" line (``accuracy``: correct, rows) and the summary line
     of a tree trained by the Dask engine."""
-    from dtcli.cli.crossval import accuracy_line
+    from dtcli.pipeline.train import accuracy_line
     from dtcli.render.console import info, warn
     from dtcli.render.tree import summary
 
@@ -276,51 +210,6 @@ def _finish(tree, warnings, accuracy, output, fmt, show, quiet, training) -> Non
     title = ALGORITHMS[training.growth.algorithm].title
     info(accuracy_line(*accuracy))
     info(f"{title} tree: {summary(tree)}" + written_to(output))
-
-
-def _prune_and_trace(grown, table, ccp, engine, tracing):
-    """The tree after --ccp-alpha/--cv-folds, and the trace written. ``tracing``: (-f, the --id cells or
-    False without --trace, --trace-file). With -f json the trace is one dtree-trace document, the
-    cost-complexity table in it; without a trace on standard error the CV table goes there as dtree-cp."""
-    fmt, ids, path = tracing
-    tracing = ids is not False
-    if tracing and fmt != "json":
-        _write_trace(grown, ids, fmt, path)
-    if not ccp.wanted:
-        cv = None
-        tree = grown
-    elif fmt != "json":
-        return cost_complexity_pruning(grown, table, ccp, engine)
-    else:
-        import json
-
-        from dtcli.render.ccp import cp_json, cp_settings
-
-        tree, rows, chosen = cost_complexity_result(grown, table, ccp, engine)
-        cv = cp_json(rows, chosen, cp_settings(ccp, tree.parameters["pruning"]["alpha"]))
-        if ccp.folds and (path or not tracing):
-            write_document(cv)
-        cv = {k: v for k, v in json.loads(cv).items() if k not in ("format", "schema_version")}
-    if tracing and fmt == "json":
-        from dtcli.render.trace import train_trace_json
-
-        write_document(train_trace_json(grown, ids, cv), path or None)
-    return tree
-
-
-def _write_trace(tree, ids, fmt, path) -> None:
-    """The trace as text on stderr or into ``path``."""
-    from dtcli.render.console import info
-    from dtcli.render.trace import train_trace_text
-
-    text = train_trace_text(tree, ids)
-    if not path:
-        info(text.rstrip("\n"))
-        return
-    from dtcli.io.write import atomic
-
-    with atomic(path) as handle:
-        handle.write(text)
 
 
 def _check_evaluation(scheme, metrics_json, quiet: bool, output) -> None:
@@ -341,11 +230,13 @@ def _evaluation(scheme, source, training, table, metrics_json, quiet: bool = Fal
     """The report of --cv, --split or --test (Weka's text blocks), computed before anything is printed;
     its dtree-evaluation document goes to ``metrics_json`` (- for standard output)."""
     from dtcli.cli.common import write_output
-    from dtcli.cli.crossval import judge
+    from dtcli.pipeline.crossval import judge
     from dtcli.render.console import warn
     from dtcli.render.evaluation import evaluation_output
 
-    parts, about, warnings = judge(scheme, source, training, table, quiet=quiet)
+    reading = (source.format_in, source.limits)
+    algorithm = training.growth.algorithm
+    parts, about, warnings = judge(scheme, training.learner(table), table, source.data, algorithm, reading, quiet=quiet)
     for message in warnings:
         warn(message)
     if metrics_json:  # (put in place with the model, or when the run succeeds)

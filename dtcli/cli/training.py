@@ -25,9 +25,10 @@ from dtcli.cli.options import (
     pessimistic_params,
     stopping_options,
 )
-from dtcli.cli.weighting import Weighting, weighting_options
+from dtcli.cli.weighting import weighting_options
 from dtcli.induction.algorithms import PRUNING
 from dtcli.induction.params import CostComplexity, PruneParams
+from dtcli.pipeline.load import Weighting
 
 
 @dataclass(frozen=True)

@@ -1,1 +1,1 @@
-"""The work the commands and the Python API share end to end: loading tables, training runs, streamed and Dask prediction, cross-validation."""  # noqa: E501
+"""The work the commands and the Python API share: loading tables, training, streamed and Dask prediction, CV."""

@@ -72,7 +72,7 @@ def report_choice(report):
 
 
 def _warn_identifiers(table) -> None:
-    """``common.warn_identifiers`` for a PlainTable: every value of a column appears in it."""
+    """``pipeline.load.warn_identifiers`` for a PlainTable: every value of a column appears in it."""
     from dtcli.model.identifiers import identifier_message, identifies, may_identify
     from dtcli.render.console import warn
     from dtcli.render.printable import shown

@@ -9,36 +9,32 @@ import threading
 import numpy as np
 import pytest
 
-from dtcli.cli import train
-from dtcli.cli.common import Source
 from dtcli.induction.kernels import setup
 from dtcli.io.csv.reader import PLAIN_MAX
+from dtcli.pipeline import train
+from dtcli.pipeline.load import read_training
 
 
-def started(monkeypatch, source: Source, engine: str) -> bool:
+def started(monkeypatch, path, engine: str) -> bool:
     calls = []
     monkeypatch.setattr(setup, "set_up", lambda: calls.append(1))
-    train.prepare_engines(source, engine)
+    train.prepare_engines(str(path), None, engine)
     for thread in threading.enumerate():
         if thread.name == "dtree-numba-set-up":
             thread.join(timeout=60)
     return bool(calls)
 
 
-def source(path) -> Source:
-    return Source(str(path), None, (), (), None)
-
-
 def test_only_large_files_and_engines_that_may_compile(monkeypatch, tmp_path):
     small, large = tmp_path / "small.csv", tmp_path / "large.arff"
     small.write_text("a,b\n1,x\n", encoding="utf-8")
     large.write_bytes(b"%" * (PLAIN_MAX + 1))
-    assert not started(monkeypatch, source(small), "auto")
-    assert started(monkeypatch, source(large), "auto")
-    assert started(monkeypatch, source(large), "compiled")
-    assert not started(monkeypatch, source(large), "reference")
-    assert not started(monkeypatch, source(tmp_path / "absent.csv"), "auto")
-    assert not started(monkeypatch, source("-"), "auto")
+    assert not started(monkeypatch, small, "auto")
+    assert started(monkeypatch, large, "auto")
+    assert started(monkeypatch, large, "compiled")
+    assert not started(monkeypatch, large, "reference")
+    assert not started(monkeypatch, tmp_path / "absent.csv", "auto")
+    assert not started(monkeypatch, "-", "auto")
 
 
 def test_a_kernel_called_during_the_set_up_computes_as_ever():
@@ -64,10 +60,10 @@ def test_for_a_csv_file_the_set_up_waits_for_the_parse(monkeypatch, tmp_path):
     monkeypatch.setattr(setup, "set_up", lambda: calls.append(1))
     large = tmp_path / "large.csv"
     large.write_bytes(b"x,y\n" + b"1,a\n" * (PLAIN_MAX // 4 + 1))
-    train.prepare_engines(source(large), "auto")
+    train.prepare_engines(str(large), None, "auto")
     waiting = [t for t in threading.enumerate() if t.name == "dtree-numba-set-up"]
     assert waiting and not calls  # not before the parse begins
-    table = source(large).load_with_ids("classification", None)[0]  # parse_csv sets PARSING
+    table = read_training(str(large), None, (), (), None)[0]  # parse_csv sets PARSING
     for thread in waiting:
         thread.join(timeout=60)
     assert calls == [1] and table.n_rows == PLAIN_MAX // 4 + 1 and csv_reader.PARSING.is_set()

@@ -20,10 +20,10 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from dtcli.cli.common import load_training_table
 from dtcli.induction import PruneParams, grow_params, train
 from dtcli.induction.predict.apply import predict_proba
 from dtcli.model.format.model import dumps_model, loads_model
+from dtcli.pipeline.load import load_training_table
 
 ALPHABET = st.sampled_from(list("abcxyzAZ09 ,;'\"éßü中文😀-_.?"))
 NAME = st.text(ALPHABET, min_size=1, max_size=8).map(str.strip).filter(lambda s: s and s != "prediction")

@@ -142,7 +142,7 @@ def test_every_choice_grows_the_same_tree(algorithm):
 @pytest.mark.parametrize("shape", [WEATHER, IRIS])
 def test_a_small_tables_folds_run_in_one_process(shape):
     """Forking workers costs more than the folds of weather or iris take: they run one after the other."""
-    from dtcli.cli.crossval import Scheme
+    from dtcli.pipeline.crossval import Scheme
 
     table = shaped(**shape)
     assert estimates.folds_in_one_process("c45", table, 10)
@@ -152,8 +152,8 @@ def test_a_small_tables_folds_run_in_one_process(shape):
 
 def test_a_larger_tables_folds_run_on_every_core(monkeypatch):
     """digits' folds take seconds each: one worker a core (--jobs unset)."""
-    from dtcli.cli.crossval import Scheme
     from dtcli.induction import workers
+    from dtcli.pipeline.crossval import Scheme
 
     monkeypatch.setattr(workers, "usable_cores", lambda: 4)
     table = shaped(**DIGITS)

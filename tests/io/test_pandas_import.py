@@ -34,7 +34,7 @@ def test_reading_a_large_csv_leaves_pyarrow_unloaded(tmp_path):
     big_csv(path)
     out = run(
         "import sys\n"
-        "from dtcli.cli.common import read_training\n"
+        "from dtcli.pipeline.load import read_training\n"
         f"table, _ = read_training({str(path)!r}, 'label', (), (), None)\n"
         "print('pandas' in sys.modules, 'pyarrow' in sys.modules, table.n_rows, table.attributes[1].values)\n"
         "import pyarrow\n"
@@ -59,7 +59,7 @@ def test_pandas_without_pyarrow_reads_the_same_columns(tmp_path):
     path = tmp_path / "big.csv"
     big_csv(path)
     show = (
-        "from dtcli.cli.common import read_training\n"
+        "from dtcli.pipeline.load import read_training\n"
         f"t, _ = read_training({str(path)!r}, 'label', (), (), None)\n"
         "import hashlib\n"
         "print(t.n_rows, [a.values for a in t.attributes], hashlib.sha256(b''.join(c.tobytes() for c in t.columns)"

@@ -12,7 +12,6 @@ pytest.importorskip("distributed", reason="the Dask engine needs the optional ex
 from click.testing import CliRunner
 
 from dtcli.cli import cli
-from dtcli.cli.common import Source
 from dtcli.induction.algorithms import grow_params, train
 from dtcli.induction.distributed.cart import grow_cart_dask
 from dtcli.induction.distributed.cluster import summed
@@ -21,6 +20,7 @@ from dtcli.induction.distributed.train import tree_of
 from dtcli.induction.params import PruneParams
 from dtcli.io.dask.frames import load
 from dtcli.model.format.model import dumps_model
+from dtcli.pipeline.load import load_training_table
 
 MANY = [f"v{j:02d}" for j in range(14)]  # more values than CART's exhaustive subset search takes
 
@@ -54,7 +54,7 @@ def _dask_model(client, path: str, params) -> str:
 
 
 def _local_model(path: str, params, engine: str) -> str:
-    tree, _ = train(Source(path, None, (), (), None).load(), params, PruneParams(method="none"), engine=engine)
+    tree, _ = train(load_training_table(path, None, (), (), None), params, PruneParams(method="none"), engine=engine)
     return dumps_model(tree)
 
 

@@ -9,7 +9,6 @@ import pytest
 
 pytest.importorskip("distributed", reason="the Dask engine needs the optional extra: pip install 'dtree[scale]'")
 
-from dtcli.cli.common import Source
 from dtcli.induction.algorithms import grow_params, train
 from dtcli.induction.distributed.cluster import summed
 from dtcli.induction.distributed.engine import NoColumns, Shape, grow_dask
@@ -18,6 +17,7 @@ from dtcli.induction.params import PruneParams
 from dtcli.induction.search.bins import bin_codes
 from dtcli.io.dask.frames import load
 from dtcli.model.format.model import dumps_model
+from dtcli.pipeline.load import load_training_table
 
 
 def _write(path, n: int, seed: int, missing: float = 0.0) -> str:
@@ -54,7 +54,7 @@ def _fractional(model: str) -> bool:
 
 
 def _local_model(path: str, params, engine: str) -> str:
-    tree, _ = train(Source(path, None, (), (), None).load(), params, PruneParams(method="none"), engine=engine)
+    tree, _ = train(load_training_table(path, None, (), (), None), params, PruneParams(method="none"), engine=engine)
     return dumps_model(tree)
 
 
@@ -141,7 +141,7 @@ def test_quantile_positions_are_numpys():
 def test_bins_on_the_cluster_are_bin_codes(client, tmp_path):
     path = _write(tmp_path / "b.csv", 2500, seed=5)
     table = load(client, path, (None, (), ()), summed, 15_000)
-    local = Source(path, None, (), (), None).load()
+    local = load_training_table(path, None, (), (), None)
     bins = numeric_bins(client, table.parts, 2, 32)
     for j, i in enumerate([0, 1]):  # a (many values), b (12 values: each its own bin)
         _, tops = bin_codes(local.columns[i], local.labelled(), 32)

@@ -10,7 +10,6 @@ import pytest
 
 pytest.importorskip("distributed", reason="the Dask engine needs the optional extra: pip install 'dtree[scale]'")
 
-from dtcli.cli.common import Source
 from dtcli.errors import ParameterError
 from dtcli.induction.algorithms import grow_params, train
 from dtcli.induction.distributed.cluster import summed
@@ -21,6 +20,7 @@ from dtcli.induction.prune.pessimistic.steps import Step
 from dtcli.io.dask.frames import load
 from dtcli.model.format.model import dumps_model
 from dtcli.model.tree import Node, NominalTest, NumericTest
+from dtcli.pipeline.load import load_training_table
 
 NO_PRUNING = PruneParams(method="none")
 
@@ -50,7 +50,7 @@ def _dask(client, path: str, params, prune: PruneParams):
 
 
 def _local_tree(path: str, params, prune: PruneParams, engine: str = "compiled"):
-    return train(Source(path, None, (), (), None).load(), params, prune, engine=engine)[0]
+    return train(load_training_table(path, None, (), (), None), params, prune, engine=engine)[0]
 
 
 def _local(path: str, params, prune: PruneParams, engine: str = "compiled") -> str:
