@@ -114,7 +114,7 @@ def command(model, data, output, proba, fmt, explain, metrics_json, format_in, l
         warn(message)
     why = None
     if explain or fmt == "text":
-        from dtcli.induction.predict.why import row_paths
+        from dtcli.explain.why import row_paths
 
         why = row_paths(tree, encoded.table)
         codes, probabilities = why.codes, why.proba

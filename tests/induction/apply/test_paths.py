@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from trees import chain, fit
 
+from dtcli.explain.why import row_paths
 from dtcli.induction.predict.apply import predict_proba
-from dtcli.induction.predict.why import row_paths
 from dtcli.induction.rules import extract
 from dtcli.io.encode import encode_for_schema
 from dtcli.io.read import read_data

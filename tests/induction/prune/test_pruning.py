@@ -254,7 +254,7 @@ def test_reduced_error_rounds_from_counts_match_predicting_every_candidate(seed,
     same steps, same accuracies, same tree; validation rows with missing values included."""
     from trees import generated
 
-    from dtcli.induction.prune.reduced_error.prune import prune as reduced_error
+    from dtcli.induction.prune.reduced_error import prune as reduced_error
     from dtcli.model.format.model import dumps_model
 
     table = generated(900, seed)

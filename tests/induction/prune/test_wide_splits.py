@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from trees import fit
 
-from dtcli.induction.prune.reduced_error.prune import prune as reduced_error
+from dtcli.induction.prune.reduced_error import prune as reduced_error
 from dtcli.induction.prune.reduced_error.prune import reduced_error_prune
 from dtcli.model.format.model import dumps_model
 from dtcli.model.table import MISSING, NOMINAL, Attribute, Schema, Table

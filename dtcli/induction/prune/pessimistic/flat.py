@@ -32,7 +32,7 @@ def flat_prune(flat: FlatTree, table: Table, cf: float, raising: bool, bound: st
 
     if kernels() is None:
         return None
-    from dtcli.induction.prune.pessimistic.prune.kernels import prune as k
+    from dtcli.induction.prune.pessimistic.kernels import prune as k
 
     n_slots = flat.n_slots
     labelled = table.labelled()
