@@ -135,7 +135,7 @@ def prepare(table, params, engine: str, runs: int) -> None:
     from dtcli.induction import compiling
 
     if not compiling.uncached(kernel_sets(table, params, choice), table) and available():
-        estimates.STARTED.append(True)
+        estimates.STARTED.append(runs)
 
 
 def unavailable(engine: str) -> str | None:
@@ -177,9 +177,10 @@ def grow_nodes(table, params, engine: str = "auto", progress=None, trace: list |
 def compiled_pruning(table, engine: str = "auto", started: bool | None = None) -> bool:
     """Whether pessimistic pruning of a tree on ``table`` runs compiled for the request ``engine``
     (it falls back by itself when numba cannot be used): with ``auto`` when the reference would
-    take longer than the engine (``estimates``), and not when it would be done before the pruning
+    take longer than the engine (``estimates.pruning_pays``: over the folds ``prepare`` loaded the engines
+    for, whose prunings load the kernels once), and not when it would be done before the pruning
     kernels compiled; ``started``: numba is loaded already, by an engine's growth)."""
-    if not (engine == "compiled" or (engine == "auto" and estimates.engine_pays("prune", table, started))):
+    if not (engine == "compiled" or (engine == "auto" and estimates.pruning_pays(table, started))):
         return False
     from dtcli.induction import compiling
 

@@ -67,3 +67,36 @@ def test_a_jobs_line_says_what_it_compiled_and_what_it_left():
     assert job_line("CART", 849.8, [], ["cart-side"]) == (
         "CART: ran in 849.8 s; not all of cart-side was called, so not all of it is cached"
     )
+
+
+def test_cart_jobs_hand_nodes_over_on_the_small_table():
+    """The sample table's CART jobs never end a slice of SLICE_ROWS rows: warm-up cuts slices of a few
+    rows so that threads hand nodes over (``carve``) and that kernel is compiled too, then puts them back."""
+    from dtcli.cli.warmup import handing_over
+    from dtcli.induction.cart import parallel
+
+    def sizes() -> tuple[int, int]:
+        return parallel.SLICE_ROWS, parallel.CARVE_ROWS
+
+    kept, rows = sizes(), len(sample_csv().splitlines()) - 1
+    with handing_over(True):
+        slice_rows, carve_rows = sizes()
+        assert slice_rows < rows // 4 and carve_rows < slice_rows
+    assert sizes() == kept
+    with handing_over(False):
+        assert sizes() == kept
+
+
+@pytest.mark.compiled
+def test_the_cart_classification_job_caches_every_kernel_of_its_set(tmp_path):
+    """After warm-up's CART classification job no kernel of cart-side is left uncached (``carve`` was
+    never called on the small table, so every later CART run counted the set as not cached)."""
+    from dtcli.cli.warmup import warm
+    from dtcli.induction.workers import usable_cores
+
+    if usable_cores() < 2:
+        pytest.skip("CART grows on one thread here: cart-side is not used")
+    path = tmp_path / "sample.csv"
+    path.write_text(sample_csv())
+    _, _, left, same = warm(next(job for job in JOBS if job[0] == "CART classification"), str(path))
+    assert left == [] and same

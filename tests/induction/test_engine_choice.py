@@ -161,3 +161,31 @@ def test_a_larger_tables_folds_run_on_every_core(monkeypatch):
     assert not estimates.folds_in_one_process("cart", shaped(rows=2000, numeric=20), 10)
     assert Scheme(10, None, None, None).workers(alone=False) == 4
     assert Scheme(10, None, None, 1).workers(alone=False) == 1
+
+
+SOYBEAN = {"rows": 683, "numeric": 0, "nominal": 35, "classes": 19}  # Weka's soybean's shape
+
+
+def test_folds_the_engines_grow_run_in_one_process(machine):
+    """Once the engines are loaded for the folds, a fold takes them a few hundredths of a second (Weka's
+    soybean: 0.05 s, against 0.3 s by the reference): forked workers would each load the kernels again."""
+    table, params = shaped(**SOYBEAN), grow_params("c45")
+    assert not estimates.folds_in_one_process("c45", table, 10)  # by the reference: 10 x 0.84 s
+    machine(["levelwise", "c45", "prune"])
+    backend.prepare(table, params, "auto", 10)
+    assert estimates.STARTED == [10]
+    assert estimates.folds_in_one_process("c45", table, 10)
+    assert not estimates.folds_in_one_process("c45", shaped(**DIGITS), 10)  # 1.2 s of the engine's own: forks
+
+
+def test_the_folds_prunings_run_compiled_when_their_kernels_load_once(machine):
+    """One pruning of soybean's shape is sooner by the reference (0.07 s against loading the kernels),
+    ten in one process are not: the kernels load once, then each pruning costs a few milliseconds."""
+    table, params = shaped(**SOYBEAN), grow_params("c45")
+    machine(["levelwise", "c45", "prune"])
+    assert not backend.compiled_pruning(table, "auto", started=True)
+    backend.prepare(table, params, "auto", 10)
+    assert backend.compiled_pruning(table, "auto", started=True)
+    assert backend.compiled_pruning(table, "auto")
+    assert not backend.compiled_pruning(table, "reference")
+    assert not backend.compiled_pruning(shaped(**IRIS), "auto", started=True)  # iris: 10 x 2 ms, sooner as it is

@@ -59,25 +59,49 @@ def c45_gain(counts: np.ndarray, total: float) -> float:
     Sums run in Weka's order: old = xlog2x(known) - the classes' terms;
     new = -(each branch's class terms, less the branch's own term, in turn).
     """
-    rows, sizes, known = _branches(counts)
+    return c45_scores(counts, total)[0]
+
+
+def c45_scores(counts: np.ndarray, total: float, ratio: bool = False) -> tuple[float, float]:
+    """(``c45_gain``, with ``ratio`` ``c45_gain_ratio`` too, else 0) in a few array operations: every
+    sum a running sum in the same order (``np.add.accumulate`` adds one value at a time, as
+    ``ordered_sum`` does), every logarithm numpy's of the same value, so the same bits."""
+    c = np.asarray(counts, dtype=np.float64)
+    k, n = c.shape
+    if not k or not n:
+        return 0.0, 0.0
+    sizes = np.add.accumulate(c, axis=1)[:, -1]  # each branch's weight, its classes in turn
+    known = float(np.add.accumulate(sizes)[-1])
     if known <= 0:
-        return 0.0
-    classes = [ordered_sum(column) for column in zip(*rows)]  # each class's weight, the branches in turn
-    terms = _xlog2x([known, *classes, *sizes, *(c for row in rows for c in row)])
-    n, k = len(classes), len(rows)
-    old = terms[0] - ordered_sum(terms[1 : 1 + n])
-    size_terms, cell_terms = terms[1 + n : 1 + n + k], terms[1 + n + k :]
-    new = -ordered_sum([t for b in range(k) for t in (*cell_terms[b * n : (b + 1) * n], -size_terms[b])])
-    numerator = (known / total) * (old - new)
-    return 0.0 if eq(numerator, 0.0) else numerator / known
+        return 0.0, 0.0  # (no known weight: no gain, and no ratio either)
+    classes = np.add.accumulate(c, axis=0)[-1]  # each class's weight, the branches in turn
+    extra = [total - known, total] if ratio else []
+    terms = xlog2x(np.concatenate(([known], classes, sizes, c.ravel(), extra)))
+    old = terms[0] - np.add.accumulate(terms[1 : 1 + n])[-1]
+    block = np.empty((k, n + 1))  # each branch's class terms, then less its own term
+    block[:, :n] = terms[1 + n + k : 1 + n + k + k * n].reshape(k, n)
+    block[:, n] = -terms[1 + n : 1 + n + k]
+    new = -np.add.accumulate(block.ravel())[-1]
+    numerator = float((known / total) * (old - new))
+    gain = 0.0 if eq(numerator, 0.0) else numerator / known
+    if not ratio:
+        return gain, 0.0
+    tail = terms[-2:].tolist()
+    return gain, _ratio(sizes, known, total, gain, [*terms[1 + n : 1 + n + k].tolist(), *tail])
 
 
 def c45_gain_ratio(counts: np.ndarray, total: float, gain: float) -> float:
     """Gain over split information, the unknown cases counting as one more branch."""
     _, sizes, known = _branches(counts)
+    return _ratio(sizes, known, total, gain)
+
+
+def _ratio(sizes: list, known: float, total: float, gain: float, terms: list | None = None) -> float:
+    """``c45_gain_ratio`` from the branches' weights (``terms``: their ``xlog2x``, then the unknown
+    weight's and the total's, when already made)."""
     if not gr(known, 0.0):
         return 0.0
-    terms = _xlog2x([*sizes, total - known, total])
+    terms = _xlog2x([*sizes, total - known, total]) if terms is None else terms
     split = -ordered_sum(terms[:-2]) - terms[-2] + terms[-1]
     if eq(split, 0.0):
         return 0.0
@@ -105,22 +129,25 @@ def c45_candidate(
     min_leaf: float,
     thresholds: Thresholds,
     total: float | None = None,
+    counts: np.ndarray | None = None,
 ) -> C45Candidate | None:
     """The C4.5 split on attribute ``i`` at a node, or None if it has no admissible split.
 
     ``total`` is the node's weight (default: the sum of ``w``; ``c45_choose`` passes the sum of
-    the class weights, as the level-wise engine computes it)."""
+    the class weights, as the level-wise engine computes it); ``rows`` None: every row of ``table``;
+    ``counts``: a nominal attribute's class weights per value, already counted (``nominal_counts``)."""
     attribute = table.attributes[i]
-    column = table.columns[i][rows]
-    y = table.y[rows]
     n_classes = len(table.classes)
     total = float(w.sum()) if total is None else total
     if attribute.is_nominal:
-        counts = nominal_branch_counts(column, y, w, len(attribute.values), n_classes)
+        if counts is None:
+            column, y = (table.columns[i], table.y) if rows is None else (table.columns[i][rows], table.y[rows])
+            counts = nominal_branch_counts(column, y, w, len(attribute.values), n_classes)
         if gr_or_eq(counts.sum(axis=1), min_leaf).sum() < 2:
             return None
-        gain = c45_gain(counts, total)
-        return C45Candidate(i, NominalTest(attribute), gain, c45_gain_ratio(counts, total, gain), counts)
+        gain, ratio = c45_scores(counts, total, ratio=True)
+        return C45Candidate(i, NominalTest(attribute), gain, ratio, counts)
+    column, y = (table.columns[i], table.y) if rows is None else (table.columns[i][rows], table.y[rows])
     cut = c45_cut(cut_table(column, y, w, n_classes, total=total), n_classes, min_leaf, mdl=thresholds.mdl)
     if cut is None:
         return None
@@ -138,15 +165,16 @@ def c45_choose(
     ``n_all`` is the number of rows in the whole training set (for the
     many-valued-attribute rule).
     """
-    rows, w = np.arange(table.n_rows), table.weights
+    w = table.weights
     counts = np.bincount(table.y, weights=w, minlength=len(table.classes))
     total = float(counts.sum())
     if sm(total, 2 * min_leaf) or eq(total, counts.max()):
         return None
+    nominal = nominal_counts(table)
     found = [
         c
         for i in range(len(table.attributes))
-        if (c := c45_candidate(table, i, rows, w, min_leaf, thresholds, total)) is not None
+        if (c := c45_candidate(table, i, None, w, min_leaf, thresholds, total, nominal.get(i))) is not None
     ]
     if not found:
         return None
@@ -165,6 +193,24 @@ def c45_choose(
         return None
     eligible = [c for c in found if c.gain >= average - 1e-3]
     return placed(_first_max(eligible, lambda c: c.ratio, "gain-ratio"), thresholds, table)
+
+
+def nominal_counts(table: Table) -> dict[int, np.ndarray]:
+    """Each nominal attribute's class weights per value (``nominal_branch_counts``), by its index,
+    counted in one pass: every (attribute, value, class) cell adds its rows' weights in row order,
+    as a count of the attribute alone does (the same sums, bit for bit); missing values are skipped."""
+    n_classes = len(table.classes)
+    found = [(i, len(a.values)) for i, a in enumerate(table.attributes) if a.is_nominal]
+    if len(found) < 2:
+        return {}
+    sizes = np.array([n_values * n_classes for _, n_values in found], dtype=np.int64)
+    starts = np.concatenate(([0], np.cumsum(sizes)))
+    codes = np.stack([table.columns[i] for i, _ in found], axis=1).astype(np.int64)
+    cells = codes * n_classes + table.y.astype(np.int64)[:, None] + starts[None, :-1]
+    cells[codes < 0] = starts[-1]  # missing: counted apart, and dropped
+    weights = np.broadcast_to(table.weights[:, None], codes.shape)
+    flat = np.bincount(cells.ravel(), weights=weights.ravel(), minlength=int(starts[-1]) + 1)
+    return {i: flat[starts[j] : starts[j + 1]].reshape(n_values, n_classes) for j, (i, n_values) in enumerate(found)}
 
 
 def c45_average(found: list[C45Candidate], table: Table, n_all: int) -> float | None:
