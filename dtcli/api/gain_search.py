@@ -66,7 +66,7 @@ def asked(algorithm, splits, criterion, thresholds, min_leaf, all_cuts, costs, c
         raise ParameterError("--min-leaf applies to -a c45 and -a cart")
     if min_leaf is not None and min_leaf < 0:
         raise ParameterError(f"--min-leaf {min_leaf:g}: give a number of cases of 0 or more")
-    criterion = _criterion(criterion, binary, costs, name)
+    criterion = gain_criterion(criterion, binary, costs, name)
     measure = "ratio" if cost_measure is None else cost_measure  # (checked with the costs, as the command does)
     w = 1.0 if nunez_w is None else nunez_w
     chosen = texts(attributes, "--attribute")
@@ -86,8 +86,8 @@ def texts(value, option: str) -> tuple:
     raise ParameterError(f"{option}: give a string or a list of strings, got {value!r}")
 
 
-def _criterion(criterion, binary: bool, costs, algorithm: str) -> str:
-    """gain (multiway; c45 gain ratio) or gini (binary) by default; entropy is gain."""
+def gain_criterion(criterion, binary: bool, costs, algorithm: str) -> str:
+    """gain (multiway; c45 gain ratio) or gini (binary) by default; entropy is gain (``dtree gain``'s rule too)."""
     if criterion == "cart" and not binary:
         raise ParameterError(
             "--criterion cart (Zaki's CART measure) scores binary splits: add -a cart or --splits binary"
@@ -96,11 +96,22 @@ def _criterion(criterion, binary: bool, costs, algorithm: str) -> str:
         raise ParameterError(
             "--criterion gain-ratio scores multiway splits; with binary splits use gini, entropy or cart"
         )
-    if binary and costs:  # (before the default: dtree gain -a cart --costs FILE ignores the costs, silently)
+    if binary and costs:  # (before the default: -a cart --costs FILE is refused, not ignored)
         raise ParameterError("--costs weighs multiway splits (Mitchell 3.7.5); leave it out with binary splits")
     if criterion is None:
         return "gini" if binary else "gain-ratio" if algorithm == "c45" else "gain"
     return "gain" if criterion == "entropy" else criterion
+
+
+def refuse_for_regression(attributes, costs, all_cuts) -> None:
+    """A numeric target's table shows every attribute's best split: --attribute, --costs and
+    --thresholds-all do not apply (``dtree gain`` and ``dtcli.gain`` refuse them alike)."""
+    for given, flag in ((attributes, "--attribute"), (costs, "--costs"), (all_cuts, "--thresholds-all")):
+        if given:
+            raise ParameterError(
+                f"{flag} works with a class target; a numeric target's table shows every attribute's best split: "
+                f"leave out {flag}"
+            )
 
 
 def left_out(table, asked_for: tuple, fixed: tuple) -> tuple:
@@ -147,12 +158,7 @@ def scored(table, conditions: list[str], options: Asked, task):
     if table.is_regression:
         if options.algorithm == "c45":
             raise ParameterError("-a c45 classifies: a numeric target needs -a cart, or --task classification")
-        # (dtree gain ignores these with a numeric target, silently; here they are refused)
-        for given, flag in ((options.attributes, "--attribute"), (options.costs, "--costs"),
-                            (options.all_cuts, "--thresholds-all")):  # fmt: skip
-            if given:
-                raise ParameterError(f"{flag} works with a class target; a numeric target's table shows every "
-                                     f"attribute's best split: leave out {flag}")  # fmt: skip
+        refuse_for_regression(options.attributes, options.costs, options.all_cuts)
         from dtcli.explain.tree_report import regression_found
         from dtcli.induction.search.regression import regression_report
 

@@ -23,24 +23,9 @@ class Explain(NamedTuple):
 
     def left_out(self, table, fixed: tuple) -> tuple:
         """The attributes --attribute leaves out (none without it); an unknown name is an error."""
-        if not self.attributes:
-            return ()
-        from dtcli.model.colnames import find, near
+        from dtcli.api.gain_search import left_out
 
-        names = [a.name for a in table.attributes]
-        asked = []
-        for name in self.attributes:
-            found = find(name, names)
-            if found is None:
-                close = near(name, names)
-                raise ParameterError(
-                    f"--attribute {name}: {table.source} has no attribute of that name "
-                    + (f"(the attributes are {', '.join(names)})" if close is None else f"(attribute {close})")
-                )
-            if found in fixed:
-                raise ParameterError(f"--attribute {name}: fixed by --where {name}=..., so not scored at this node")
-            asked.append(found)
-        return tuple(n for n in names if n not in asked)
+        return left_out(table, self.attributes, fixed)
 
     def check(self, fmt: str) -> None:
         if fmt != "table":

@@ -153,7 +153,10 @@ def command(
 
         if algorithm == "c45":
             raise ParameterError("-a c45 classifies: a numeric target needs -a cart, or --task classification")
+        from dtcli.api.gain_search import refuse_for_regression
         from dtcli.explain.tree_report import regression_found
+
+        refuse_for_regression(explain.attributes, costs.path, thresholds_all)
 
         subset = table.take(rows)
         stats, found = regression_report(subset)
@@ -213,20 +216,10 @@ def check_algorithm(algorithm: str, binary: bool, costs, thresholds_all: bool, e
 
 
 def check_criterion(criterion: str | None, binary: bool, costs, algorithm: str = "id3") -> str:
-    """The criterion to use: gain (multiway; c45 gain ratio) or gini (binary) by default; entropy is gain."""
-    if criterion is None:
-        return "gini" if binary else "gain-ratio" if algorithm == "c45" else "gain"
-    if criterion == "cart" and not binary:
-        raise ParameterError(
-            "--criterion cart (Zaki's CART measure) scores binary splits: add -a cart or --splits binary"
-        )
-    if criterion == "gain-ratio" and binary:
-        raise ParameterError(
-            "--criterion gain-ratio scores multiway splits; with binary splits use gini, entropy or cart"
-        )
-    if binary and costs.path:
-        raise ParameterError("--costs weighs multiway splits (Mitchell 3.7.5); leave it out with binary splits")
-    return "gain" if criterion == "entropy" else criterion
+    """The criterion to use (``dtcli.gain``'s rule: gain, gain ratio for c45, gini for binary splits)."""
+    from dtcli.api.gain_search import gain_criterion
+
+    return gain_criterion(criterion, binary, costs.path, algorithm)
 
 
 def binary_output(report, explain, fmt: str, parsed, where: list[str], output) -> None:
