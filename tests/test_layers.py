@@ -36,7 +36,7 @@ LAYERS = (
     ("using trees", ("compare", "evaluate", "explain"), "diff, judging on data, the gain report"),
     ("render", ("render",), "text, tables, pictures for people (rich)"),
     ("plain", ("plain",), "dtree gain without numpy on small files"),
-    ("pipeline", ("pipeline",), "loading, training runs, streamed and Dask prediction"),
+    ("pipeline", ("pipeline",), "loading, training, cross-validation, streamed and Dask prediction"),
     ("api", ("api",), "the Python API: import dtcli"),
     ("sklearn", ("sklearn",), "scikit-learn estimators"),
     ("cli", ("cli",), "the commands: options, guards, exit codes (click)"),
