@@ -64,8 +64,8 @@ KERNEL_SETS: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("kernels/sort.py", "ranked_order", "numeric"),
     ),
     "prune": (
-        ("pessimistic/kernels/cases.py", "class_counts", "always"),
-        ("pessimistic/kernels/prune.py", "prune", "always"),
+        ("prune/pessimistic/kernels/cases.py", "class_counts", "always"),
+        ("prune/pessimistic/kernels/prune.py", "prune", "always"),
     ),
     "predict": (("predict/kernels/descend.py", "descend_rows", "always"),),
 }

@@ -2,7 +2,7 @@
 
 Models of every kind of node and test (nominal, numeric and subset tests,
 scores, regression nodes, a 400-level chain), as written and mutated the way
-tests/model/test_model_fuzz.py mutates them: read with the fast reader (the
+tests/model/format/test_model_fuzz.py mutates them: read with the fast reader (the
 default) and with the validating one alone (``fast=False``), the outcome must be
 the same, the same tree (written out, the same bytes; counts the same arrays) or
 the same one-line error. The fast reader must also take the models as written
