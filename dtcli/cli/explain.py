@@ -23,7 +23,7 @@ class Explain(NamedTuple):
 
     def left_out(self, table, fixed: tuple) -> tuple:
         """The attributes --attribute leaves out (none without it); an unknown name is an error."""
-        from dtcli.api.gain_search import left_out
+        from dtcli.explain.checks import left_out
 
         return left_out(table, self.attributes, fixed)
 

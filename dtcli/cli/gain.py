@@ -153,7 +153,7 @@ def command(
 
         if algorithm == "c45":
             raise ParameterError("-a c45 classifies: a numeric target needs -a cart, or --task classification")
-        from dtcli.api.gain_search import refuse_for_regression
+        from dtcli.explain.checks import refuse_for_regression
         from dtcli.explain.tree_report import regression_found
 
         refuse_for_regression(explain.attributes, costs.path, thresholds_all)
@@ -217,7 +217,7 @@ def check_algorithm(algorithm: str, binary: bool, costs, thresholds_all: bool, e
 
 def check_criterion(criterion: str | None, binary: bool, costs, algorithm: str = "id3") -> str:
     """The criterion to use (``dtcli.gain``'s rule: gain, gain ratio for c45, gini for binary splits)."""
-    from dtcli.api.gain_search import gain_criterion
+    from dtcli.explain.checks import gain_criterion
 
     return gain_criterion(criterion, binary, costs.path, algorithm)
 
