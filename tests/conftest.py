@@ -73,19 +73,19 @@ def warm_up_once() -> None:
 
     from dtcli.induction.kernels.cache import chosen_dir
 
-    key = hashlib.sha256(chosen_dir().encode()).hexdigest()[:16]
+    cache = chosen_dir()
+    key = hashlib.sha256(cache.encode()).hexdigest()[:16]
     lock = Path(tempfile.gettempdir()) / f"dtree-tests-warm-up-{key}"
+    # in the cache itself, not beside the lock: a machine may keep /tmp and lose the cache (a CI runner)
+    warmed = Path(cache) / "dtree-tests-warmed"
     with open(lock, "a+") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)  # (released when the file closes)
-        handle.seek(0)
-        if handle.read() != "done":
+        if not warmed.exists():
             env = dict(os.environ, PYTHONPATH=str(TESTS.parent))
             done = subprocess.run([sys.executable, "-m", "dtcli", "warm-up", "-q"], env=env, timeout=3600)
             if done.returncode == 0:  # (if not, the tests compile what they need themselves)
-                handle.seek(0)
-                handle.truncate()
-                handle.write("done")
-                handle.flush()
+                warmed.parent.mkdir(parents=True, exist_ok=True)
+                warmed.touch()
     WARMED.append(True)
 
 
