@@ -218,7 +218,8 @@ def _grow_and_prune(
 
         data = bin_table(table, params.max_bins)
     _announce(progress, backend.compile_seconds(data, params, choice, method == "pessimistic", engine))
-    grown = backend.grow(data, params, choice, progress, growth_trace, narrate)
+    grown, choice = backend.grow_watched(data, params, choice, engine, progress, growth_trace, narrate)
+    levelwise = choice == backend.LEVELWISE  # (a watched reference may have given way to an engine)
     release(table.n_rows)  # growth's records and sorted lists are gone: pruning starts from the table alone
     flat = grown if levelwise else None
     if flat is not None:

@@ -76,13 +76,18 @@ def choose(table, params, engine: str = "auto", narrate: bool = False) -> str:
     (the reference whenever the growth is narrated: it decides node by node, and grows the same tree)."""
     if narrate or not _wanted(table, engine, kind_of(table, params)):
         return REFERENCE  # before the engines' modules are imported: a small table never loads them
-    from dtcli.induction.cart.engine import use_cart_engine
-    from dtcli.induction.levelwise.engine import use_engine
-
-    chosen = LEVELWISE if use_engine(table, params) else CART if use_cart_engine(table, params) else REFERENCE
+    chosen = supporting(table, params)
     if chosen == REFERENCE or (engine == "auto" and _sooner_by_reference(table, params, chosen)):
         return REFERENCE
     return chosen if available() else REFERENCE
+
+
+def supporting(table, params) -> str:
+    """The compiled engine that supports growing ``table`` with ``params`` (REFERENCE if none does)."""
+    from dtcli.induction.cart.engine import use_cart_engine
+    from dtcli.induction.levelwise.engine import use_engine
+
+    return LEVELWISE if use_engine(table, params) else CART if use_cart_engine(table, params) else REFERENCE
 
 
 def kernel_sets(table, params, choice: str) -> list[str]:
@@ -126,10 +131,7 @@ def prepare(table, params, engine: str, runs: int) -> None:
     counts no start of its own (forked workers inherit them)."""
     if engine != "auto" or runs <= 1 or not _wanted(table, engine, kind_of(table, params), runs):
         return
-    from dtcli.induction.cart.engine import use_cart_engine
-    from dtcli.induction.levelwise.engine import use_engine
-
-    choice = LEVELWISE if use_engine(table, params) else CART if use_cart_engine(table, params) else REFERENCE
+    choice = supporting(table, params)
     if choice == REFERENCE:
         return
     from dtcli.induction import compiling
@@ -145,9 +147,47 @@ def unavailable(engine: str) -> str | None:
     return None
 
 
-def grow(table, params, choice: str, progress=None, trace: list | None = None, narrate: bool = False):
+LOADED: list[str] = []  # the engines a watched growth gave way to in this process (numba is loaded)
+
+
+def grow_watched(table, params, choice: str, engine: str = "auto", progress=None, trace=None, narrate=False):
+    """(``grow``'s result, the grower that grew it). The estimate ``auto`` chose by counts the table's
+    cells, not the tree's nodes: the reference pays Python's overhead at every node, so a deep tree of
+    small leaves (``-m 1`` on a column of distinct numbers: a chain of 10,000 levels took it 17 s)
+    costs it far more than estimated. So a growth ``auto`` gave to the reference is watched: once it
+    has taken as long as a compiled engine would have (``estimates.engine_seconds``), it stops if an
+    engine supports the parameters and every kernel that engine needs is cached (no compile is
+    started mid-run), and the engine grows the tree again (the same tree: the choice never changes
+    it). At worst the run takes about twice what the better choice would have."""
+    if choice != REFERENCE or engine != "auto" or narrate or params.max_bins:
+        return grow(table, params, choice, progress, trace, narrate), choice
+    import time
+
+    from dtcli.induction.grow.grower import Overdue, Watch
+
+    engines: list[str] = []
+
+    def give_up() -> bool:
+        from dtcli.induction import compiling
+
+        other = supporting(table, params)
+        if other != REFERENCE and not compiling.uncached(kernel_sets(table, params, other), table) and available():
+            engines.append(other)
+            LOADED.append(other)
+        return bool(engines)
+
+    # a process whose engines are loaded already (a fold, a regrowth) gives way sooner
+    watch = Watch(time.perf_counter() + estimates.engine_seconds(table, True if LOADED else None), give_up)
+    try:
+        return grow(table, params, choice, progress, trace, narrate, watch), choice
+    except Overdue:
+        return grow(table, params, engines[0], progress, trace), engines[0]
+
+
+def grow(table, params, choice: str, progress=None, trace: list | None = None, narrate: bool = False, watch=None):
     """Grow with the grower ``choice``: a FlatTree from the level-wise engine, else the root Node
-    (``narrate``: the reference records every node in ``trace``)."""
+    (``narrate``: the reference records every node in ``trace``; ``watch``: the reference's
+    ``grower.Watch``)."""
     if choice == LEVELWISE:
         from dtcli.induction import compiling
         from dtcli.induction.levelwise.engine import grow_levelwise
@@ -164,13 +204,12 @@ def grow(table, params, choice: str, progress=None, trace: list | None = None, n
         return root
     from dtcli.induction.grow.grower import grow as grow_reference
 
-    return grow_reference(table, params, trace, progress, narrate)
+    return grow_reference(table, params, trace, progress, narrate, watch)
 
 
 def grow_nodes(table, params, engine: str = "auto", progress=None, trace: list | None = None):
     """The root Node of a tree grown on ``table`` by the grower ``engine`` asks for."""
-    choice = choose(table, params, engine)
-    grown = grow(table, params, choice, progress, trace)
+    grown, choice = grow_watched(table, params, choose(table, params, engine), engine, progress, trace)
     return grown.to_nodes() if choice == LEVELWISE else grown
 
 

@@ -19,11 +19,15 @@ Each node holds its own rows as a Table whose weights may be fractional.
    (``root-majority``, ``root-class-majority``: filled once before growth).
 4. Nodes are expanded first in, first out; with ``max_leaves``, the node
    whose split gains most (weight x gain) first, until the budget is spent.
+
+A growth may be given a ``Watch`` (``backend.grow_watched``): past its deadline the grower asks
+whether to give up, and raises ``Overdue`` if so (a compiled engine then grows the same tree).
 """
 
 from __future__ import annotations
 
 import heapq
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -186,7 +190,37 @@ class _Pending:
     via: tuple | None = None  # a traced node's (parent record id, branch, condition)
 
 
-def grow(table: Table, params: GrowParams, trace: list | None = None, progress=None, narrate: bool = False) -> Node:
+class Overdue(Exception):
+    """Raised by ``grow`` when its ``Watch`` gave up on it (nothing of the growth is kept)."""
+
+
+@dataclass
+class Watch:
+    """A growth's deadline (``time.perf_counter()`` seconds) and what decides, once it has passed,
+    whether to give up (``give_up()``: True raises ``Overdue``; False lets the growth go on unwatched)."""
+
+    deadline: float
+    give_up: object
+
+    def overdue(self) -> bool:
+        """Whether the growth should stop now (asked every ``WATCH_NODES`` nodes)."""
+        if time.perf_counter() <= self.deadline:
+            return False
+        self.deadline = float("inf")  # asked once
+        return bool(self.give_up())
+
+
+WATCH_NODES = 64  # nodes expanded between looks at the clock (a node costs the reference 0.1-2 ms)
+
+
+def grow(
+    table: Table,
+    params: GrowParams,
+    trace: list | None = None,
+    progress=None,
+    narrate: bool = False,
+    watch: Watch | None = None,
+) -> Node:
     """Grow a tree over every row of ``table`` whose class is known.
 
     Nodes are expanded depth first, left branch first (the order in which
@@ -194,6 +228,7 @@ def grow(table: Table, params: GrowParams, trace: list | None = None, progress=N
     with ``max_leaves``. ``progress(depth, nodes, rows, seconds)`` is called
     every 256 nodes. (``backend`` chooses between this and the compiled engines.) With
     ``narrate``, ``trace`` also receives a ``GrowStep`` for every node (``grow/narrate.py``).
+    A ``watch`` past its deadline may stop the growth (``Overdue``; ``trace`` is left as it was).
     """
     grower = Grower(table, params)
     table = filled_at_root(table, params.missing)  # root-majority, root-class-majority
@@ -211,6 +246,8 @@ def grow(table: Table, params: GrowParams, trace: list | None = None, progress=N
     while frontier:
         _, _, item = heapq.heappop(frontier)
         expanded += 1
+        if watch is not None and expanded % WATCH_NODES == 0 and watch.overdue():
+            raise Overdue
         if progress is not None and expanded % 256 == 0:
             progress(item.depth, expanded, item.rows.n_rows, 0.0)
         choice = item.choice if best_first else grower.decide(item)

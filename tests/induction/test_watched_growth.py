@@ -1,0 +1,117 @@
+"""A growth ``auto`` gave to the reference gives way to a compiled engine once it has taken as long as
+the engine would have (``backend.grow_watched``): the estimate counts cells, not nodes, and a deep
+tree of small leaves costs the reference per node."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+from dtcli.induction import PruneParams, backend, estimates, grow_params, train
+from dtcli.induction.grow import grower
+from dtcli.induction.grow.grower import Overdue, Watch, grow
+from dtcli.model.table import NOMINAL, NUMERIC, Attribute, Schema, Table
+from dtcli.render.tree import text_tree
+
+
+def chain(rows: int) -> Table:
+    """x = 0 .. rows-1, the class alternating: CART with min_leaf 1 cuts one row off at each level."""
+    schema = Schema((Attribute("x", NUMERIC),), Attribute("y", NOMINAL, ("a", "b")))
+    return Table(schema, [np.arange(rows, dtype=np.float64)], np.arange(rows) % 2)
+
+
+def test_a_watch_not_yet_due_asks_nothing():
+    asked = []
+    watch = Watch(time.perf_counter() + 3600, lambda: asked.append(1) or True)
+    grown = grow(chain(300), grow_params("cart", min_leaf=1), watch=watch)
+    assert grown.depth() == 299 and asked == []
+
+
+def test_a_watch_past_due_asks_once_and_stops_the_growth_when_told():
+    asked = []
+    watch = Watch(0.0, lambda: asked.append(1) or True)
+    with pytest.raises(Overdue):
+        grow(chain(300), grow_params("cart", min_leaf=1), watch=watch)
+    assert asked == [1]
+
+
+def test_a_watch_that_lets_the_growth_go_on_is_not_asked_again():
+    asked = []
+    watch = Watch(0.0, lambda: asked.append(1) and False)
+    trace: list = []
+    grown = grow(chain(300), grow_params("cart", min_leaf=1), trace, watch=watch)
+    assert grown.depth() == 299 and asked == [1]
+
+
+def test_only_an_auto_choice_of_the_reference_is_watched(monkeypatch):
+    """A requested engine, a narrated growth, binned growth and an engine's own choice run as chosen."""
+    table, params = chain(200), grow_params("cart", min_leaf=1)
+    monkeypatch.setattr(estimates, "engine_seconds", lambda table, started=None: -1.0)  # due at once
+    monkeypatch.setattr(backend, "supporting", lambda table, params: pytest.fail("an unwatched growth asked"))
+    for engine, narrate in (("reference", False), ("auto", True)):
+        _, choice = backend.grow_watched(table, params, backend.REFERENCE, engine, narrate=narrate)
+        assert choice == backend.REFERENCE
+    _, choice = backend.grow_watched(table, grow_params("cart", min_leaf=1, max_bins=16), backend.REFERENCE)
+    assert choice == backend.REFERENCE
+
+
+def test_the_reference_goes_on_when_no_engine_is_ready(monkeypatch):
+    """No engine for these parameters, or its kernels not cached (no compile starts mid-run): the
+    reference finishes the growth."""
+    table, params = chain(200), grow_params("cart", min_leaf=1)
+    monkeypatch.setattr(estimates, "engine_seconds", lambda table, started=None: -1.0)
+    monkeypatch.setattr(backend, "supporting", lambda table, params: backend.REFERENCE)
+    root, choice = backend.grow_watched(table, params, backend.REFERENCE)
+    assert choice == backend.REFERENCE and root.depth() == 199
+    monkeypatch.setattr(backend, "supporting", lambda table, params: backend.CART)
+    monkeypatch.setattr(backend, "kernel_sets", lambda table, params, choice: ["cart"])
+    from dtcli.induction import compiling
+
+    monkeypatch.setattr(compiling, "uncached", lambda sets, table: list(sets))
+    root, choice = backend.grow_watched(table, params, backend.REFERENCE)
+    assert choice == backend.REFERENCE and root.depth() == 199
+
+
+@pytest.mark.compiled
+@pytest.mark.parametrize("algorithm", ["cart", "c45", "id3"])
+def test_an_overdue_reference_gives_way_to_the_engine_and_the_tree_is_the_same(monkeypatch, algorithm):
+    pytest.importorskip("numba")
+    if not backend.available():
+        pytest.skip("numba cannot be used here")
+    rng = np.random.default_rng(5)
+    table = Table(
+        Schema(
+            (Attribute("x", NUMERIC), Attribute("c", NOMINAL, ("p", "q", "r"))),
+            Attribute("y", NOMINAL, ("a", "b", "k")),
+        ),
+        [rng.integers(0, 400, 900).astype(np.float64), rng.integers(0, 3, 900).astype(np.int32)],
+        rng.integers(0, 3, 900),
+    )
+    options = {"thresholds": "midpoint"} if algorithm == "id3" else {"min_leaf": 1} if algorithm == "cart" else {}
+    params = grow_params(algorithm, **options)
+    expected = text_tree(train(table, params, PruneParams(method="none"), engine="reference")[0])
+    # the engine's kernels are cached (the test session's warm-up); due at once, the reference gives way
+    monkeypatch.setattr(backend, "LOADED", [])
+    monkeypatch.setattr(grower, "WATCH_NODES", 1)  # (looked at from the first node: a small tree too)
+    assert backend.choose(table, params, "auto") == backend.REFERENCE  # (by the estimate, small)
+    monkeypatch.setattr(estimates, "engine_seconds", lambda table, started=None: -1.0)
+    _, choice = backend.grow_watched(table, params, backend.REFERENCE)
+    assert choice == backend.supporting(table, params) != backend.REFERENCE and list(backend.LOADED) == [choice]
+    assert text_tree(train(table, params, PruneParams(method="none"), engine="compiled")[0]) == expected
+
+
+@pytest.mark.compiled
+def test_a_deep_chain_trained_as_the_commands_train_it_is_grown_by_the_engine(monkeypatch):
+    """4,000 rows of one attribute: the estimate gives the reference a fraction of a second, the chain
+    of 4,000 levels takes it seconds; past the engine's start it gives way, and the chain is whole."""
+    pytest.importorskip("numba")
+    if not backend.available():
+        pytest.skip("numba cannot be used here")
+    monkeypatch.setattr(backend, "LOADED", [])
+    table, params = chain(4000), grow_params("cart", min_leaf=1)
+    assert backend.choose(table, params, "auto") == backend.REFERENCE
+    tree, _ = train(table, params, PruneParams(method="none"))
+    assert list(backend.LOADED) == [backend.CART]
+    assert tree.root.depth() == 3999 and tree.root.test.threshold == 0.5
