@@ -42,15 +42,29 @@ def compiled(item) -> bool:
 
 
 def pytest_collection_modifyitems(config, items):
-    """Marks the compiled tests, and puts the files that hold any last: under pytest-xdist (which hands
-    out whole files in this order) the other files run while the first worker to reach a compiled test
-    fills the kernel cache (``warm_kernels``)."""
+    """Marks the compiled tests, and puts the files that hold any last (the ``LONGEST`` of them first):
+    under pytest-xdist (which hands out whole files in this order) the other files run while the first
+    worker to reach a compiled test fills the kernel cache (``warm_kernels``)."""
     late = set()
     for item in items:
         if compiled(item):
             item.add_marker(pytest.mark.compiled)
             late.add(item.path)
-    items.sort(key=lambda item: item.path in late)  # (stable: the order within each group stays)
+
+    def place(item) -> tuple[bool, bool]:
+        longest = any(item.path.is_relative_to(TESTS / name) for name in LONGEST)
+        return item.path in late, not longest
+
+    items.sort(key=place)  # (stable: the order within each group stays)
+
+
+# the files that take longest (minutes on one worker, as a CI run's --durations shows), handed out first
+# among the compiled ones: started last, one of them kept a worker busy long after the other had finished
+LONGEST = (
+    "cli/test_deep_tree.py",
+    "induction/distributed/test_dask_prune.py",
+    "induction/distributed/test_dask_cart.py",
+)
 
 
 @pytest.fixture(autouse=True)
