@@ -41,12 +41,24 @@ def compiled(item) -> bool:
     return function is not None and bool(ASKS_FOR_NUMBA.search(inspect.getsource(function)))
 
 
+def pytest_addoption(parser):
+    parser.addoption(
+        "--variants",
+        action="store_true",
+        help="also run the tests of the kernels' other variants (nominal codes in 4 bytes, value ranks in "
+        "2): each compiles its sets again, some ten minutes of CPU on a new machine",
+    )
+
+
 def pytest_collection_modifyitems(config, items):
     """Marks the compiled tests, and puts the files that hold any last (the ``LONGEST`` of them first):
     under pytest-xdist (which hands out whole files in this order) the other files run while the first
     worker to reach a compiled test fills the kernel cache (``warm_kernels``)."""
     late = set()
+    skip_variant = pytest.mark.skip(reason="a kernel variant: compiles its sets again; run with --variants")
     for item in items:
+        if item.get_closest_marker("variants") is not None and not config.getoption("--variants"):
+            item.add_marker(skip_variant)
         if compiled(item):
             item.add_marker(pytest.mark.compiled)
             late.add(item.path)
@@ -73,13 +85,21 @@ def warm_kernels(request):
     on a new machine the workers would otherwise each compile the same kernels at once, minutes of
     CPU over. The other workers wait for it (a file lock) and then load the kernels from the cache."""
     if request.node.get_closest_marker("compiled") is not None and not WARMED:
-        warm_up_once()
+        warm_up_once(request.config.getoption("--variants"))
 
 
 WARMED: list[bool] = []  # this process has seen the cache warmed
 
+# the warm-up without the variants' jobs (``warmup.is_variant``) unless --variants: the same kernels
+WARM_UP = (
+    "import sys\n"
+    "from dtcli.cli.warmup import JOBS, is_variant, warm_up\n"
+    "jobs = tuple(job for job in JOBS if sys.argv[1] == 'all' or not is_variant(job))\n"
+    "warm_up(jobs, 2, lambda text: None)\n"
+)
 
-def warm_up_once() -> None:
+
+def warm_up_once(variants: bool) -> None:
     import fcntl
     import hashlib
     import subprocess
@@ -91,12 +111,13 @@ def warm_up_once() -> None:
     key = hashlib.sha256(cache.encode()).hexdigest()[:16]
     lock = Path(tempfile.gettempdir()) / f"dtree-tests-warm-up-{key}"
     # in the cache itself, not beside the lock: a machine may keep /tmp and lose the cache (a CI runner)
-    warmed = Path(cache) / "dtree-tests-warmed"
+    warmed = Path(cache) / ("dtree-tests-warmed-all" if variants else "dtree-tests-warmed")
     with open(lock, "a+") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)  # (released when the file closes)
-        if not warmed.exists():
+        if not warmed.exists() and not (Path(cache) / "dtree-tests-warmed-all").exists():
             env = dict(os.environ, PYTHONPATH=str(TESTS.parent))
-            done = subprocess.run([sys.executable, "-m", "dtcli", "warm-up", "-q"], env=env, timeout=3600)
+            which = "all" if variants else "common"
+            done = subprocess.run([sys.executable, "-c", WARM_UP, which], env=env, timeout=3600)
             if done.returncode == 0:  # (if not, the tests compile what they need themselves)
                 warmed.parent.mkdir(parents=True, exist_ok=True)
                 warmed.touch()

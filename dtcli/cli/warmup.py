@@ -37,6 +37,12 @@ JOBS = (  # the longest first: two at a time (``--jobs``), the compiles overlap
     ("CART best first, more than 65,536 rows", "label", {"algorithm": "cart", "short": 1, "max_leaves": 8}),
 )
 LONG_ROWS = 65_600  # the rows of the ``long`` and ``short`` jobs' table: more than 2-byte ranks number
+VARIANT_KEYS = ("wide", "long", "short")  # a job with one of these compiles another variant of a set
+
+
+def is_variant(job: tuple) -> bool:
+    """Whether ``job`` compiles a variant (``compiling.variant``) of a set another job compiles."""
+    return any(job[2].get(key) for key in VARIANT_KEYS)
 
 
 def sample_csv(n: int = 400, seed: int = 0) -> str:
@@ -151,29 +157,38 @@ def command(jobs, quiet):
 
     Example: RUN dtree warm-up (in a Dockerfile)
     """
+    import os
+
+    from dtcli.errors import ParameterError
+    from dtcli.induction import backend
+    from dtcli.render.console import info
+
+    if not backend.available():
+        raise ParameterError("numba cannot be used here (is it installed?); dtree runs without compiled kernels")
+    warm_up(JOBS, jobs or min(2, os.cpu_count() or 1), (lambda text: None) if quiet else info)
+
+
+def warm_up(jobs: tuple, workers: int, say) -> None:
+    """Run ``jobs`` (some of ``JOBS``) in ``workers`` processes, then the kernels no training calls;
+    ``say(text)`` each job's line."""
     import multiprocessing
     import os
     import tempfile
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    from dtcli.errors import ParameterError
-    from dtcli.induction import backend
     from dtcli.induction.kernels.cache import chosen_dir
-    from dtcli.render.console import info, warn
+    from dtcli.render.console import warn
 
-    say = (lambda text: None) if quiet else info
-    if not backend.available():
-        raise ParameterError("numba cannot be used here (is it installed?); dtree runs without compiled kernels")
     started = time.perf_counter()
-    workers = jobs or min(2, os.cpu_count() or 1)
     with tempfile.TemporaryDirectory(prefix="dtree-warm-up-") as folder:
         path = os.path.join(folder, "sample.csv")
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(sample_csv())
-        with open(os.path.join(folder, "long.csv"), "w", encoding="utf-8") as handle:
-            handle.write(sample_csv(LONG_ROWS, seed=1))
+        if any(job[2].get("long") or job[2].get("short") for job in jobs):
+            with open(os.path.join(folder, "long.csv"), "w", encoding="utf-8") as handle:
+                handle.write(sample_csv(LONG_ROWS, seed=1))
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-            running = {pool.submit(warm, job, path): job[0] for job in JOBS}
+            running = {pool.submit(warm, job, path): job[0] for job in jobs}
             for title, warm_up in extra_warm_ups():  # (here, while the workers compile)
                 job_started = time.perf_counter()
                 warm_up()

@@ -191,6 +191,7 @@ def test_same_trees_with_fractional_cases_on_weka_files(name):
     assert same(reference, compiled)
 
 
+@pytest.mark.variants
 def test_same_trees_with_a_nominal_attribute_of_more_than_127_values():
     """Codes wider than a byte take the builder's 32-bit path."""
     rng = np.random.default_rng(5)

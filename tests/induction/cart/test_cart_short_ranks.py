@@ -16,6 +16,7 @@ from dtcli.induction.cart import engine, parallel
 from dtcli.model.table import NOMINAL, NUMERIC, Attribute, Schema, Table
 
 pytest.importorskip("numba")
+pytestmark = pytest.mark.variants  # the 2-byte builders: CART's sets compiled again
 
 
 @pytest.fixture

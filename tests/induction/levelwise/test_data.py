@@ -23,6 +23,9 @@ def test_rank_type_holds_every_rank():
     assert rank_type((1 << 16) + 1) == np.int32
 
 
+VARIANT = pytest.mark.variants  # 4-byte codes: the level-wise and pruning kernels compiled again
+
+
 def with_wide_nominal(table: Table, n_values: int, seed: int) -> Table:
     """``table`` with a nominal attribute of ``n_values`` values that tells the classes apart in part."""
     rng = np.random.default_rng(seed)
@@ -35,6 +38,7 @@ def with_wide_nominal(table: Table, n_values: int, seed: int) -> Table:
     return Table(schema, [*table.columns, codes], classes)
 
 
+@pytest.mark.variants
 def test_four_byte_ranks_grow_the_references_tree(monkeypatch):
     """Forced to 4-byte ranks (a column of more than 65,536 distinct values), the engine grows the
     per-node reference's tree, as it does with 2-byte ranks."""
@@ -48,7 +52,7 @@ def test_four_byte_ranks_grow_the_references_tree(monkeypatch):
     grown_both(table, "c45", missing="majority", prune="none")
 
 
-@pytest.mark.parametrize("n_values", [127, 128, 300])
+@pytest.mark.parametrize("n_values", [127, pytest.param(128, marks=VARIANT), pytest.param(300, marks=VARIANT)])
 def test_nominal_codes_in_bytes_or_integers_grow_the_references_tree(n_values):
     """An attribute of up to 127 values keeps the codes in bytes, more in 4-byte integers; both
     grow the reference's tree, pruned and unpruned."""
