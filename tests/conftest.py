@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+import functools
 import inspect
 import os
 import re
@@ -35,10 +37,32 @@ def compiled(item) -> bool:
     folder = path.parent.relative_to(TESTS).as_posix() if path.is_relative_to(TESTS) else ""
     if any(folder == f or folder.startswith(f + "/") for f in COMPILED_FOLDERS):
         return True
-    if IMPORTS_NUMBA.search(path.read_text()):
+    imports, asking = source_facts(path)
+    if imports:
         return True
     function = getattr(item, "function", None)
-    return function is not None and bool(ASKS_FOR_NUMBA.search(inspect.getsource(function)))
+    if function is None:
+        return False
+    code = getattr(function, "__code__", None)
+    found = asking.get(code.co_firstlineno) if code is not None else None
+    return found if found is not None else bool(ASKS_FOR_NUMBA.search(inspect.getsource(function)))
+
+
+@functools.cache
+def source_facts(path: Path) -> tuple[bool, dict[int, bool]]:
+    """Whether the test file at ``path`` imports numba, and for each function in it (by the line it
+    starts on, its first decorator's: ``co_firstlineno``) whether its source asks for the compiled
+    engines; read once a file (``inspect.getsource`` for each of 4,000 tests took seconds a worker)."""
+    text = path.read_text()
+    if IMPORTS_NUMBA.search(text):
+        return True, {}
+    lines = text.splitlines()
+    asking = {}
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            start = min([node.lineno] + [d.lineno for d in node.decorator_list])
+            asking[start] = bool(ASKS_FOR_NUMBA.search("\n".join(lines[start - 1 : node.end_lineno])))
+    return False, asking
 
 
 def pytest_addoption(parser):

@@ -189,9 +189,9 @@ def warm_up(jobs: tuple, workers: int, say) -> None:
                 handle.write(sample_csv(LONG_ROWS, seed=1))
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
             running = {pool.submit(warm, job, path): job[0] for job in jobs}
-            for title, warm_up in extra_warm_ups():  # (here, while the workers compile)
+            for title, ready in extra_warm_ups():  # (here, while the workers compile)
                 job_started = time.perf_counter()
-                warm_up()
+                ready()
                 say(f"{title}: ready in {time.perf_counter() - job_started:.1f} s")
             for done in as_completed(running):
                 seconds, made, left, same = done.result()

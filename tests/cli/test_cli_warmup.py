@@ -111,3 +111,32 @@ def test_the_cart_classification_job_caches_every_kernel_of_its_set(tmp_path):
     assert done.returncode == 0, done.stderr
     _, _, left, same = json.loads(done.stdout)
     assert left == [] and same
+
+
+def test_the_jobs_without_variants_reach_every_set_and_the_variants_only_variants(tmp_path):
+    """The tests' warm-up (without --variants) runs the jobs ``is_variant`` leaves: between them they
+    call every set of kernels a training run calls; each variant job compiles a variant of a set."""
+    from dtcli.cli.common import load_training_table
+    from dtcli.cli.warmup import is_variant
+    from dtcli.induction import backend, compiling, grow_params
+
+    path = tmp_path / "sample.csv"
+    path.write_text(sample_csv())
+    reached = set()
+    for title, target, options in JOBS:
+        options = dict(options)
+        algorithm = options.pop("algorithm")
+        wide = options.pop("wide", False)
+        if is_variant((title, target, {"wide": wide, **options})):
+            assert wide or options.get("long") or options.get("short"), title
+            continue
+        other = "value" if target == "label" else "label"
+        task = "auto" if algorithm == "cart" else "classification"
+        table = load_training_table(str(path), target, (other, "id"), ("id",), None, task)
+        params = grow_params(algorithm, **{k: v for k, v in options.items() if k != "prune"})
+        reached.update(backend.kernel_sets(table, params, backend.choose(table, params, "compiled")))
+        reached.update(["prune"] if algorithm == "c45" and options.get("prune") != "none" else [])
+    from dtcli.induction.workers import usable_cores
+
+    expected = set(compiling.KERNEL_SETS) - {"predict"} - ({"cart-side"} if usable_cores() < 2 else set())
+    assert reached == expected
