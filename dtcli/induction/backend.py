@@ -177,7 +177,7 @@ def grow_watched(table, params, choice: str, engine: str = "auto", progress=None
         return bool(engines)
 
     # a process whose engines are loaded already (a fold, a regrowth) gives way sooner
-    watch = Watch(time.perf_counter() + estimates.engine_seconds(table, True if LOADED else None), give_up)
+    watch = Watch(time.process_time() + estimates.engine_seconds(table, True if LOADED else None), give_up)
     try:
         return grow(table, params, choice, progress, trace, narrate, watch), choice
     except Overdue:

@@ -196,7 +196,8 @@ class Overdue(Exception):
 
 @dataclass
 class Watch:
-    """A growth's deadline (``time.perf_counter()`` seconds) and what decides, once it has passed,
+    """A growth's deadline (``time.process_time()``: CPU seconds, as the estimates count them, so that a
+    loaded machine does not make it look overdue) and what decides, once it has passed,
     whether to give up (``give_up()``: True raises ``Overdue``; False lets the growth go on unwatched)."""
 
     deadline: float
@@ -204,7 +205,7 @@ class Watch:
 
     def overdue(self) -> bool:
         """Whether the growth should stop now (asked every ``WATCH_NODES`` nodes)."""
-        if time.perf_counter() <= self.deadline:
+        if time.process_time() <= self.deadline:
             return False
         self.deadline = float("inf")  # asked once
         return bool(self.give_up())
