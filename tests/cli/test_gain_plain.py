@@ -170,7 +170,7 @@ def workdir(tmp_path_factory):
     return tmp_path_factory.mktemp("plain")
 
 
-@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_generated_tables_the_same_either_way(both, workdir, data):
     text, names, kinds = data.draw(tables())

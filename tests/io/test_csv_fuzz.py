@@ -53,7 +53,7 @@ def through_both_parsers(monkeypatch, read):
         monkeypatch.undo()
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.sampled_from(PIECES), max_size=30).map(b"".join), st.sampled_from(["t.csv", "t.arff", "t.tsv"]))
 def test_random_bytes_give_a_table_or_a_data_error(tmp_path, monkeypatch, data, name):
     path = tmp_path / name
@@ -98,7 +98,7 @@ def expected(rows) -> list[list]:
     return [[None if cell in ("", "?") else cell for cell in row] for row in rows]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(tables())
 def test_a_table_written_by_the_csv_module_reads_back(tmp_path, monkeypatch, table):
     header, rows = table
@@ -109,7 +109,7 @@ def test_a_table_written_by_the_csv_module_reads_back(tmp_path, monkeypatch, tab
         assert as_read(raw) == expected(rows)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(tables(), st.sampled_from(["\n", "\r", "\r\n"]))
 @example(table=(["1", "11"], [["", "\n "]]), terminator="\r")  # "1,11\r,\n \r": a line of one space
 # '1,",",11,111\r,,,\n \r,,,0\r': pandas skipped the line of one space ended by a lone CR and misread the next

@@ -114,7 +114,7 @@ def same_column(a, b) -> bool:
     return isinstance(b, TextColumn) and a.codes.tolist() == b.codes.tolist() and list(a.uniques) == list(b.uniques)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(csv_texts(), st.integers(1, 6), st.booleans())
 def test_plain_reader_reads_as_pandas_does(case, sample_rows, text_target):
     text, sep, header = case
@@ -134,7 +134,7 @@ def test_plain_reader_reads_as_pandas_does(case, sample_rows, text_target):
         assert same_column(a, b), (a, b)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("0123456789+-.eEinfatyINFATY _,x \t\xa0١")), max_size=12))
 @example(" INF")
 def test_parse_number_accepts_what_to_numeric_accepts(text):
@@ -151,7 +151,7 @@ def test_parse_number_accepts_what_to_numeric_accepts(text):
         assert value is not None and value == expected, text
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("0123456789+-.eEinfatyINFATY _x\t\xa0")), min_size=1, max_size=10))
 @example("inf ")  # the C parser takes white space around digits, but not after inf
 @example("-Infinity\t")

@@ -70,19 +70,19 @@ def printed(part, width: int) -> str:
     return out.getvalue()
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(tables(), WIDTH)
 def test_tables_print_as_rich_prints_them(table, width):
     assert printed(table, width) == rich_text(table, max(width, MIN_WIDTH))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(st.one_of(LINE, ODD_LINE), min_size=1, max_size=3).map("\n".join), st.integers(1, 40))
 def test_lines_print_as_rich_prints_them(text, width):
     assert printed(text, width) == rich_text(text, max(width, MIN_WIDTH))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(tables(), WIDTH)
 def test_plain_ascii_tables_that_rich_does_not_shrink_need_no_rich(table, width):
     cells = [table.title or ""] + [h for h, _ in table.columns] + [c for row in table.rows for c in row]

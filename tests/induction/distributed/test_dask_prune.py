@@ -62,7 +62,7 @@ def table(tmp_path_factory):
     return _write(tmp_path_factory.mktemp("prune") / "r.csv", 2000, seed=3)
 
 
-@pytest.mark.parametrize("max_bins, cf", [(8, 0.25), (8, 0.4), (32, 0.25), (32, 0.4)])
+@pytest.mark.parametrize("max_bins, cf", [(8, 0.25), (8, 0.4), (32, 0.4)])
 def test_pruned_model_file_is_the_local_binned_engines(client, table, monkeypatch, max_bins, cf):
     """Grown level by level to the end (no subtree finished on a worker), so the client's pruning takes
     every decision, subtree raising among them."""
@@ -142,7 +142,7 @@ def missing(tmp_path_factory):
     return _write_missing(tmp_path_factory.mktemp("prune") / "m.csv", 2500, seed=3)
 
 
-@pytest.mark.parametrize("max_bins, cf", [(8, 0.25), (8, 0.4), (32, 0.25), (32, 0.1)])
+@pytest.mark.parametrize("max_bins, cf", [(8, 0.4), (32, 0.25), (32, 0.1)])
 def test_pruned_with_missing_values_is_the_local_binned_engines(client, missing, max_bins, cf):
     params = grow_params("c45", max_bins=max_bins)
     prune = PruneParams(method="pessimistic", cf=cf)

@@ -68,7 +68,7 @@ def test_a_tree_one_level_too_deep_is_left_to_the_usual_reader():
     assert flat_json.read_flat(doc["root"], schema, 399) is None
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.sampled_from(TEXTS), st.data())
 def test_mutated_models_are_read_flat_exactly_when_read_fast(text, data):
     doc = parse(text)

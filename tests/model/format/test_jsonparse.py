@@ -45,14 +45,14 @@ def check(text: str) -> None:
         assert expected[1] == found[1], text
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(documents, st.sampled_from([None, 0, 1, 2]))
 def test_documents_read_as_json_loads_reads_them(doc, indent):
     check(json.dumps(doc, indent=indent, allow_nan=True))
     check(json.dumps(doc, ensure_ascii=False, separators=(",", ":")))
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(documents, st.data())
 def test_broken_documents_fail_as_json_loads_fails(doc, data):
     text = json.dumps(doc, indent=data.draw(st.sampled_from([None, 1])))

@@ -20,7 +20,7 @@ def reference(obj) -> str:
     return json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(documents)
 def test_same_text_as_the_standard_library(doc):
     assert jsontext.dumps(doc) == reference(doc)
@@ -40,7 +40,7 @@ def test_unusual_keys_and_tuples():
     assert jsontext.dumps(doc) == reference(doc)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(documents, st.integers(1, 5))
 def test_streamed_in_parts_gives_the_same_text(doc, chunk):
     parts: list[str] = []
@@ -106,7 +106,7 @@ def test_any_depth_is_written_and_nesting_json_dumps_reaches_is_the_same():
     assert value == []
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(documents, st.integers(0, 4))
 def test_compact_below_a_level_is_the_same_document(doc, level):
     text = jsontext.dumps(doc, compact_from=level)

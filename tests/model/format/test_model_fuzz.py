@@ -98,7 +98,7 @@ def accepts_or_refuses(text: str) -> None:
         extract(model)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.sampled_from(MODELS), st.data())
 def test_mutated_documents_are_read_or_refused(text, data):
     doc = jsonparse.loads(text, 10_000)
@@ -107,7 +107,7 @@ def test_mutated_documents_are_read_or_refused(text, data):
     accepts_or_refuses(jsontext.dumps(doc, compact_from=data.draw(st.sampled_from([None, 3, 301]))))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.sampled_from(MODELS), st.data())
 def test_mutated_text_is_read_or_refused(text, data):
     cut = data.draw(st.integers(0, len(text)))

@@ -106,7 +106,7 @@ def test_counts_are_float_arrays_with_the_values_written():
     assert nodes[1].counts.tolist() == before
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(st.sampled_from(TEXTS), st.data())
 def test_mutated_models_give_the_same_tree_or_the_same_error(text, data):
     doc = parse(text)
