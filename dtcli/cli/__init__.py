@@ -74,6 +74,11 @@ class LazyGroup(click.Group):
         except MemoryError:
             _fail(ctx, "out of memory; try a smaller table (--max-rows) or a machine with more memory")
         except Exception as exc:  # a bug: still one line, unless DTREE_DEBUG asks for the traceback
+            from dtcli.cli.signals import interrupt_within
+
+            stop = interrupt_within(exc)
+            if stop is not None:  # a stop signal, wrapped on its way up (class creation: RuntimeError)
+                raise stop from None
             _closed_pipe(exc)
             if isinstance(exc, OSError) and click_wrote(exc):  # a command's --help on a full disk
                 _fail(ctx, f"standard output: cannot write: {exc.strerror or exc}")

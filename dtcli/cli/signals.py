@@ -43,6 +43,24 @@ def ignore() -> None:
         signal.signal(signum, signal.SIG_IGN)
 
 
+def interrupt_within(exc: BaseException) -> BaseException | None:
+    """The stop (an ``Interrupt`` or ``KeyboardInterrupt``) that ``exc`` was raised from or while
+    handling, if any: Python wraps an exception raised where a class is made (``__set_name__``,
+    as a stop arriving while pandas imports its dataclasses) in a RuntimeError, which must still
+    end the run as the stop it is, not as an internal error. The chain is walked, not recursed."""
+    seen: set[int] = set()
+    todo: list[BaseException] = [exc]
+    while todo:
+        current = todo.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        if isinstance(current, (Interrupt, KeyboardInterrupt)):
+            return current
+        todo.extend(e for e in (current.__cause__, current.__context__) if e is not None)
+    return None
+
+
 def interrupt_for(exc: BaseException) -> Interrupt:
     """The Interrupt an interrupting exception stands for (a ``KeyboardInterrupt`` raised before
     the handlers were installed is Ctrl-C)."""

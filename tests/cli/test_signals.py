@@ -106,3 +106,43 @@ def test_a_run_waiting_for_input_stops_with_one_line(tmp_path, signum):
 def test_a_model_written_by_a_finished_run_is_complete(work):
     model = json.loads((work / "new.json").read_text())
     assert model["format"] == "dtree-model"
+
+
+def test_a_stop_wrapped_on_its_way_up_is_still_the_stop():
+    """Python 3.11 wraps an exception raised in ``__set_name__`` (a stop arriving while pandas makes
+    its dataclasses) in a RuntimeError: the run ends as the stop (exit 130, its line), not as an
+    internal error. Made here as the import does: a class whose attribute raises when named."""
+    script = (
+        "import sys\n"
+        "from dtcli.cli import signals\n"
+        "class Named:\n"
+        "    def __set_name__(self, owner, name):\n"
+        "        raise signals.Interrupt(2)\n"
+        "import dtcli.cli.train as train\n"
+        "def bomb(*args, **kwargs):\n"
+        "    type('Handles', (), {'field': Named()})\n"
+        "train.command.callback = bomb\n"
+        "sys.argv = ['dtree', 'train', 'x.csv']\n"
+        "from dtcli.cli import main\n"
+        "main()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == STATUS[signal.SIGINT], done.stderr
+    assert "internal error" not in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_stop_within_a_chain_is_found():
+    from dtcli.cli.signals import Interrupt, interrupt_within
+
+    stop = Interrupt(signal.SIGTERM)
+    try:
+        try:
+            raise stop
+        except Interrupt as exc:
+            raise RuntimeError("Error calling __set_name__") from exc
+    except RuntimeError as wrapped:
+        assert interrupt_within(wrapped) is stop
+    assert interrupt_within(ValueError("x")) is None
+    looped = ValueError("a")
+    looped.__context__ = looped  # a chain that comes back on itself ends the walk
+    assert interrupt_within(looped) is None
