@@ -6,6 +6,11 @@ directory is therefore named after a digest of every kernel file (every module i
 package of ``dtcli.induction``) and of every ``dtcli`` module those import, transitively. Editing
 anything else (a docstring in the grower, the CLI) keeps the cache; editing a kernel or what it
 reads starts a new one, so stale code can never be loaded.
+
+The digest also covers where the package lives. numba files a kernel's machine code under the
+path of its source, so two copies of the same sources (two virtual environments, a checkout and
+its clone) share nothing in one directory; what dtree notes there itself (which variants were
+compiled, ``compiling.marker``) would otherwise speak for a copy that never compiled them.
 """
 
 from __future__ import annotations
@@ -17,6 +22,8 @@ import sys
 from pathlib import Path
 
 INDUCTION = Path(__file__).resolve().parent.parent
+# as numba names the sources' folders (``os.path.abspath``, symbolic links kept)
+NAMED = Path(os.path.abspath(__file__)).parent.parent
 PACKAGE_ROOT = INDUCTION.parent.parent  # the directory that holds ``dtcli``
 
 
@@ -61,11 +68,12 @@ def imported_files(path: Path, root: Path) -> list[Path]:
 
 
 def source_key(induction: Path = INDUCTION) -> str:
-    """A digest of the kernel sources (``kernel_files``): 16 hexadecimal digits (this package's
-    worked out once a process: a run asks for it several times, each reading some 36 files)."""
+    """A digest of the kernel sources (``kernel_files``) and of where they live: 16 hexadecimal
+    digits (this package's worked out once a process: a run asks for it several times, each
+    reading some 36 files)."""
     if induction == INDUCTION and _KEY:
         return _KEY[0]
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(str(NAMED if induction == INDUCTION else induction).encode() + b"\0")
     for path in kernel_files(induction):
         digest.update(path.relative_to(induction.parent.parent).as_posix().encode() + b"\0" + path.read_bytes())
     if induction == INDUCTION:

@@ -38,6 +38,15 @@ def test_cache_dir_changes_when_a_kernel_or_what_it_imports_changes(tmp_path, ed
     assert kernels.cache_dir(induction) != before
 
 
+def test_two_copies_of_the_same_sources_have_a_cache_dir_each(tmp_path):
+    """numba files machine code under its source's path: a copy elsewhere (another environment, a
+    clone) never loads what this one compiled, so what dtree notes in the directory (the variants
+    compiled) must not speak for it either."""
+    first, second = _copy(tmp_path / "a"), _copy(tmp_path / "b")
+    assert kernels.cache_dir(first) == kernels.cache_dir(first) != kernels.cache_dir(second)
+    assert kernels.cache_dir() not in (kernels.cache_dir(first), kernels.cache_dir(second))
+
+
 @pytest.mark.parametrize(
     "edited",
     ["grow/grower.py", "algorithms.py", "../cli/train.py", "search/c45.py", "search/ties.py", "kernels/cache.py"],
