@@ -22,6 +22,15 @@ def chain(rows: int) -> Table:
     return Table(schema, [np.arange(rows, dtype=np.float64)], np.arange(rows) % 2)
 
 
+def cache_state(table, params, engine: str) -> str:
+    """What the give-way looked at, for a failure's message."""
+    from dtcli.induction import compiling
+    from dtcli.induction.kernels.cache import chosen_dir
+
+    sets = backend.kernel_sets(table, params, engine)
+    return f"sets {sets}, uncached {compiling.uncached(sets, table)} in {chosen_dir()}"
+
+
 def test_a_watch_not_yet_due_asks_nothing():
     asked = []
     watch = Watch(time.process_time() + 3600, lambda: asked.append(1) or True)
@@ -98,7 +107,9 @@ def test_an_overdue_reference_gives_way_to_the_engine_and_the_tree_is_the_same(m
     assert backend.choose(table, params, "auto") == backend.REFERENCE  # (by the estimate, small)
     monkeypatch.setattr(estimates, "engine_seconds", lambda table, started=None: -1.0)
     _, choice = backend.grow_watched(table, params, backend.REFERENCE)
-    assert choice == backend.supporting(table, params) != backend.REFERENCE and list(backend.LOADED) == [choice]
+    engine = backend.supporting(table, params)
+    assert choice == engine != backend.REFERENCE, cache_state(table, params, engine)
+    assert list(backend.LOADED) == [choice]
     assert text_tree(train(table, params, PruneParams(method="none"), engine="compiled")[0]) == expected
 
 
@@ -113,5 +124,5 @@ def test_a_deep_chain_trained_as_the_commands_train_it_is_grown_by_the_engine(mo
     table, params = chain(4000), grow_params("cart", min_leaf=1)
     assert backend.choose(table, params, "auto") == backend.REFERENCE
     tree, _ = train(table, params, PruneParams(method="none"))
-    assert list(backend.LOADED) == [backend.CART]
+    assert list(backend.LOADED) == [backend.CART], cache_state(table, params, backend.CART)
     assert tree.root.depth() == 3999 and tree.root.test.threshold == 0.5
