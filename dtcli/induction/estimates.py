@@ -96,14 +96,23 @@ def pruning_pays(table, started: bool | None = None) -> bool:
 # iris (0.2 s estimated) 0.67 s of CPU against 0.77 (wall 0.90x), Weka's vote (0.97 s) 1.72 against 1.76
 # (wall 0.92x), diabetes (2.2 s) 2.14 against 2.41 (wall 0.92x; an idle machine's second core halves it)
 FORK_MIN_SECONDS = 1.0
+# ... but a core nobody uses (``workers.spare_core``) takes half the folds for the cost of a fork: on
+# an idle 2-core machine, 10-fold C4.5 in two processes against one, wall time, whole runs (median of
+# 3): Weka's labor (0.22 s estimated) 0.56 s against 0.65, breast-cancer (0.36 s) 0.70 against 0.94,
+# vote (0.97 s) 0.70 against 0.85, diabetes 1.26 against 2.14; with the engines loaded first, soybean
+# 1.93 against 2.06 and credit-g 2.51 against 3.19; iris (0.21 s) 0.49 against 0.51, and a table as
+# small as weather's the same either way. So with a spare core only the smallest stay in one process.
+FORK_SPARE_SECONDS = 0.15
 
 
-def folds_in_one_process(kind: str, table, runs: int) -> bool:
+def folds_in_one_process(kind: str, table, runs: int, spare: bool = False) -> bool:
     """Whether ``runs`` growths on tables like ``table`` (the folds of a cross-validation) are done
-    sooner one after the other here than in forked worker processes (``FORK_MIN_SECONDS``): by the
-    reference's time, or, when ``backend.prepare`` loaded the engines for them, by the engines' own
-    (each worker would load their kernels again). Weka's soybean, 10 folds by the engines: 3.3-3.6 s
-    of CPU in one process against 4.2-4.7 s in two (the reference would take 0.3 s a fold)."""
+    sooner one after the other here than in forked worker processes (``FORK_MIN_SECONDS``, or
+    ``FORK_SPARE_SECONDS`` when the machine has a ``spare`` core): by the reference's time, or, when
+    ``backend.prepare`` loaded the engines for them, by the engines' own (each worker would load
+    their kernels again). Weka's soybean, 10 folds by the engines on a busy machine: 3.3-3.6 s of
+    CPU in one process against 4.2-4.7 s in two (the reference would take 0.3 s a fold)."""
+    least = FORK_SPARE_SECONDS if spare else FORK_MIN_SECONDS
     if STARTED:
-        return runs * ENGINE_PER_CELL * table.n_rows * max(len(table.attributes), 1) < FORK_MIN_SECONDS
-    return runs * reference_seconds(kind, table) < FORK_MIN_SECONDS
+        return runs * ENGINE_PER_CELL * table.n_rows * max(len(table.attributes), 1) < least
+    return runs * reference_seconds(kind, table) < least

@@ -38,6 +38,30 @@ def usable_cores() -> int:
     return os.cpu_count() or 1
 
 
+LOADAVG = "/proc/loadavg"  # Linux: "1.00 0.80 0.70 2/230 4242", the fourth field runnable/all
+
+
+def spare_core() -> bool:
+    """Whether a core this process may use is idle besides the one it runs on: fewer processes
+    runnable right now (Linux's ``/proc/loadavg``, this one among them) than ``usable_cores()``, or
+    elsewhere the load average of the last minute at least one below it. (The average alone lags:
+    in a script's loop of runs that each fork, it stays above one after the forks have ended.)
+    False on one core, and where the system says neither."""
+    cores = usable_cores()
+    if cores < 2:
+        return False
+    try:
+        with open(LOADAVG, encoding="ascii") as handle:
+            return int(handle.read().split()[3].split("/")[0]) < cores
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return False
+    return cores - load >= 1.0
+
+
 def can_fork() -> bool:
     import multiprocessing  # (here: folds run in this process import none of it)
 

@@ -73,14 +73,15 @@ def judge(scheme: Scheme, learner, table, data: str, algorithm: str, reading=Non
         about.update(split=scheme.split, seed=seed)
     else:
         folds = scheme.folds if scheme.folds is not None else DEFAULT_FOLDS
-        from dtcli.induction import backend, estimates
+        from dtcli.induction import backend, estimates, workers
         from dtcli.render.progress import steps
 
         backend.prepare(table, learner.grow_params, learner.engine, folds)  # (the folds share the engines' start)
 
         with steps("cross-validation", folds, quiet=quiet or progress is not None) as work:
             done = progress or (lambda completed, total: work.update(completed=completed))
-            alone = estimates.folds_in_one_process(backend.kind_of(table, learner.grow_params), table, folds)
+            kind = backend.kind_of(table, learner.grow_params)
+            alone = estimates.folds_in_one_process(kind, table, folds, workers.spare_core())
             judged = crossval.cross_validate(fit, table, folds, seed, scheme.workers(alone), done)
         about.update(folds=folds, seed=seed)
     about.update(spreads(judged))

@@ -150,6 +150,52 @@ def test_a_small_tables_folds_run_in_one_process(shape):
     assert Scheme(10, None, None, 3).workers(alone=True) == 3  # --jobs given: as given
 
 
+BREAST_CANCER = {"rows": 286, "numeric": 0, "nominal": 9, "classes": 2}  # Weka's breast-cancer's shape
+
+
+def test_a_spare_core_takes_half_the_folds_of_all_but_the_smallest_tables():
+    """On an idle 2-core machine Weka's breast-cancer took 0.70 s in two processes against 0.94 s in
+    one; weather's folds are too small to share."""
+    table = shaped(**BREAST_CANCER)
+    assert estimates.folds_in_one_process("c45", table, 10)  # a busy machine: one process
+    assert not estimates.folds_in_one_process("c45", table, 10, spare=True)
+    assert estimates.folds_in_one_process("c45", shaped(**WEATHER), 10, spare=True)
+
+
+@pytest.mark.parametrize(("cores", "running", "spare"), [(2, 1, True), (2, 2, False), (4, 3, True), (4, 5, False),
+                                                          (1, 1, False)])  # fmt: skip
+def test_a_spare_core_is_one_no_runnable_process_holds(monkeypatch, tmp_path, cores, running, spare):
+    """Linux says how many processes are runnable right now (this one among them)."""
+    from dtcli.induction import workers
+
+    loadavg = tmp_path / "loadavg"
+    loadavg.write_text(f"3.50 3.00 2.00 {running}/230 4242\n")  # (the averages lag: not read)
+    monkeypatch.setattr(workers, "LOADAVG", str(loadavg))
+    monkeypatch.setattr(workers, "usable_cores", lambda: cores)
+    assert workers.spare_core() is spare
+
+
+@pytest.mark.parametrize(("load", "spare"), [(0.3, True), (1.0, True), (1.4, False)])
+def test_without_proc_the_load_average_says_whether_a_core_is_spare(monkeypatch, tmp_path, load, spare):
+    from dtcli.induction import workers
+
+    monkeypatch.setattr(workers, "LOADAVG", str(tmp_path / "absent"))
+    monkeypatch.setattr(workers, "usable_cores", lambda: 2)
+    monkeypatch.setattr(workers.os, "getloadavg", lambda: (load, 0.0, 0.0))
+    assert workers.spare_core() is spare
+
+
+def test_no_load_average_is_no_spare_core(monkeypatch, tmp_path):
+    from dtcli.induction import workers
+
+    def missing():
+        raise OSError("no load average here")
+
+    monkeypatch.setattr(workers, "LOADAVG", str(tmp_path / "absent"))
+    monkeypatch.setattr(workers.os, "getloadavg", missing)
+    assert workers.spare_core() is False
+
+
 def test_a_larger_tables_folds_run_on_every_core(monkeypatch):
     """digits' folds take seconds each: one worker a core (--jobs unset)."""
     from dtcli.induction import workers
