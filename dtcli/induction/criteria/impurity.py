@@ -27,16 +27,21 @@ def seqsum(x, axis: int = -1) -> np.ndarray | float:
         return np.sum(x, axis=axis)
     if x.ndim == 1 and x.size <= SMALL_SUM:  # (a class vector: a loop is cheaper)
         return np.float64(ordered_sum(x.tolist()))
-    if x.shape[axis] <= SMALL_SUM:  # few terms each: one slice at a time, added across the other axes at once
+    terms = x.shape[axis]
+    if terms <= SMALL_SUM and x.size >= MANY_SUMS * terms:  # few terms, many sums: a slice at a time
         parts = x.T if axis in (-1, 1) and x.ndim == 2 else np.moveaxis(x, axis, 0)
         total = parts[0].copy()
         for part in parts[1:]:
             total += part
         return total
-    return np.take(np.cumsum(x, axis=axis), -1, axis=axis)
+    # np.add.accumulate adds each sum's terms one after the other: the same additions, in the same order
+    return np.take(np.add.accumulate(x, axis=axis), -1, axis=axis)
 
 
-SMALL_SUM = 256  # at most this many terms: added in a loop (the same additions, in the same order)
+SMALL_SUM = 256  # at most this many terms: added in a loop (the same additions, in the same order) ...
+# ... when there are at least this many sums: each slice's addition then does much at once. Fewer sums
+# (a node's few subsets of 19 classes: 3 x 19) take one accumulate (6.5 us against 22 us a loop)
+MANY_SUMS = 128
 
 
 def entropy(counts) -> np.ndarray | float:

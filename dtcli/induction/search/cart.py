@@ -29,7 +29,7 @@ import itertools
 import numpy as np
 
 from dtcli.induction.criteria.constants import FEATURE_THRESHOLD
-from dtcli.induction.criteria.impurity import entropy, gini
+from dtcli.induction.criteria.impurity import entropy, gini, seqsum
 from dtcli.induction.criteria.midpoint import midpoint
 from dtcli.induction.criteria.midpoint_single import single_midpoint
 from dtcli.induction.search.c45 import Choice
@@ -66,22 +66,25 @@ def proxy(left: np.ndarray, right: np.ndarray, criterion: str) -> np.ndarray:
     w_left, w_right = left.sum(axis=-1), right.sum(axis=-1)
     if criterion == "cart":
         return decrease(left, right, criterion)
-    impurity_left, impurity_right = np.zeros(len(left)), np.zeros(len(left))
+    # each side's terms added (subtracted) class by class in order, from 0, as scikit-learn does: seqsum
+    # and accumulate make the same additions one after the other, with a call each rather than one a class
     if criterion == "gini":
-        sq_left, sq_right = np.zeros(len(left)), np.zeros(len(left))
-        for c in range(left.shape[1]):
-            sq_left = sq_left + left[:, c] * left[:, c]
-            sq_right = sq_right + right[:, c] * right[:, c]
+        sq_left, sq_right = seqsum(left * left), seqsum(right * right)
         with np.errstate(divide="ignore", invalid="ignore"):
             impurity_left = 1.0 - sq_left / (w_left * w_left)
             impurity_right = 1.0 - sq_right / (w_right * w_right)
     else:
-        for c in range(left.shape[1]):
-            for counts, w, out in ((left, w_left, impurity_left), (right, w_right, impurity_right)):
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    p = counts[:, c] / w
-                    out -= np.where(counts[:, c] > 0, p * (np.log(np.where(p > 0, p, 1.0)) / LN2), 0.0)
+        impurity_left, impurity_right = (_minus_plogp(left, w_left), _minus_plogp(right, w_right))
     return -w_right * impurity_right - w_left * impurity_left
+
+
+def _minus_plogp(counts: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """``0 - t_1 - t_2 - ...`` for each row, ``t_c = p_c log2 p_c`` (0 where the count is 0), in class order."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = counts / w[:, None]
+        terms = np.where(counts > 0, p * (np.log(np.where(p > 0, p, 1.0)) / LN2), 0.0)
+    steps = np.concatenate([np.zeros((len(counts), 1)), terms], axis=1)
+    return np.subtract.accumulate(steps, axis=1)[:, -1]
 
 
 LN2 = float(np.log(2.0))
