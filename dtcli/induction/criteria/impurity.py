@@ -35,7 +35,8 @@ def seqsum(x, axis: int = -1) -> np.ndarray | float:
             total += part
         return total
     # np.add.accumulate adds each sum's terms one after the other: the same additions, in the same order
-    return np.take(np.add.accumulate(x, axis=axis), -1, axis=axis)
+    running = np.add.accumulate(x, axis=axis)
+    return running[..., -1] if axis in (-1, x.ndim - 1) else np.take(running, -1, axis=axis)
 
 
 SMALL_SUM = 256  # at most this many terms: added in a loop (the same additions, in the same order) ...
@@ -77,7 +78,7 @@ def gini(counts) -> np.ndarray | float:
         return gini_of(counts.tolist())
     total = seqsum(counts)
     positive = total > 0
-    p = counts / np.expand_dims(np.where(positive, total, 1.0), -1)  # (p is not read where the total is 0)
+    p = counts / np.where(positive, total, 1.0)[..., None]  # (p is not read where the total is 0)
     result = np.where(positive, 1.0 - seqsum(p * p), 0.0)
     return float(result) if result.ndim == 0 else result
 
