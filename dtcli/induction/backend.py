@@ -131,13 +131,19 @@ def prepare(table, params, engine: str, runs: int) -> None:
     counts no start of its own (forked workers inherit them)."""
     if engine != "auto" or runs <= 1 or not _wanted(table, engine, kind_of(table, params), runs):
         return
+    if ready_engine(table, params) != REFERENCE:
+        estimates.STARTED.append(runs)
+
+
+def ready_engine(table, params) -> str:
+    """The compiled engine that supports ``table`` with ``params`` when every kernel it calls is
+    cached and numba can be used (loading it starts no compile), else REFERENCE."""
     choice = supporting(table, params)
     if choice == REFERENCE:
-        return
+        return REFERENCE
     from dtcli.induction import compiling
 
-    if not compiling.uncached(kernel_sets(table, params, choice), table) and available():
-        estimates.STARTED.append(runs)
+    return choice if not compiling.uncached(kernel_sets(table, params, choice), table) and available() else REFERENCE
 
 
 def unavailable(engine: str) -> str | None:
@@ -168,10 +174,8 @@ def grow_watched(table, params, choice: str, engine: str = "auto", progress=None
     engines: list[str] = []
 
     def give_up() -> bool:
-        from dtcli.induction import compiling
-
-        other = supporting(table, params)
-        if other != REFERENCE and not compiling.uncached(kernel_sets(table, params, other), table) and available():
+        other = ready_engine(table, params)
+        if other != REFERENCE:
             engines.append(other)
             LOADED.append(other)
         return bool(engines)
