@@ -1,0 +1,115 @@
+"""C4.5's cuts of a node's numeric attributes side by side (``batched.c45_cuts``) against the cut of each
+attribute alone (``numeric.c45_cut`` of its ``cut_table``), which the J48 fixtures check: the same cut,
+threshold, gain, counts and number of candidates, bit for bit.
+
+The columns are made to reach the edges: missing values (none, some, all), values within J48's 1e-5 of
+each other, a single value, fractional and whole weights, a node weight above the known rows' (missing
+classes' share), MDL on and off, more classes than ``seqsum`` adds in a loop, batches split by
+``BATCH_CELLS``, and nodes of fewer than two rows.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dtcli.induction.search import batched
+from dtcli.induction.search.batched import c45_cuts
+from dtcli.induction.search.numeric import c45_cut, cut_table
+
+
+def alone(columns, y, w, n_classes, min_leaf, total, mdl):
+    return [c45_cut(cut_table(c, y, w, n_classes, total=total), n_classes, min_leaf, mdl=mdl) for c in columns]
+
+
+def assert_same(got, expected):
+    assert len(got) == len(expected)
+    for a, b in zip(got, expected):
+        if b is None:
+            assert a is None
+            continue
+        assert a is not None
+        assert (a.threshold, a.lower, a.upper, a.n_candidates) == (b.threshold, b.lower, b.upper, b.n_candidates)
+        assert a.gain == b.gain and type(a.gain) is type(b.gain)
+        assert a.branch_counts.tobytes() == b.branch_counts.tobytes()
+
+
+def column(rng, n: int) -> np.ndarray:
+    kind = int(rng.integers(0, 5))
+    if kind == 0:
+        values = rng.normal(size=n)
+    elif kind == 1:
+        values = rng.integers(0, 5, n).astype(np.float64)
+    elif kind == 2:  # neighbours closer than J48's 1e-5, and just farther
+        values = np.round(rng.normal(size=n), 1) + rng.choice([0.0, 1e-6, 5e-6, 2e-5], n)
+    elif kind == 3:
+        values = np.full(n, 3.0)
+    else:
+        values = rng.normal(size=n) * 1e6
+    values[rng.random(n) < rng.choice([0.0, 0.1, 0.5, 1.0])] = np.nan
+    return values
+
+
+def node(rng, rows: tuple[int, int], classes: list[int], attributes: tuple[int, int]):
+    n = int(rng.integers(*rows))
+    k = int(rng.choice(classes))
+    y = rng.integers(0, k, n)
+    w = np.ones(n) if rng.random() < 0.5 else rng.random(n) * rng.choice([0.3, 1.0, 2.0])
+    columns = [column(rng, n) for _ in range(int(rng.integers(*attributes)))]
+    total = float(w.sum()) + float(rng.choice([0.0, 0.0, 1.5]))
+    return columns, y, w, k, total
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_small_nodes_bit_for_bit(seed):
+    rng = np.random.default_rng(seed)
+    for _ in range(400):
+        columns, y, w, k, total = node(rng, (0, 60), [1, 2, 3, 5], (1, 7))
+        min_leaf, mdl = float(rng.choice([0.5, 1.0, 2.0, 3.0])), bool(rng.random() < 0.8)
+        assert_same(c45_cuts(columns, y, w, k, min_leaf, total, mdl), alone(columns, y, w, k, min_leaf, total, mdl))
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_large_nodes_and_many_classes_bit_for_bit(seed):
+    rng = np.random.default_rng(100 + seed)
+    for _ in range(12):
+        columns, y, w, k, total = node(rng, (200, 2500), [2, 10, 30, 300], (1, 4))
+        assert_same(c45_cuts(columns, y, w, k, 2.0, total, True), alone(columns, y, w, k, 2.0, total, True))
+
+
+def test_batches_split_by_their_cells_give_the_same_cuts(monkeypatch):
+    rng = np.random.default_rng(7)
+    columns, y, w, k, total = node(rng, (300, 301), [3], (9, 10))
+    expected = alone(columns, y, w, k, 2.0, total, True)
+    monkeypatch.setattr(batched, "BATCH_CELLS", 300 * 3 * 2)  # two attributes a batch, the last alone
+    assert_same(c45_cuts(columns, y, w, k, 2.0, total, True), expected)
+
+
+def test_no_attributes_and_too_few_rows():
+    assert c45_cuts([], np.zeros(0, dtype=np.int64), np.zeros(0), 2, 2.0, 0.0) == []
+    one = [np.array([1.0])]
+    assert c45_cuts(one, np.array([0]), np.array([1.0]), 2, 2.0, 1.0) == [None]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.lists(st.one_of(st.none(), st.sampled_from([0.0, 1.0, 1.000001, 2.0, 2.5, -3.0])), min_size=12),
+            st.integers(0, 2),
+        ),
+        min_size=1,
+        max_size=3,
+    ),
+    st.integers(0, 2**31),
+)
+def test_any_columns_bit_for_bit(spec, seed):
+    rng = np.random.default_rng(seed)
+    n = min(len(cells) for cells, _ in spec)
+    columns = [np.array([np.nan if v is None else v for v in cells[:n]]) for cells, _ in spec]
+    y = np.array([c for _, c in spec] * n)[:n] if len(spec) > 1 else rng.integers(0, 3, n)
+    w = rng.choice([1.0, 0.5, 0.25], n)
+    total = float(w.sum())
+    assert_same(c45_cuts(columns, y, w, 3, 1.0, total, True), alone(columns, y, w, 3, 1.0, total, True))
