@@ -27,7 +27,7 @@ from dtcli.io.csv.cells import (
     MISSING_CELLS,
     NUMERIC_MISSING,
     SAMPLE_ROWS,
-    c_number,
+    c_numbers,
     looks_numeric,
     parse_number,
 )
@@ -80,8 +80,8 @@ def read_plain(path: str, target: str | None, ignore, limits: Limits, numeric_cl
     columns = dict(zip(header, zip(*rows)))
     for name, cells in columns.items():
         if name != target and looks_numeric(list(cells[:SAMPLE_ROWS])):
-            numbers = [math.nan if cell in NUMERIC_MISSING else c_number(cell) for cell in cells]
-            if any(number is None for number in numbers):
+            numbers = c_numbers(list(cells))
+            if numbers is None:
                 return None  # (the full reader reads such a file as text)
             columns[name] = numbers
     attributes = []

@@ -238,3 +238,41 @@ def test_small_files_do_not_import_pandas(tmp_path):
     for command in commands:
         done = subprocess.run([sys.executable, "-c", code, *command], capture_output=True, text=True)
         assert done.stderr.strip().splitlines()[-1] == "False", (command, done.stderr)
+
+
+def _one_by_one(cells: list[str]) -> list | None:
+    values = [math.nan if cell in csv_cells.NUMERIC_MISSING else c_number(cell) for cell in cells]
+    return None if any(value is None for value in values) else values
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(csv_cells.NUMERIC_MISSING + ["-0", "1e5", ".5", "5.", "+7", "1e", "inf", "1 ", "0x1"]),
+            st.text(alphabet=st.sampled_from(list("0123456789+-.eE \n")), max_size=6),
+            st.floats(allow_nan=False).map(repr),
+        ),
+        max_size=30,
+    )
+)
+@example(["1", "2\n3"])  # a line end inside a cell: not two numbers
+@example(["1.5", "", "?", "NA", "-0"])
+def test_a_column_reads_as_its_cells_one_by_one(cells):
+    """``c_numbers`` (one match for a plain column) gives ``c_number`` of each cell, bit for bit,
+    NaN for the missing markers, and None where any cell is no number."""
+    got, expected = csv_cells.c_numbers(cells), _one_by_one(cells)
+    if expected is None:
+        assert got is None
+        return
+    assert got is not None and len(got) == len(expected)
+    for a, b in zip(got, expected):
+        assert (math.isnan(a) and math.isnan(b)) or (a == b and math.copysign(1, a) == math.copysign(1, b))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text(alphabet=st.sampled_from(list("0123456789+-.eEin \t?NA")), max_size=5), max_size=12))
+def test_looks_numeric_as_cell_by_cell(cells):
+    values = {cell.strip() for cell in cells}.difference(csv_cells.NUMERIC_MISSING)
+    expected = len(values) > 0 and all(parse_number(value) is not None for value in values)
+    assert csv_cells.looks_numeric(cells) == expected

@@ -7,7 +7,6 @@ short rows silently). Small plain files are read in Python; the rest by pandas' 
 
 from __future__ import annotations
 
-import math
 import re
 import threading
 
@@ -16,7 +15,7 @@ import numpy as np
 from dtcli.errors import DataError
 from dtcli.io.columns import Columns, NumberColumn, TextColumn
 from dtcli.io.csv import cells as csv_cells
-from dtcli.io.csv.cells import MISSING_CELLS, NUMERIC_MISSING, c_number, looks_numeric
+from dtcli.io.csv.cells import MISSING_CELLS, c_numbers, looks_numeric
 from dtcli.io.csv.decimal_comma import decimal_points
 from dtcli.io.csv.dialect import detect
 from dtcli.io.csv.lines import first_line, header_record, record_lines
@@ -108,8 +107,8 @@ def plain_columns(text: str, sep: str, width: int, texts: set, header: list[str]
     numbers = {}
     for i, column in enumerate(cells):
         if numeric[i]:
-            values = [math.nan if cell in NUMERIC_MISSING else c_number(cell) for cell in column]
-            if any(value is None for value in values):  # as pandas: the whole file is read as text
+            values = c_numbers(list(column))
+            if values is None:  # as pandas: the whole file is read as text
                 numbers = {}
                 break
             numbers[i] = NumberColumn(np.array(values, dtype=np.float64))
