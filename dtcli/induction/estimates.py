@@ -22,17 +22,24 @@ from __future__ import annotations
 # less on larger nodes), and to prune (pessimistic, the grown tree). Measured in CPU seconds on tables
 # of make_data.py (10 nominal and 10 numeric attributes, 3 classes) and on scikit-learn's digits,
 # with the machine shared (its CPU seconds then count about twice an idle machine's, as do the
-# compile times and the start they are weighed against): C4.5 0.65 s at 2,000 rows, 2.4 s at
-# 8,000, 18.6 s at 42,000; CART 0.72, 2.7 and 23.7 s; digits (1,797 x 64, 10 classes) C4.5 5.2 s
-# (per cell, a nominal one counted NOMINAL_SHARE: 3.2e-5 for C4.5 and 4e-5 for CART at 42,000 rows)
+# compile times and the start they are weighed against): CART 0.72 s at 2,000 rows, 2.7 s at 8,000,
+# 23.7 s at 42,000 (per cell, a nominal one counted NOMINAL_SHARE: 4e-5 at 42,000 rows).
+# C4.5 scores a node's numeric attributes side by side (``search/batched.py``), which took its time
+# to 0.48x (2,000 rows), 0.41x (8,000), 0.45x (42,000), 0.27x (digits) and 0.83x (soybean, all
+# nominal) of the figures above: idle machine, growth alone, 0.31, 0.98, 5.27, 0.63 and 0.16 s, and
+# 1.2 s for a compiled engine's whole growth there, start included (ENGINE_START_SECONDS counts 1.5:
+# the C4.5 figures are these times 1.25, in the units of that start)
 SMALL_ROWS, LARGE_ROWS = 2_000, 40_000
-PER_CELL_SMALL = {"c45": 3.5e-5, "id3": 3.5e-5, "cart": 3.5e-5, "regression": 2.5e-4, "prune": 3e-6}
-PER_CELL_LARGE = {"c45": 3.2e-5, "id3": 4e-5, "cart": 4e-5, "regression": 2e-4, "prune": 2e-6}
-CLASSES_MEASURED = 3  # the classes of the tables measured; more cost more (about their square root:
-# 10 classes 1.5x, 30 classes 2.6x at 2,000 rows of 10 attributes; 4.8x with 60 numeric attributes)
-NOMINAL_SHARE = 0.4  # a nominal attribute's cell costs the reference this share of a numeric one's
-# (2,000 rows of 20 nominal attributes: 0.52 s, of 20 numeric ones 0.84 s with a larger tree; Weka's
-# soybean, 683 rows of 35 nominal attributes and 19 classes: 0.6 s)
+PER_CELL_SMALL = {"c45": 8.5e-6, "id3": 3.5e-5, "cart": 3.5e-5, "regression": 2.5e-4, "prune": 3e-6}
+PER_CELL_LARGE = {"c45": 7.8e-6, "id3": 4e-5, "cart": 4e-5, "regression": 2e-4, "prune": 2e-6}
+CLASSES_MEASURED = 3  # the classes of the tables measured; more cost more, about their square root
+# (10 classes 1.5x, 30 classes 2.6x at 2,000 rows of 10 attributes; 4.8x with 60 numeric attributes) ...
+CLASS_POWER = {"c45": 0.25}  # ... but for C4.5 now about their fourth root: 6 classes 1.38x on make_data's
+# 8,000 rows, while digits (10 classes) and soybean (19) cost no more a cell than its 3 classes
+NOMINAL_SHARE = {"c45": 1.0}  # a nominal attribute's cell costs the reference this share of a numeric
+# one's, 0.4 unless given here (2,000 rows of 20 nominal attributes: 0.52 s, of 20 numeric ones 0.84 s
+# with a larger tree; Weka's soybean, 683 rows of 35 nominal attributes and 19 classes: 0.6 s); C4.5's
+# batched numeric cuts made its numeric cells as cheap as its nominal ones
 # importing numba (0.5 s of CPU more than numpy alone) and loading the cached kernels a growth, its
 # pruning and its prediction call: C4.5 on soybean took 2.2 s of CPU with the engine, 1.2 s by the reference
 ENGINE_START_SECONDS = 1.5
@@ -52,8 +59,10 @@ def reference_seconds(kind: str, table) -> float:
     rows = table.n_rows
     share = min(max((rows - SMALL_ROWS) / (LARGE_ROWS - SMALL_ROWS), 0.0), 1.0)
     per_cell = PER_CELL_SMALL[kind] + share * (PER_CELL_LARGE[kind] - PER_CELL_SMALL[kind])
-    classes = 1.0 if table.is_regression else max(len(table.classes) / CLASSES_MEASURED, 1.0) ** 0.5
-    cells = rows * max(sum(NOMINAL_SHARE if a.is_nominal else 1.0 for a in table.attributes), 1.0)
+    power = CLASS_POWER.get(kind, 0.5)
+    classes = 1.0 if table.is_regression else max(len(table.classes) / CLASSES_MEASURED, 1.0) ** power
+    nominal = NOMINAL_SHARE.get(kind, 0.4)
+    cells = rows * max(sum(nominal if a.is_nominal else 1.0 for a in table.attributes), 1.0)
     return per_cell * cells * classes
 
 
