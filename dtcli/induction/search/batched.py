@@ -133,3 +133,51 @@ def _first_best(gains: np.ndarray, admissible: np.ndarray, attribute: np.ndarray
         if gr(gains[c], held.get(j, 0.0)):
             best[j], held[j] = c, gains[c]
     return best
+
+
+def nominal_block(columns: list[np.ndarray], n_values: list[int], y: np.ndarray, w: np.ndarray, n_classes: int):
+    """The class weights of each value of each of ``columns`` (nominal codes, -1 missing), in one
+    (attributes, most values, classes) array, an attribute's values first and zeros after: one
+    ``np.bincount`` adds every cell's rows' weights in row order, as a count of one attribute
+    alone does (the same sums, bit for bit); missing values are left out."""
+    width = max(n_values) * n_classes
+    codes = np.stack(columns, axis=1).astype(np.int64)
+    cells = codes * n_classes + y.astype(np.int64)[:, None] + (np.arange(len(columns)) * width)[None, :]
+    cells[codes < 0] = len(columns) * width  # missing: counted apart, and dropped
+    weights = np.broadcast_to(w[:, None], codes.shape)
+    flat = np.bincount(cells.ravel(), weights=weights.ravel(), minlength=len(columns) * width + 1)
+    return flat[:-1].reshape(len(columns), max(n_values), n_classes)
+
+
+def nominal_scores(counts: np.ndarray, total: float) -> tuple[list[float], list[float]]:
+    """(gains, gain ratios) of each attribute of ``nominal_block``'s ``counts``: what
+    ``c45.c45_scores(counts[j, :values], total, ratio=True)`` gives each, bit for bit. The zero rows
+    after an attribute's values add 0 at the end of each running sum, which changes no sum."""
+    n_attributes, n_values, n_classes = counts.shape
+    if not n_values or not n_classes:
+        return [0.0] * n_attributes, [0.0] * n_attributes
+    sizes = np.add.accumulate(counts, axis=2)[:, :, -1]  # each branch's weight, its classes in turn
+    known = np.add.accumulate(sizes, axis=1)[:, -1]
+    classes = np.add.accumulate(counts, axis=1)[:, -1, :]  # each class's weight, the branches in turn
+    old = xlog2x(known) - np.add.accumulate(xlog2x(classes), axis=1)[:, -1]
+    size_terms = xlog2x(sizes)
+    block = np.empty((n_attributes, n_values, n_classes + 1))  # each branch's class terms, less its own
+    block[:, :, :n_classes] = xlog2x(counts)
+    block[:, :, n_classes] = -size_terms
+    new = -np.add.accumulate(block.reshape(n_attributes, -1), axis=1)[:, -1]
+    split_sum = np.add.accumulate(size_terms, axis=1)[:, -1]
+    unknown_terms = xlog2x(total - known)
+    total_term = float(xlog2x(np.array(total)))
+    gains, ratios = [], []
+    for j in range(n_attributes):
+        weight = float(known[j])
+        if weight <= 0:
+            gains.append(0.0)
+            ratios.append(0.0)
+            continue
+        numerator = float((weight / total) * (old[j] - new[j]))
+        gain = 0.0 if eq(numerator, 0.0) else numerator / weight
+        gains.append(gain)
+        split = -float(split_sum[j]) - float(unknown_terms[j]) + total_term
+        ratios.append(0.0 if not gr(weight, 0.0) or eq(split, 0.0) else gain / (split / total))
+    return gains, ratios

@@ -24,7 +24,7 @@ import numpy as np
 
 from dtcli.induction.criteria.constants import eq, gr, gr_or_eq, sm, sm_or_eq
 from dtcli.induction.criteria.scalar import ordered_sum
-from dtcli.induction.search.batched import c45_cuts
+from dtcli.induction.search.batched import BATCH_CELLS, c45_cuts, nominal_block, nominal_scores
 from dtcli.induction.search.numeric import Cut, c45_cut, cut_table, xlog2x
 from dtcli.induction.search.split import nominal_branch_counts, score_split
 from dtcli.model.table import Table
@@ -136,7 +136,7 @@ def c45_candidate(
 
     ``total`` is the node's weight (default: the sum of ``w``; ``c45_choose`` passes the sum of
     the class weights, as the level-wise engine computes it); ``rows`` None: every row of ``table``;
-    ``counts``: a nominal attribute's class weights per value, already counted (``nominal_counts``)."""
+    ``counts``: a nominal attribute's class weights per value, already counted (``batched.nominal_block``)."""
     attribute = table.attributes[i]
     n_classes = len(table.classes)
     total = float(w.sum()) if total is None else total
@@ -200,40 +200,31 @@ def c45_choose(
 
 def c45_candidates(table: Table, min_leaf: float, thresholds: Thresholds, total: float) -> list[C45Candidate]:
     """``c45_candidate`` of every attribute of a node's rows (``table``) that has an admissible split,
-    in column order: the nominal attributes' counts in one pass (``nominal_counts``), the numeric
-    attributes' cuts side by side (``batched.c45_cuts``), the same candidates bit for bit."""
-    w = table.weights
-    nominal = nominal_counts(table)
+    in column order, the attributes side by side: the nominal ones' counts in one pass and their scores
+    in one set of array operations (``batched.nominal_block``, ``nominal_scores``), the numeric ones'
+    cuts likewise (``batched.c45_cuts``): the same candidates, bit for bit."""
+    w, n_classes = table.weights, len(table.classes)
+    nominal = [i for i, a in enumerate(table.attributes) if a.is_nominal]
     numeric = [i for i, a in enumerate(table.attributes) if not a.is_nominal]
+    found: dict[int, C45Candidate | None] = {}
+    if nominal:
+        values = [len(table.attributes[i].values) for i in nominal]
+        if len(nominal) * max(values) * n_classes <= BATCH_CELLS:
+            counts = nominal_block([table.columns[i] for i in nominal], values, table.y, w, n_classes)
+            weights = counts.sum(axis=2)  # each branch's weight (each row as c45_candidate sums it)
+            branches = (gr_or_eq(weights, min_leaf) & (np.arange(counts.shape[1]) < np.array(values)[:, None])).sum(1)
+            gains, ratios = nominal_scores(counts, total)
+            for j, i in enumerate(nominal):
+                if branches[j] >= 2:
+                    test = NominalTest(table.attributes[i])
+                    found[i] = C45Candidate(i, test, gains[j], ratios[j], counts[j, : values[j]])
+        else:  # very many values: one attribute at a time
+            for i in nominal:
+                found[i] = c45_candidate(table, i, None, w, min_leaf, thresholds, total)
     columns = [table.columns[i] for i in numeric]
-    cuts = dict(zip(numeric, c45_cuts(columns, table.y, w, len(table.classes), min_leaf, total, thresholds.mdl)))
-    found = []
-    for i, attribute in enumerate(table.attributes):
-        if attribute.is_nominal:
-            candidate = c45_candidate(table, i, None, w, min_leaf, thresholds, total, nominal.get(i))
-        else:
-            candidate = numeric_candidate(table, i, cuts[i], total, thresholds)
-        if candidate is not None:
-            found.append(candidate)
-    return found
-
-
-def nominal_counts(table: Table) -> dict[int, np.ndarray]:
-    """Each nominal attribute's class weights per value (``nominal_branch_counts``), by its index,
-    counted in one pass: every (attribute, value, class) cell adds its rows' weights in row order,
-    as a count of the attribute alone does (the same sums, bit for bit); missing values are skipped."""
-    n_classes = len(table.classes)
-    found = [(i, len(a.values)) for i, a in enumerate(table.attributes) if a.is_nominal]
-    if len(found) < 2:
-        return {}
-    sizes = np.array([n_values * n_classes for _, n_values in found], dtype=np.int64)
-    starts = np.concatenate(([0], np.cumsum(sizes)))
-    codes = np.stack([table.columns[i] for i, _ in found], axis=1).astype(np.int64)
-    cells = codes * n_classes + table.y.astype(np.int64)[:, None] + starts[None, :-1]
-    cells[codes < 0] = starts[-1]  # missing: counted apart, and dropped
-    weights = np.broadcast_to(table.weights[:, None], codes.shape)
-    flat = np.bincount(cells.ravel(), weights=weights.ravel(), minlength=int(starts[-1]) + 1)
-    return {i: flat[starts[j] : starts[j + 1]].reshape(n_values, n_classes) for j, (i, n_values) in enumerate(found)}
+    for i, cut in zip(numeric, c45_cuts(columns, table.y, w, n_classes, min_leaf, total, thresholds.mdl)):
+        found[i] = numeric_candidate(table, i, cut, total, thresholds)
+    return [c for i in range(len(table.attributes)) if (c := found.get(i)) is not None]
 
 
 def c45_average(found: list[C45Candidate], table: Table, n_all: int) -> float | None:

@@ -113,3 +113,49 @@ def test_any_columns_bit_for_bit(spec, seed):
     w = rng.choice([1.0, 0.5, 0.25], n)
     total = float(w.sum())
     assert_same(c45_cuts(columns, y, w, 3, 1.0, total, True), alone(columns, y, w, 3, 1.0, total, True))
+
+
+def mixed_table(rng, rows: int, n_classes: int):
+    """A node's rows: nominal attributes of 1 to 12 values (some never seen, some missing) and numeric ones."""
+    from dtcli.model.table import NOMINAL, NUMERIC, Attribute, Schema, Table
+
+    attributes, columns = [], []
+    for j in range(int(rng.integers(1, 8))):
+        if rng.random() < 0.5:
+            n_values = int(rng.integers(1, 13))
+            attributes.append(Attribute(f"n{j}", NOMINAL, tuple(f"v{v}" for v in range(n_values))))
+            codes = rng.integers(0, max(1, n_values - int(rng.integers(0, 2))), rows).astype(np.int32)
+            codes[rng.random(rows) < rng.choice([0.0, 0.2])] = -1
+            columns.append(codes)
+        else:
+            attributes.append(Attribute(f"x{j}", NUMERIC))
+            columns.append(column(rng, rows))
+    target = Attribute("y", NOMINAL, tuple(f"k{k}" for k in range(n_classes)))
+    weights = np.ones(rows) if rng.random() < 0.5 else rng.random(rows) * 2
+    return Table(Schema(tuple(attributes), target), columns, rng.integers(0, n_classes, rows), weights)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_nodes_candidates_side_by_side_are_those_one_by_one(seed):
+    """``c45_candidates`` (nominal scores and numeric cuts side by side) against ``c45_candidate`` of
+    each attribute alone: the same attributes, tests, gains, ratios, counts and MDL corrections."""
+    from dtcli.induction.search.c45 import Thresholds, c45_candidate, c45_candidates
+
+    rng = np.random.default_rng(200 + seed)
+    for _ in range(150):
+        table = mixed_table(rng, int(rng.integers(2, 120)), int(rng.choice([1, 2, 3, 7, 19])))
+        min_leaf = float(rng.choice([0.5, 1.0, 2.0]))
+        thresholds = Thresholds(table, "midpoint", mdl=bool(rng.random() < 0.8))
+        total = float(table.weights.sum()) + float(rng.choice([0.0, 1.25]))
+        together = c45_candidates(table, min_leaf, thresholds, total)
+        alone = [
+            c
+            for i in range(len(table.attributes))
+            if (c := c45_candidate(table, i, None, table.weights, min_leaf, thresholds, total)) is not None
+        ]
+        assert [c.attribute for c in together] == [c.attribute for c in alone]
+        for a, b in zip(together, alone):
+            assert repr(a.test) == repr(b.test)
+            assert (a.gain, a.ratio, a.mdl) == (b.gain, b.ratio, b.mdl)
+            assert type(a.gain) is float and type(a.ratio) is float
+            assert a.counts.tobytes() == b.counts.tobytes() and a.counts.shape == b.counts.shape
