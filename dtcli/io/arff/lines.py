@@ -9,6 +9,8 @@ every ``@attribute`` declaration and of every data row, and stops past
 ``max_rows`` data rows. Line ends: LF, CRLF and a lone CR. A ``date``
 attribute (which liac-arff does not read) reaches liac-arff as ``string``;
 ``dates`` keeps its position and format (Weka's default when none is given).
+A comment after a declaration or a data row (an unquoted ``%`` and the rest of
+the line, which Weka's reader skips) is cut off before liac-arff sees the line.
 A header line reaches liac-arff with its keyword first and one space after it
 (``KEYWORD``): Weka's reader takes tabs and every other character up to the
 space as blanks there, liac-arff only the space.
@@ -28,6 +30,10 @@ DATE = re.compile(
     r"""\s*(@attribute\s+(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|[^\s{'"%]\S*)\s+)date(?:\s+(.*?))?\s*""",
     re.IGNORECASE,
 )
+
+# a line up to its first % outside quotes: Weka's reader ends a line there (a comment), as in Weka's own
+# supermarket.arff's "@attribute 'total' { low, high} % low < 100"; liac-arff reads only whole-line comments
+COMMENT = re.compile(r"""((?:[^%'"\\]|\\.|'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")*)%""", re.DOTALL)
 
 # a header keyword with the blanks around it: Weka's tokenizer takes every character up to the space as a blank
 KEYWORD = re.compile(r"^[\x01-\x20]*(@relation|@attribute|@data)(?=[\x01-\x20]|$)[\x01-\x20]*", re.IGNORECASE)
@@ -73,6 +79,8 @@ class ArffLines:
             stop, position = (end.start(), end.end()) if end else (len(text), len(text))
             self.current = line
             row = self.row = text[start:stop]
+            if "%" in row:
+                row = uncommented(row)
             header = not self.in_data
             self._note(row.strip(), line)
             if header:
@@ -93,6 +101,15 @@ class ArffLines:
             self.in_data = True
         elif row[:10].upper() == "@ATTRIBUTE":
             self.attribute_lines.append(line)
+
+
+def uncommented(row: str) -> str:
+    """``row`` without the comment that ends it (an unquoted % and what follows, the blanks before it);
+    a comment line, or a line whose quotes do not close, as it is."""
+    if row.lstrip().startswith("%"):
+        return row
+    found = COMMENT.match(row)
+    return row if found is None else found.group(1).rstrip()
 
 
 def _unquoted(text: str | None) -> str:
