@@ -175,6 +175,9 @@ class Table:
 
     def take(self, rows: np.ndarray) -> Table:
         """A new table with only ``rows`` (a boolean mask or index array)."""
+        rows = np.asarray(rows)
+        if rows.dtype == bool:  # the positions once, not a mask's scan for every column
+            rows = np.flatnonzero(rows)
         return Table(
             schema=self.schema,
             columns=[column[rows] for column in self.columns],

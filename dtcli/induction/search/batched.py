@@ -102,12 +102,15 @@ def _gains(left, right, sizes_left, weight, known, known_weight, attribute, tota
     """``numeric.c45_gains`` of every cut, each with its own attribute's known weights."""
     n_classes = left.shape[1]
     old = xlog2x(known_weight) - seqsum(xlog2x(known), axis=1)
-    steps = np.empty((len(left), 2 * n_classes + 3))
+    steps = np.empty((len(left), 2 * n_classes + 3))  # the weights, then their terms in place: one call
     steps[:, 0] = 0.0
-    steps[:, 1 : 1 + n_classes] = xlog2x(left)
-    steps[:, 1 + n_classes] = -xlog2x(sizes_left)
-    steps[:, 2 + n_classes : 2 + 2 * n_classes] = xlog2x(right)
-    steps[:, -1] = -xlog2x(weight - sizes_left)
+    steps[:, 1 : 1 + n_classes] = left
+    steps[:, 1 + n_classes] = sizes_left
+    steps[:, 2 + n_classes : 2 + 2 * n_classes] = right
+    steps[:, -1] = weight - sizes_left
+    steps[:, 1:] = xlog2x(steps[:, 1:])
+    steps[:, 1 + n_classes] *= -1.0  # less each side's own term (negation is exact)
+    steps[:, -1] *= -1.0
     acc = np.add.accumulate(steps, axis=1)[:, -1]
     with np.errstate(invalid="ignore", divide="ignore"):
         numerator = (weight / total) * (old[attribute] + acc)
@@ -160,10 +163,12 @@ def nominal_scores(counts: np.ndarray, total: float) -> tuple[list[float], list[
     known = np.add.accumulate(sizes, axis=1)[:, -1]
     classes = np.add.accumulate(counts, axis=1)[:, -1, :]  # each class's weight, the branches in turn
     old = xlog2x(known) - np.add.accumulate(xlog2x(classes), axis=1)[:, -1]
-    size_terms = xlog2x(sizes)
     block = np.empty((n_attributes, n_values, n_classes + 1))  # each branch's class terms, less its own
-    block[:, :, :n_classes] = xlog2x(counts)
-    block[:, :, n_classes] = -size_terms
+    block[:, :, :n_classes] = counts
+    block[:, :, n_classes] = sizes
+    block = xlog2x(block)
+    size_terms = block[:, :, n_classes].copy()
+    block[:, :, n_classes] *= -1.0  # (negation is exact)
     new = -np.add.accumulate(block.reshape(n_attributes, -1), axis=1)[:, -1]
     split_sum = np.add.accumulate(size_terms, axis=1)[:, -1]
     unknown_terms = xlog2x(total - known)
