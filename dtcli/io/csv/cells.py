@@ -16,11 +16,13 @@ SAMPLE_ROWS = 2000
 _NUMBER = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|(?i:inf|infinity))")
 _INFINITY = re.compile(r"[+-]?(?i:inf|infinity)")
 _SPACE = " \t\n\r\x0b\x0c"
-# a column of plain numbers (no space, no inf) and missing markers, its cells joined by line ends: one
-# match checks them all, where a match a cell costs a Python call each
+# a plain number (no space, no inf) or a missing marker: checked by the regular expression's own
+# ``fullmatch`` mapped over a column's cells (no Python call a cell), one cell at a time (a pattern
+# over the joined column would backtrack through every cell before it on a stray one)
 _PLAIN = r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
 _MARKERS = "|".join(re.escape(marker) for marker in NUMERIC_MISSING)
-_PLAIN_CELLS = re.compile(rf"(?:{_PLAIN}|{_MARKERS})(?:\n(?:{_PLAIN}|{_MARKERS}))*")
+_PLAIN_CELL = re.compile(rf"{_PLAIN}|{_MARKERS}")
+_PLAIN_NUMBER = re.compile(_PLAIN)
 _MISSING_SET = frozenset(NUMERIC_MISSING)
 
 
@@ -46,9 +48,9 @@ def c_number(text: str) -> float | None:
 
 def c_numbers(cells: list[str]) -> list[float] | None:
     """``c_number`` of each cell, NaN for a missing marker (``NUMERIC_MISSING``); None if a cell is
-    neither. A column of plain numbers is checked by one match and read by ``float``, as ``c_number``
-    reads each (the same values); any other goes cell by cell."""
-    if not any("\n" in cell for cell in cells) and _PLAIN_CELLS.fullmatch("\n".join(cells)) is not None:
+    neither. A column of plain numbers is checked by a match a cell without a Python call and read by
+    ``float``, as ``c_number`` reads each (the same values); any other goes through ``c_number``."""
+    if all(map(_PLAIN_CELL.fullmatch, cells)):
         return [math.nan if cell in _MISSING_SET else float(cell) for cell in cells]
     values = [math.nan if cell in _MISSING_SET else c_number(cell) for cell in cells]
     return None if any(value is None for value in values) else values
@@ -69,6 +71,6 @@ def sniff_separator(header: str, path: str) -> str:
 def looks_numeric(cells: list[str]) -> bool:
     """True if the cells (a column's first rows) hold numbers and missing markers only, and a number."""
     values = {cell.strip() for cell in cells}.difference(NUMERIC_MISSING)  # each distinct cell once
-    if values and _PLAIN_CELLS.fullmatch("\n".join(values)) is not None:
+    if values and all(map(_PLAIN_NUMBER.fullmatch, values)):
         return True
     return len(values) > 0 and all(parse_number(value) is not None for value in values)
