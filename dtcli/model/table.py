@@ -175,8 +175,7 @@ class Table:
 
     def take(self, rows: np.ndarray) -> Table:
         """A new table with only ``rows`` (a boolean mask or index array)."""
-        rows = np.asarray(rows)
-        if rows.dtype == bool:  # the positions once, not a mask's scan for every column
+        if isinstance(rows, np.ndarray) and rows.dtype == bool:  # positions once, not a mask's scan a column
             rows = np.flatnonzero(rows)
         return Table(
             schema=self.schema,
