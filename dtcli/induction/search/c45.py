@@ -64,31 +64,11 @@ def c45_gain(counts: np.ndarray, total: float) -> float:
 
 
 def c45_scores(counts: np.ndarray, total: float, ratio: bool = False) -> tuple[float, float]:
-    """(``c45_gain``, with ``ratio`` ``c45_gain_ratio`` too, else 0) in a few array operations: every
-    sum a running sum in the same order (``np.add.accumulate`` adds one value at a time, as
-    ``ordered_sum`` does), every logarithm numpy's of the same value, so the same bits."""
+    """(``c45_gain``, with ``ratio`` ``c45_gain_ratio`` too, else 0): ``batched.nominal_scores`` of
+    this one attribute (every sum a running sum in Weka's order, every logarithm numpy's)."""
     c = np.asarray(counts, dtype=np.float64)
-    k, n = c.shape
-    if not k or not n:
-        return 0.0, 0.0
-    sizes = np.add.accumulate(c, axis=1)[:, -1]  # each branch's weight, its classes in turn
-    known = float(np.add.accumulate(sizes)[-1])
-    if known <= 0:
-        return 0.0, 0.0  # (no known weight: no gain, and no ratio either)
-    classes = np.add.accumulate(c, axis=0)[-1]  # each class's weight, the branches in turn
-    extra = [total - known, total] if ratio else []
-    terms = xlog2x(np.concatenate(([known], classes, sizes, c.ravel(), extra)))
-    old = terms[0] - np.add.accumulate(terms[1 : 1 + n])[-1]
-    block = np.empty((k, n + 1))  # each branch's class terms, then less its own term
-    block[:, :n] = terms[1 + n + k : 1 + n + k + k * n].reshape(k, n)
-    block[:, n] = -terms[1 + n : 1 + n + k]
-    new = -np.add.accumulate(block.ravel())[-1]
-    numerator = float((known / total) * (old - new))
-    gain = 0.0 if eq(numerator, 0.0) else numerator / known
-    if not ratio:
-        return gain, 0.0
-    tail = terms[-2:].tolist()
-    return gain, _ratio(sizes, known, total, gain, [*terms[1 + n : 1 + n + k].tolist(), *tail])
+    gains, ratios = nominal_scores(c.reshape(1, *c.shape), total)
+    return gains[0], ratios[0] if ratio else 0.0
 
 
 def c45_gain_ratio(counts: np.ndarray, total: float, gain: float) -> float:
