@@ -123,7 +123,10 @@ def pruned_grafts(forest: FlatTree, m: int, table: Table, node: np.ndarray, para
             cases = table.take(np.arange(bounds[v], bounds[v + 1]))
             rules = (prune.cf, prune.raising, prune.error_bound)
             done = flat_prune(grown, cases, *rules, False, grid)  # the compiled pruner, else the reference
-            root = done[0] if done is not None else prune_cases(grown.to_nodes(), cases, TableCases(grid), *rules)[0]
+            if done is None:
+                holder = TableCases(cases, grid)
+                done = prune_cases(grown.to_nodes(), holder.root, holder, *rules)
+            root = done[0]
         grafts[v] = Graft(float(errors[v]), n_leaves(grown), root)
     return grafts
 

@@ -67,18 +67,33 @@ def spread(rows: Table, branch: np.ndarray, shares: np.ndarray, n_branches: int,
     exceeds 1e-6, its weight multiplied by that share (C4.5, as J48 splits instances); with
     ``grid`` (``--max-bins``) the product is rounded to the grid of ``constants.on_grid``, so
     that every sum of weights is exact in any order (the Dask engine's partitions)."""
+    parts = []
+    for positions, weights in spread_positions(rows.weights, branch, shares, n_branches, grid):
+        part = rows.take(positions)
+        part.weights = weights
+        parts.append(part)
+    return parts
+
+
+def spread_positions(
+    weights: np.ndarray, branch: np.ndarray, shares: np.ndarray, n_branches: int, grid: bool = False
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``spread`` on positions: for each branch, the positions of its rows (in order) and their weights
+    (``weights`` of the rows routed to ``branch``; a missing one's multiplied by the branch's share)."""
     missing = branch == MISSING
+    spreads = bool(missing.any())
     parts = []
     for b in range(n_branches):
         here = branch == b
-        if missing.any() and gr(shares[b], 0.0):
-            take = here | missing
-            part = rows.take(take)
-            fractional = part.weights * shares[b]
-            part.weights = np.where(missing[take], on_grid(fractional) if grid else fractional, part.weights)
+        if spreads and gr(shares[b], 0.0):
+            positions = np.flatnonzero(here | missing)
+            part = weights[positions]
+            fractional = part * shares[b]
+            part = np.where(missing[positions], on_grid(fractional) if grid else fractional, part)
         else:
-            part = rows.take(here)
-        parts.append(part)
+            positions = np.flatnonzero(here)
+            part = weights[positions]
+        parts.append((positions, part))
     return parts
 
 

@@ -64,6 +64,6 @@ def pessimistic_prune(
     if done is not None:
         pruned_root, steps = done
     else:
-        cases = TableCases(grid)
-        pruned_root, steps = prune_cases(root, table.take(table.labelled()), cases, cf, raising, bound)
+        cases = TableCases(table, grid)
+        pruned_root, steps = prune_cases(root, cases.root, cases, cf, raising, bound)
     return pruned_tree(tree, pruned_root, cf, raising, bound, original_leaves), steps

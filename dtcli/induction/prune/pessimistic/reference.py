@@ -21,36 +21,65 @@ them. Each decision is recorded as a trace step.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
 from dtcli.induction.criteria.bounds import added_errors
 from dtcli.induction.criteria.constants import eq, gr, gr_or_eq, sm_or_eq
 from dtcli.induction.prune.pessimistic.steps import Step
-from dtcli.induction.search.missing import spread
+from dtcli.induction.search.missing import spread_positions
 from dtcli.induction.search.numeric import seqsum
 from dtcli.model.table import MISSING, Table
 from dtcli.model.tree import Node, Tree, majority
 
 
+class Cases(NamedTuple):
+    """Cases as ``TableCases`` holds them: positions of rows of its table, in order, and their weights
+    (fractional where a missing value was spread). No columns are copied: a test reads its own."""
+
+    rows: np.ndarray
+    weights: np.ndarray
+
+
 class TableCases:
-    """How the pruning reads cases held as a Table (its rows, weighted); another holder (the Dask
+    """How the pruning reads the cases of a Table (its labelled rows, weighted); another holder (the Dask
     engine's ``distributed/prune.py``) offers the same methods on cases it keeps elsewhere.
-    ``grid``: fractional weights on ``constants.on_grid`` (grown with ``--max-bins``: ``params.fraction_grid``)."""
+    ``grid``: fractional weights on ``constants.on_grid`` (grown with ``--max-bins``: ``params.fraction_grid``).
+    ``root``: all of them, the cases of the tree's root."""
 
-    def __init__(self, grid: bool = False):
-        self.grid = grid
+    def __init__(self, table: Table, grid: bool = False):
+        self.table, self.grid = table, grid
+        self.classes = len(table.classes)
+        rows = np.flatnonzero(table.labelled())
+        self.root = Cases(rows, table.weights[rows])
+
+    def counts(self, cases: Cases) -> np.ndarray:
+        return np.bincount(self.table.y[cases.rows], weights=cases.weights, minlength=self.classes).astype(np.float64)
 
     @staticmethod
-    def counts(cases: Table) -> np.ndarray:
-        return cases.class_counts()
-
-    @staticmethod
-    def size(cases: Table) -> float:
+    def size(cases: Cases) -> float:
         return float(seqsum(cases.weights))
 
-    def route(self, test, cases: Table) -> tuple[np.ndarray, list]:
-        return _route(test, cases, self.grid)
+    def route(self, test, cases: Cases) -> tuple[np.ndarray, list]:
+        """J48's resetDistribution + split: the split's class distribution, cases with a missing
+        value spread in proportion to the known ones, and each branch's cases (missing ones with
+        their weight multiplied by the branch's share; on the grid with ``grid``)."""
+        table = self.table
+        branch = test.route(table.columns[table.schema.index(test.attribute.name)][cases.rows])
+        missing = branch == MISSING
+        known = ~missing
+        old_shares = shares_of(np.bincount(branch[known], weights=cases.weights[known], minlength=test.n_branches))
+        y, k = table.y[cases.rows], self.classes
+        bags = np.zeros((test.n_branches, k))
+        for b in range(test.n_branches):
+            here = branch == b
+            bags[b] = np.bincount(y[here], weights=cases.weights[here], minlength=k)
+        if missing.any():
+            unknown = np.bincount(y[missing], weights=cases.weights[missing], minlength=k)
+            bags += np.outer(old_shares, unknown)
+        parts = spread_positions(cases.weights, branch, shares_of(seqsum(bags, axis=1)), test.n_branches, self.grid)
+        return bags, [Cases(cases.rows[positions], weights) for positions, weights in parts]
 
     @staticmethod
     def watch(top) -> None:
@@ -61,7 +90,7 @@ class TableCases:
 @dataclass
 class _P:
     node: Node
-    data: object  # the cases reaching the node, as the Pruner's ``cases`` holds them (a Table by default)
+    data: object  # the cases reaching the node, as the Pruner's ``cases`` holds them (``Cases`` for a Table)
     bags: np.ndarray | None = None  # J48's split distribution: (branches, classes)
     children: list[_P] = field(default_factory=list)
     estimate: float = 0.0  # the subtree's estimated errors (E(tree); E(leaf) for a leaf), once pruned
@@ -75,7 +104,7 @@ class _Pruner:
     def errors(self, counts: np.ndarray) -> float:
         return estimated_errors(counts, self.cf, self.bound)
 
-    def branch_errors(self, p: _P, data: Table) -> float:
+    def branch_errors(self, p: _P, data) -> float:
         """E(branch): the estimate if ``data`` went down ``p``'s subtree, summed as J48 sums it
         (each node adds its children's estimates in branch order), with a stack."""
         stack = [(p, data, None, [])]  # (node, its cases, its branches' cases, their estimates so far)
@@ -159,30 +188,6 @@ def shares_of(sizes: np.ndarray) -> np.ndarray:
     return sizes / total if not eq(total, 0.0) else np.full(len(sizes), 1.0 / len(sizes))
 
 
-def _route(test, data: Table, grid: bool) -> tuple[np.ndarray, list[Table]]:
-    """J48's resetDistribution + split: the split's class distribution, cases with a missing
-    value spread in proportion to the known ones, and each branch's cases (missing ones with
-    their weight multiplied by the branch's share; on the grid with ``grid``)."""
-    old_shares = _known_shares(test, data)
-    branch = test.route(data.columns[data.schema.index(test.attribute.name)])
-    missing = branch == MISSING
-    k = len(data.classes)
-    bags = np.zeros((test.n_branches, k))
-    for b in range(test.n_branches):
-        here = branch == b
-        bags[b] = np.bincount(data.y[here], weights=data.weights[here], minlength=k)
-    if missing.any():
-        unknown = np.bincount(data.y[missing], weights=data.weights[missing], minlength=k)
-        bags += np.outer(old_shares, unknown)
-    return bags, spread(data, branch, shares_of(seqsum(bags, axis=1)), test.n_branches, grid)
-
-
-def _known_shares(test, data: Table) -> np.ndarray:
-    branch = test.route(data.columns[data.schema.index(test.attribute.name)])
-    known = branch != MISSING
-    return shares_of(np.bincount(branch[known], weights=data.weights[known], minlength=test.n_branches))
-
-
 def _build(node: Node, data, holder) -> _P:
     """The pruning's view of the tree: each node with the training cases reaching it."""
     top = _P(node, data)
@@ -237,8 +242,8 @@ def _to_nodes(p: _P) -> Node:
 
 
 def prune_cases(root: Node, data, holder, cf: float, raising: bool, bound: str) -> tuple[Node, list[Step]]:
-    """The reference pruning of the tree at ``root`` (its Nodes reused) on the training cases ``data``,
-    read through ``holder`` (a ``TableCases`` for a Table): the pruned root and the decisions."""
+    """The reference pruning of the tree at ``root`` (its Nodes reused) on the training cases ``data``
+    (``holder.root``), read through ``holder`` (a ``TableCases`` for a Table): the pruned root and the decisions."""
     p = _build(root, data, holder)
     holder.watch(p)
     pruner = _Pruner(cf, raising, bound, holder)
