@@ -217,23 +217,28 @@ def _grow_and_prune(
         from dtcli.induction.search.bins import bin_table, snap
 
         data = bin_table(table, params.max_bins)
-    _announce(progress, backend.compile_seconds(data, params, choice, method == "pessimistic", engine))
+    _announce(progress, backend.compile_seconds(data, params, choice, False, engine))  # (pruning's: once grown)
     grown, choice = backend.grow_watched(data, params, choice, engine, progress, growth_trace, narrate)
     levelwise = choice == backend.LEVELWISE  # (a watched reference may have given way to an engine)
     release(table.n_rows)  # growth's records and sorted lists are gone: pruning starts from the table alone
     flat = grown if levelwise else None
+    size = None  # the grown tree's size, which says what its pruning by the reference costs
     if flat is not None:
         if params.collapse:
             from dtcli.induction.grow.flat import collapse as flat_collapse
 
             flat_collapse(flat)
-        compiled = method == "pessimistic" and backend.compiled_pruning(data, engine, started=True)
+        size = backend.grown_size(flat=flat) if method == "pessimistic" else None
+        compiled = method == "pessimistic" and backend.compiled_pruning(data, engine, True, size)
         root = None if compiled else flat.to_nodes()
         flat = flat if compiled else None
     else:
         root = collapse(grown) if params.collapse else grown
     tree = Tree(table.schema, root, params.algorithm, params.as_dict(), training, trace=growth_trace)
     if method == "pessimistic":
+        started = True if levelwise else None  # (numba is loaded by the engine's growth)
+        size = size or backend.grown_size(root=root)
+        _announce(progress, backend.pruning_compile_seconds(data, engine, started, size))
         tree, steps = pessimistic_prune(
             tree,
             data,
@@ -244,6 +249,8 @@ def _grow_and_prune(
             flat=flat,
             record=record,
             engine=engine,
+            started=started,
+            grown=size,
         )
         tree.trace = growth_trace + steps
         release(table.n_rows)  # the cases pruning sent down the tree
@@ -302,11 +309,15 @@ def train_distributed(load, params, prune, scheduler: str | None, progress=None,
     return train_dask(load, params, prune, scheduler, progress=progress, judge=judge)
 
 
-def pessimistic_prune(tree, table, *args, engine: str = "auto", started: bool | None = None, **kwargs):
+def pessimistic_prune(
+    tree, table, *args, engine: str = "auto", started: bool | None = None, grown: tuple | None = None, **kwargs
+):
     """C4.5's pessimistic pruning (``prune/pessimistic/prune.py``, same arguments), compiled or not as
-    ``backend.compiled_pruning`` decides for the request ``engine``."""
+    ``backend.compiled_pruning`` decides for the request ``engine`` (``grown``: the tree's
+    ``backend.grown_size``, counted here when not given)."""
     from dtcli.induction.prune.pessimistic.prune import pessimistic_prune as reference_or_flat
 
     if kwargs.get("flat") is None:
-        kwargs["compiled"] = backend.compiled_pruning(table, engine, started)
+        size = grown if grown is not None else backend.grown_size(root=tree.root)
+        kwargs["compiled"] = backend.compiled_pruning(table, engine, started, size)
     return reference_or_flat(tree, table, *args, **kwargs)

@@ -217,18 +217,44 @@ def grow_nodes(table, params, engine: str = "auto", progress=None, trace: list |
     return grown.to_nodes() if choice == LEVELWISE else grown
 
 
-def compiled_pruning(table, engine: str = "auto", started: bool | None = None) -> bool:
+def compiled_pruning(
+    table, engine: str = "auto", started: bool | None = None, grown: tuple[int, float] | None = None
+) -> bool:
     """Whether pessimistic pruning of a tree on ``table`` runs compiled for the request ``engine``
     (it falls back by itself when numba cannot be used): with ``auto`` when the reference would
     take longer than the engine (``estimates.pruning_pays``: over the folds ``prepare`` loaded the engines
     for, whose prunings load the kernels once), and not when it would be done before the pruning
-    kernels compiled; ``started``: numba is loaded already, by an engine's growth)."""
-    if not (engine == "compiled" or (engine == "auto" and estimates.pruning_pays(table, started))):
+    kernels compiled; ``started``: numba is loaded already, by an engine's growth). ``grown``: the
+    grown tree's size (``grown_size``), which says the reference's time better than the table."""
+    if not (engine == "compiled" or (engine == "auto" and estimates.pruning_pays(table, started, grown))):
         return False
     from dtcli.induction import compiling
 
     missing = compiling.uncached(["prune"], table) if engine == "auto" else []
-    return not compiling.sooner(estimates.reference_seconds("prune", table), missing)
+    return not compiling.sooner(estimates.pruning_reference(table, grown), missing)
+
+
+def grown_size(root=None, flat=None) -> tuple[int, float]:
+    """A grown tree's splits and the cases they route (their training weight, summed), as
+    ``estimates.pruning_seconds`` counts them: of the Node tree at ``root`` or of the arrays ``flat``."""
+    if flat is not None:
+        splits = flat.attr >= 0
+        return int(splits.sum()), float(flat.counts[splits].sum())
+    count, cases = 0, 0.0
+    for node in root.walk():
+        if node.children:
+            count, cases = count + 1, cases + float(node.counts.sum())
+    return count, cases
+
+
+def pruning_compile_seconds(table, engine: str, started: bool | None, grown: tuple[int, float]) -> float:
+    """About how long compiling the pruning's kernels takes, when a grown tree (``grown``) is about to
+    be pruned compiled and they are not cached (0 otherwise)."""
+    if not compiled_pruning(table, engine, started, grown):
+        return 0.0
+    from dtcli.induction import compiling
+
+    return compiling.compile_seconds(compiling.uncached(["prune"], table))
 
 
 def compiled_prediction(n_rows: int, depth: int, engine: str = "auto") -> bool:
