@@ -24,6 +24,7 @@ from dtcli.induction.cart.kernels.partition import split_children
 from dtcli.induction.cart.kernels.scores import pairwise_sum
 from dtcli.induction.cart.kernels.state import Trace
 from dtcli.induction.cart.kernels.tree import blank, child_counts, cut, record
+from dtcli.induction.kernels.arrays import copy_into
 from dtcli.induction.kernels.jit import kernel
 
 
@@ -79,7 +80,7 @@ def start(data, columns, scoring, stopping, room):
     class counts and label (set node by node, as the tree's arrays are; the root's here)."""
     n, y, w = data.y.shape[0], data.y, data.w
     targets = np.zeros(room.rows if room.fractional else n, dtype=np.int8)  # at most 127 classes (the glue)
-    targets[:n] = y
+    copy_into(targets[:n], y)
     unit = not room.fractional
     for r in range(n):
         if w[r] != 1.0:
@@ -175,7 +176,7 @@ def best_split(build, scoring, attributes, node, node_counts, weight):
         unordered |= found and key != key  # a NaN key: which attribute wins depends on the order
         if found and (best_a < 0 or key > best_key):
             best_a, best_key, best_score, best_thr, ties = a, key, sc, t, 1
-            best_member[:] = build.chosen
+            copy_into(best_member, build.chosen)
         elif found and key == best_key:
             ties += 1
     return best_a, best_key, best_score, best_thr, best_member, max(ties, 2) if unordered else ties

@@ -12,6 +12,7 @@ from dtcli.induction.cart.kernels.fraction import roomy
 from dtcli.induction.cart.kernels.frontier import take
 from dtcli.induction.cart.kernels.state import Arena, Build, Node
 from dtcli.induction.cart.kernels.tree import tree_arrays, undo
+from dtcli.induction.kernels.arrays import copy_into
 from dtcli.induction.kernels.jit import kernel
 
 
@@ -29,7 +30,7 @@ def _arena(data, room, targets, unit):
         weights = data.w  # every weight 1: never moved, so read where it is (8 MB less on a million rows)
     else:
         weights = np.zeros(size)
-        weights[:n] = data.w
+        copy_into(weights[:n], data.w)
     list_targets = np.empty((n_numeric, size), dtype=targets.dtype)
     list_weights = np.empty((n_numeric, 1 if unit else size))
     for s in range(n_numeric):
@@ -62,7 +63,7 @@ def new_build(data, columns, stopping, room, targets, unit, n_classes):
     tree, widest = tree_arrays(room.nodes if room.fractional else 2 * n + 1, columns.is_nominal, columns.n_values)
     tops = np.zeros(data.lists.shape[0] + 1, dtype=np.int64)  # fractional cases: the used part of each array
     tops[0] = n
-    tops[1:] = data.lengths
+    copy_into(tops[1:], data.lengths)
     side = np.zeros(n, dtype=np.int8)
     best_first = stopping.max_leaves > 0
     hist = np.zeros((max(widest, 1), n_classes))

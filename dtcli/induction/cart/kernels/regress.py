@@ -23,6 +23,7 @@ from dtcli.induction.cart.kernels.scan import values_of
 from dtcli.induction.cart.kernels.scores import pairwise_sum
 from dtcli.induction.cart.kernels.tree import blank, cut, record
 from dtcli.induction.criteria.constants import EPSILON  # a node this pure is a leaf
+from dtcli.induction.kernels.arrays import copy_into
 from dtcli.induction.kernels.jit import kernel
 from dtcli.induction.kernels.midpoint import midpoint, single_midpoint
 
@@ -183,7 +184,7 @@ def _choose(build, attributes, node, total, exact, best_member):
         if best_a < 0 or key > best_key:
             best_a, best_key, best_score, best_thr = a, key, sc, t
             if is_nominal[a]:
-                best_member[:] = build.chosen
+                copy_into(best_member, build.chosen)
     return best_a, best_score, best_thr
 
 
@@ -196,7 +197,7 @@ def grow_regression(data, columns, stopping, order, room, status):
     child, score; and whether the tree outgrew the room."""
     n = data.y.shape[0]
     targets = np.zeros(room.rows if room.fractional else n)
-    targets[:n] = data.y
+    copy_into(targets[:n], data.y)
     build = new_build(data, columns, stopping, room, targets, False, 1)
     cap = build.tree.attr.shape[0]
     fit = (np.empty(cap), np.empty(cap), np.empty(cap))  # weight, value, impurity: set node by node

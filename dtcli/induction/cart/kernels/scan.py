@@ -27,6 +27,7 @@ import numpy as np
 
 from dtcli.induction.cart.kernels.scores import decrease, proxy
 from dtcli.induction.criteria.constants import ENTROPY, EPSILON, GINI, LN2
+from dtcli.induction.kernels.arrays import copy_into
 from dtcli.induction.kernels.jit import kernel
 
 RESYNC = 1024
@@ -143,7 +144,7 @@ def numeric(build, scoring, s, node, node_counts, whole, work, tally):
         key = proxy(left, right, criterion, logs) if exact else decrease(left, right, criterion, logs)
         if not found or key > best_key:
             found, best_key, lower, upper = True, key, distinct[lv[s, i]], distinct[lv[s, i + 1]]
-            best_left[:] = left
+            copy_into(best_left, left)
     for c in range(n_classes):
         best_right[c] = known[c] - best_left[c]
     score = decrease(best_left, best_right, criterion, logs) if found else 0.0
@@ -156,7 +157,7 @@ def _known(build, s, node, node_counts, whole, known, tally):
     ``known``, their total and their sum of squares (``tally``: ``_counted``'s scratch)."""
     ly, lw, unit, n_classes = build.arena.list_targets, build.arena.list_weights, build.unit, node_counts.shape[0]
     if whole:
-        known[:] = node_counts
+        copy_into(known, node_counts)
     elif unit:  # whole numbers, in any order: four counters a class, so that no sum waits on the last
         _counted(ly[s], node.ls[s], node.le[s], known, tally)
     else:
@@ -266,7 +267,7 @@ def _unit_entropy(build, scoring, s, node, spaced, known, margin, best_left, wor
                         continue
                 else:
                     key = np.nan
-                kept[:] = count
+                copy_into(kept, count)
                 kept_at, kept_approx, kept_key = i, approx, key
                 reach = kept_approx - 2.0 * margin
         for c in range(n_classes):  # the running sum drifts: start each block afresh
@@ -341,7 +342,7 @@ def _unit_gini(build, scoring, s, node, spaced, known, square_sum, margin, best_
         if not found or key > best_key:
             found, best_key, best_at = True, key, i
             reach = best_key + float(n) - margin
-            best_left[:] = left
+            copy_into(best_left, left)
     if not found:
         return False, -np.inf, 0.0, 0.0
     return True, best_key, distinct[lv[s, best_at]], distinct[lv[s, best_at + 1]]

@@ -34,6 +34,7 @@ from dtcli.induction.cart.kernels.partition import branch_sides, split_children
 from dtcli.induction.cart.kernels.scores import pairwise_sum
 from dtcli.induction.cart.kernels.state import Store, Ties
 from dtcli.induction.cart.kernels.tree import blank, record, tree_arrays
+from dtcli.induction.kernels.arrays import copy_into
 from dtcli.induction.kernels.jit import kernel
 
 # a leaf by the stopping rules, a leaf after scoring, a split, a tie left undivided, a tie split alike
@@ -76,7 +77,7 @@ def grow_job(build, scoring, order, frontier, store, alloc, budget, status):
         node = take(frontier, False, -1)
         status[0], status[2] = node.depth, status[2] + node.re - node.rs
         node_counts = _class_counts(build.arena, node, scoring.n_classes)
-        store.counts[node.id, :] = node_counts  # (the walk takes them: its rows are split by now)
+        copy_into(store.counts[node.id], node_counts)  # (the walk takes them: its rows are split by now)
         kind, n_const = _ahead(build, scoring, order, node, node_counts, store, alloc)
         store.kind[node.id] = kind
         if kind not in (SPLIT, TIED):
@@ -158,7 +159,7 @@ def _settle(build, scoring, attributes, node, node_counts, weight, best_key, sto
         if not alike and not mirrored:
             return HOLE
         ties.attr[first + k], ties.thr[first + k], ties.score[first + k] = a, thr, sc
-        ties.member[first + k, :] = member
+        copy_into(ties.member[first + k], member)
         ties.swapped[first + k] = not alike
         passing += sc >= min_gain - 1e-12
         k += 1

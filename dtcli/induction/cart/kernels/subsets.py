@@ -11,6 +11,7 @@ import numpy as np
 
 from dtcli.induction.cart.kernels.scores import decrease
 from dtcli.induction.criteria.constants import ENTROPY, GINI, LN2
+from dtcli.induction.kernels.arrays import copy_into
 from dtcli.induction.kernels.impurity import impurity, sides
 from dtcli.induction.kernels.jit import kernel
 
@@ -74,7 +75,7 @@ def best_subset(counts, present, criterion, min_leaf, limit, logs):
             continue
         if best < 0 or score > best_score:
             best, best_score = m, score
-            best_left[:] = left
+            copy_into(best_left, left)
     if best < 0:
         return empty, 0.0, nothing, nothing
     return masks[best].copy(), best_score, best_left, total - best_left
@@ -192,7 +193,7 @@ def _exhaustive(counts, present, total, criterion, min_leaf, logs):
             continue
         if best_code < 0 or score > best_score or (score == best_score and code < best_code):
             best_code, best_score = code, score
-            best_left[:] = left
+            copy_into(best_left, left)
     if best_code < 0:
         return np.zeros(0, dtype=np.bool_), 0.0, np.zeros(n_classes), np.zeros(n_classes)
     mask = np.zeros(v, dtype=np.bool_)

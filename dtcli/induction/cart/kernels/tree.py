@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from dtcli.induction.cart.kernels.state import Tree
+from dtcli.induction.kernels.arrays import copy_into
 from dtcli.induction.kernels.jit import kernel
 
 
@@ -42,7 +43,7 @@ def record(tree, node, best):
     """Record the test ``best`` (attribute, threshold, score, value membership) at ``node``."""
     best_a, best_thr, best_score, best_member = best
     tree.attr[node], tree.thr[node], tree.score[node] = best_a, best_thr, best_score
-    tree.member[node, :] = best_member
+    copy_into(tree.member[node], best_member)
 
 
 @kernel

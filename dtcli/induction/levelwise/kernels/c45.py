@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from dtcli.induction.criteria.constants import ENTROPY, SMALL
+from dtcli.induction.kernels.arrays import copy_into
 from dtcli.induction.kernels.jit import kernel
 from dtcli.induction.levelwise.kernels.state import Scan
 
@@ -182,7 +183,7 @@ def try_cut(previous, value, scan, kw, ms, total, old, best):
     best[3] += 1
     if gain - best[0] > SMALL:
         best[0], best[1], best[2] = gain, previous, value
-        scan.best_left[:] = scan.left
+        copy_into(scan.best_left, scan.left)
         return True
     return False
 

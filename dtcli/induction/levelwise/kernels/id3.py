@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from dtcli.induction.criteria.constants import ENTROPY, GINI, RATIO
+from dtcli.induction.kernels.arrays import copy_into
 from dtcli.induction.kernels.impurity import impurity, sides
 from dtcli.induction.kernels.jit import kernel
 from dtcli.induction.levelwise.kernels.c45 import branch_size, cut_outputs
@@ -187,7 +188,7 @@ def id3_numeric(lst, recs, distinct, front, criterion, margin):
                             contested[k] = True
                         if pending_gain - best_gain > 1e-6:
                             best_gain, lower, upper = pending_gain, pending_lower, pending_upper
-                            best_left[:] = pending_left
+                            copy_into(best_left, pending_left)
                             found[k] = True
                     pending = False
                 if r < end:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from dtcli.induction.criteria.constants import SMALL
+from dtcli.induction.kernels.arrays import copy_into
 from dtcli.induction.kernels.jit import kernel
 from dtcli.induction.levelwise.kernels.bins import c45_binned  # noqa: F401
 from dtcli.induction.levelwise.kernels.c45 import c45_gain, c45_numeric, c45_ratio, c45_select  # noqa: F401
@@ -154,7 +155,7 @@ def expand(lst, dest, dups, new_node, n_children):
                 counts[new_node[dups[d + m]]] += 1
     position, total = _starts(counts, n_children)
     new_starts = np.empty(n_children + 1, dtype=np.int32)  # (fewer entries than 2**31: record ids are int32)
-    new_starts[:n_children] = position
+    copy_into(new_starts[:n_children], position)
     new_starts[n_children] = total
     ov = np.empty(total, dtype=sv.dtype)
     orr = np.empty(total, dtype=np.int32)

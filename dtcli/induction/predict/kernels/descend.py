@@ -21,6 +21,8 @@ from __future__ import annotations
 import numpy as np
 from numba import get_num_threads, njit, prange, set_num_threads
 
+from dtcli.induction.kernels.arrays import copy_into
+
 NUMERIC, NOMINAL, SUBSET = 1, 2, 3  # ``kind`` of a split slot (0: a leaf)
 BLOCK = 256  # rows a parallel task walks with one set of scratch arrays
 
@@ -150,7 +152,7 @@ def weka_sum(tree, num, nom, r, out, st_slot, st_w, st_branch, st_next, acc):
 def _grown(a, n):
     """``a`` copied into an array twice as long (its first ``n`` entries kept)."""
     b = np.empty(2 * a.shape[0], dtype=a.dtype)
-    b[:n] = a[:n]
+    copy_into(b[:n], a[:n])
     return b
 
 
