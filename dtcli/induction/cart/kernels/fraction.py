@@ -18,6 +18,7 @@ import numpy as np
 
 from dtcli.induction.cart.kernels.tree import record
 from dtcli.induction.criteria.constants import SMALL
+from dtcli.induction.kernels.arrays import copy_rows
 from dtcli.induction.kernels.jit import kernel
 
 
@@ -127,11 +128,11 @@ def fits(rs, re, le, n_lists, missing, n_nodes, room):
 def roomy(nominal, lists, ranks, room):
     """Copies of the rows' codes and of the lists (entries, ranks) with ``room`` entries each."""
     rc = np.zeros((nominal.shape[0], room), dtype=nominal.dtype)
-    rc[:, : nominal.shape[1]] = nominal
+    copy_rows(rc, nominal)
     entries = np.zeros((lists.shape[0], room), dtype=lists.dtype)
-    entries[:, : lists.shape[1]] = lists
+    copy_rows(entries, lists)
     lv = np.zeros((ranks.shape[0], room), dtype=ranks.dtype)
-    lv[:, : ranks.shape[1]] = ranks
+    copy_rows(lv, ranks)
     return rc, entries, lv
 
 

@@ -106,7 +106,7 @@ def _greedy(counts, present, total, criterion, logs):
                 top, top_j = score, j
         mask = inside.copy()
         mask[top_j] = True
-        tried[n_tried] = mask
+        copy_into(tried[n_tried], mask)
         n_tried += 1
         if top <= best:
             break
