@@ -208,8 +208,11 @@ class Candidates:
     def nominal(self, k, columns: Columns, i: int, available: np.ndarray, criterion: int) -> None:
         """Nominal attribute ``i``'s split at every active node ``available`` marks (``k``: the
         kernels; ``criterion``: ``C45`` or an ID3 criterion code)."""
-        codes = columns.nominal[columns.slot[i]]
-        self.put(i, *k.nominal_splits(codes, columns.n_values[i], available, self.recs, self.front, criterion))
+        codes, n_values = columns.nominal[columns.slot[i]], columns.n_values[i]
+        if criterion == k.C45:
+            self.put(i, *k.c45_nominal_splits(codes, n_values, available, self.recs, self.front))
+        else:
+            self.put(i, *k.nominal_splits(codes, n_values, available, self.recs, self.front, criterion))
 
     def cut(self, i: int, found, lower, upper, gains, ratios) -> None:
         """Numeric attribute ``i``'s cut at every node, as a kernel returned it."""

@@ -20,7 +20,7 @@ from dtcli.induction.kernels.jit import kernel
 from dtcli.induction.levelwise.kernels.bins import c45_binned  # noqa: F401
 from dtcli.induction.levelwise.kernels.c45 import c45_gain, c45_numeric, c45_ratio, c45_select  # noqa: F401
 from dtcli.induction.levelwise.kernels.id3 import id3_contested, id3_numeric, id3_select  # noqa: F401
-from dtcli.induction.levelwise.kernels.nominal import C45, nominal_splits  # noqa: F401
+from dtcli.induction.levelwise.kernels.nominal import C45, c45_nominal_splits, nominal_splits  # noqa: F401
 from dtcli.induction.levelwise.kernels.state import Records, SortedList
 
 

@@ -1,4 +1,4 @@
-"""The split on a nominal attribute at every frontier node, for C4.5 and ID3 (numba; gathered by ``loops.py``)."""
+"""The split on a nominal attribute at every frontier node, for C4.5 and for ID3 (numba; gathered by ``loops.py``)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from dtcli.induction.kernels.jit import kernel
 from dtcli.induction.levelwise.kernels.c45 import block_end, branch_size, c45_gain, c45_ratio, value_counts
 from dtcli.induction.levelwise.kernels.id3 import id3_admitted, score_split
 
-C45 = -1  # ``criterion`` of ``nominal_splits`` for C4.5: J48's admission, gain and gain ratio
+C45 = -1  # the criterion code of C4.5 (``c45_nominal_splits``: J48's admission, gain and gain ratio)
 
 
 @kernel
@@ -23,34 +23,56 @@ def c45_admitted(counts, min_leaf):
 
 
 @kernel
-def nominal_splits(codes, n_values, available, recs, front, criterion):
-    """Per node: admissible, gain and score of the split on one nominal attribute (``codes`` by
-    row). ``criterion``: ``C45`` (two branches with ``min_leaf`` cases; the score is the gain
-    ratio) or an ID3 criterion code (``split.admissible``, ``min_leaf`` below 0: none given;
-    ``split.score_split``). ``available[k]``: the attribute may split node k (ID3: not yet used
-    on its path). The records come grouped by node, so each node's (value, class) weights are
-    summed in a small buffer and scored at once."""
+def node_counts(codes, recs, front, available, start, counts):
+    """The node ``k`` of record ``start`` and the end of its records (the records come grouped by
+    node); when ``available[k]`` and the node is active, its (value, class) weights summed into
+    ``counts``, else ``k`` is -1."""
+    k = recs.node[start]
+    end = block_end(recs.node, start)
+    if not (front.active[k] and available[k]):
+        return -1, end
+    value_counts(codes, recs, start, end, counts)
+    return k, end
+
+
+@kernel
+def split_outputs(front, n_values):
+    """Per node: admissible, gain and score (all False and 0), and the (values, classes) buffer."""
     n_nodes = front.active.shape[0]
-    ok = np.zeros(n_nodes, dtype=np.bool_)
-    gains = np.zeros(n_nodes)
-    scores = np.zeros(n_nodes)
     counts = np.zeros((n_values, front.n_classes))
+    return np.zeros(n_nodes, dtype=np.bool_), np.zeros(n_nodes), np.zeros(n_nodes), counts
+
+
+@kernel
+def c45_nominal_splits(codes, n_values, available, recs, front):
+    """Per node: admissible, gain and gain ratio of C4.5's split on one nominal attribute (``codes``
+    by row): J48's admission (two branches with ``min_leaf`` cases), gain and gain ratio.
+    ``available[k]``: the attribute may split node k. Apart from ``nominal_splits``, so that a C4.5
+    run does not compile ID3's scores (some 3 s of a first run)."""
+    ok, gains, scores, counts = split_outputs(front, n_values)
     start = 0
     while start < recs.row.shape[0]:
-        k = recs.node[start]
-        block, start = start, block_end(recs.node, start)
-        if not (front.active[k] and available[k]):
+        k, start = node_counts(codes, recs, front, available, start, counts)
+        if k < 0 or c45_admitted(counts, front.min_leaf) < 2:
             continue
-        value_counts(codes, recs, block, start, counts)
-        if criterion == C45:
-            if c45_admitted(counts, front.min_leaf) < 2:
-                continue
-            ok[k] = True
-            gains[k] = c45_gain(counts, front.totals[k])
-            scores[k] = c45_ratio(counts, front.totals[k], gains[k])
-        else:
-            if id3_admitted(counts, front.min_leaf) < 2:
-                continue
-            ok[k] = True
-            gains[k], scores[k] = score_split(counts, front.totals[k], criterion)
+        ok[k] = True
+        gains[k] = c45_gain(counts, front.totals[k])
+        scores[k] = c45_ratio(counts, front.totals[k], gains[k])
+    return ok, gains, scores
+
+
+@kernel
+def nominal_splits(codes, n_values, available, recs, front, criterion):
+    """Per node: admissible, gain and score of ID3's split on one nominal attribute (``codes`` by
+    row). ``criterion``: an ID3 criterion code (``split.admissible``, ``min_leaf`` below 0: none
+    given; ``split.score_split``). ``available[k]``: the attribute may split node k (not yet used
+    on its path). Each node's (value, class) weights are summed in a small buffer and scored at once."""
+    ok, gains, scores, counts = split_outputs(front, n_values)
+    start = 0
+    while start < recs.row.shape[0]:
+        k, start = node_counts(codes, recs, front, available, start, counts)
+        if k < 0 or id3_admitted(counts, front.min_leaf) < 2:
+            continue
+        ok[k] = True
+        gains[k], scores[k] = score_split(counts, front.totals[k], criterion)
     return ok, gains, scores
