@@ -41,7 +41,10 @@ def route(recs, split_attr, thresholds, n_branches, blocks):
     is_nominal, slot, nominal_cols, numeric_cols = blocks.is_nominal, blocks.slot, blocks.nominal, blocks.numeric
     n = rec_row.shape[0]
     branch = np.full(n, -2, dtype=np.int32)
-    sizes = np.zeros((split_attr.shape[0], n_branches.max()))
+    widest = 0  # (a loop: numba's ndarray.max() compiles for about 2 s of a first run)
+    for k in range(n_branches.shape[0]):
+        widest = max(widest, n_branches[k])
+    sizes = np.zeros((split_attr.shape[0], widest))
     for r in range(n):
         k = rec_node[r]
         a = split_attr[k]
