@@ -222,23 +222,22 @@ def _grow_and_prune(
     levelwise = choice == backend.LEVELWISE  # (a watched reference may have given way to an engine)
     release(table.n_rows)  # growth's records and sorted lists are gone: pruning starts from the table alone
     flat = grown if levelwise else None
-    size = None  # the grown tree's size, which says what its pruning by the reference costs
+    pessimistic = method == "pessimistic"  # (compiled or not as the grown tree's size says it costs)
     if flat is not None:
         if params.collapse:
             from dtcli.induction.grow.flat import collapse as flat_collapse
 
             flat_collapse(flat)
-        size = backend.grown_size(flat=flat) if method == "pessimistic" else None
-        compiled = method == "pessimistic" and backend.compiled_pruning(data, engine, True, size)
+        compiled = pessimistic and backend.compiled_pruning(data, engine, True, backend.grown_size(flat=flat))
         root = None if compiled else flat.to_nodes()
         flat = flat if compiled else None
     else:
         root = collapse(grown) if params.collapse else grown
+        compiled = pessimistic and backend.compiled_pruning(data, engine, None, backend.grown_size(root=root))
     tree = Tree(table.schema, root, params.algorithm, params.as_dict(), training, trace=growth_trace)
-    if method == "pessimistic":
-        started = True if levelwise else None  # (numba is loaded by the engine's growth)
-        size = size or backend.grown_size(root=root)
-        _announce(progress, backend.pruning_compile_seconds(data, engine, started, size))
+    if pessimistic:
+        if compiled:
+            _announce(progress, backend.pruning_compile_seconds(data))
         tree, steps = pessimistic_prune(
             tree,
             data,
@@ -249,8 +248,7 @@ def _grow_and_prune(
             flat=flat,
             record=record,
             engine=engine,
-            started=started,
-            grown=size,
+            compiled=compiled,
         )
         tree.trace = growth_trace + steps
         release(table.n_rows)  # the cases pruning sent down the tree
@@ -309,15 +307,12 @@ def train_distributed(load, params, prune, scheduler: str | None, progress=None,
     return train_dask(load, params, prune, scheduler, progress=progress, judge=judge)
 
 
-def pessimistic_prune(
-    tree, table, *args, engine: str = "auto", started: bool | None = None, grown: tuple | None = None, **kwargs
-):
+def pessimistic_prune(tree, table, *args, engine: str = "auto", started: bool | None = None, **kwargs):
     """C4.5's pessimistic pruning (``prune/pessimistic/prune.py``, same arguments), compiled or not as
-    ``backend.compiled_pruning`` decides for the request ``engine`` (``grown``: the tree's
-    ``backend.grown_size``, counted here when not given)."""
+    ``backend.compiled_pruning`` decides for the request ``engine`` and the tree's size (unless the
+    caller passes ``compiled``, decided already)."""
     from dtcli.induction.prune.pessimistic.prune import pessimistic_prune as reference_or_flat
 
-    if kwargs.get("flat") is None:
-        size = grown if grown is not None else backend.grown_size(root=tree.root)
-        kwargs["compiled"] = backend.compiled_pruning(table, engine, started, size)
+    if kwargs.get("flat") is None and "compiled" not in kwargs:
+        kwargs["compiled"] = backend.compiled_pruning(table, engine, started, backend.grown_size(root=tree.root))
     return reference_or_flat(tree, table, *args, **kwargs)

@@ -247,11 +247,9 @@ def grown_size(root=None, flat=None) -> tuple[int, float]:
     return count, cases
 
 
-def pruning_compile_seconds(table, engine: str, started: bool | None, grown: tuple[int, float]) -> float:
-    """About how long compiling the pruning's kernels takes, when a grown tree (``grown``) is about to
-    be pruned compiled and they are not cached (0 otherwise)."""
-    if not compiled_pruning(table, engine, started, grown):
-        return 0.0
+def pruning_compile_seconds(table) -> float:
+    """About how long compiling the pruning's kernels for ``table`` takes (0: they are cached), for a
+    tree ``compiled_pruning`` sends to them."""
     from dtcli.induction import compiling
 
     return compiling.compile_seconds(compiling.uncached(["prune"], table))

@@ -268,9 +268,10 @@ def test_the_grown_tree_says_what_its_pruning_costs(machine):
     assert 0.8 < estimates.pruning_seconds(*WIDE_GROWN) < 3.0
     machine(["levelwise", "c45"])
     assert not backend.compiled_pruning(table, "auto", True, WIDE_GROWN)
-    assert backend.pruning_compile_seconds(table, "auto", True, WIDE_GROWN) == 0
     assert backend.compiled_pruning(table, "compiled", True, WIDE_GROWN)  # (asked for: compiled, whatever it costs)
+    assert backend.pruning_compile_seconds(table) == compiling.compile_seconds(["prune"])  # (announced then)
     machine(["prune"])
+    assert backend.pruning_compile_seconds(table) == 0
     assert backend.compiled_pruning(table, "auto", True, WIDE_GROWN)
     assert not backend.compiled_pruning(table, "auto", False, WIDE_GROWN)  # numba's start alone: 1.5 s
     assert not backend.compiled_pruning(table, "auto", True, CREDIT_GROWN)  # a few hundredths by the reference
