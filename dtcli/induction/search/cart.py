@@ -32,6 +32,7 @@ from dtcli.induction.criteria.constants import FEATURE_THRESHOLD
 from dtcli.induction.criteria.impurity import entropy, gini, seqsum
 from dtcli.induction.criteria.midpoint import midpoint
 from dtcli.induction.criteria.midpoint_single import single_midpoint
+from dtcli.induction.search.batched import BATCH_CELLS, nominal_block
 from dtcli.induction.search.c45 import Choice
 from dtcli.induction.search.numeric import cut_table
 from dtcli.induction.search.split import nominal_branch_counts
@@ -54,7 +55,12 @@ def decrease(left: np.ndarray, right: np.ndarray, criterion: str) -> np.ndarray:
             c_right = np.where(n_right[..., None] > 0, right / np.where(n_right > 0, n_right, 1.0)[..., None], 0.0)
         return 2 * p_left * p_right * np.abs(c_left - c_right).sum(axis=-1)
     impurity = gini if criterion == "gini" else entropy
-    return impurity(left + right) - (n_left * impurity(left) + n_right * impurity(right)) / safe
+    if left.ndim != 2:  # one split (a class vector each side): impurity's plain-float path
+        return impurity(left + right) - (n_left * impurity(left) + n_right * impurity(right)) / safe
+    # the node, the left and the right sides' impurities in one call: each row's arithmetic is its own
+    m = len(left)
+    rows = impurity(np.concatenate((left + right, left, right)))
+    return rows[:m] - (n_left * rows[m : 2 * m] + n_right * rows[2 * m :]) / safe
 
 
 def proxy(left: np.ndarray, right: np.ndarray, criterion: str) -> np.ndarray:
@@ -116,23 +122,84 @@ def numeric_split(values, y, w, n_classes: int, criterion: str, min_leaf: float,
     return float(score), threshold, np.vstack([cuts.left[best], cuts.right[best]]), key
 
 
+def numeric_splits(columns: list[np.ndarray], y, w, n_classes: int, criterion: str, min_leaf: float, exact=False):
+    """``numeric_split`` of each of ``columns`` (a node's numeric attributes, NaN missing, already in
+    single precision when ``exact``), bit for bit, the attributes side by side: a few array operations
+    for a batch of attributes rather than a few dozen for each (the per-node reference's cost on
+    classroom tables is numpy's call overhead). The bits are the same for the reasons
+    ``batched.c45_cuts`` gives (a stable sort with missing values last, running weights added row by
+    row), and every score is computed row by row with the same operations; each attribute's best cut
+    is ``np.argmax`` over its own cuts, as there."""
+    per_batch = max(1, BATCH_CELLS // max(1, len(y) * n_classes))
+    found = []
+    for start in range(0, len(columns), per_batch):
+        found.extend(_numeric_batch(columns[start : start + per_batch], y, w, n_classes, criterion, min_leaf, exact))
+    return found
+
+
+def _numeric_batch(columns, y, w, n_classes: int, criterion: str, min_leaf: float, exact: bool) -> list:
+    n_attributes, n_rows = len(columns), len(y)
+    if n_rows < 2:  # no cut
+        return [None] * n_attributes
+    values = np.stack(columns)
+    order = np.argsort(values, axis=1, kind="stable")  # NaN last
+    v = np.take_along_axis(values, order, axis=1)
+    missing = np.isnan(v)
+    known_rows = n_rows - missing.sum(axis=1)
+    onehot = np.zeros((n_attributes, n_rows, n_classes))
+    onehot[np.arange(n_attributes)[:, None], np.arange(n_rows)[None, :], y[order]] = np.where(missing, 0.0, w[order])
+    running = np.cumsum(onehot, axis=1)
+    known = running[np.arange(n_attributes), np.maximum(known_rows - 1, 0)]
+    known[known_rows == 0] = 0.0
+    with np.errstate(invalid="ignore", over="ignore"):
+        attribute, position = np.nonzero(v[:, :-1] + FEATURE_THRESHOLD < v[:, 1:])
+    if not len(attribute):
+        return [None] * n_attributes
+    left = running[attribute, position]
+    right = known[attribute] - left
+    ok = (left.sum(axis=1) >= min_leaf) & (right.sum(axis=1) >= min_leaf)
+    rank = proxy(left, right, criterion) if exact else decrease(left, right, criterion)
+    ranked = np.where(ok, rank, -np.inf)
+    bounds = np.searchsorted(attribute, np.arange(n_attributes + 1)).tolist()  # each attribute's cuts
+    found = []
+    for j in range(n_attributes):
+        start, end = bounds[j], bounds[j + 1]
+        if start == end or not ok[start:end].any():
+            found.append(None)
+            continue
+        best = start + int(np.argmax(ranked[start:end]))
+        score = rank[best] if not exact else decrease(left[best], right[best], criterion)
+        lower, upper = float(v[j, position[best]]), float(v[j, position[best] + 1])
+        threshold = single_midpoint(lower, upper) if exact else midpoint(lower, upper)
+        found.append((float(score), threshold, np.vstack([left[best], right[best]]), float(rank[best])))
+    return found
+
+
 def subset_candidates(counts: np.ndarray, criterion: str, limit: int) -> tuple[np.ndarray, np.ndarray] | None:
     """(membership mask over the present values, scores) of the candidate subsets."""
+    found = _subset_search(counts, criterion, limit)
+    return None if found is None else found[:2]
+
+
+def _subset_search(counts: np.ndarray, criterion: str, limit: int):
+    """``subset_candidates``' (masks, scores) and the class weights on each mask's side (None when the
+    greedy search made them: its own additions, in value order)."""
     v = len(counts)
     if v < 2:
         return None
     if v <= limit:
-        masks = every_subset(v)
+        masks, weights = every_subset(v), _subset_weights(v)
     elif counts.shape[1] == 2:
         share = counts[:, 0] / counts.sum(axis=1)
         order = np.argsort(share, kind="stable")
         masks = np.zeros((v - 1, v), dtype=bool)
         for k in range(1, v):
             masks[k - 1, order[:k]] = True
+        weights = masks.astype(float)
     else:
-        return _greedy(counts, criterion)
-    left = masks.astype(float) @ counts
-    return masks, decrease(left, counts.sum(axis=0) - left, criterion)
+        return (*_greedy(counts, criterion), None)
+    left = weights @ counts
+    return masks, decrease(left, counts.sum(axis=0) - left, criterion), left
 
 
 @functools.cache
@@ -143,6 +210,14 @@ def every_subset(v: int) -> np.ndarray:
     masks = np.array([[True, *bits] for bits in itertools.product([False, True], repeat=v - 1) if not all(bits)])
     masks.flags.writeable = False
     return masks
+
+
+@functools.cache
+def _subset_weights(v: int) -> np.ndarray:
+    """``every_subset(v)`` as 0/1 floats (the matrix that sums each subset's counts), read-only."""
+    weights = every_subset(v).astype(float)
+    weights.flags.writeable = False
+    return weights
 
 
 def _greedy(counts: np.ndarray, criterion: str) -> tuple[np.ndarray, np.ndarray]:
@@ -189,16 +264,21 @@ def nominal_split(counts: np.ndarray, attribute, criterion: str, min_leaf: float
     """The best ``A in V`` of a node whose known class weights per value are ``counts`` (values,
     classes): (score, test, (2, classes) counts of the test's branches, key), or None."""
     present = np.flatnonzero(counts.sum(axis=1) > 0)
-    found = subset_candidates(counts[present], criterion, limit)
+    found = _subset_search(counts[present], criterion, limit)
     if found is None:
         return None
-    masks, scores = found
-    left = masks.astype(float) @ counts[present]
+    masks, scores, left = found
+    if left is None:
+        left = masks.astype(float) @ counts[present]
     right = counts.sum(axis=0) - left
     ok = (left.sum(axis=1) >= min_leaf) & (right.sum(axis=1) >= min_leaf)
     if not ok.any():
         return None
-    scores = np.where(ok, scores, -np.inf)
+    return _subset_split(present, masks, np.where(ok, scores, -np.inf), left, right, attribute, criterion)
+
+
+def _subset_split(present, masks, scores, left, right, attribute, criterion: str):
+    """``nominal_split``'s result for the first best of ``scores`` (-inf: not admissible)."""
     best = int(np.argmax(scores))
     chosen = present[masks[best]]
     others = present[~masks[best]]
@@ -208,6 +288,37 @@ def nominal_split(counts: np.ndarray, attribute, criterion: str, min_leaf: float
     first, second = (left[best], right[best]) if inside is chosen else (right[best], left[best])
     key = float(proxy(left[best : best + 1], right[best : best + 1], criterion)[0])
     return float(scores[best]), SubsetTest(attribute, values), np.vstack([first, second]), key
+
+
+def nominal_splits(block: np.ndarray, attributes: list, criterion: str, min_leaf: float, limit: int = SUBSET_LIMIT):
+    """``nominal_split`` of each of ``attributes`` from ``batched.nominal_block``'s ``block`` (attributes,
+    values, classes; zeros after an attribute's values), bit for bit: the attributes with as many values
+    present (at most ``limit``) search their subsets together, one matrix product and one scoring for
+    them all; each row's sums and scores are made with the same operations as for one attribute alone
+    (a node's class weights summed over the attribute's own values: numpy adds a sum of one class's
+    rows pairwise, in an order that depends on how many rows there are)."""
+    present_cells = block.sum(axis=2) > 0
+    n_present = present_cells.sum(axis=1)
+    found: list = [None] * len(attributes)
+    counts_of = [block[j, : len(a.values)] for j, a in enumerate(attributes)]
+    for j in np.flatnonzero(n_present > limit).tolist():  # the prefix or greedy searches: one at a time
+        found[j] = nominal_split(counts_of[j], attributes[j], criterion, min_leaf, limit)
+    for v in np.unique(n_present[(n_present >= 2) & (n_present <= limit)]).tolist():
+        group = np.flatnonzero(n_present == v)
+        present = np.nonzero(present_cells[group])[1].reshape(len(group), v)  # each one's values, in order
+        counts = block[group[:, None], present]  # (group, v, classes)
+        masks, n_masks, n_classes = every_subset(v), (1 << (v - 1)) - 1, block.shape[2]
+        left = _subset_weights(v) @ counts
+        scores = decrease(
+            left.reshape(-1, n_classes), (counts.sum(axis=1)[:, None, :] - left).reshape(-1, n_classes), criterion
+        ).reshape(len(group), n_masks)
+        right = np.stack([counts_of[j].sum(axis=0) for j in group.tolist()])[:, None, :] - left
+        ok = (left.sum(axis=2) >= min_leaf) & (right.sum(axis=2) >= min_leaf)
+        ranked = np.where(ok, scores, -np.inf)
+        for g, j in enumerate(group.tolist()):
+            if ok[g].any():
+                found[j] = _subset_split(present[g], masks, ranked[g], left[g], right[g], attributes[j], criterion)
+    return found
 
 
 def _on_proxy_scale(counts: np.ndarray, criterion: str, total: float, score: float) -> float:
@@ -227,22 +338,46 @@ def cart_choose(
     splits compared by scikit-learn's proxy; otherwise in column order.
     """
     exact = order is not None
+    visiting = list(order) if exact else list(range(len(table.attributes)))
+    splits = node_splits(table, visiting, criterion, min_leaf, subset_limit, exact)
 
     def found(i: int):
-        if table.attributes[i].is_nominal:
-            split = _nominal(table, i, criterion, min_leaf, subset_limit)
-        else:
-            split = _numeric(table, i, criterion, min_leaf, exact)
+        split = splits[i]
         return split, split is not None and bool(table.missing_mask(i).any())
 
     best = first_best(
-        (found(i) for i in (order if exact else range(len(table.attributes)))),
+        (found(i) for i in visiting),
         float(table.weights.sum()),
         table.class_counts(),
         criterion,
         exact,
     )
     return None if best is None else best[0]
+
+
+def node_splits(table: Table, attributes: list[int], criterion: str, min_leaf: float, limit: int, exact: bool):
+    """{attribute: its best split (``numeric_split``/``nominal_split``'s result, or None)} for each of
+    ``attributes`` at a node (``table``): the nominal ones' counts in one pass (``batched.nominal_block``,
+    the same sums as one attribute's count alone), the numeric ones' cuts side by side (``numeric_splits``)."""
+    n_classes = len(table.classes)
+    nominal = [i for i in attributes if table.attributes[i].is_nominal]
+    numeric = [i for i in attributes if not table.attributes[i].is_nominal]
+    splits: dict[int, tuple | None] = {}
+    if nominal:
+        sizes = [len(table.attributes[i].values) for i in nominal]
+        if len(nominal) * max(sizes) * n_classes <= BATCH_CELLS and max(sizes) > 0:
+            block = nominal_block([table.columns[i] for i in nominal], sizes, table.y, table.weights, n_classes)
+            attributes = [table.attributes[i] for i in nominal]
+            splits.update(zip(nominal, nominal_splits(block, attributes, criterion, min_leaf, limit)))
+        else:  # very many values: one attribute at a time
+            for i in nominal:
+                splits[i] = _nominal(table, i, criterion, min_leaf, limit)
+    if numeric:
+        columns = [single(table.columns[i]) if exact else table.columns[i] for i in numeric]
+        found = numeric_splits(columns, table.y, table.weights, n_classes, criterion, min_leaf, exact)
+        for i, split in zip(numeric, found):
+            splits[i] = None if split is None else (split[0], NumericTest(table.attributes[i], split[1]), *split[2:])
+    return splits
 
 
 def first_best(splits, total: float, counts: np.ndarray, criterion: str, exact: bool = False):
