@@ -28,18 +28,25 @@ from __future__ import annotations
 # to 0.48x (2,000 rows), 0.41x (8,000), 0.45x (42,000), 0.27x (digits) and 0.83x (soybean, all
 # nominal) of the figures above: idle machine, growth alone, 0.31, 0.98, 5.27, 0.63 and 0.16 s, and
 # 1.2 s for a compiled engine's whole growth there, start included (ENGINE_START_SECONDS counts 1.5:
-# the C4.5 figures are these times 1.25, in the units of that start)
+# the C4.5 figures are these times 1.25, in the units of that start).
+# CART now scores a node's attributes side by side too (``search/cart.py``: ``node_splits``); its
+# figures, fitted likewise (1.25 times an idle machine's growth), on make_data's 2,000, 8,000 and 42,000
+# rows (0.65, 2.47, 15.3 s), scikit-learn's digits (1.08 s), Weka's soybean (0.34), credit-g (0.66) and
+# segment-challenge (0.15), and 50,000 rows of 50 nominal and 50 numeric attributes and 30 classes
+# (221 s): within 0.5-2x of each, and on the right side of a compiled engine's start on digits
 SMALL_ROWS, LARGE_ROWS = 2_000, 40_000
-PER_CELL_SMALL = {"c45": 8.5e-6, "id3": 3.5e-5, "cart": 3.5e-5, "regression": 2.5e-4, "prune": 3e-6}
-PER_CELL_LARGE = {"c45": 7.8e-6, "id3": 4e-5, "cart": 4e-5, "regression": 2e-4, "prune": 2e-6}
+PER_CELL_SMALL = {"c45": 8.5e-6, "id3": 3.5e-5, "cart": 9.5e-6, "regression": 2.5e-4, "prune": 3e-6}
+PER_CELL_LARGE = {"c45": 7.8e-6, "id3": 4e-5, "cart": 1.3e-5, "regression": 2e-4, "prune": 2e-6}
 CLASSES_MEASURED = 3  # the classes of the tables measured; more cost more, about their square root
 # (10 classes 1.5x, 30 classes 2.6x at 2,000 rows of 10 attributes; 4.8x with 60 numeric attributes) ...
-CLASS_POWER = {"c45": 0.25}  # ... but for C4.5 now about their fourth root: 6 classes 1.38x on make_data's
-# 8,000 rows, while digits (10 classes) and soybean (19) cost no more a cell than its 3 classes
-NOMINAL_SHARE = {"c45": 1.0}  # a nominal attribute's cell costs the reference this share of a numeric
+CLASS_POWER = {"c45": 0.25, "cart": 0.25}  # ... but for C4.5 and CART now about their fourth root: 6
+# classes 1.38x on make_data's 8,000 rows, while digits (10 classes) and soybean (19) cost no more a
+# cell than its 3 classes
+NOMINAL_SHARE = {"c45": 1.0, "cart": 2.5}  # a nominal attribute's cell costs the reference this share of a numeric
 # one's, 0.4 unless given here (2,000 rows of 20 nominal attributes: 0.52 s, of 20 numeric ones 0.84 s
 # with a larger tree; Weka's soybean, 683 rows of 35 nominal attributes and 19 classes: 0.6 s); C4.5's
-# batched numeric cuts made its numeric cells as cheap as its nominal ones
+# batched numeric cuts made its numeric cells as cheap as its nominal ones, and CART's made them cheaper
+# than its nominal ones, whose subsets are searched (digits, all numeric: 1.08 s; soybean: 0.34 s)
 # importing numba (0.5 s of CPU more than numpy alone) and loading the cached kernels a growth, its
 # pruning and its prediction call: C4.5 on soybean took 2.2 s of CPU with the engine, 1.2 s by the reference
 ENGINE_START_SECONDS = 1.5
