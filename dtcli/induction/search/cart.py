@@ -171,7 +171,7 @@ def _numeric_batch(columns, y, w, n_classes: int, criterion: str, min_leaf: floa
         score = rank[best] if not exact else decrease(left[best], right[best], criterion)
         lower, upper = float(v[j, position[best]]), float(v[j, position[best] + 1])
         threshold = single_midpoint(lower, upper) if exact else midpoint(lower, upper)
-        found.append((float(score), threshold, np.vstack([left[best], right[best]]), float(rank[best])))
+        found.append((float(score), threshold, np.array([left[best], right[best]]), float(rank[best])))
     return found
 
 
@@ -280,14 +280,20 @@ def nominal_split(counts: np.ndarray, attribute, criterion: str, min_leaf: float
 def _subset_split(present, masks, scores, left, right, attribute, criterion: str):
     """``nominal_split``'s result for the first best of ``scores`` (-inf: not admissible)."""
     best = int(np.argmax(scores))
-    chosen = present[masks[best]]
-    others = present[~masks[best]]
+    key = float(proxy(left[best : best + 1], right[best : best + 1], criterion)[0])
+    return _subset_result(present, masks[best], float(scores[best]), left[best], right[best], attribute, key)
+
+
+def _subset_result(present, mask, score: float, left, right, attribute, key: float):
+    """``nominal_split``'s result for the subset ``mask`` of the ``present`` values, its class weights
+    ``left`` and the others' ``right``."""
+    chosen = present[mask]
+    others = present[~mask]
     # Show the smaller side as V (on equal sizes, the side with the first value).
     inside = chosen if len(chosen) <= len(others) else others
-    values = tuple(attribute.values[j] for j in sorted(inside))
-    first, second = (left[best], right[best]) if inside is chosen else (right[best], left[best])
-    key = float(proxy(left[best : best + 1], right[best : best + 1], criterion)[0])
-    return float(scores[best]), SubsetTest(attribute, values), np.vstack([first, second]), key
+    values = tuple(attribute.values[j] for j in sorted(inside.tolist()))
+    first, second = (left, right) if inside is chosen else (right, left)
+    return score, SubsetTest(attribute, values), np.array([first, second]), key
 
 
 def nominal_splits(block: np.ndarray, attributes: list, criterion: str, min_leaf: float, limit: int = SUBSET_LIMIT):
@@ -315,9 +321,16 @@ def nominal_splits(block: np.ndarray, attributes: list, criterion: str, min_leaf
         right = np.stack([counts_of[j].sum(axis=0) for j in group.tolist()])[:, None, :] - left
         ok = (left.sum(axis=2) >= min_leaf) & (right.sum(axis=2) >= min_leaf)
         ranked = np.where(ok, scores, -np.inf)
+        best = np.argmax(ranked, axis=1)  # each attribute's first best, as np.argmax of its row alone
+        rows = np.arange(len(group))
+        keys = proxy(left[rows, best], right[rows, best], criterion).tolist()  # row by row, as for one
+        admissible = ok.any(axis=1).tolist()
         for g, j in enumerate(group.tolist()):
-            if ok[g].any():
-                found[j] = _subset_split(present[g], masks, ranked[g], left[g], right[g], attributes[j], criterion)
+            if admissible[g]:
+                b = int(best[g])
+                found[j] = _subset_result(
+                    present[g], masks[b], float(ranked[g, b]), left[g, b], right[g, b], attributes[j], keys[g]
+                )
     return found
 
 
