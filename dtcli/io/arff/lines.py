@@ -6,14 +6,15 @@ a Python step per line), so liac-arff's own line count would be wrong; the
 reader takes ``current`` (the file line of the last line yielded: liac-arff
 fails on the line it has just taken) instead. It also records the line of
 every ``@attribute`` declaration and of every data row, and stops past
-``max_rows`` data rows. Line ends: LF, CRLF and a lone CR. A ``date``
-attribute (which liac-arff does not read) reaches liac-arff as ``string``;
-``dates`` keeps its position and format (Weka's default when none is given).
-A comment after a declaration or a data row (an unquoted ``%`` and the rest of
-the line, which Weka's reader skips) is cut off before liac-arff sees the line.
-A header line reaches liac-arff with its keyword first and one space after it
-(``KEYWORD``): Weka's reader takes tabs and every other character up to the
-space as blanks there, liac-arff only the space.
+``max_rows`` data rows; ``data_offset`` and ``data_line`` say where the data
+section starts. Line ends: LF, CRLF and a lone CR. A ``date`` attribute (which
+liac-arff does not read) reaches liac-arff as ``string``; ``dates`` keeps its
+position and format (Weka's default when none is given). A comment after a
+declaration or a data row (an unquoted ``%`` and the rest of the line, which
+Weka's reader skips) is cut off before liac-arff sees the line. A header line
+reaches liac-arff with its keyword first and one space after it (``KEYWORD``):
+Weka's reader takes tabs and every other character up to the space as blanks
+there, liac-arff only the space.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ class ArffLines:
         self.data_lines = array("q")
         self.in_data = False
         self.dates: dict[int, str] = {}  # position of a date attribute: its format
+        self.data_offset, self.data_line = -1, 0  # where the line after @data starts, and its number
 
     def empty(self) -> bool:
         return CONTENT.search(self.text) is None
@@ -83,6 +85,8 @@ class ArffLines:
                 row = uncommented(row)
             header = not self.in_data
             self._note(row.strip(), line)
+            if header and self.in_data:
+                self.data_offset, self.data_line = position, line + 1
             if header:
                 row = KEYWORD.sub(_spaced, row, count=1)  # (Weka's blanks: tabs too, before and after)
             if not self.in_data and (found := DATE.fullmatch(row)) is not None:

@@ -1,7 +1,8 @@
 """ARFF parsing with liac-arff: declared types kept, cells as text, every failure one line naming its line.
 
-liac-arff reads the lines ``arff_lines.ArffLines`` gives it, row by row
-(``DENSE_GEN``), and the rows go into columns a batch at a time. Whatever
+liac-arff reads the lines ``arff_lines.ArffLines`` gives it: the header, and then the data
+rows, row by row (``DENSE_GEN``), into columns a batch at a time, unless the data section is
+written plainly enough for ``simple.simple_columns`` to read it whole (the same columns). Whatever
 liac-arff raises (its own errors, and the ``IndexError``, ``ValueError`` or
 ``OverflowError`` some malformed files cause inside it) becomes one DataError
 naming the line it was reading. Text that escapes can make invalid (a lone
@@ -18,6 +19,7 @@ import numpy as np
 
 from dtcli.errors import DataError, DtreeError
 from dtcli.io.arff.lines import ArffLines
+from dtcli.io.arff.simple import simple_columns
 from dtcli.io.columns import Columns, NumberColumn, TextColumn
 from dtcli.model.colnames import clash, clash_text
 from dtcli.model.dates import DateFormatError, date_format
@@ -51,7 +53,14 @@ def parse_arff(text: str, source: str, max_rows: int = 0) -> tuple[Columns, dict
     try:
         parsed = arff.load(lines, return_type=arff.DENSE_GEN)
         declared, names = _declared(parsed["attributes"], source, lines.attribute_lines, lines.dates)
-        columns, n_rows = _columns(parsed["data"], names, declared, source, lines)
+        simple = None
+        if lines.data_offset >= 0:  # (liac-arff has read the header and stopped at @data)
+            data = lines.text[lines.data_offset :]
+            simple = simple_columns(data, lines.data_line, parsed["attributes"], names, max_rows)
+        if simple is None:
+            columns, n_rows = _columns(parsed["data"], names, declared, source, lines)
+        else:
+            columns, n_rows, lines.data_lines = simple
         _check_dates(columns, declared, source, lines.data_lines)
     except DtreeError:
         raise
