@@ -28,7 +28,6 @@ from dtcli.model.format import nodes as nodes_json
 from dtcli.model.format import parse as jsonparse
 from dtcli.model.format import text as jsontext
 from dtcli.model.format.schema import FieldReader, JsonPath, schema_to_dict
-from dtcli.model.rules import rules_from_dict
 from dtcli.model.table import Schema
 from dtcli.model.tree import TESTS, Node, NominalTest, NumericTest, SubsetTest, Tree, without_gc
 from dtcli.version import __version__
@@ -203,6 +202,8 @@ def tree_from_dict(data: object, source: str = "<model>", fast: bool = True, on_
     ``nodes_json``; False: always by the validating reader, which tests compare it with)."""
     reader = _TreeReader(source, fast)
     if isinstance(data, dict) and data.get("format") == "dtree-rules":
+        from dtcli.model.rules import rules_from_dict  # here: only rule-set documents need it
+
         return rules_from_dict(data, source)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ModelFormatError(

@@ -10,8 +10,6 @@ are made.
 
 from __future__ import annotations
 
-from statistics import NormalDist
-
 import numpy as np
 
 from dtcli.induction.criteria.bounds import r8_coefficient
@@ -42,6 +40,8 @@ def flat_prune(flat: FlatTree, table: Table, cf: float, raising: bool, bound: st
     y = np.asarray(table.y if every else table.y[labelled], dtype=np.int32)  # row numbers int32 too where they fit
     index = np.int32 if n < 2**31 else np.int64
     n_classes = len(table.classes)
+    from statistics import NormalDist  # here: statistics (random, fractions) costs a few ms of start-up
+
     z = NormalDist().inv_cdf(1 - cf)
     coeff = r8_coefficient(cf) if bound == "c45r8" else 0.0
     capacity = 2 * int((flat.attr >= 0).sum()) + 64  # steps: one a visit of an internal node
