@@ -157,7 +157,7 @@ def _numeric_batch(rows: Table, attributes: list[int], min_leaf: float, exact: b
     return found
 
 
-def _nominal(rows: Table, i: int, min_leaf: float):
+def nominal_split(rows: Table, i: int, min_leaf: float):
     attribute = rows.attributes[i]
     codes = rows.columns[i]
     known = codes >= 0
@@ -184,6 +184,60 @@ def _nominal(rows: Table, i: int, min_leaf: float):
     return float(scores[k - 1]), SubsetTest(attribute, values), w_all, proxy
 
 
+def nominal_splits(rows: Table, attributes: list[int], min_leaf: float) -> list:
+    """``nominal_split`` of each of ``attributes`` (nominal) at a node, bit for bit, the attributes side
+    by side: each sum of weight, weight x target and weight x target^2 by value in one ``np.bincount``
+    for them all (each cell's rows added in row order, as one attribute's count adds them), every
+    attribute's values ordered by mean target with one stable sort (absent values last), the running
+    sums and scores with the same operations as for one attribute, and each one's totals summed over
+    its own values (numpy's pairwise sums depend on how many there are)."""
+    n_attributes = len(attributes)
+    if n_attributes == 0:
+        return []
+    sizes = [len(rows.attributes[i].values) for i in attributes]
+    width = max(max(sizes), 1)
+    if n_attributes * width > BATCH_CELLS or rows.n_rows * n_attributes > BATCH_CELLS:
+        return [nominal_split(rows, i, min_leaf) for i in attributes]
+    codes = np.stack([rows.columns[i] for i in attributes], axis=1).astype(np.int64)
+    cells = codes + (np.arange(n_attributes) * width)[None, :]
+    cells[codes < 0] = n_attributes * width  # missing: counted apart, and dropped
+    cells = cells.ravel()
+    w, wy, wyy = rows.weights, rows.weights * rows.y, rows.weights * rows.y**2
+    sums = []
+    for weights in (w, wy, wyy):
+        spread = np.broadcast_to(weights[:, None], codes.shape).ravel()
+        flat = np.bincount(cells, weights=spread, minlength=n_attributes * width + 1)
+        sums.append(flat[:-1].reshape(n_attributes, width))
+    W, S, Q = sums
+    present = W > 0
+    n_present = present.sum(axis=1).tolist()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        means = np.where(present, S / np.where(present, W, 1.0), np.inf)
+    order = np.argsort(means, axis=1, kind="stable")  # each attribute's present values by mean, in order
+    cw, cs, cq = (np.cumsum(np.take_along_axis(x, order, axis=1), axis=1)[:, :-1] for x in (W, S, Q))
+    tw, ts, tq = (np.array([x[j, : sizes[j]].sum() for j in range(n_attributes)]) for x in (W, S, Q))
+    with np.errstate(divide="ignore", invalid="ignore"):  # (the padding after an attribute's cuts)
+        scores = _decrease(cw, cs, cq, tw[:, None] - cw, ts[:, None] - cs, tq[:, None] - cq)
+    cuts = np.arange(width - 1)[None, :] < (np.array(n_present) - 1)[:, None]  # a cut between present values
+    ok = cuts & (cw >= min_leaf) & (tw[:, None] - cw >= min_leaf)
+    ranked = np.where(ok, scores, -np.inf)
+    best = np.argmax(ranked, axis=1).tolist() if width > 1 else [0] * n_attributes
+    admissible = ok.any(axis=1).tolist()
+    found: list = []
+    for j, i in enumerate(attributes):
+        if n_present[j] < 2 or not admissible[j]:
+            found.append(None)
+            continue
+        attribute, k = rows.attributes[i], best[j] + 1
+        chosen, others = order[j, :k], order[j, k : n_present[j]]
+        inside = chosen if len(chosen) <= len(others) else others
+        values = tuple(attribute.values[v] for v in sorted(inside.tolist()))
+        w_l, s_l, w_all, s_all = float(cw[j, k - 1]), float(cs[j, k - 1]), float(tw[j]), float(ts[j])
+        proxy = s_l * s_l / w_l + (s_all - s_l) * (s_all - s_l) / (w_all - w_l)  # as nominal_split's
+        found.append((float(ranked[j, k - 1]), SubsetTest(attribute, values), w_all, proxy))
+    return found
+
+
 def regression_choose(rows: Table, min_leaf: float, order: list[int] | None = None) -> Choice | None:
     """The binary split of largest squared-error decrease (scaled by the known share).
 
@@ -195,10 +249,12 @@ def regression_choose(rows: Table, min_leaf: float, order: list[int] | None = No
     exact = order is not None
     visiting = list(order) if exact else list(range(len(rows.attributes)))
     numeric = [i for i in visiting if not rows.attributes[i].is_nominal]
-    cuts = dict(zip(numeric, numeric_splits(rows, numeric, min_leaf, exact)))
+    nominal = [i for i in visiting if rows.attributes[i].is_nominal]
+    splits = dict(zip(numeric, numeric_splits(rows, numeric, min_leaf, exact)))
+    splits.update(zip(nominal, nominal_splits(rows, nominal, min_leaf)))
     best, best_key = None, -np.inf
     for i in visiting:
-        found = _nominal(rows, i, min_leaf) if rows.attributes[i].is_nominal else cuts[i]
+        found = splits[i]
         if found is None:
             continue
         score, test, known, key = found
@@ -218,7 +274,7 @@ def regression_candidates(rows: Table, min_leaf: float) -> list[tuple[int, float
     total = float(rows.weights.sum())
     found = []
     for i, attribute in enumerate(rows.attributes):
-        split = _nominal(rows, i, min_leaf) if attribute.is_nominal else numeric_split(rows, i, min_leaf)
+        split = nominal_split(rows, i, min_leaf) if attribute.is_nominal else numeric_split(rows, i, min_leaf)
         if split is not None:
             score, test, known, _ = split
             found.append((i, score * (known / total if total > 0 else 0.0), test))
@@ -235,7 +291,7 @@ def regression_report(rows: Table) -> tuple[tuple[float, float, float], list[tup
     total = float(rows.weights.sum())
     found = []
     for i, attribute in enumerate(rows.attributes):
-        split = _nominal(rows, i, 1.0) if attribute.is_nominal else numeric_split(rows, i, 1.0)
+        split = nominal_split(rows, i, 1.0) if attribute.is_nominal else numeric_split(rows, i, 1.0)
         if split is not None:
             score, test, known, _ = split
             found.append((attribute.name, test, score * (known / total if total > 0 else 0.0)))
