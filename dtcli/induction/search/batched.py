@@ -49,23 +49,37 @@ def c45_cuts(
     return found
 
 
-def _batch(columns, y, w, n_classes: int, min_leaf: float, total: float, mdl: bool) -> list[Cut | None]:
+def sorted_cuts(columns: list[np.ndarray], y: np.ndarray, w: np.ndarray, n_classes: int, equal: float):
+    """Each of ``columns`` sorted (a stable sort, missing values last) with its rows' running class
+    weights, and its cuts (adjacent known values more than ``equal`` apart): (sorted values
+    (attributes, rows), running weights (attributes, rows, classes), each attribute's known rows'
+    class weights, how many rows have a value, each cut's attribute and the position of the value
+    below it), or None for fewer than two rows. The running weights add the rows one at a time in
+    that order, so a cut's are those of a sort of its known rows alone."""
     n_attributes, n_rows = len(columns), len(y)
     if n_rows < 2:  # no cut
-        return [None] * n_attributes
+        return None
     values = np.stack(columns)
     order = np.argsort(values, axis=1, kind="stable")  # NaN last
     v = np.take_along_axis(values, order, axis=1)
     missing = np.isnan(v)
     known_rows = n_rows - missing.sum(axis=1)
-    weights = np.where(missing, 0.0, w[order])
     onehot = np.zeros((n_attributes, n_rows, n_classes))
-    onehot[np.arange(n_attributes)[:, None], np.arange(n_rows)[None, :], y[order]] = weights
+    onehot[np.arange(n_attributes)[:, None], np.arange(n_rows)[None, :], y[order]] = np.where(missing, 0.0, w[order])
     running = np.cumsum(onehot, axis=1)
     known = running[np.arange(n_attributes), np.maximum(known_rows - 1, 0)]
     known[known_rows == 0] = 0.0
     with np.errstate(invalid="ignore", over="ignore"):
-        attribute, position = np.nonzero(v[:, :-1] + EQUAL_VALUES < v[:, 1:])
+        attribute, position = np.nonzero(v[:, :-1] + equal < v[:, 1:])
+    return v, running, known, known_rows, attribute, position
+
+
+def _batch(columns, y, w, n_classes: int, min_leaf: float, total: float, mdl: bool) -> list[Cut | None]:
+    n_attributes = len(columns)
+    found = sorted_cuts(columns, y, w, n_classes, EQUAL_VALUES)
+    if found is None:
+        return [None] * n_attributes
+    v, running, known, known_rows, attribute, position = found
     known_weight = seqsum(known, axis=1) if n_classes else np.zeros(n_attributes)
     min_split = np.array([c45_min_split(float(x), n_classes, min_leaf) for x in known_weight])
     n_cuts = np.bincount(attribute, minlength=n_attributes)

@@ -32,7 +32,7 @@ from dtcli.induction.criteria.constants import FEATURE_THRESHOLD
 from dtcli.induction.criteria.impurity import entropy, gini, seqsum
 from dtcli.induction.criteria.midpoint import midpoint
 from dtcli.induction.criteria.midpoint_single import single_midpoint
-from dtcli.induction.search.batched import BATCH_CELLS, nominal_block
+from dtcli.induction.search.batched import BATCH_CELLS, nominal_block, sorted_cuts
 from dtcli.induction.search.c45 import Choice
 from dtcli.induction.search.numeric import cut_table
 from dtcli.induction.search.split import nominal_branch_counts
@@ -138,23 +138,11 @@ def numeric_splits(columns: list[np.ndarray], y, w, n_classes: int, criterion: s
 
 
 def _numeric_batch(columns, y, w, n_classes: int, criterion: str, min_leaf: float, exact: bool) -> list:
-    n_attributes, n_rows = len(columns), len(y)
-    if n_rows < 2:  # no cut
+    n_attributes = len(columns)
+    found = sorted_cuts(columns, y, w, n_classes, FEATURE_THRESHOLD)
+    if found is None or not len(found[4]):
         return [None] * n_attributes
-    values = np.stack(columns)
-    order = np.argsort(values, axis=1, kind="stable")  # NaN last
-    v = np.take_along_axis(values, order, axis=1)
-    missing = np.isnan(v)
-    known_rows = n_rows - missing.sum(axis=1)
-    onehot = np.zeros((n_attributes, n_rows, n_classes))
-    onehot[np.arange(n_attributes)[:, None], np.arange(n_rows)[None, :], y[order]] = np.where(missing, 0.0, w[order])
-    running = np.cumsum(onehot, axis=1)
-    known = running[np.arange(n_attributes), np.maximum(known_rows - 1, 0)]
-    known[known_rows == 0] = 0.0
-    with np.errstate(invalid="ignore", over="ignore"):
-        attribute, position = np.nonzero(v[:, :-1] + FEATURE_THRESHOLD < v[:, 1:])
-    if not len(attribute):
-        return [None] * n_attributes
+    v, running, known, _, attribute, position = found
     left = running[attribute, position]
     right = known[attribute] - left
     ok = (left.sum(axis=1) >= min_leaf) & (right.sum(axis=1) >= min_leaf)

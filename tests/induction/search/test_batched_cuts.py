@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from drawn_columns import J48_NEIGHBOURS, numeric_column
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -37,19 +38,7 @@ def assert_same(got, expected):
 
 
 def column(rng, n: int) -> np.ndarray:
-    kind = int(rng.integers(0, 5))
-    if kind == 0:
-        values = rng.normal(size=n)
-    elif kind == 1:
-        values = rng.integers(0, 5, n).astype(np.float64)
-    elif kind == 2:  # neighbours closer than J48's 1e-5, and just farther
-        values = np.round(rng.normal(size=n), 1) + rng.choice([0.0, 1e-6, 5e-6, 2e-5], n)
-    elif kind == 3:
-        values = np.full(n, 3.0)
-    else:
-        values = rng.normal(size=n) * 1e6
-    values[rng.random(n) < rng.choice([0.0, 0.1, 0.5, 1.0])] = np.nan
-    return values
+    return numeric_column(rng, n, J48_NEIGHBOURS)
 
 
 def node(rng, rows: tuple[int, int], classes: list[int], attributes: tuple[int, int]):

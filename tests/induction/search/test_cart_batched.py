@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from drawn_columns import SKLEARN_NEIGHBOURS, found_pairs
+from drawn_columns import numeric_column as drawn_column
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -28,32 +30,21 @@ CRITERIA = ["gini", "entropy", "cart"]
 
 
 def assert_same(got, expected):
-    assert len(got) == len(expected)
-    for a, b in zip(got, expected):
-        if b is None:
-            assert a is None
-            continue
-        assert a is not None
-        score, test, counts, key = a
+    for (score, test, counts, key), b in found_pairs(got, expected):
         assert (score, key) == (b[0], b[3]) and type(score) is type(b[0]) and type(key) is type(b[3])
         assert test == b[1]
         assert counts.tobytes() == b[2].tobytes()
 
 
 def numeric_column(rng, n: int) -> np.ndarray:
-    kind = int(rng.integers(0, 5))
-    if kind == 0:
-        values = rng.normal(size=n)
-    elif kind == 1:
-        values = rng.integers(0, 5, n).astype(np.float64)
-    elif kind == 2:  # neighbours closer than scikit-learn's 1e-7, and just farther
-        values = np.round(rng.normal(size=n), 1) + rng.choice([0.0, 5e-8, 2e-7], n)
-    elif kind == 3:
-        values = np.full(n, 3.0)
-    else:
-        values = rng.normal(size=n) * 1e6
-    values[rng.random(n) < rng.choice([0.0, 0.1, 0.5, 1.0])] = np.nan
-    return values
+    return drawn_column(rng, n, SKLEARN_NEIGHBOURS)
+
+
+def drawn_node(seed: int, most_rows: int, classes: list[int]):
+    """(generator, rows, classes, class codes, weights) of a drawn node."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(0, most_rows))
+    return (rng, n, *labels(rng, n, classes))
 
 
 def labels(rng, n: int, classes: list[int]):
@@ -66,9 +57,7 @@ def labels(rng, n: int, classes: list[int]):
 @settings(max_examples=150, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_numeric_splits_are_each_attributes_alone(seed):
-    rng = np.random.default_rng(seed)
-    n = int(rng.integers(0, 60))
-    k, y, w = labels(rng, n, [1, 2, 3, 7, 300])
+    rng, n, k, y, w = drawn_node(seed, 60, [1, 2, 3, 7, 300])
     exact = bool(rng.random() < 0.5)
     columns = [numeric_column(rng, n) for _ in range(int(rng.integers(1, 7)))]
     if exact:
@@ -91,9 +80,7 @@ def test_numeric_batches_split_by_cells_give_the_same_splits(monkeypatch):
 @settings(max_examples=150, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_nominal_splits_are_each_attributes_alone(seed):
-    rng = np.random.default_rng(seed)
-    n = int(rng.integers(0, 80))
-    k, y, w = labels(rng, n, [1, 2, 3, 5, 300])
+    rng, n, k, y, w = drawn_node(seed, 80, [1, 2, 3, 5, 300])
     sizes = [int(rng.integers(1, 15)) for _ in range(int(rng.integers(1, 8)))]
     columns = []
     for size in sizes:
