@@ -8,7 +8,8 @@ and before commas and at either end of a row, blank and comment lines between ro
 a row, CRLF and lone CR line ends, double quotes and escapes, rows too short or too long, sparse
 rows, undeclared nominal values, numbers liac-arff refuses or that an integer attribute truncates
 (``2.7``, ``-0.5``, ``1e300``), ``nan`` and ``inf`` in numeric and integer attributes, string and
-date attributes, and ``max_rows``. Weka's example files are compared in the same way.
+date attributes, ``max_rows``, and rows converted a few at a time. Weka's example files are
+compared in the same way.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dtcli.errors import DtreeError
-from dtcli.io.arff import reader
+from dtcli.io.arff import reader, simple
 
 WEKA = Path(__file__).resolve().parents[1] / "fixtures" / "weka" / "data"
 
@@ -99,9 +100,11 @@ def data_sections(draw):
 
 
 @settings(max_examples=400, deadline=None)
-@given(section=data_sections(), max_rows=st.sampled_from([0, 0, 3]))
-def test_drawn_files_read_alike_both_ways(section, max_rows):
-    assert_same(HEADER + section, max_rows)
+@given(section=data_sections(), max_rows=st.sampled_from([0, 0, 3]), batch=st.sampled_from([4096, 1, 2, 5]))
+def test_drawn_files_read_alike_both_ways(section, max_rows, batch):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(simple, "BATCH", batch)  # rows converted a few at a time, too
+        assert_same(HEADER + section, max_rows)
 
 
 def test_plain_rows_take_the_whole_section_path(monkeypatch):
