@@ -35,6 +35,14 @@ HEADER = """@relation r
 @attribute k {yes, no}
 @data
 """
+ATTRIBUTES = [
+    ("n", "NUMERIC"),
+    ("i", "INTEGER"),
+    ("c", ["a", "b c", "d"]),
+    ("s", "STRING"),
+    ("t", "STRING"),
+    ("k", ["yes", "no"]),
+]  # HEADER's attributes as liac-arff reads them (a date attribute reaches it as a string)
 # each cell is drawn from the first list (plainly written values) mostly, from the second now and then
 NUMBERS = (["1", "2.5", "-0.5", "2.7", "1e300", "?", "", "nan", "0"], ["inf", "-inf", "x", "1_0", "'3'", "'?'", "''"])
 NOMINALS = (["a", "'b c'", "d", "?", "", "'a'"], ["b c", "e", "'?'", '"a"', "'b\\'c'"])
@@ -129,3 +137,11 @@ def test_plain_rows_take_the_whole_section_path(monkeypatch):
 @pytest.mark.parametrize("path", sorted(WEKA.glob("*.arff")), ids=lambda p: p.name)
 def test_weka_files_read_alike_both_ways(path):
     assert_same(path.read_text(encoding="utf-8", errors="replace"))
+
+
+def test_a_value_longer_than_the_csv_modules_limit_is_left_to_liac_arff():
+    """csv refuses a field over 128 KiB; liac-arff reads it, so the file takes its path."""
+    text = HEADER + "1,2,a,'" + "x" * 200_000 + "',2020-01-02,yes\n"
+    assert reader.simple_columns(text[len(HEADER) :], 9, ATTRIBUTES, [n for n, _ in ATTRIBUTES]) is None
+    columns, _, lines = reader.parse_arff(text, "f.arff")
+    assert columns["s"].uniques == ["x" * 200_000] and lines.tolist() == [9]

@@ -83,7 +83,10 @@ def _lines(text: str):
 
 def _added(rows: list[str], columns: list) -> bool:
     """Whether ``rows`` were split into as many cells as ``columns`` and each cell converted."""
-    cells = list(csv.reader(rows, quotechar="'", skipinitialspace=True, strict=True))
+    try:
+        cells = list(csv.reader(rows, quotechar="'", skipinitialspace=True, strict=True))
+    except csv.Error:  # such as a value longer than the csv module's field limit (128 KiB)
+        return False
     if any(len(row) != len(columns) for row in cells):
         return False
     return all(column.add(cells) for column, cells in zip(columns, zip(*cells))) if cells else True
