@@ -139,10 +139,10 @@ def numeric_splits(columns: list[np.ndarray], y, w, n_classes: int, criterion: s
 
 def _numeric_batch(columns, y, w, n_classes: int, criterion: str, min_leaf: float, exact: bool) -> list:
     n_attributes = len(columns)
-    found = sorted_cuts(columns, y, w, n_classes, FEATURE_THRESHOLD)
-    if found is None or not len(found[4]):
+    cut = sorted_cuts(columns, y, w, n_classes, FEATURE_THRESHOLD)
+    if cut is None or not len(cut[4]):
         return [None] * n_attributes
-    v, running, known, _, attribute, position = found
+    v, running, known, _, attribute, position = cut
     left = running[attribute, position]
     right = known[attribute] - left
     ok = (left.sum(axis=1) >= min_leaf) & (right.sum(axis=1) >= min_leaf)
