@@ -96,7 +96,7 @@ def _row(node: Table, candidate, total: float, thresholds: Thresholds):
     else:
         shown = placed(Choice(candidate.test, candidate.ratio, candidate.gain), thresholds, node)
         threshold = shown.test.threshold
-        values = cut_branches(threshold)
+        values = cut_branches(threshold, attribute.time)
     row = attribute_figures(
         attribute.name,
         candidate.attribute,
@@ -112,6 +112,7 @@ def _row(node: Table, candidate, total: float, thresholds: Thresholds):
         [],
     )
     row.mdl = candidate.mdl if not attribute.is_nominal else None
+    row.time = attribute.time
     return row
 
 
