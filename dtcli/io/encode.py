@@ -31,7 +31,7 @@ from dtcli.io.csv.cells import parse_number
 from dtcli.io.names import check_columns, resolved
 from dtcli.io.read import RawData
 from dtcli.model.colnames import find, finder
-from dtcli.model.dates import date_format, iso_format
+from dtcli.model.dates import date_format, is_iso_form, iso_format, parse_iso
 from dtcli.model.table import MISSING, NOMINAL, NUMERIC, Attribute, LineRun, Schema, Table, saturate
 
 STRAY_SHARE = 0.9  # numbers at least this share of a nominal column's cells: numbers with stray text
@@ -100,6 +100,18 @@ def _parse_dates(column, time: str) -> tuple[np.ndarray, np.ndarray]:
         return numbers[codes], np.zeros(len(codes), dtype=bool)
     numbers, bad_unique = _parse_uniques(uniques, date_format(time).parse)
     return numbers[codes], bad_unique[codes]
+
+
+def _other_iso(column, values: np.ndarray, bad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A column of ISO 8601 dates for a model that read another ISO form (``2024-03-15`` where it read
+    ``2024-03-15T10:30:00Z``; a Parquet timestamp where it read a CSV file's text): the cells ``bad``
+    marks read in whatever ISO form each is written (``dates.parse_iso``); those still not dates stay marked."""
+    codes, uniques = column.factorize()
+    numbers, still = _parse_uniques(uniques, parse_iso)
+    values, bad = values.copy(), bad.copy()
+    values[bad] = numbers[codes[bad]]
+    bad[bad] = still[codes[bad]]
+    return values, bad
 
 
 def _iso_seconds(texts: list[str], time: str) -> np.ndarray | None:
@@ -303,6 +315,8 @@ def encode_for_schema(raw: RawData, schema: Schema) -> Encoded:
         column = raw.frame[column_of(attribute.name)]
         if attribute.kind == NUMERIC:
             values, bad = _parse_dates(column, attribute.time) if attribute.time else _parse_numbers(column)
+            if bad.any() and attribute.time and is_iso_form(attribute.time):
+                values, bad = _other_iso(column, values, bad)
             if bad.any():
                 row = int(np.flatnonzero(bad)[0])
                 what = f"dates written {attribute.time}" if attribute.time else "numeric"

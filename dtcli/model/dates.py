@@ -266,3 +266,18 @@ def _iso_pattern(sep, seconds: bool, digits: int, zones: set) -> str:
         pattern += "." + "S" * digits if digits else ""
         pattern += "" if zones == {None} else "'Z'" if zones == {True} else "XXX"
     return pattern
+
+
+ISO_FORM = re.compile(r"yyyy-MM-dd(?:('T'| )HH:mm(:ss(\.S{1,6})?)?('Z'|XXX)?)?")  # the formats iso_format gives
+
+
+def is_iso_form(pattern: str) -> bool:
+    """Whether ``pattern`` is one of the ISO 8601 forms ``iso_format`` finds in a CSV column."""
+    return ISO_FORM.fullmatch(pattern) is not None
+
+
+def parse_iso(text: str) -> float | None:
+    """Seconds since 1970-01-01T00:00:00 UTC of an ISO 8601 date or date-time of any form ``iso_format``
+    reads (a date alone: its midnight; no offset: UTC), or None if ``text`` is none of them."""
+    pattern = iso_format([text])
+    return None if pattern is None else date_format(pattern).parse(text)

@@ -129,8 +129,8 @@ class TestWithPyarrow:
     @pytest.mark.parametrize(
         "kind, advice",
         [
-            ("date", "a number (such as days since 1970-01-01) or a string"),
-            ("timestamp", "a number (such as days since 1970-01-01) or a string"),
+            ("time", "a number (such as seconds) or a string"),
+            ("duration", "a number (such as seconds) or a string"),
             ("list", "numbers or strings"),
             ("struct", "numbers or strings"),
             ("binary", "numbers or strings"),
@@ -141,8 +141,8 @@ class TestWithPyarrow:
 
         pa = self.pa
         values = {
-            "date": pa.array([datetime.date(2020, 1, 1)] * 2),
-            "timestamp": pa.array([datetime.datetime(2020, 1, 1)] * 2),
+            "time": pa.array([datetime.time(10, 30)] * 2),
+            "duration": pa.array([datetime.timedelta(seconds=5)] * 2),
             "list": pa.array([[1], [2, 3]]),
             "struct": pa.array([{"a": 1}, {"a": 2}]),
             "binary": pa.array([b"a", b"b"]),

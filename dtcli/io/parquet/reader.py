@@ -18,9 +18,11 @@ Types: string (and dictionary of strings) columns are nominal, their values in o
 appearance as the CSV reader gives them (surrounding spaces ignored; empty and ``?`` cells
 missing); bool columns nominal with the values ``true`` and ``false``; integer, floating-point
 and decimal columns numeric (as float64); a column of nulls alone reads as a CSV column of empty
-cells. Nulls and NaN are missing values. Date, time, timestamp, duration, binary, list, struct
-and map columns are refused, naming the column. Integer columns that must be read as text (a
-classification target, ``--nominal``) keep their digits (``7``, not ``7.0``).
+cells. Nulls and NaN are missing values. Date and timestamp columns read as the ISO 8601 text a CSV
+file of the same table holds (``dates_text``), so they are dates as there (or categories with
+``--nominal``); time, duration, binary, list, struct and map columns are refused, naming the column.
+Integer columns that must be read as text (a classification target, ``--nominal``) keep their
+digits (``7``, not ``7.0``).
 
 ``parts`` (the files of a path), ``column_kind`` (what an Arrow type reads as), ``nominal_values``,
 ``table_columns`` (an Arrow table of some of the rows as read here) and ``digest`` (the SHA-256
@@ -186,8 +188,8 @@ def _difference(kinds: list, first: list) -> str:
 
 
 def column_kind(kind, name: str, column: str) -> str:
-    """What a column of the Arrow type ``kind`` reads as: nominal, bool, integer, numeric or null; a
-    DataError naming the file ``name`` and the ``column`` for a type dtree cannot read."""
+    """What a column of the Arrow type ``kind`` reads as: nominal, bool, integer, numeric, date or null;
+    a DataError naming the file ``name`` and the ``column`` for a type dtree cannot read."""
     import pyarrow.types as t
 
     if t.is_dictionary(kind):
@@ -202,7 +204,9 @@ def column_kind(kind, name: str, column: str) -> str:
         return "numeric"
     if t.is_null(kind):
         return "null"
-    advice = "a number (such as days since 1970-01-01) or a string" if t.is_temporal(kind) else "numbers or strings"
+    if t.is_timestamp(kind) or t.is_date(kind):
+        return "date"
+    advice = "a number (such as seconds) or a string" if t.is_temporal(kind) else "numbers or strings"
     raise DataError(
         f"{name}: column {column!r} is of Parquet type {kind}, which dtree cannot read; convert it to {advice}"
     )
@@ -233,6 +237,8 @@ def _columns(handles: list, files: list[str], texts: set) -> tuple[Columns, dict
 def column_of(pieces: list, kinds: set, name: str, texts) -> tuple:
     """One column (its pieces, Arrow arrays of the ``kinds`` of ``column_kind``) as read: a TextColumn and
     the nominal Attribute its type declares (None for integers read as text), or a NumberColumn and None."""
+    if kinds == {"date"}:
+        return dates_text(pieces), None
     if kinds & {"nominal", "bool"} or (kinds == {"integer"} and name in texts):
         text = _text(pieces)
         return text, None if kinds == {"integer"} else Attribute(name, NOMINAL, nominal_values(text.uniques))
@@ -294,6 +300,42 @@ def _text(parts: list) -> TextColumn:
     first = pa.array(codes, mask=codes < 0).dictionary_encode()  # the strings in order of first appearance
     ordered = first.indices.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int32)
     return TextColumn(ordered, strings.dictionary.take(first.dictionary).to_pylist())
+
+
+def dates_text(parts: list) -> TextColumn:
+    """A date or timestamp column (its parts) as the ISO 8601 text pandas writes of it to CSV, with
+    ``T`` between date and time: ``2024-03-15`` when no value has a time of day other than midnight
+    and none a time zone, else ``2024-03-15T10:30:00`` with as many digits of a second (none, 3 or 6)
+    as the values need, and ``Z`` after each when the column has a time zone (the instants in UTC).
+    Nanoseconds are cut to microseconds, as a date's seconds since 1970 hold no finer."""
+    import pyarrow as pa
+
+    micros, zoned = [], False
+    for column in parts:
+        kind = column.type
+        zoned = zoned or (pa.types.is_timestamp(kind) and kind.tz is not None)
+        if pa.types.is_date(kind):
+            column = column.cast(pa.timestamp("s"))
+        column = column.cast(pa.timestamp("us", tz=getattr(column.type, "tz", None)), safe=False)
+        for chunk in column.chunks:
+            micros.append(chunk.cast(pa.int64()).fill_null(np.iinfo(np.int64).min).to_numpy(zero_copy_only=False))
+    values = np.concatenate(micros) if micros else np.zeros(0, dtype=np.int64)
+    known = values != np.iinfo(np.int64).min
+    distinct, first, inverse = np.unique(values[known], return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")  # the texts in order of first appearance, as every reader keeps
+    rank = np.empty(len(order), dtype=np.int32)
+    rank[order] = np.arange(len(order), dtype=np.int32)
+    codes = np.full(len(values), -1, dtype=np.int32)
+    codes[known] = rank[inverse.reshape(-1)]
+    day = 86_400_000_000
+    if not zoned and not (distinct % day).any():
+        unit = "D"
+    else:
+        unit = "s" if not (distinct % 1_000_000).any() else "ms" if not (distinct % 1000).any() else "us"
+    texts = np.datetime_as_string(
+        distinct[order].astype("datetime64[us]"), unit=unit, timezone="UTC" if zoned else "naive"
+    )
+    return TextColumn(codes, texts.tolist())
 
 
 def _numbers(parts: list) -> np.ndarray:
