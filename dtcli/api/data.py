@@ -97,15 +97,18 @@ def categories(frame) -> dict[str, list]:
 
 def frame_columns(frame) -> tuple[list[str], list]:
     """(names, columns as numpy arrays) of a DataFrame: numeric columns as float64 (NaN missing, pandas'
-    nullable integers too), every other column as objects; a column of dates is refused (give numbers or text)."""
+    nullable integers too), every other column as objects, dates and date-times as their ISO 8601 text
+    (``date_texts``); a column of durations is refused (give numbers)."""
     names, columns = [], []
     for name in frame.columns:
         series = frame[name]
         dtype = series.dtype
         kind = getattr(dtype, "kind", "O")
-        if kind in "mM":
-            raise DataError(f"{FRAME}: column {name!r} holds dates or durations: convert it to numbers or to text")
-        if kind in "iu" and not series.isna().any():
+        if kind == "m":
+            raise DataError(f"{FRAME}: column {name!r} holds durations: convert it to numbers (such as seconds)")
+        if kind == "M":
+            values = date_texts(series)
+        elif kind in "iu" and not series.isna().any():
             values = series.to_numpy()  # whole numbers stay whole: the labels 1 and 0, not 1.0 and 0.0
         elif is_number_kind(kind):
             values = series.to_numpy(dtype=np.float64, na_value=np.nan)
@@ -114,6 +117,18 @@ def frame_columns(frame) -> tuple[list[str], list]:
         names.append(str(name))
         columns.append(values)
     return names, columns
+
+
+def date_texts(series) -> np.ndarray:
+    """A pandas column of dates or date-times as the ISO 8601 text a CSV file of it holds, as objects (None
+    for NaT): ``TextColumn.of_instants``, the instants of a column with a time zone in UTC."""
+    from dtcli.io.columns import TextColumn
+
+    zoned = getattr(series.dtype, "tz", None) is not None
+    if zoned:
+        series = series.dt.tz_convert("UTC").dt.tz_localize(None)
+    micros = series.to_numpy(dtype="datetime64[us]").view(np.int64)
+    return np.array(TextColumn.of_instants(micros, zoned).tolist(), dtype=object)
 
 
 def array_columns(data, names) -> tuple[list[str], list]:
@@ -221,8 +236,23 @@ def encode_column(name: str, cells, nominal: bool, source: str, declared=None):
     (a category's categories: its values, in their order) or not numeric."""
     if declared is None and not nominal and column_kind(cells) == NUMERIC:
         return Attribute(name, NUMERIC), numbers(cells, name, source), None
+    dates = None if declared is not None or nominal else iso_dates_of(cells)
+    if dates is not None:
+        return Attribute(name, NUMERIC, time=dates[0]), dates[1], None
     codes, values, firsts = nominal_codes(cells, declared)
     return Attribute(name, NOMINAL, values), codes, firsts
+
+
+def iso_dates_of(cells) -> tuple[str, np.ndarray] | None:
+    """(format, seconds since the epoch) of cells that are all text in one ISO 8601 form of a date (missing
+    cells aside), as a CSV column of them reads (``encode.iso_dates``), else None."""
+    present = [cell for cell in cells if not is_missing(cell)]
+    if not present or not all(isinstance(cell, str) for cell in present):
+        return None
+    from dtcli.io.columns import TextColumn
+    from dtcli.io.encode import iso_dates
+
+    return iso_dates(TextColumn.of([None if is_missing(cell) else cell for cell in cells]))
 
 
 def listed(value) -> list[str]:
@@ -304,9 +334,28 @@ def table_for(schema: Schema, data, names=None, options=None):
 
 def encode_for(attribute: Attribute, cells, source: str) -> np.ndarray:
     """One column encoded for a model's ``attribute`` (unseen nominal values: missing)."""
+    if attribute.time:
+        return dates_for(attribute, cells, source)
     if not attribute.is_nominal:
         return numbers(cells, attribute.name, source)
     codes = np.empty(len(cells), dtype=np.int32)
     for row, cell in enumerate(cells):
         codes[row] = MISSING if is_missing(cell) else attribute.code_of(cell if isinstance(cell, str) else str(cell))
     return codes
+
+
+def dates_for(attribute: Attribute, cells, source: str) -> np.ndarray:
+    """A column for a model's date ``attribute``: its cells as dates of the attribute's format (or of another
+    ISO 8601 form, as ``dtree predict`` reads them); DataError naming the first row that holds none."""
+    from dtcli.io.columns import TextColumn
+    from dtcli.io.encode import date_values
+
+    texts = [None if is_missing(cell) else cell if isinstance(cell, str) else str(cell) for cell in cells]
+    values, bad = date_values(TextColumn.of(texts), attribute.time)
+    if bad.any():
+        row = int(np.argmax(bad))
+        raise DataError(
+            f"{source}: column {attribute.name!r} must be dates written {attribute.time} for this model, "
+            f"but row {row + 1} holds {cells[row]!r}"
+        )
+    return values

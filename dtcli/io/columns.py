@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+NOT_AN_INSTANT = np.iinfo(np.int64).min  # a missing instant among int64 microseconds (numpy's NaT)
+
 
 @dataclass
 class NumberColumn:
@@ -52,6 +54,28 @@ class TextColumn:
             count=len(cells),
         )
         return cls(codes, list(index))
+
+    @classmethod
+    def of_instants(cls, micros: np.ndarray, zoned: bool) -> TextColumn:
+        """Instants (int64 microseconds since 1970-01-01T00:00:00 UTC, ``NOT_AN_INSTANT`` missing) as the
+        ISO 8601 text pandas writes of them to CSV: ``2024-03-15`` when every one is a midnight and
+        ``zoned`` is false, else ``2024-03-15 10:30:00`` with as many
+        digits of a second (none, 3 or 6) as they need, and ``Z`` after each when ``zoned`` (a column
+        with a time zone: the instants in UTC). Each distinct instant is formatted once."""
+        known = micros != NOT_AN_INSTANT
+        distinct, first, inverse = np.unique(micros[known], return_index=True, return_inverse=True)
+        order = np.argsort(first, kind="stable")  # the texts in order of first appearance, as every reader keeps
+        rank = np.empty(len(order), dtype=np.int32)
+        rank[order] = np.arange(len(order), dtype=np.int32)
+        codes = np.full(len(micros), -1, dtype=np.int32)
+        codes[known] = rank[inverse.reshape(-1)]
+        if not zoned and not (distinct % 86_400_000_000).any():
+            unit = "D"
+        else:
+            unit = "s" if not (distinct % 1_000_000).any() else "ms" if not (distinct % 1000).any() else "us"
+        instants = distinct[order].astype("datetime64[us]")
+        texts = np.datetime_as_string(instants, unit=unit, timezone="UTC" if zoned else "naive")
+        return cls(codes, [text.replace("T", " ") for text in texts.tolist()])
 
     def __len__(self) -> int:
         return len(self.codes)

@@ -102,6 +102,16 @@ def _parse_dates(column, time: str) -> tuple[np.ndarray, np.ndarray]:
     return numbers[codes], bad_unique[codes]
 
 
+def date_values(column, time: str) -> tuple[np.ndarray, np.ndarray]:
+    """A column of dates for a model's date attribute (format ``time``): seconds since the epoch (NaN
+    missing) and a mask of the cells that are not dates of that format, nor, for an ISO form, of another
+    ISO form (``_other_iso``)."""
+    values, bad = _parse_dates(column, time)
+    if bad.any() and is_iso_form(time):
+        values, bad = _other_iso(column, values, bad)
+    return values, bad
+
+
 def _other_iso(column, values: np.ndarray, bad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """A column of ISO 8601 dates for a model that read another ISO form (``2024-03-15`` where it read
     ``2024-03-15T10:30:00Z``; a Parquet timestamp where it read a CSV file's text): the cells ``bad``
@@ -149,7 +159,7 @@ def _strict_iso(time: str):
 ISO_PATTERN: dict = {}  # a date format: its zero-padded regular expression (False: not an ISO form)
 
 
-def _iso_dates(column) -> tuple[str, np.ndarray] | None:
+def iso_dates(column) -> tuple[str, np.ndarray] | None:
     """The ISO 8601 format of a text column all of whose non-missing cells are dates of one form
     (``dates.iso_format``) and its cells as seconds since the epoch, else None."""
     if isinstance(column, NumberColumn):
@@ -233,7 +243,7 @@ def _infer_column(raw: RawData, name: str, force_nominal: bool) -> tuple[Attribu
         # numbers used as codes: NA/NaN still mean missing, as in any numeric column
         codes, labels = _nominal_codes(column, na_too=True)
         return Attribute(name, NOMINAL, labels), codes
-    dates = None if force_nominal or declared is not None else _iso_dates(column)
+    dates = None if force_nominal or declared is not None else iso_dates(column)
     if dates is not None:
         return Attribute(name, NUMERIC, time=dates[0]), dates[1]
     codes, labels = _nominal_codes(column)
@@ -314,9 +324,7 @@ def encode_for_schema(raw: RawData, schema: Schema) -> Encoded:
     for attribute in schema.attributes:
         column = raw.frame[column_of(attribute.name)]
         if attribute.kind == NUMERIC:
-            values, bad = _parse_dates(column, attribute.time) if attribute.time else _parse_numbers(column)
-            if bad.any() and attribute.time and is_iso_form(attribute.time):
-                values, bad = _other_iso(column, values, bad)
+            values, bad = date_values(column, attribute.time) if attribute.time else _parse_numbers(column)
             if bad.any():
                 row = int(np.flatnonzero(bad)[0])
                 what = f"dates written {attribute.time}" if attribute.time else "numeric"

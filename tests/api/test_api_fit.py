@@ -159,3 +159,33 @@ def test_prune_is_the_model_dtree_prune_writes(run, tmp_path, method, options, a
         pandas = pytest.importorskip("pandas")
         frame = pandas.read_csv(options["data"])
         assert model.prune(method, **{**options, "data": frame}).to_json() == (tmp_path / "p.json").read_text()
+
+
+def test_dataframe_dates_train_the_tree_of_their_csv_file(tmp_path):
+    pandas = pytest.importorskip("pandas")
+    start = pandas.Timestamp("2023-01-01")
+    stamps = [start + pandas.Timedelta(days=5 * i, hours=(7 * i) % 24) for i in range(50)]
+    frame = pandas.DataFrame(
+        {
+            "day": pandas.to_datetime([s.normalize() for s in stamps]),
+            "stamp": pandas.to_datetime(stamps).tz_localize("Asia/Tokyo"),
+            "text_day": [s.strftime("%Y-%m-%d") for s in stamps],
+            "class": ["late" if s.month >= 5 and i % 13 else "early" for i, s in enumerate(stamps)],
+        }
+    )
+    frame.loc[3, "day"] = pandas.NaT
+    path = tmp_path / "dates.csv"
+    frame.to_csv(path, index=False)
+    for algorithm in ("c45", "cart"):
+        for column in ("day", "stamp", "text_day"):
+            others = [c for c in ("day", "stamp", "text_day") if c != column]
+            a = dtcli.fit(frame, algorithm=algorithm, ignore=others, ties="column")
+            b = dtcli.fit(path, algorithm=algorithm, ignore=others, ties="column")
+            assert a.tree.schema.attributes[0].time, column  # read as dates, not categories
+            assert a.to_text() == b.to_text()
+            assert np.array_equal(a.predict_proba(frame), b.predict_proba(path))
+            assert list(a.predict(path)) == list(b.predict(frame))
+    with pytest.raises(dtcli.DataError, match=r"column 'day' must be dates written yyyy-MM-dd .* row 2 holds 'soon'"):
+        dtcli.fit(frame, ignore=["stamp", "text_day"], algorithm="c45").predict({"day": ["2023-02-01", "soon"]})
+    with pytest.raises(dtcli.DataError, match="column 'wait' holds durations: convert it to numbers"):
+        dtcli.fit(frame.assign(wait=pandas.to_timedelta(range(50), unit="s")), algorithm="c45")

@@ -44,11 +44,11 @@ def test_date_and_timestamp_columns_read_as_the_iso_text_of_a_csv_file(tmp_path)
     assert texts(frame["day"]) == ["2024-03-15", None, "1969-12-31"]
     assert texts(frame["day64"]) == ["2024-03-15", None, "1969-12-31"]
     assert texts(frame["midnight"]) == ["2024-03-15", "2024-03-16", None]
-    assert texts(frame["time"]) == ["2024-03-15T10:30:00", "2024-03-15T10:30:00", "2024-03-16T00:00:05"]
-    assert texts(frame["milli"]) == ["2024-03-15T10:30:00.250", "2024-03-15T00:00:00.000", "2024-03-15T00:00:00.000"]
+    assert texts(frame["time"]) == ["2024-03-15 10:30:00", "2024-03-15 10:30:00", "2024-03-16 00:00:05"]
+    assert texts(frame["milli"]) == ["2024-03-15 10:30:00.250", "2024-03-15 00:00:00.000", "2024-03-15 00:00:00.000"]
     # the instants in UTC (the pyarrow array above was given Berlin's local times as UTC instants)
-    assert texts(frame["zoned"]) == ["2024-03-15T00:00:00Z", "2024-07-01T12:00:00Z", None]
-    assert frame["time"].uniques == ["2024-03-15T10:30:00", "2024-03-16T00:00:05"]  # each once, in order of appearance
+    assert texts(frame["zoned"]) == ["2024-03-15 00:00:00Z", "2024-07-01 12:00:00Z", None]
+    assert frame["time"].uniques == ["2024-03-15 10:30:00", "2024-03-16 00:00:05"]  # each once, in order of appearance
 
 
 def test_a_parquet_table_of_dates_trains_the_tree_its_csv_file_trains(run, tmp_path):

@@ -41,7 +41,7 @@ from typing import NamedTuple
 import numpy as np
 
 from dtcli.errors import DataError
-from dtcli.io.columns import Columns, NumberColumn, TextColumn
+from dtcli.io.columns import NOT_AN_INSTANT, Columns, NumberColumn, TextColumn
 from dtcli.io.csv.cells import MISSING_CELLS
 from dtcli.io.parquet.bounds import check_bounds
 from dtcli.io.source import format_size
@@ -303,11 +303,8 @@ def _text(parts: list) -> TextColumn:
 
 
 def dates_text(parts: list) -> TextColumn:
-    """A date or timestamp column (its parts) as the ISO 8601 text pandas writes of it to CSV, with
-    ``T`` between date and time: ``2024-03-15`` when no value has a time of day other than midnight
-    and none a time zone, else ``2024-03-15T10:30:00`` with as many digits of a second (none, 3 or 6)
-    as the values need, and ``Z`` after each when the column has a time zone (the instants in UTC).
-    Nanoseconds are cut to microseconds, as a date's seconds since 1970 hold no finer."""
+    """A date or timestamp column (its parts) as the ISO 8601 text a CSV file of it holds
+    (``TextColumn.of_instants``: the instants in microseconds since 1970, UTC for a zoned column)."""
     import pyarrow as pa
 
     micros, zoned = [], False
@@ -318,24 +315,8 @@ def dates_text(parts: list) -> TextColumn:
             column = column.cast(pa.timestamp("s"))
         column = column.cast(pa.timestamp("us", tz=getattr(column.type, "tz", None)), safe=False)
         for chunk in column.chunks:
-            micros.append(chunk.cast(pa.int64()).fill_null(np.iinfo(np.int64).min).to_numpy(zero_copy_only=False))
-    values = np.concatenate(micros) if micros else np.zeros(0, dtype=np.int64)
-    known = values != np.iinfo(np.int64).min
-    distinct, first, inverse = np.unique(values[known], return_index=True, return_inverse=True)
-    order = np.argsort(first, kind="stable")  # the texts in order of first appearance, as every reader keeps
-    rank = np.empty(len(order), dtype=np.int32)
-    rank[order] = np.arange(len(order), dtype=np.int32)
-    codes = np.full(len(values), -1, dtype=np.int32)
-    codes[known] = rank[inverse.reshape(-1)]
-    day = 86_400_000_000
-    if not zoned and not (distinct % day).any():
-        unit = "D"
-    else:
-        unit = "s" if not (distinct % 1_000_000).any() else "ms" if not (distinct % 1000).any() else "us"
-    texts = np.datetime_as_string(
-        distinct[order].astype("datetime64[us]"), unit=unit, timezone="UTC" if zoned else "naive"
-    )
-    return TextColumn(codes, texts.tolist())
+            micros.append(chunk.cast(pa.int64()).fill_null(NOT_AN_INSTANT).to_numpy(zero_copy_only=False))
+    return TextColumn.of_instants(np.concatenate(micros) if micros else np.zeros(0, dtype=np.int64), zoned)
 
 
 def _numbers(parts: list) -> np.ndarray:
