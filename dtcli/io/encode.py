@@ -31,7 +31,7 @@ from dtcli.io.csv.cells import parse_number
 from dtcli.io.names import check_columns, resolved
 from dtcli.io.read import RawData
 from dtcli.model.colnames import find, finder
-from dtcli.model.dates import date_format, is_iso_form, iso_format, parse_iso
+from dtcli.model.dates import ISO, date_format, is_iso_form, iso_format, mixed_iso_format, parse_iso
 from dtcli.model.table import MISSING, NOMINAL, NUMERIC, Attribute, LineRun, Schema, Table, saturate
 
 STRAY_SHARE = 0.9  # numbers at least this share of a nominal column's cells: numbers with stray text
@@ -165,13 +165,13 @@ def iso_dates(column) -> tuple[str, np.ndarray] | None:
     if isinstance(column, NumberColumn):
         return None
     _, uniques = column.factorize()
-    cells = [text for text in (str(u).strip() for u in uniques) if text not in MISSING_ANY]
+    cells = [text for text in (str(u).strip() for u in uniques) if text not in MISSING_ANY + MISSING_NUMERIC]
     if not cells or not cells[0][:1].isdigit():
         return None
-    time = iso_format(cells)
+    time = iso_format(cells) or mixed_iso_format(cells)
     if time is None:
         return None
-    values, bad = _parse_dates(column, time)
+    values, bad = date_values(column, time)
     return None if bad.any() else (time, values)
 
 
@@ -211,6 +211,12 @@ def infer_table(
     nominal = resolved(columns, list(nominal), "--nominal", raw.source)
     if target in ignore:
         raise DataError(f"{raw.source}: the target column {target!r} cannot be ignored")
+    if len(columns) == 1 and not raw.declared and UNSPLIT.search(columns[0]):
+        shown = columns[0] if len(columns[0]) <= 40 else columns[0][:37] + "..."
+        raise DataError(
+            f"{raw.source}: the file reads as one column, {shown!r}, and leaves nothing to split on; if its "
+            "columns are separated by something other than , ; tab or |, give it with --sep (such as --sep ' ')"
+        )
     attributes, data = [], []
     for name in columns:
         if name in ignore or name == target:
@@ -229,6 +235,9 @@ def infer_table(
         raise DataError(f"{raw.source}: --task regression needs a numeric target, and {target!r} is not numeric")
     schema = Schema(tuple(attributes), target_attr)
     return Table(schema, data, y, source=raw.source, sha256=raw.sha256, lines=LineRun.of(raw.lines))
+
+
+UNSPLIT = re.compile(r"\S[\s:/\\#~^]+\S")  # a lone column's name that looks like several run together
 
 
 def _infer_column(raw: RawData, name: str, force_nominal: bool) -> tuple[Attribute, np.ndarray]:
@@ -255,11 +264,14 @@ def _check_stray(raw: RawData, name: str, attribute: Attribute, strict: bool, no
     if attribute.kind != NOMINAL or name in raw.declared:
         return
     found = stray_text(raw.frame[name])
+    kind = "is numeric"
+    if found is None:
+        found, kind = stray_date(raw.frame[name]), "holds ISO 8601 dates"
     if found is None:
         return
     row, cell = found
     cell = cell if len(cell) <= 40 else cell[:37] + "..."
-    head = f"{raw.source}: column {name!r} is numeric but {_where(raw, row)} has {cell!r}"
+    head = f"{raw.source}: column {name!r} {kind} but {_where(raw, row)} has {cell!r}"
     option = f"--nominal {shlex.quote(name)}"
     if strict:
         raise DataError(f"{head}; refused by --strict (fix the cell or write ? for a missing value, or use {option} "
@@ -284,6 +296,29 @@ def stray_text(column) -> tuple[int, str] | None:
     if any(CODE.match(str(cell).strip()) and parse_number(str(cell)) is not None for cell in uniques):
         return None
     row = int(np.flatnonzero(bad)[0])
+    return row, str(column.cell(row)).strip()
+
+
+def stray_date(column) -> tuple[int, str] | None:
+    """(row, cell) of the first cell that is not an ISO 8601 date of the calendar (``dates.parse_iso``) in a
+    column of such dates with stray text (at least ``STRAY_SHARE`` of its non-missing cells dates, not all,
+    as ``2023-02-29`` among them makes it); else None. Looked at only when its first value starts as a date."""
+    if isinstance(column, NumberColumn):
+        return None
+    codes, uniques = column.factorize()
+    texts = [str(cell).strip() for cell in uniques]
+    known = [i for i, text in enumerate(texts) if text not in MISSING_ANY + MISSING_NUMERIC]
+    if not known or not ISO.match(texts[known[0]]):
+        return None
+    dates = np.zeros(len(uniques) + 1, dtype=bool)
+    stray = np.zeros(len(uniques) + 1, dtype=bool)
+    for i in known:
+        dates[i] = parse_iso(texts[i]) is not None
+        stray[i] = not dates[i]
+    n_dates, n_stray = int(dates[codes].sum()), int(stray[codes].sum())
+    if not n_stray or n_dates < STRAY_SHARE * (n_dates + n_stray):
+        return None
+    row = int(np.flatnonzero(stray[codes])[0])
     return row, str(column.cell(row)).strip()
 
 

@@ -268,6 +268,27 @@ def _iso_pattern(sep, seconds: bool, digits: int, zones: set) -> str:
     return pattern
 
 
+def mixed_iso_format(cells) -> str | None:
+    """The format of ISO 8601 cells of several forms, dates among date-times or date-times with and without
+    seconds (``2024-03-15`` beside ``2024-03-15T10:30``): the finest (seconds if any has them, the most
+    fraction digits, ``T`` if any is written so); None when a cell is no ISO 8601 date, when all are dates,
+    or when date-times with and without an offset mix (a date alone has none to disagree)."""
+    seps, seconds, digits, zones = set(), False, 0, set()
+    for cell in cells:
+        found = ISO.fullmatch(cell.strip())
+        if found is None:
+            return None
+        if found.group("sep") is None:
+            continue
+        seps.add(found.group("sep"))
+        seconds = seconds or found.group(7) is not None
+        digits = max(digits, len(found.group("frac") or ""))
+        zones.add(None if found.group("zone") is None else found.group("zone") == "Z")
+    if not seps or (None in zones and len(zones) > 1):
+        return None
+    return _iso_pattern("T" if "T" in seps else " ", seconds, digits, zones)
+
+
 ISO_FORM = re.compile(r"yyyy-MM-dd(?:('T'| )HH:mm(:ss(\.S{1,6})?)?('Z'|XXX)?)?")  # the formats iso_format gives
 
 

@@ -19,6 +19,8 @@ import re
 
 DATE_LIKE = re.compile(r"\s*(\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\d{4}[-/.]\d{1,2}[-/.]\d{1,2})([ T]\S*)?\s*")  # a date?
 
+ISO_START = re.compile(r"\s*\d{4}-\d{2}-\d{2}(?:[T ]|\s*$)")  # dates written as ISO 8601 begins them
+
 IDENTIFIER_SHARE = 0.9  # a nominal column with a different value on at least this share of its rows looks like an ID
 IDENTIFIER_MIN_ROWS = 6  # below this many rows with a value, every column looks like one
 NEAR_SHARE = 0.5  # more distinct values than this share of the rows with one: a near-identifier ...
@@ -43,12 +45,15 @@ def identifier_message(source: str, name: str, distinct: int, known: int, shown=
     option = f"--ignore {shown(name)}" if name.isidentifier() else f"--ignore '{shown(name)}'"
     if distinct < IDENTIFIER_SHARE * known:
         dates = all(DATE_LIKE.fullmatch(v) for v in values[:50])
+        iso = dates and all(ISO_START.match(v) for v in values[:50])
         return (
             f"{source}: column {shown(name)} has {distinct:,} different values in {known:,} rows "
             f"({100 * distinct / known:.0f}%), fewer than two rows a value: information gain favours such "
             f"many-valued attributes (Mitchell 3.7.3, the Date example): leave it out with {option}"
             + ("; or, as it seems to hold dates, write every one as ISO 8601 (2024-03-15, 2024-03-15T10:30) "
-               "and dtree reads them as time" if dates else "")
+               "and dtree reads them as time" if dates and not iso else "")
+            + ("; or, as it seems to hold ISO 8601 dates, mend the cells that are none (a day the calendar "
+               "lacks, another time zone) or write ? for them, and dtree reads them as time" if iso else "")
         )  # fmt: skip
     return (
         f"{source}: column {shown(name)} has {distinct} different values in {known} rows, as an "

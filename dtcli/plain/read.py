@@ -71,8 +71,8 @@ def read_plain(path: str, target: str | None, ignore, limits: Limits, numeric_cl
     header, sep, rows = records
     if not rows or (limits.max_rows and len(rows) > limits.max_rows):
         return None
-    if len(set(header)) != len(header) or "" in header or clash(header):
-        return None
+    if len(set(header)) != len(header) or "" in header or clash(header) or len(header) == 1:
+        return None  # (one column: the full reader judges whether it looks like several run together)
     target = header[-1] if target is None else target
     ignored = ignore(header)
     if target not in header or target in ignored or any(name not in header for name in ignored):

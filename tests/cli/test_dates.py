@@ -120,7 +120,7 @@ def test_old_models_without_dates_load_unchanged(run, tmp_path):
     assert run("show", model, "-f", "text").stdout.startswith("x <= 2.5")
 
 
-def test_nominal_keeps_a_date_column_nominal_and_a_mix_stays_nominal(run, tmp_path):
+def test_nominal_keeps_a_date_column_nominal_and_a_mix_of_forms_is_dates(run, tmp_path):
     path, _ = table(tmp_path, rows=30)
     model = tmp_path / "m.json"
     assert run("train", path, "-a", "c45", "--nominal", "day", "-q", "-o", model).exit_code == 0
@@ -128,11 +128,34 @@ def test_nominal_keeps_a_date_column_nominal_and_a_mix_stays_nominal(run, tmp_pa
     assert day["kind"] == "nominal" and "2024" in day["values"][0]
     mixed = tmp_path / "mixed.csv"
     rows = [f"2024-01-{d:02d},{'a' if d < 10 else 'b'}" for d in range(1, 21)]
-    rows[3] = "2024-01-04T10:00,a"  # a date-time among dates: another form
+    rows[3] = "2024-01-04T10:00,a"  # a date-time among dates: another form, read in the finer one
+    mixed.write_text("day,class\n" + "\n".join(rows) + "\n")
+    assert run("train", mixed, "-a", "c45", "-q", "-o", model).exit_code == 0
+    day = json.loads(model.read_text())["schema"]["attributes"][0]
+    assert day["kind"] == "numeric" and day["date"]["format"] == "yyyy-MM-dd'T'HH:mm"
+    assert run("show", model, "-f", "text").stdout.startswith("day <= 2024-01-09T00:00: a")
+    rows[5] = "2024-01-06T10:00Z,a"  # zoned and zone-less date-times: which instant is meant is not known
     mixed.write_text("day,class\n" + "\n".join(rows) + "\n")
     assert run("train", mixed, "-a", "c45", "-q", "-o", model).exit_code == 0
     day = json.loads(model.read_text())["schema"]["attributes"][0]
     assert day["kind"] == "nominal" and "date" not in day
+
+
+def test_a_cell_that_is_no_date_among_iso_dates_is_named_and_strict_refuses_it(run, tmp_path):
+    path = tmp_path / "typo.csv"
+    rows = [f"2023-02-{d:02d},{'a' if d < 15 else 'b'}" for d in range(1, 29)] * 2
+    rows[40] = "2023-02-29,b"
+    rows[7] = "NA,a"  # a missing date, as a number column's NA is
+    path.write_text("day,class\n" + "\n".join(rows) + "\n")
+    warned = run("train", path, "-a", "c45", "-q")
+    said = "column 'day' holds ISO 8601 dates but line 42 has '2023-02-29'; it is read as nominal"
+    assert said in warned.stderr, warned.stderr
+    refused = run("train", path, "-a", "c45", "--strict", "-q")
+    assert refused.exit_code == 1 and "line 42 has '2023-02-29'; refused by --strict" in refused.output
+    rows[40] = "?,b"
+    path.write_text("day,class\n" + "\n".join(rows) + "\n")
+    mended = run("train", path, "-a", "c45", "-f", "text", "--strict")
+    assert mended.exit_code == 0 and mended.stdout.startswith("day <= 2023-02-14: a"), mended.output
 
 
 @pytest.mark.parametrize(

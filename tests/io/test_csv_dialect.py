@@ -211,3 +211,29 @@ def test_dask_reader_takes_the_detected_separator_and_refuses_decimal_commas(tmp
     europe = written(tmp_path, "europe.csv", "a;b\n1,5;x\n2,5;y\n")
     with pytest.raises(DataError, match=r"europe\.csv: --engine dask does not read numbers written with a decimal"):
         read_frame(europe)
+
+
+def test_an_excel_sep_line_that_does_not_split_the_header_is_refused(tmp_path):
+    path = tmp_path / "wrong.csv"
+    path.write_text("sep=,\na;b;cls\n1;2;x\n3;4;y\n")
+    with pytest.raises(DataError) as error:
+        read_data(str(path))
+    assert str(error.value) == (
+        f"{path}: its first line, 'sep=,', does not split the header line into columns; "
+        "the file seems separated by ';': give --sep ';'"
+    )
+
+
+@pytest.mark.parametrize("sep", [" ", ":", "  "])
+def test_a_file_that_reads_as_one_column_run_together_is_refused_when_training(run, tmp_path, sep):
+    path = tmp_path / "iris.txt"
+    rows = ["sepal_length sepal_width species", "5.1 3.5 setosa", "7.0 3.2 versicolor", "6.3 3.3 virginica"]
+    path.write_text("\n".join(row.replace(" ", sep) for row in rows) + "\n")
+    for command in (["train", path, "-a", "c45"], ["gain", path], ["evaluate", path, "--cv", "2"]):
+        result = run(*command)
+        assert result.exit_code == 1, command
+        assert f"the file reads as one column, 'sepal_length{sep}sepal_width{sep}species'" in result.output
+        assert "give it with --sep (such as --sep ' ')" in result.output
+    lone = tmp_path / "lone.csv"  # one column of one word: the base case of ID3, a leaf
+    lone.write_text("PlayTennis\nyes\nno\nyes\n")
+    assert run("train", lone, "-f", "text").stdout == ": yes (3.0/1.0)\n"

@@ -64,6 +64,13 @@ def detect(data, path: str, source: str, sep: str | None = None, decimal: str | 
     notes = []
     if sep is None and excel:
         sep = excel.group(1).decode("utf-8", "replace")
+        if lines and _widths(lines[:1], sep)[:1] == [1]:
+            guess, _ = _separator(lines, source)
+            if _widths(lines[:1], guess)[:1] != [1]:
+                raise DataError(
+                    f"{source}: its first line, {'sep=' + sep!r}, does not split the header line into columns; "
+                    f"the file seems separated by {name(guess)}: give --sep {name(guess)}"
+                )
     if sep is None and path.lower().removesuffix(".gz").endswith(".tsv"):
         sep = "\t"
     if sep is None:
