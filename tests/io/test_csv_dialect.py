@@ -237,3 +237,14 @@ def test_a_file_that_reads_as_one_column_run_together_is_refused_when_training(r
     lone = tmp_path / "lone.csv"  # one column of one word: the base case of ID3, a leaf
     lone.write_text("PlayTennis\nyes\nno\nyes\n")
     assert run("train", lone, "-f", "text").stdout == ": yes (3.0/1.0)\n"
+
+
+def test_excel_trailing_empty_columns_are_dropped_however_many(tmp_path):
+    path = tmp_path / "excel.csv"
+    path.write_text("a;b;cls;;;\n1,5;x;yes;;;\n2,5;y;no;;;\n;;;;;\n3,5;x;yes;;;\n")
+    frame = read_data(str(path)).frame
+    assert list(frame.columns) == ["a", "b", "cls"]
+    assert np.array_equal(frame["a"].values, [1.5, 2.5, np.nan, 3.5], equal_nan=True)  # ;;;;; a row of nothing
+    path.write_text("a;b;cls;;;\n1,5;x;yes;;3;\n2,5;y;no;;;\n")
+    with pytest.raises(DataError, match="column 5 has no name in the header line; name it"):
+        read_data(str(path))

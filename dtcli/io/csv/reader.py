@@ -122,7 +122,7 @@ def _named(columns: list, header: list[str], source: str) -> Columns:
     """The columns under their header names; an unnamed column must be empty and is dropped."""
     seen: dict[str, int] = {}
     for position, name in enumerate(header, start=1):
-        if name in seen:
+        if name in seen and name != "":  # (unnamed columns: dropped below when empty, else refused)
             raise DataError(
                 f"{source}: column name {name!r} appears twice (columns {seen[name]} and {position}); "
                 "rename one of them"
