@@ -248,3 +248,19 @@ def test_excel_trailing_empty_columns_are_dropped_however_many(tmp_path):
     path.write_text("a;b;cls;;;\n1,5;x;yes;;3;\n2,5;y;no;;;\n")
     with pytest.raises(DataError, match="column 5 has no name in the header line; name it"):
         read_data(str(path))
+
+
+def test_commas_that_look_like_thousands_separators_are_noted(tmp_path):
+    path = tmp_path / "amounts.csv"
+    path.write_text("amount;region;cls\n2,752;N;big\n693;S;small\n3,334;N;big\n1,250;S;big\n")
+    dialect = detect(path.read_bytes(), str(path), "amounts.csv")
+    assert dialect.decimal == ","
+    assert dialect.note == (
+        "amounts.csv: read with ',' as the decimal mark, but every number written with a comma has three digits "
+        "after it (1,250), as a thousands separator writes them; if the comma groups thousands, write the "
+        "numbers without it (a decimal comma reads 2,752 as 2.752)"
+    )
+    path.write_text("amount;region;cls\n2,752;N;big\n0,693;S;small\n3,334;N;big\n1,250;S;big\n")  # 0,693: a decimal
+    assert detect(path.read_bytes(), str(path), "amounts.csv").note is None
+    path.write_text("amount;region;cls\n2,75;N;big\n1,693;S;small\n3,334;N;big\n1,250;S;big\n")
+    assert detect(path.read_bytes(), str(path), "amounts.csv").note is None

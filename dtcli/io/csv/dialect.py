@@ -27,6 +27,8 @@ SEPARATORS = (",", "\t", ";", "|")
 NAMES = {",": "','", "\t": "tab", ";": "';'", "|": "'|'"}
 SAMPLE_BYTES = 1 << 16
 SAMPLE_LINES = 500
+THOUSANDS = re.compile(r"[+-]?[1-9][0-9]{0,2},[0-9]{3}")  # 2,752: a thousands separator's, or a decimal comma's?
+GROUPED_MIN = 3  # distinct such cells before the note
 EXCEL_LINE = re.compile(rb'[ \t]*"?sep=([^\r\n"])"?[ \t]*(?=\r\n|\r|\n|$)', re.IGNORECASE)
 # a cell (quotes and spaces around it allowed) between separators or line ends; %(sep)s: the separator
 START = rb'(?<![^%(sep)s\r\n])( *"?[+-]?'
@@ -160,10 +162,25 @@ def _decimal(rows: list[str], sep: str, source: str) -> tuple[str, str | None]:
     if b"." in text:  # (a scan with look-behinds costs: most such files hold no point at all)
         dotted = point.search(text) or next((m for m in grouped.finditer(text) if b"," not in m.group()), None)
     if dotted is None:
-        return ",", None
+        return ",", _grouping_note(comma, text, source)
     one, other = (match.group().decode("utf-8").strip(' "') for match in (found, dotted))
     return ".", (
         f"{source}: some numbers have a decimal comma ({one}), others a decimal point ({other}): read with "
         "'.' as the decimal mark, so those with a comma are text; give --decimal , to read commas (a point is then "
         "refused)"
+    )
+
+
+def _grouping_note(comma: re.Pattern, text: bytes, source: str) -> str | None:
+    """A note when every sampled number written with a comma looks like a thousands separator's (``2,752``:
+    one to three digits, not a lone 0, then exactly three; at least ``GROUPED_MIN`` such cells), which the
+    decimal comma reads as 2.752."""
+    cells = {match.group().decode("utf-8").strip(' "') for match in comma.finditer(text)}
+    if len(cells) < GROUPED_MIN or not all(THOUSANDS.fullmatch(cell) for cell in cells):
+        return None
+    shown = min(cells)
+    return (
+        f"{source}: read with ',' as the decimal mark, but every number written with a comma has three digits "
+        f"after it ({shown}), as a thousands separator writes them; if the comma groups thousands, write the "
+        "numbers without it (a decimal comma reads 2,752 as 2.752)"
     )
