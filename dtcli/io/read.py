@@ -45,6 +45,7 @@ class RawData:
     lines: np.ndarray | None = None
     raw: bytes | bytearray | None = None
     sep: str = ","
+    decimal: str = "."
 
     def echo_lines(self) -> list[str] | None:
         """The header and data lines as written (CSV without quotes or blank lines), else None."""
@@ -102,7 +103,7 @@ def read_data(
     got = read_input(path, DATA, limits.max_bytes, fingerprint=fingerprint)
     source, data, digest = got.source, got.data, got.sha256
     kind = format_in or _guess_format(path, data)
-    sep, raw = ",", None
+    sep, raw, decimal = ",", None, "."
     if kind == "arff":
         text = data.decode("utf-8")
         del got, data  # the text alone from here on
@@ -112,14 +113,14 @@ def read_data(
     else:
         notes: list[str] = []
         dialect = (limits.sep, limits.decimal, notes)
-        frame, lines, sep, raw = parse_csv(data, source, path, set(text_columns), limits.max_rows, *dialect)
+        frame, lines, sep, raw, decimal = parse_csv(data, source, path, set(text_columns), limits.max_rows, *dialect)
         declared = {}
         _tell(notes)
     if len(frame.columns) == 0:
         raise DataError(f"{source}: no columns found; the first line must name the columns")
     if lines is not None and len(lines) != len(frame):
         lines = None
-    return RawData(frame, source, digest, declared=declared, lines=lines, raw=raw, sep=sep)
+    return RawData(frame, source, digest, declared=declared, lines=lines, raw=raw, sep=sep, decimal=decimal)
 
 
 def _tell(notes: list[str]) -> None:

@@ -115,10 +115,11 @@ def predict_table(tree, table, quiet: bool):
     return probabilities.argmax(axis=1), probabilities
 
 
-def _columns(tree, predicted, probabilities, proba: bool, why, rows: range) -> dict:
-    """The CSV columns added to DATA's for ``rows``: prediction, proba_<class> with --proba, path with --explain."""
+def _columns(tree, predicted, probabilities, proba: bool, why, rows: range, decimal: str = ".") -> dict:
+    """The CSV columns added to DATA's for ``rows``: prediction, proba_<class> with --proba, path with --explain
+    (numbers with the ``decimal`` mark)."""
     predicted, probabilities = predicted[rows.start : rows.stop], probabilities[rows.start : rows.stop]
-    columns = added_columns(tree, predicted, probabilities, proba)
+    columns = added_columns(tree, predicted, probabilities, proba, decimal)
     if why is not None:
         from dtcli.render.why import paths_cell
 
@@ -157,7 +158,10 @@ def csv_output(raw, tree, predicted, probabilities, proba: bool, why, warned: bo
         echo = raw.echo_blocks(ECHO_ROWS)  # (numbers as formatted are plain; a path is quoted where it must be)
         if echo is not None:
             return _echoed(
-                echo, raw.sep, names, lambda rows: _columns(tree, predicted, probabilities, proba, why, rows)
+                echo,
+                raw.sep,
+                names,
+                lambda rows: _columns(tree, predicted, probabilities, proba, why, rows, raw.decimal),
             )
     if not warned:
         warn_replaced(raw.source, replaced)

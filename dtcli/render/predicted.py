@@ -5,15 +5,16 @@ from __future__ import annotations
 import numpy as np
 
 
-def added_columns(tree, predicted: np.ndarray, probabilities: np.ndarray, proba: bool) -> dict:
+def added_columns(tree, predicted: np.ndarray, probabilities: np.ndarray, proba: bool, decimal: str = ".") -> dict:
     """The columns ``predict`` adds (arrays of str): prediction, and with ``proba`` (classification)
-    proba_<class> for each class."""
+    proba_<class> for each class; numbers with the ``decimal`` mark (a decimal-comma file's rows, echoed,
+    get ``0,25``, so that the output reads as its input does)."""
     if tree.schema.is_regression:
-        return {"prediction": formatted(predicted, "{:.10g}")}
+        return {"prediction": formatted(predicted, "{:.10g}", decimal)}
     columns = {"prediction": np.asarray(tree.classes, dtype=object)[predicted] if len(predicted) else []}
     if proba:
         for j, label in enumerate(tree.classes):
-            columns[f"proba_{label}"] = formatted(probabilities[:, j], SHORTEST)
+            columns[f"proba_{label}"] = formatted(probabilities[:, j], SHORTEST, decimal)
     return columns
 
 
@@ -26,7 +27,7 @@ def shortest(value: float) -> str:
 SHORTEST = "shortest"  # formatted's spec for ``shortest``: probabilities at full precision
 
 
-def formatted(values: np.ndarray, spec: str) -> np.ndarray:
+def formatted(values: np.ndarray, spec: str, decimal: str = ".") -> np.ndarray:
     """``spec.format(v)`` (or with SHORTEST, ``shortest(v)``) of each float64 value (an array of str
     objects), formatted once per distinct value: distinct bit patterns, so -0.0 and 0.0 (and NaNs)
     keep their own text."""
@@ -35,7 +36,7 @@ def formatted(values: np.ndarray, spec: str) -> np.ndarray:
     ordered = np.sort(bits)  # (np.unique imports numpy.ma: milliseconds of start-up)
     distinct = ordered[np.append(True, ordered[1:] != ordered[:-1])] if len(ordered) else ordered
     write = shortest if spec == SHORTEST else spec.format
-    texts = np.array([write(v) for v in distinct.view(np.float64).tolist()], dtype=object)
+    texts = np.array([write(v).replace(".", decimal) for v in distinct.view(np.float64).tolist()], dtype=object)
     return texts[np.searchsorted(distinct, bits)]
 
 

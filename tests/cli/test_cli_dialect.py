@@ -85,6 +85,24 @@ def test_predict_echoes_the_rows_as_written(run, files):
     assert lines[1] == "5,1;3,5;1,4;0,2;Iris-setosa;Iris-setosa"
 
 
+def test_predicted_numbers_take_the_files_decimal_mark_and_read_back(run, files):
+    assert run("train", "europe.csv", "-a", "c45", "-q", "-o", "e.json").exit_code == 0
+    assert run("predict", "e.json", "europe.csv", "--proba", "-q", "-o", "out.csv").exit_code == 0
+    lines = Path("out.csv").read_text().splitlines()
+    row = next(line for line in lines if "Iris-versicolor;Iris-virginica;" in line)
+    assert re.fullmatch(r"[0-9,;]+;Iris-versicolor;Iris-virginica;0;0,\d+;0,\d+", row), row
+    again = run("evaluate", "e.json", "out.csv", "-f", "json")
+    assert again.exit_code == 0 and json.loads(again.stdout)["summary"]["correct"] == 147
+    frame = pd.read_csv(IRIS).rename(columns={"class": "width"})  # a numeric target: a regression tree
+    frame["width"] = frame["petalwidth"] * 1.5 + 0.05
+    frame.drop(columns=["petalwidth"]).to_csv("reg.csv", index=False, sep=";", decimal=",")
+    assert run("train", "reg.csv", "-a", "cart", "--max-depth", "2", "-q", "-o", "r.json").exit_code == 0
+    assert run("predict", "r.json", "reg.csv", "-q", "-o", "r_out.csv").exit_code == 0
+    predicted = [line.rsplit(";", 1)[1] for line in Path("r_out.csv").read_text().splitlines()[1:]]
+    assert all("." not in cell for cell in predicted) and any("," in cell for cell in predicted)
+    assert run("evaluate", "r.json", "r_out.csv").exit_code == 0
+
+
 def test_quoted_header_with_a_comma_in_a_semicolon_file(run, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     rows = ["12,5;30;yes", "40,25;45;no", "13;22;yes", "55,5;50;no"]

@@ -32,9 +32,9 @@ PARSING = threading.Event()
 
 
 def parse_csv(data, source: str, path: str, text_columns=(), max_rows: int = 0, sep=None, decimal=None, notes=None):
-    """The table's columns, the file line of each row, the separator, and the bytes the values were
-    read from (``data``, perhaps mended in place or without its blank lines: ``csv_lines``), from the
-    file's bytes (UTF-8, checked, no byte-order mark).
+    """The table's columns, the file line of each row, the separator, the bytes the values were read
+    from (``data``, perhaps mended in place or without its blank lines: ``csv_lines``) and the decimal
+    mark, from the file's bytes (UTF-8, checked, no byte-order mark).
 
     Columns whose first rows (``csv_cells.SAMPLE_ROWS``) hold only numbers (or missing
     markers) are numbers, with empty cells, ``?``, ``NA`` and ``NaN``
@@ -79,7 +79,7 @@ def parse_csv(data, source: str, path: str, text_columns=(), max_rows: int = 0, 
         from dtcli.io.csv.pandas_reader import read_columns
 
         columns = read_columns(data, header, sep, texts, source, len(lines))
-    return _named(columns, header, source), lines, sep, data if written is None else written
+    return _named(columns, header, source), lines, sep, data if written is None else written, dialect.decimal
 
 
 def plain_columns(text: str, sep: str, width: int, texts: set, header: list[str]) -> list | None:

@@ -31,7 +31,7 @@ def raw_of(part, parquet: bool, source: str, texts=()) -> RawData:
     from dtcli.io.csv.reader import parse_csv
 
     data = bytearray(part.to_csv(index=False, lineterminator="\n").encode("utf-8"))
-    frame, lines, sep, raw = parse_csv(data, source, source, set(texts))
+    frame, lines, sep, raw, _ = parse_csv(data, source, source, set(texts))
     return RawData(frame, source, "", lines=lines, raw=raw, sep=sep)
 
 
