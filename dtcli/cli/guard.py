@@ -61,7 +61,12 @@ class Command(click.Command):
                 refuse_closed(0 if name in INPUTS else 1)
             elif path and (fd := stream_fd(path)) is not None:  # /dev/stdout, /dev/fd/1, a link to one ...
                 refuse_closed(fd)
-        inputs = {names[name]: ctx.params[name] for name in INPUTS if ctx.params.get(name)}
+        if self.name == "evaluate" and ctx.params.get("second"):
+            names["data"] = "MODEL"  # (evaluate MODEL DATA: both arguments are DATA in the usage)
+        inputs: dict[str, str] = {}
+        for name in INPUTS:
+            if ctx.params.get(name):  # each input under a name of its own, even where two print alike
+                inputs[names[name] if names[name] not in inputs else f"{names[name]} ({name})"] = ctx.params[name]
         folder = self.name == "predict" and ctx.params.get("engine") == "dask"  # -o OUTDIR (predict_dask.check)
         files: list[tuple[str, str]] = []  # (flag, path) of the outputs that are files
         for name in OUTPUTS:
