@@ -13,6 +13,7 @@ import numpy as np
 
 from dtcli.api.data import table_for
 from dtcli.model.table import MISSING
+from dtcli.model.tree import NumericTest, decision_threshold, single_precision
 
 
 @dataclass(frozen=True)
@@ -171,11 +172,15 @@ class Model:
         if table.n_rows != 1:
             raise ValueError(f"explain takes one row, got {table.n_rows}")
         attributes = self.tree.schema.attributes
+        single = single_precision(self.tree.algorithm, self.tree.parameters)
         node, steps = self.tree.root, []
         while node.test is not None:
             i = attributes.index(node.test.attribute)
             column = table.columns[i][:1]
-            branch = int(node.test.route(column)[0])
+            test = node.test
+            if isinstance(test, NumericTest) and single:  # (scikit-learn's test of a single-precision value)
+                test = NumericTest(test.attribute, decision_threshold(test.threshold, single))
+            branch = int(test.route(column)[0])
             value = _shown_value(attributes[i], column[0])
             if branch == MISSING:
                 stopped = f"{node.test.attribute.name}: missing or never seen in training; the path stops here"

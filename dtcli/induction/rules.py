@@ -26,19 +26,22 @@ from dtcli.induction.criteria.bounds import upper_rate
 from dtcli.induction.search.missing import FILL
 from dtcli.model.rules import Condition, Rule, RuleSet
 from dtcli.model.table import Table
-from dtcli.model.tree import NominalTest, SubsetTest, Tree, majority
+from dtcli.model.tree import NominalTest, SubsetTest, Tree, decision_threshold, majority, single_precision
 
 
-def _branch_condition(test, branch: int, missing: bool = False) -> Condition:
+def _branch_condition(test, branch: int, missing: bool = False, single: bool = False) -> Condition:
+    """The condition of a branch; a numeric test's bound is the 64-bit threshold that decides as the
+    test does (``tree.decision_threshold``: a single-precision test's prints as its threshold does)."""
     name = test.attribute.name
     if isinstance(test, NominalTest):
         return Condition(name, values=(test.attribute.values[branch],), missing=missing)
     if isinstance(test, SubsetTest):
         inside = test.values if branch == 0 else tuple(v for v in test.attribute.values if v not in test.values)
         return Condition(name, values=inside, missing=missing)
+    bound = decision_threshold(test.threshold, single)
     if branch == 0:
-        return Condition(name, high=test.threshold, missing=missing, time=test.attribute.time)
-    return Condition(name, low=test.threshold, missing=missing, time=test.attribute.time)
+        return Condition(name, high=bound, missing=missing, time=test.attribute.time)
+    return Condition(name, low=bound, missing=missing, time=test.attribute.time)
 
 
 def heaviest_branch(node) -> int:
@@ -74,6 +77,7 @@ def extract(tree: Tree) -> RuleSet:
     """One rule per leaf (Zaki: 'each path from the root to a leaf can be written as a rule')."""
     regression = tree.schema.is_regression
     filled = tree.parameters.get("missing", "fractional") in FILL  # missing values take the heaviest branch
+    single = single_precision(tree.algorithm, tree.parameters)
     rules: list[Rule] = []
 
     def leaf_rule(node, conditions) -> Rule:
@@ -95,7 +99,7 @@ def extract(tree: Tree) -> RuleSet:
             if stack:
                 path.pop()  # the condition of the branch that led to ``node``
             continue
-        path.push(_branch_condition(node.test, b, b == heaviest))
+        path.push(_branch_condition(node.test, b, b == heaviest, single))
         if child.is_leaf:
             rules.append(leaf_rule(child, path.merged()))
             path.pop()

@@ -5,7 +5,9 @@ with these very functions, and every printout, model and rule does too.
 A threshold computed in single precision (CART's, as scikit-learn places it:
 a single-precision number or the midpoint of two adjacent ones) prints as the
 shortest decimal that splits single-precision values as it does (``33.27``,
-not Weka's six decimals ``33.269999``), when that is shorter.
+not Weka's six decimals ``33.269999``), when that is shorter, or when Weka's
+six decimals would split them otherwise (``-0.003761`` for a threshold that
+sends -0.003761 right).
 """
 
 from __future__ import annotations
@@ -33,7 +35,11 @@ def format_threshold(value: float) -> str:
     text = f"{sign}{whole}.{frac:06d}".rstrip("0").rstrip(".")
     text = "0" if text in ("-0", "") else text
     short = single_text(value)
-    return short if short is not None and len(short) < len(text) else text
+    if short is None:
+        return text
+    low, high = single_cell(value)
+    shorter = len(text) < len(short) and Decimal(low) <= Decimal(text) < Decimal(high)
+    return text if shorter else short  # Weka's where shorter and it splits single values alike
 
 
 def _single_bits(value: float) -> int:
@@ -44,16 +50,22 @@ def _single(bits: int) -> float:
     return struct.unpack("<f", struct.pack("<i", bits))[0]
 
 
+def _looks_single(value: float) -> bool:
+    """At most SINGLE_BITS significant bits: a single number or the midpoint of two."""
+    numerator = value.as_integer_ratio()[0]
+    numerator = abs(numerator) >> ((abs(numerator) & -abs(numerator)).bit_length() - 1)
+    return numerator.bit_length() <= SINGLE_BITS
+
+
 def single_cell(value: float) -> tuple[float, float] | None:
     """(a, b): the single-precision number ``a`` at or below ``value`` and the next one ``b``, when
     ``value`` looks computed in single precision: at most SINGLE_BITS significant bits, as a single
-    number or the midpoint of two (a number read from text has some 53); otherwise (or beyond single
-    precision's range, or 0) None. For every single-precision ``x``, ``x <= value`` exactly when ``x < b``."""
+    number or the midpoint of two (a number read from text has some 53), or the double just below
+    such a midpoint (``single_boundary``'s); otherwise (or beyond single precision's range, or 0)
+    None. For every single-precision ``x``, ``x <= value`` exactly when ``x < b``."""
     if not math.isfinite(value) or value == 0 or abs(value) >= 3.4e38:
         return None
-    numerator = value.as_integer_ratio()[0]
-    numerator = abs(numerator) >> ((abs(numerator) & -abs(numerator)).bit_length() - 1)
-    if numerator.bit_length() > SINGLE_BITS:
+    if not _looks_single(value) and not _looks_single(math.nextafter(value, math.inf)):
         return None
     near = _single(_single_bits(value))  # rounded to nearest
     bits = _single_bits(near)
@@ -64,9 +76,28 @@ def single_cell(value: float) -> tuple[float, float] | None:
     return (a, b) if a <= value < b else None
 
 
+def single_boundary(value: float) -> float:
+    """The double ``c`` with ``x <= c`` exactly when ``x``, rounded to single precision (to nearest,
+    ties to even, as numpy casts), is at most ``value``, for every double ``x``: the test scikit-learn
+    makes of its single-precision input, made of 64-bit values. ``c`` is the midpoint of the
+    single-precision number ``a`` at or below ``value`` and the next one ``b`` (a tie rounds to the
+    one whose last bit is 0: to ``a``, ``c`` is the midpoint, else the double just below it).
+    ``value`` itself when it is not finite or lies beyond single precision's range."""
+    if not math.isfinite(value) or abs(value) >= 3.4e38:
+        return value
+    bits = _single_bits(value)  # rounded to nearest; as a signed integer, negative numbers below 0
+    if _single(bits) > value:  # one step towards minus infinity
+        bits = bits - 1 if bits > 0 else -(2**31) + 1 if bits == 0 else bits + 1
+    a = _single(bits)
+    b = _single(bits + 1 if bits >= 0 else 1 if bits == -(2**31) else bits - 1)
+    middle = (a + b) / 2  # exact: two single-precision neighbours
+    return middle if bits % 2 == 0 else math.nextafter(middle, -math.inf)
+
+
 def single_text(value: float) -> str | None:
     """The shortest decimal ``d`` with ``a <= d < b`` for ``value``'s :func:`single_cell` (so ``x <= d``
-    for exactly the single-precision ``x`` with ``x <= value``), positional; None for other values."""
+    for exactly the single-precision ``x`` with ``x <= value``: ``d`` rounds back to a single-precision
+    number of the cell, as scikit-learn prints ``33.27``), positional; None for other values."""
     cell = single_cell(value)
     if cell is None:
         return None

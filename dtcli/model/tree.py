@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from dtcli.model.dates import threshold_text
+from dtcli.model.number_text import single_boundary
 from dtcli.model.table import MISSING, Attribute, Schema
 
 
@@ -198,6 +199,20 @@ def preorder_ends(root: Node) -> np.ndarray:
 def majority(counts: np.ndarray) -> int:
     """Index of the largest count; ties go to the first class in order."""
     return int(np.argmax(counts))
+
+
+def single_precision(algorithm: str, parameters: dict) -> bool:
+    """Whether a tree's numeric tests are scikit-learn's, made of single-precision values: CART grown
+    with scikit-learn's ties (``--ties sklearn``, its default). Such a test ``A <= t`` holds for a value
+    ``x`` when ``x`` rounded to single precision is at most ``t``; ``decision_threshold`` gives the
+    64-bit threshold that decides so (what prediction, rules and exports compare with)."""
+    return algorithm == "cart" and parameters.get("ties", "sklearn") == "sklearn"
+
+
+def decision_threshold(threshold: float, single: bool) -> float:
+    """The threshold a 64-bit value is compared with (``x <= it``): ``threshold`` itself, or for a test
+    made of single-precision values (``single_precision``) ``number_text.single_boundary(threshold)``."""
+    return single_boundary(threshold) if single else threshold
 
 
 @dataclass

@@ -24,7 +24,7 @@ from dtcli.induction.predict.weka_order import EMPTY, in_weka_order
 from dtcli.induction.search.missing import FILL
 from dtcli.model.format.flat import LEAF, NUMERIC, SUBSET
 from dtcli.model.table import Table
-from dtcli.model.tree import Node, NumericTest, SubsetTest, Tree
+from dtcli.model.tree import Node, NumericTest, SubsetTest, Tree, single_precision
 
 CHUNK = 100_000  # rows that descend together when ``predict_proba`` is asked to report progress
 
@@ -142,9 +142,27 @@ def layout(tree: Tree, table: Table) -> _Layout:
     width = 1 if tree.schema.is_regression else len(tree.classes)
     fractional = tree.parameters.get("missing", "fractional") not in FILL  # filled: the heaviest branch
     flat = _Layout(getattr(tree, "root", None), table, width, fractional, getattr(tree, "flat_nodes", None))
+    if single_precision(tree.algorithm, tree.parameters):  # scikit-learn's tests: x as a single <= t
+        flat.thr = np.where(flat.numeric, single_boundaries(flat.thr), flat.thr)
     # a classification tree sending missing values down every branch: such rows are summed as J48 sums them
     flat.weka = fractional and not tree.schema.is_regression and flat.mixture is None
     return flat
+
+
+def single_boundaries(thresholds: np.ndarray) -> np.ndarray:
+    """``number_text.single_boundary`` of each threshold, at once (a tree of a million tests costs
+    array operations, not a million calls): the midpoint of the single-precision neighbours ``a <= t
+    < b``, or the double just below it when ``a``'s last bit is 1; a threshold beyond single
+    precision's range, or not finite, as it is."""
+    t = np.asarray(thresholds, dtype=np.float64)
+    inside = np.isfinite(t) & (np.abs(t) < 3.4e38)
+    t_in = np.where(inside, t, 0.0)
+    a = t_in.astype(np.float32)  # rounded to nearest
+    a = np.where(a.astype(np.float64) > t_in, np.nextafter(a, np.float32(-np.inf)), a)
+    b = np.nextafter(a, np.float32(np.inf))
+    middle = (a.astype(np.float64) + b.astype(np.float64)) / 2
+    even = (a.view(np.uint32) & 1) == 0
+    return np.where(inside, np.where(even, middle, np.nextafter(middle, -np.inf)), t)
 
 
 def descend(flat: _Layout, rows: np.ndarray, leaves: list | None = None) -> np.ndarray:
