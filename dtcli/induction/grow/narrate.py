@@ -294,7 +294,7 @@ def _c45(grower, rows) -> tuple[list[Scored], float | None]:
             scored.cost = p.costs.cost(attribute.name)
             scored.score = p.costs.score(found.gain, scored.cost)
         elif p.criterion in ("gain", "gini"):
-            scored.score = found.gain if p.criterion == "gain" else found.gini
+            scored.score = found.gain if p.criterion == "gain" else found.gini(total)
         out.append(scored)
         if all(many) or not many[i]:
             counted.append(scored)

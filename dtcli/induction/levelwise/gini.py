@@ -24,6 +24,7 @@ def gini_scores(columns, level, attributes, n_classes: int) -> np.ndarray:
     scores = np.zeros(level.found.shape)
     recs = level.recs
     node = recs.node.astype(np.int64)
+    totals = np.bincount(node, weights=recs.w, minlength=n_nodes)  # each node's weight, missing values too
     for i, attribute in enumerate(attributes):
         if not level.found[:, i].any():
             continue
@@ -38,17 +39,18 @@ def gini_scores(columns, level, attributes, n_classes: int) -> np.ndarray:
         known = branch >= 0
         index = (node[known] * width + branch[known]) * n_classes + recs.y[known]
         counts = np.bincount(index, weights=recs.w[known], minlength=n_nodes * width * n_classes)
-        scores[:, i] = np.where(level.found[:, i], gini_split(counts.reshape(n_nodes, width, n_classes)), 0.0)
+        scores[:, i] = np.where(level.found[:, i], gini_split(counts.reshape(n_nodes, width, n_classes), totals), 0.0)
     return scores
 
 
-def gini_split(counts: np.ndarray) -> np.ndarray:
-    """``score_split(c, c.sum(), "gini")[1]`` for each node's (branches, classes) counts ``c``."""
+def gini_split(counts: np.ndarray, totals: np.ndarray) -> np.ndarray:
+    """``score_split(c, total, "gini")[1]`` for each node's (branches, classes) counts ``c`` of its known
+    cases and its ``totals`` weight (the known share scales the decrease, as ``c45_gain`` scales the gain)."""
     n_nodes = counts.shape[0]
     with np.errstate(divide="ignore", invalid="ignore"):
         known = seqsum(seqsum(counts, axis=-1), axis=-1)
-        total = counts.reshape(n_nodes, -1).sum(axis=1)
-        share = np.where(total > 0, known / total, 0.0)
+        share = np.where(totals > 0, known / totals, 0.0)
+        share = np.where(known == totals, 1.0, share)  # no value missing: exactly 1, as score_split takes it
         sizes = seqsum(counts, axis=-1)
         whole = seqsum(sizes, axis=-1)
         values = gini(counts)

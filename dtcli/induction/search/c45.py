@@ -49,9 +49,10 @@ class C45Candidate:
     counts: np.ndarray
     mdl: float = 0.0  # a numeric cut's MDL correction, already taken off ``gain``
 
-    @property
-    def gini(self) -> float:
-        return score_split(self.counts, float(self.counts.sum()), "gini")[1]
+    def gini(self, total: float) -> float:
+        """The decrease in Gini index of the known cases times their share of the node's ``total``
+        weight (``split.score_split``), as the gain is scaled (Quinlan 1993)."""
+        return score_split(self.counts, total, "gini")[1]
 
 
 def c45_gain(counts: np.ndarray, total: float) -> float:
@@ -169,7 +170,7 @@ def c45_choose(
             table,
         )
     if criterion in ("gain", "gini"):
-        score = (lambda c: c.gain) if criterion == "gain" else (lambda c: c.gini)
+        score = (lambda c: c.gain) if criterion == "gain" else (lambda c: c.gini(total))
         return placed(_first_max(found, score, criterion), thresholds, table)
     average = c45_average(found, table, n_all)
     if average is None:
