@@ -89,6 +89,8 @@ def _rebuild(top, flat: FlatTree, t: Flat, branch_bags) -> Node:
             node.test, node.children = None, []
             continue
         node.test = flat.test(int(t.src[slot]))
+        if int(t.src[slot]) != slot:  # a raised test: chosen, and scored, on its own node's cases
+            node.score = None
         bags = branch_bags[t.cstart[slot] : t.cstart[slot] + t.nb[slot]]
         node.children = []
         for b in range(t.nb[slot]):

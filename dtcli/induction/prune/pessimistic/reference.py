@@ -160,6 +160,7 @@ class _Pruner:
             self.steps.append(Step(path, cases, leaf, tree, branch, f"raise {labels[largest]}"))
             raised = p.children[largest]
             p.node.test, p.children, p.bags = raised.node.test, raised.children, raised.bags
+            p.node.score = None  # (the raised test was chosen, and scored, on its own node's cases)
             _redistribute(p, p.data, self.cases)
             return True
         self.steps.append(Step(path, cases, leaf, tree, branch, "keep"))
