@@ -67,10 +67,23 @@ def _order(classes) -> tuple | None:
     return None if pair is None else pair + tuple(c for c in range(len(classes)) if c not in pair)
 
 
+BY_EXTENSION = {".md": "markdown", ".markdown": "markdown", ".tex": "latex"}  # -o FILE's derivation formats
+
+
 def _build(explain, explain_format, attributes, digits) -> Explain:
     if not 0 <= digits <= MAX_DIGITS:
         raise ParameterError(f"--digits {digits}: give a number of decimals from 0 to {MAX_DIGITS}")
-    return Explain(explain or _given("explain_format"), explain_format, tuple(attributes), digits)
+    given = _given("explain_format")
+    output = (click.get_current_context(silent=True) or click.Context(click.Command("gain"))).params.get("output")
+    wanted = next((f for ext, f in BY_EXTENSION.items() if str(output or "").lower().endswith(ext)), None)
+    if wanted is not None:  # -o x.md, -o x.tex: the derivation in that format (gain writes no other such file)
+        if given and explain_format != wanted:
+            raise ParameterError(
+                f"--explain-format {explain_format} contradicts -o {output} ({wanted}): give --explain-format "
+                f"{wanted}, or a file name that fits {explain_format}"
+            )
+        return Explain(True, wanted, tuple(attributes), digits)
+    return Explain(explain or given, explain_format, tuple(attributes), digits)
 
 
 def _given(name: str) -> bool:

@@ -41,7 +41,14 @@ WRITES = {
     "evaluate": {".txt": ("text",), ".json": ("json",), ".csv": ("csv",)},
     "predict": {".csv": ("csv",), ".json": ("json",)},
     "diff": {".txt": ("text",), ".json": ("json",)},
-    "gain": {".txt": ("table",), ".json": ("json",), ".csv": ("csv",)},
+    "gain": {
+        ".txt": ("table",),
+        ".json": ("json",),
+        ".csv": ("csv",),
+        ".md": ("table",),
+        ".markdown": ("table",),
+        ".tex": ("table",),
+    },  # (.md, .tex: the --explain derivation, cli/explain.py)
 }
 # Commands whose -o is the model, always JSON (their -f says how to print the tree beside it).
 MODEL_OUTPUT = ("train", "prune")

@@ -95,8 +95,9 @@ def cut_tables(report: GainReport) -> list[BoxTable]:
 
 def footer(report: GainReport) -> str:
     title = "cost score" if _has_costs(report) else CRITERION_TITLES[report.criterion]
-    if report.algorithm == "c45":
-        title += " (C4.5, as J48)"
+    if report.algorithm == "c45":  # (J48 knows gain ratio and gain, not Gini nor cost measures)
+        as_j48 = report.criterion in ("gain-ratio", "gain") and not _has_costs(report)
+        title += " (C4.5, as J48)" if as_j48 else " (C4.5)"
     names = [row.name for row in report.attributes]
     lines = []
     if report.chosen and report.chosen in names:
@@ -282,6 +283,12 @@ def to_csv(report: GainReport) -> str:
     return out.getvalue()
 
 
+def _threshold_of(test) -> float | None:
+    """A numeric test's threshold at full precision (the split's text rounds it); None for a subset."""
+    threshold = getattr(test, "threshold", None)
+    return None if threshold is None else float(threshold)
+
+
 def regression_output(stats, found, table, where: list[str], fmt: str, chosen: str | None = None) -> str:
     """The regression form of ``dtree gain``: each attribute's best split and MSE decrease; ``chosen``
     names the attribute the tree splits on (None: a leaf)."""
@@ -299,7 +306,10 @@ def regression_output(stats, found, table, where: list[str], fmt: str, chosen: s
             "mean": mean,
             "mse": mse,
             "chosen": chosen,
-            "attributes": [{"name": n, "split": t.branch_labels()[0], "mse_decrease": d} for n, t, d in found],
+            "attributes": [
+                {"name": n, "split": t.branch_labels()[0], "mse_decrease": d, "threshold": _threshold_of(t)}
+                for n, t, d in found
+            ],
         }
         import json
 
@@ -309,9 +319,11 @@ def regression_output(stats, found, table, where: list[str], fmt: str, chosen: s
 
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(("attribute", "split", "mse_decrease", "chosen"))
+        writer.writerow(("attribute", "split", "mse_decrease", "chosen", "threshold"))
         for k, (name, test, decrease) in enumerate(found):
-            writer.writerow((name, test.branch_labels()[0], repr(decrease), "yes" if mark[k] else ""))
+            threshold = _threshold_of(test)
+            row = (name, test.branch_labels()[0], repr(decrease), "yes" if mark[k] else "")
+            writer.writerow((*row, "" if threshold is None else repr(threshold)))
         return out.getvalue()
     subset = f" where {' and '.join(map(shown, where))}" if where else ""
     lines = [f"{shown(table.schema.target.name)}{subset}: {weight:g} rows, mean {mean:.6g}, MSE {mse:.6g}"]

@@ -145,7 +145,7 @@ def test_regression_model_round_trip_and_cli(run, tmp_path):
     assert refused.exit_code == 1 and "use --algorithm cart" in refused.stderr
 
 
-def test_gain_shows_variance_reduction(run):
+def test_gain_shows_variance_reduction(run, tmp_path):
     result = run("gain", WEKA / "data" / "cpu.arff", "--task", "regression", "-f", "json")
     doc = json.loads(result.stdout)
     assert doc["task"] == "regression" and doc["chosen"] == "MMAX" and doc["rows"] == 209
@@ -157,6 +157,11 @@ def test_gain_shows_variance_reduction(run):
     right = y[table.columns[table.schema.index("MMAX")] > 48000]
     expected = y.var() - (len(left) * left.var() + len(right) * right.var()) / len(y)
     assert top["mse_decrease"] == pytest.approx(expected)
+    assert run("train", WEKA / "data" / "cpu.arff", "-a", "cart", "-q", "-o", tmp_path / "m.json").exit_code == 0
+    model = json.loads((tmp_path / "m.json").read_text())
+    assert top["threshold"] == model["root"]["test"]["threshold"]  # full precision: the tree's very threshold
+    rows = run("gain", WEKA / "data" / "cpu.arff", "--task", "regression", "-f", "csv").stdout.splitlines()
+    assert rows[0].endswith(",threshold") and rows[1].endswith("," + repr(top["threshold"]))
     sub = json.loads(
         run("gain", WEKA / "data" / "cpu.arff", "--task", "regression", "-w", "CACH>100", "-f", "json").stdout
     )

@@ -1,0 +1,55 @@
+"""What the tree prints of its choices is true: a raised test shows no score it did not earn at its new
+node, and C4.5 with the Gini criterion chooses by the known share of the decrease, as its gain table shows."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from helpers import WEKA
+
+LABOR = WEKA / "data" / "labor.arff"
+
+
+def nodes(doc: dict):
+    stack = [doc["root"]]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(branch["node"] for branch in node.get("branches", []))
+
+
+def test_a_raised_test_prints_no_score_of_the_node_it_replaced(run, tmp_path):
+    pruned, unpruned = tmp_path / "p.json", tmp_path / "u.json"
+    assert run("train", LABOR, "-a", "c45", "-q", "-o", pruned).exit_code == 0
+    assert run("train", LABOR, "-a", "c45", "--prune", "none", "-q", "-o", unpruned).exit_code == 0
+    raised = run("train", LABOR, "-a", "c45", "--trace-file", tmp_path / "t.txt", "-q")
+    assert raised.exit_code == 0
+    doc = json.loads(pruned.read_text())
+    second = doc["root"]["branches"][1]["node"]
+    assert second["test"]["attribute"] == "statutory-holidays"  # J48's tree: raised from below
+    assert "score" not in second  # (0.180 was longterm-disability-assistance's, the test it replaced)
+    assert all("score" in n for n in nodes(json.loads(unpruned.read_text())) if "test" in n)
+    shown = run("show", pruned, "-f", "text").stdout + run("show", pruned, "-f", "dot").stdout
+    assert "0.180" not in shown
+
+
+def test_c45_with_gini_chooses_by_the_known_share_as_its_table_shows(run):
+    gain = run("gain", LABOR, "-a", "c45", "-c", "gini").stdout
+    starred = re.search(r"^\* (\S+)", gain, re.M).group(1)
+    scores = {m.group(1): float(m.group(2)) for m in re.finditer(r"^[* ] (\S+)\s+│.*?([0-9.]+)\s*$", gain, re.M)}
+    assert starred == "wage-increase-first-year" and scores[starred] == max(scores.values())
+    assert "chosen by Gini gain (C4.5): wage-increase-first-year" in gain  # J48 has no Gini criterion
+    for engine in ("reference", "compiled"):
+        tree = run("train", LABOR, "-a", "c45", "-c", "gini", "--prune", "none", "--engine", engine, "-f", "text")
+        assert tree.stdout.startswith("wage-increase-first-year <= 2.5"), (engine, tree.stdout[:200])
+
+
+def test_gain_writes_its_derivation_to_md_and_tex_files(run, tmp_path):
+    weather = WEKA / "data" / "weather.nominal.arff"
+    for name, start in (("g.md", "## play: the worked computation"), ("g.tex", "% dtree gain --explain: play")):
+        assert run("gain", weather, "-o", tmp_path / name).exit_code == 0
+        assert (tmp_path / name).read_text().startswith(start)
+    refused = run("gain", weather, "--explain-format", "markdown", "-o", tmp_path / "x.tex")
+    assert refused.exit_code == 1 and "--explain-format markdown contradicts -o" in refused.stderr
+    assert not (tmp_path / "x.tex").exists()
