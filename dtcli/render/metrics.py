@@ -17,7 +17,7 @@ def evaluation_text(evaluation: Evaluation) -> str:
         return "Accuracy: no rows with a known class to compare with\n"
     lines.append(
         f"Accuracy: {evaluation.correct}/{evaluation.total} = {evaluation.accuracy:.3f}"
-        f" ({evaluation.total - evaluation.correct} errors)"
+        f" ({evaluation.total - evaluation.correct} error{'' if evaluation.total - evaluation.correct == 1 else 's'})"
     )
     square = np.zeros((len(evaluation.labels), len(evaluation.labels)))
     square[:, : len(evaluation.classes)] = evaluation.matrix
