@@ -102,6 +102,7 @@ def read_data(
         return _read_parquet(path, text_columns, limits, fingerprint)
     got = read_input(path, DATA, limits.max_bytes, fingerprint=fingerprint)
     source, data, digest = got.source, got.data, got.sha256
+    _refuse_document(source, data)
     kind = format_in or _guess_format(path, data)
     sep, raw, decimal = ",", None, "."
     if kind == "arff":
@@ -160,6 +161,23 @@ def _read_parquet(path: str, text_columns, limits: Limits, fingerprint: bool) ->
     if len(got.frame.columns) == 0:
         raise DataError(f"{got.source}: no columns found; a Parquet file must have columns")
     return RawData(got.frame, got.source, got.sha256, declared=got.declared)
+
+
+DOCUMENT = re.compile(rb'"format"\s*:\s*"(dtree-[a-z-]+)"')  # the key every JSON document of dtree's holds
+
+
+def _refuse_document(source: str, data) -> None:
+    """A DataError for one of dtree's JSON documents (a model, rules, a report) given as DATA."""
+    head = bytes(data[:400])
+    found = DOCUMENT.search(head) if head.lstrip().startswith(b"{") else None
+    if found is None:
+        return
+    kind = found.group(1).decode()
+    model = {"dtree-model": "a model", "dtree-rules": "a rule set"}.get(kind)
+    raise DataError(
+        f"{source}: is {model or f'a {kind} document'} (JSON written by dtree), not a table of data; give a "
+        "CSV, ARFF or Parquet file as DATA" + (" (a model goes where a command reads MODEL)" if model else "")
+    )
 
 
 def _guess_format(path: str, data) -> str:
