@@ -83,6 +83,11 @@ def _build(explain, explain_format, attributes, digits) -> Explain:
                 f"{wanted}, or a file name that fits {explain_format}"
             )
         return Explain(True, wanted, tuple(attributes), digits)
+    if not (explain or given) and _given("digits"):
+        raise ParameterError(
+            f"--digits {digits} sets the decimals of --explain's derivation: add --explain, or "
+            "leave out --digits (the table prints 3 decimals; -f json gives full precision)"
+        )
     return Explain(explain or given, explain_format, tuple(attributes), digits)
 
 

@@ -141,6 +141,11 @@ def command(
 
         raise numeric_class_error(table, algorithm)
     warn_identifiers(table, quiet)
+    unlabelled = int(table.n_rows - table.labelled().sum())
+    if unlabelled and not quiet:  # (scored without them, as train leaves them out)
+        from dtcli.render.console import warn
+
+        warn(f"{table.source}: {unlabelled} row(s) without a class value were left out")
     if table.n_rows == 0:
         raise DataError(f"{table.source}: no data rows; the file has a header but no examples")
     parsed = named(table, parsed)  # (as the table writes its names and values)

@@ -60,6 +60,11 @@ def plain_gain(
         report.path_note = off_path(parsed, choice_at)
     if not quiet:
         _warn_identifiers(table)
+        unlabelled = sum(1 for code in table.y if code < 0)
+        if unlabelled:  # (as the full path and train say it)
+            from dtcli.render.console import warn
+
+            warn(f"{table.source}: {unlabelled} row(s) without a class value were left out")
     return report
 
 

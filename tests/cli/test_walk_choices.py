@@ -53,3 +53,25 @@ def test_gain_writes_its_derivation_to_md_and_tex_files(run, tmp_path):
     refused = run("gain", weather, "--explain-format", "markdown", "-o", tmp_path / "x.tex")
     assert refused.exit_code == 1 and "--explain-format markdown contradicts -o" in refused.stderr
     assert not (tmp_path / "x.tex").exists()
+
+
+def test_gain_says_it_left_out_rows_without_a_class_on_both_paths(run, tmp_path, monkeypatch):
+    path = tmp_path / "nl.csv"
+    path.write_text("a,b,cls\n1,x,yes\n2,y,\n3,x,no\n4,y,?\n5,x,yes\n")
+    for plain in ("1", "0"):
+        monkeypatch.setenv("DTREE_PLAIN", plain)
+        for args in ([], ["-a", "c45"]):
+            result = run("gain", path, *args)
+            assert f"{path}: 2 row(s) without a class value were left out" in result.stderr, (plain, args)
+            assert "3 rows" in result.stdout.splitlines()[0]
+
+
+def test_digits_without_explain_is_refused_and_predict_txt_writes_text(run, tmp_path):
+    weather = WEKA / "data" / "weather.nominal.arff"
+    refused = run("gain", weather, "--digits", "5")
+    assert refused.exit_code == 1 and "--digits 5 sets the decimals of --explain's derivation" in refused.stderr
+    assert "rounded to 5 decimals" in run("gain", weather, "--digits", "5", "--explain").stdout
+    model = tmp_path / "m.json"
+    assert run("train", weather, "-q", "-o", model).exit_code == 0
+    assert run("predict", model, weather, "-q", "-o", tmp_path / "p.txt").exit_code == 0
+    assert (tmp_path / "p.txt").read_text().startswith("Row 1: ")
