@@ -121,6 +121,7 @@ def command(
     criterion = check_criterion(criterion, binary, costs, algorithm)
     asked_thresholds, thresholds = thresholds, thresholds or ("data" if algorithm == "c45" else "midpoint")
     note = not quiet and algorithm == "id3" and not binary and asked_thresholds is None
+    missing_note = not quiet and algorithm == "id3" and not binary
     parsed = [parse_condition(c) for c in conditions]
     plain = algorithm == "id3" and not (
         binary or costs.path or explain.on or explain.attributes or task == "regression" or weighting.wanted
@@ -129,7 +130,7 @@ def command(
     if plain:
         report = plain_gain(source, parsed, criterion, thresholds, thresholds_all, quiet, numeric_class)
         if report is not None:  # (a small plain file, read and scored without numpy: the same output)
-            return emit_gain(report, [str(c) for c in parsed], fmt, output, note)
+            return emit_gain(report, [str(c) for c in parsed], fmt, output, note, missing_note)
     from dtcli.explain.report import gain_report
     from dtcli.induction.search.c45 import Thresholds
     from dtcli.model.where import named, select
@@ -202,8 +203,8 @@ def command(
     report.attributes = [row for row in report.attributes if row.name not in shown]
     if explain.on:
         write_output(output, explain.write(table, rows, report, parsed, attribute_costs))
-        return id3_cuts_note(report) if note else None
-    emit_gain(report, where, fmt, output, note)
+        return id3_notes(report, note, missing_note)
+    emit_gain(report, where, fmt, output, note, missing_note)
 
 
 def check_algorithm(algorithm: str, binary: bool, costs, thresholds_all: bool, explain, min_leaf) -> None:
@@ -245,9 +246,10 @@ def binary_output(report, explain, fmt: str, parsed, where: list[str], output) -
             console.print(part)
 
 
-def emit_gain(report, where: list[str], fmt: str, output, note: bool = False) -> None:
+def emit_gain(report, where: list[str], fmt: str, output, note: bool = False, missing_note: bool = False) -> None:
     """A multiway report on standard output, or with ``-o FILE`` in that file (atomically); ``note``:
-    say after it where ID3's numeric cuts come from (``id3_cuts_note``)."""
+    say after it where ID3's numeric cuts come from, ``missing_note`` how its missing values count
+    (``id3_notes``)."""
     if output and output != "-":
         from dtcli.render.gain import gain_text
 
@@ -256,8 +258,21 @@ def emit_gain(report, where: list[str], fmt: str, output, note: bool = False) ->
         from dtcli.render.gain import write_gain
 
         write_gain(report, where, fmt)
-    if note:
+    id3_notes(report, note, missing_note)
+
+
+def id3_notes(report, cuts: bool, missing: bool) -> None:
+    """``id3_cuts_note`` with ``cuts``; with ``missing``, when an attribute scored has missing values, a
+    line saying that 'dtree train -a id3' refuses them unless --missing says how, and whose choice * is."""
+    if cuts:
         id3_cuts_note(report)
+    if missing and any(row.missing > 0 for row in report.attributes):
+        from dtcli.render.console import notice
+
+        notice(
+            "Note: some values are missing, which 'dtree train -a id3' refuses unless --missing says how to "
+            "treat them; these scores weigh them as C4.5 does, and * is the choice of --missing fractional"
+        )
 
 
 def id3_cuts_note(report) -> None:

@@ -97,7 +97,7 @@ def footer(report: GainReport) -> str:
     title = "cost score" if _has_costs(report) else CRITERION_TITLES[report.criterion]
     if report.algorithm == "c45":  # (J48 knows gain ratio and gain, not Gini nor cost measures)
         as_j48 = report.criterion in ("gain-ratio", "gain") and not _has_costs(report)
-        title += " (C4.5, as J48)" if as_j48 else " (C4.5)"
+        title += " (C4.5, as J48, before pruning)" if as_j48 else " (C4.5, before pruning)"  # (pruning may cut it)
     names = [row.name for row in report.attributes]
     lines = []
     if report.chosen and report.chosen in names:

@@ -39,7 +39,7 @@ def test_c45_with_gini_chooses_by_the_known_share_as_its_table_shows(run):
     starred = re.search(r"^\* (\S+)", gain, re.M).group(1)
     scores = {m.group(1): float(m.group(2)) for m in re.finditer(r"^[* ] (\S+)\s+│.*?([0-9.]+)\s*$", gain, re.M)}
     assert starred == "wage-increase-first-year" and scores[starred] == max(scores.values())
-    assert "chosen by Gini gain (C4.5): wage-increase-first-year" in gain  # J48 has no Gini criterion
+    assert "chosen by Gini gain (C4.5, before pruning): wage-increase-first-year" in gain  # J48 has no Gini criterion
     for engine in ("reference", "compiled"):
         tree = run("train", LABOR, "-a", "c45", "-c", "gini", "--prune", "none", "--engine", engine, "-f", "text")
         assert tree.stdout.startswith("wage-increase-first-year <= 2.5"), (engine, tree.stdout[:200])
@@ -75,3 +75,14 @@ def test_digits_without_explain_is_refused_and_predict_txt_writes_text(run, tmp_
     assert run("train", weather, "-q", "-o", model).exit_code == 0
     assert run("predict", model, weather, "-q", "-o", tmp_path / "p.txt").exit_code == 0
     assert (tmp_path / "p.txt").read_text().startswith("Row 1: ")
+
+
+def test_gain_says_whose_choice_it_shows_with_missing_values_and_pruning(run):
+    vote = WEKA / "data" / "vote.arff"
+    gain = run("gain", vote)
+    assert "* chosen by information gain: physician-fee-freeze" in gain.stdout
+    assert "* is the choice of --missing fractional" in gain.stderr
+    tree = run("train", vote, "--missing", "fractional", "-f", "text").stdout
+    assert tree.startswith("physician-fee-freeze = ")
+    assert "before pruning" in run("gain", WEKA / "data" / "unbalanced.arff", "-a", "c45").stdout
+    assert "Note" not in run("gain", WEKA / "data" / "weather.nominal.arff").stderr
