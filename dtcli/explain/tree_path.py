@@ -7,7 +7,8 @@ rows met so far it asks which split the tree makes (``choice_at``, the same
 decision the table stars) and takes a condition that is one of its branches;
 when none is, the note says where the tree goes instead (a node of the tree
 holds the rows only if the conditions are its branches, up to equivalent
-thresholds). Plain Python: the numpy-free path of ``dtree gain`` uses it too.
+thresholds: the stored one, or a number that prints as it does, as copied from
+a printed tree). Plain Python: the numpy-free path of ``dtree gain`` uses it too.
 """
 
 from __future__ import annotations
@@ -52,7 +53,13 @@ def follows(condition, choice) -> bool:
         value = float(condition.value)
     except ValueError:
         return False
-    return condition.op in ("<=", ">") and math.isfinite(value) and value == threshold
+    if condition.op not in ("<=", ">") or not math.isfinite(value):
+        return False
+    if value == threshold:
+        return True
+    from dtcli.model.number_text import format_threshold  # the threshold as the tree prints it, copied
+
+    return format_threshold(value) == format_threshold(threshold)
 
 
 def split_text(choice) -> str:

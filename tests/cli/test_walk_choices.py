@@ -86,3 +86,14 @@ def test_gain_says_whose_choice_it_shows_with_missing_values_and_pruning(run):
     assert tree.startswith("physician-fee-freeze = ")
     assert "before pruning" in run("gain", WEKA / "data" / "unbalanced.arff", "-a", "c45").stdout
     assert "Note" not in run("gain", WEKA / "data" / "weather.nominal.arff").stderr
+
+
+def test_a_where_condition_copied_from_the_printed_tree_is_its_branch(run):
+    segment = WEKA / "data" / "segment-test.arff"
+    tree = run("train", segment, "-a", "cart", "--max-depth", "1", "-f", "text").stdout
+    copied = tree.splitlines()[0].split(":")[0].replace(" ", "")  # hue-mean<=0.878325, rounded as printed
+    assert copied.startswith("hue-mean<=")
+    note = run("gain", segment, "-a", "cart", "-w", copied, "-f", "json")
+    assert json.loads(note.stdout)["path_note"] is None
+    other = json.loads(run("gain", segment, "-a", "cart", "-w", "hue-mean<=0.87", "-f", "json").stdout)
+    assert "no --where condition is one of its branches" in other["path_note"]
