@@ -26,22 +26,19 @@ from dtcli.induction.criteria.bounds import upper_rate
 from dtcli.induction.search.missing import FILL
 from dtcli.model.rules import Condition, Rule, RuleSet
 from dtcli.model.table import Table
-from dtcli.model.tree import NominalTest, SubsetTest, Tree, decision_threshold, majority, single_precision
+from dtcli.model.tree import NominalTest, SubsetTest, Tree, majority
 
 
-def _branch_condition(test, branch: int, missing: bool = False, single: bool = False) -> Condition:
-    """The condition of a branch; a numeric test's bound is the 64-bit threshold that decides as the
-    test does (``tree.decision_threshold``: a single-precision test's prints as its threshold does)."""
+def _branch_condition(test, branch: int, missing: bool = False) -> Condition:
     name = test.attribute.name
     if isinstance(test, NominalTest):
         return Condition(name, values=(test.attribute.values[branch],), missing=missing)
     if isinstance(test, SubsetTest):
         inside = test.values if branch == 0 else tuple(v for v in test.attribute.values if v not in test.values)
         return Condition(name, values=inside, missing=missing)
-    bound = decision_threshold(test.threshold, single)
     if branch == 0:
-        return Condition(name, high=bound, missing=missing, time=test.attribute.time)
-    return Condition(name, low=bound, missing=missing, time=test.attribute.time)
+        return Condition(name, high=test.threshold, missing=missing, time=test.attribute.time)
+    return Condition(name, low=test.threshold, missing=missing, time=test.attribute.time)
 
 
 def heaviest_branch(node) -> int:
@@ -77,7 +74,6 @@ def extract(tree: Tree) -> RuleSet:
     """One rule per leaf (Zaki: 'each path from the root to a leaf can be written as a rule')."""
     regression = tree.schema.is_regression
     filled = tree.parameters.get("missing", "fractional") in FILL  # missing values take the heaviest branch
-    single = single_precision(tree.algorithm, tree.parameters)
     rules: list[Rule] = []
 
     def leaf_rule(node, conditions) -> Rule:
@@ -99,13 +95,15 @@ def extract(tree: Tree) -> RuleSet:
             if stack:
                 path.pop()  # the condition of the branch that led to ``node``
             continue
-        path.push(_branch_condition(node.test, b, b == heaviest, single))
+        path.push(_branch_condition(node.test, b, b == heaviest))
         if child.is_leaf:
             rules.append(leaf_rule(child, path.merged()))
             path.pop()
         else:
             stack.append(entered(child))
     parameters = {"source": "tree", "algorithm": tree.algorithm, "pruned": False}
+    if tree.algorithm == "cart":  # (scikit-learn's ties: tests of single-precision values, model/tree.py)
+        parameters["ties"] = tree.parameters.get("ties", "sklearn")
     root = tree.root
     default = 0 if regression else root.label
     return RuleSet(
@@ -152,16 +150,18 @@ class Drop:
     after: float
 
 
-def _coverage(conditions, table: Table) -> np.ndarray:
+def _coverage(conditions, table: Table, single: bool = False) -> np.ndarray:
     mask = np.ones(table.n_rows, dtype=bool)
     for condition in conditions:
-        mask &= condition.matches(table)
+        mask &= condition.matches(table, single)
     return mask
 
 
-def _estimate(conditions, label: int, table: Table, cf: float, bound: str) -> tuple[float, np.ndarray]:
+def _estimate(
+    conditions, label: int, table: Table, cf: float, bound: str, single: bool = False
+) -> tuple[float, np.ndarray]:
     """Pessimistic accuracy ``1 - U_CF(E, N)`` of a rule on the training data, and its counts."""
-    covered = _coverage(conditions, table)
+    covered = _coverage(conditions, table, single)
     counts = np.bincount(table.y[covered], weights=table.weights[covered], minlength=len(table.classes))
     n = float(counts.sum())
     if n <= 0:
@@ -172,14 +172,15 @@ def _estimate(conditions, label: int, table: Table, cf: float, bound: str) -> tu
 def prune_rules(ruleset: RuleSet, table: Table, cf: float = 0.25, bound: str = "j48") -> tuple[RuleSet, list[Drop]]:
     """Post-prune every rule, remove duplicates, sort by estimate, and set the default."""
     table = table.take(table.labelled())
+    single = ruleset.single
     drops: list[Drop] = []
     pruned: list[Rule] = []
     for k, rule in enumerate(ruleset.rules):
         conditions = list(rule.conditions)
-        estimate, counts = _estimate(conditions, rule.label, table, cf, bound)
+        estimate, counts = _estimate(conditions, rule.label, table, cf, bound, single)
         while conditions:
             trials = [
-                (_estimate(conditions[:j] + conditions[j + 1 :], rule.label, table, cf, bound), j)
+                (_estimate(conditions[:j] + conditions[j + 1 :], rule.label, table, cf, bound, single), j)
                 for j in range(len(conditions))
             ]
             (best, best_counts), j = max(trials, key=lambda t: (t[0][0], -t[1]))
@@ -198,7 +199,7 @@ def prune_rules(ruleset: RuleSet, table: Table, cf: float = 0.25, bound: str = "
     unique.sort(key=lambda r: -r.estimate)
     covered = np.zeros(table.n_rows, dtype=bool)
     for rule in unique:
-        covered |= _coverage(rule.conditions, table)
+        covered |= _coverage(rule.conditions, table, single)
     rest = ~covered if (~covered).any() else np.ones(table.n_rows, dtype=bool)
     default_counts = np.bincount(table.y[rest], weights=table.weights[rest], minlength=len(table.classes))
     parameters = dict(ruleset.parameters, pruned=True, cf=cf, error_bound=bound)

@@ -5,9 +5,7 @@ with these very functions, and every printout, model and rule does too.
 A threshold computed in single precision (CART's, as scikit-learn places it:
 a single-precision number or the midpoint of two adjacent ones) prints as the
 shortest decimal that splits single-precision values as it does (``33.27``,
-not Weka's six decimals ``33.269999``), when that is shorter, or when Weka's
-six decimals would split them otherwise (``-0.003761`` for a threshold that
-sends -0.003761 right).
+not Weka's six decimals ``33.269999``), when that is shorter.
 """
 
 from __future__ import annotations
@@ -35,11 +33,7 @@ def format_threshold(value: float) -> str:
     text = f"{sign}{whole}.{frac:06d}".rstrip("0").rstrip(".")
     text = "0" if text in ("-0", "") else text
     short = single_text(value)
-    if short is None:
-        return text
-    low, high = single_cell(value)
-    shorter = len(text) < len(short) and Decimal(low) <= Decimal(text) < Decimal(high)
-    return text if shorter else short  # Weka's where shorter and it splits single values alike
+    return short if short is not None and len(short) < len(text) else text
 
 
 def _single_bits(value: float) -> int:
@@ -50,22 +44,16 @@ def _single(bits: int) -> float:
     return struct.unpack("<f", struct.pack("<i", bits))[0]
 
 
-def _looks_single(value: float) -> bool:
-    """At most SINGLE_BITS significant bits: a single number or the midpoint of two."""
-    numerator = value.as_integer_ratio()[0]
-    numerator = abs(numerator) >> ((abs(numerator) & -abs(numerator)).bit_length() - 1)
-    return numerator.bit_length() <= SINGLE_BITS
-
-
 def single_cell(value: float) -> tuple[float, float] | None:
     """(a, b): the single-precision number ``a`` at or below ``value`` and the next one ``b``, when
     ``value`` looks computed in single precision: at most SINGLE_BITS significant bits, as a single
-    number or the midpoint of two (a number read from text has some 53), or the double just below
-    such a midpoint (``single_boundary``'s); otherwise (or beyond single precision's range, or 0)
-    None. For every single-precision ``x``, ``x <= value`` exactly when ``x < b``."""
+    number or the midpoint of two (a number read from text has some 53); otherwise (or beyond single
+    precision's range, or 0) None. For every single-precision ``x``, ``x <= value`` exactly when ``x < b``."""
     if not math.isfinite(value) or value == 0 or abs(value) >= 3.4e38:
         return None
-    if not _looks_single(value) and not _looks_single(math.nextafter(value, math.inf)):
+    numerator = value.as_integer_ratio()[0]
+    numerator = abs(numerator) >> ((abs(numerator) & -abs(numerator)).bit_length() - 1)
+    if numerator.bit_length() > SINGLE_BITS:
         return None
     near = _single(_single_bits(value))  # rounded to nearest
     bits = _single_bits(near)
@@ -96,8 +84,7 @@ def single_boundary(value: float) -> float:
 
 def single_text(value: float) -> str | None:
     """The shortest decimal ``d`` with ``a <= d < b`` for ``value``'s :func:`single_cell` (so ``x <= d``
-    for exactly the single-precision ``x`` with ``x <= value``: ``d`` rounds back to a single-precision
-    number of the cell, as scikit-learn prints ``33.27``), positional; None for other values."""
+    for exactly the single-precision ``x`` with ``x <= value``), positional; None for other values."""
     cell = single_cell(value)
     if cell is None:
         return None

@@ -23,6 +23,7 @@ from dtcli.errors import ModelFormatError
 from dtcli.model.dates import threshold_text
 from dtcli.model.format.schema import FieldReader, schema_to_dict
 from dtcli.model.table import MISSING, Schema, Table
+from dtcli.model.tree import decision_threshold, single_precision
 from dtcli.version import __version__
 
 RULES_FORMAT = "dtree-rules"
@@ -61,20 +62,28 @@ class Condition:
             return f"{name} <= {threshold_text(self.high, self.time)}"
         return f"{name} > {threshold_text(self.low, self.time)}"
 
-    def matches(self, table: Table) -> np.ndarray:
-        """True for the rows of ``table`` that satisfy the condition (missing: ``self.missing``)."""
+    def bounds(self, single: bool = False) -> tuple[float | None, float | None]:
+        """(low, high) as a 64-bit value is compared with them: the thresholds, or for a rule set of
+        single-precision tests (``RuleSet.single``) the bounds that decide as those tests do
+        (``tree.decision_threshold``)."""
+        return tuple(None if v is None else decision_threshold(v, single) for v in (self.low, self.high))
+
+    def matches(self, table: Table, single: bool = False) -> np.ndarray:
+        """True for the rows of ``table`` that satisfy the condition (missing: ``self.missing``); ``single``:
+        values compared in single precision (``bounds``)."""
         i = table.schema.index(self.attribute)
         column = table.columns[i]
         if self.is_nominal:
             codes = [table.attributes[i].code_of(v) for v in self.values]
             return np.isin(column, codes) & (column != MISSING) | (self.missing & (column == MISSING))
+        low, high = self.bounds(single)
         with np.errstate(invalid="ignore"):
             absent = np.isnan(column)
             ok = ~absent
-            if self.low is not None:
-                ok &= column > self.low
-            if self.high is not None:
-                ok &= column <= self.high
+            if low is not None:
+                ok &= column > low
+            if high is not None:
+                ok &= column <= high
         return ok | absent if self.missing else ok
 
 
@@ -96,10 +105,10 @@ class Rule:
             return float("nan")
         return float(self.counts[self.label] / self.counts.sum())
 
-    def matches(self, table: Table) -> np.ndarray:
+    def matches(self, table: Table, single: bool = False) -> np.ndarray:
         mask = np.ones(table.n_rows, dtype=bool)
         for condition in self.conditions:
-            mask &= condition.matches(table)
+            mask &= condition.matches(table, single)
         return mask
 
 
@@ -119,6 +128,13 @@ class RuleSet:
     def classes(self) -> tuple[str, ...]:
         return self.schema.classes
 
+    @property
+    def single(self) -> bool:
+        """Whether the rules' numeric conditions test values rounded to single precision: those of a CART
+        tree grown with scikit-learn's ties (``parameters.ties``; a CART rule set without it: sklearn, the
+        default, as files written before it was recorded)."""
+        return single_precision(self.parameters.get("algorithm", ""), self.parameters)
+
     def outcome(self, rule: Rule | None, show=str) -> str:
         """What ``rule`` (None: the default) predicts, as printed: its class written by ``show``, or
         its number (the shortest text that reads back as the same double)."""
@@ -131,7 +147,7 @@ class RuleSet:
         chosen = np.full(table.n_rows, len(self.rules), dtype=np.int64)
         open_rows = np.ones(table.n_rows, dtype=bool)
         for k, rule in enumerate(self.rules):
-            fire = open_rows & rule.matches(table)
+            fire = open_rows & rule.matches(table, self.single)
             chosen[fire] = k
             open_rows &= ~fire
         return chosen

@@ -201,8 +201,7 @@ def python(ruleset: RuleSet) -> str:
                 low, high = _date_bounds(c)
                 tests.append(f"_dated({value}, {low!r}, {high!r}, {c.missing})")
             elif not c.is_nominal:
-                low = "None" if c.low is None else _number(c.low)
-                high = "None" if c.high is None else _number(c.high)
+                low, high = ("None" if v is None else _number(v) for v in c.bounds(ruleset.single))
                 tests.append(f"_within({value}, {low}, {high}, {c.missing})")
             elif c.missing:
                 tests.append(f"_text({value}) not in {_other_values(ruleset, c)!r}")
@@ -232,25 +231,26 @@ def _sql_infinite(d: Dialect, column: str, sign: str) -> str:
     return f"LOWER({d.number_text(column)}) IN {_sql_list(d, words)}"
 
 
-def _sql_numeric_condition(d: Dialect, c) -> str:
+def _sql_numeric_condition(d: Dialect, c, single: bool = False) -> str:
     """``low < value <= high`` of a present value, an infinity written as text included (thresholds
     are finite: +inf is above every one, -inf at most every one); marked ``missing``: or missing.
     Where a CAST of other text fails (``Dialect.guarded``), a CASE reaches it with numbers only."""
     column = d.identifier(c.attribute)
     number, above, below = d.number(column), _sql_infinite(d, column, "+"), _sql_infinite(d, column, "-")
     missing = _sql_missing_number(d, column)
+    low, high = c.bounds(single)  # (single precision: the 64-bit bounds that decide alike)
     if d.guarded:
-        compared = ([f"{number} > {_number(c.low)}"] if c.low is not None else []) + (
-            [f"{number} <= {_number(c.high)}"] if c.high is not None else []
+        compared = ([f"{number} > {_number(low)}"] if low is not None else []) + (
+            [f"{number} <= {_number(high)}"] if high is not None else []
         )
-        cases = ((missing, c.missing), (above, c.high is None), (below, c.low is None))
+        cases = ((missing, c.missing), (above, high is None), (below, low is None))
         whens = " ".join(f"WHEN {test} THEN {'1 = 1' if holds else '1 = 0'}" for test, holds in cases)
         return f"(CASE {whens} ELSE {' AND '.join(compared)} END)"
     tests = []
-    if c.low is not None:
-        tests.append(f"({number} > {_number(c.low)} AND NOT {below} OR {above})")
-    if c.high is not None:
-        tests.append(f"({number} <= {_number(c.high)} AND NOT {above} OR {below})")
+    if low is not None:
+        tests.append(f"({number} > {_number(low)} AND NOT {below} OR {above})")
+    if high is not None:
+        tests.append(f"({number} <= {_number(high)} AND NOT {above} OR {below})")
     if c.missing:
         return f"({missing} OR ({' AND '.join(tests)}))"
     return " AND ".join([f"NOT {missing}", *tests])
@@ -273,7 +273,7 @@ def _sql_date_condition(d: Dialect, c) -> str:
 def _sql_condition(ruleset: RuleSet, d: Dialect, c) -> str:
     if c.is_nominal:
         return _sql_nominal_condition(ruleset, d, c)
-    return _sql_date_condition(d, c) if c.time else _sql_numeric_condition(d, c)
+    return _sql_date_condition(d, c) if c.time else _sql_numeric_condition(d, c, ruleset.single)
 
 
 def _sql_nominal_condition(ruleset: RuleSet, d: Dialect, c) -> str:
