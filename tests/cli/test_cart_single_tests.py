@@ -64,10 +64,12 @@ def edge_rows(model: dict, frame, columns: list[str], seed: int):
     values just around it: the cells a reader copies from the printed tree."""
     rng = np.random.default_rng(seed)
     rows = []
-    for name, threshold in numeric_tests(model):
+    tests = numeric_tests(model)
+    picked_tests = [tests[i] for i in sorted(rng.choice(len(tests), min(len(tests), 40), replace=False))]
+    for name, threshold in picked_tests:  # (a regression tree has hundreds: 40 of them, drawn)
         printed = format_threshold(threshold)
         for text in (printed, repr(as_single(threshold)), repr(float(np.nextafter(np.float32(threshold), 1e9)))):
-            picked = frame.iloc[rng.choice(len(frame), 8, replace=False)].copy()
+            picked = frame.iloc[rng.choice(len(frame), 4, replace=False)].copy()
             picked[name] = float(text)
             rows.append(picked)
     import pandas as pd
