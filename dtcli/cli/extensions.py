@@ -39,7 +39,7 @@ WRITES = {
         ".sql": ("sql",),
     },
     "evaluate": {".txt": ("text",), ".json": ("json",), ".csv": ("csv",)},
-    "predict": {".csv": ("csv",), ".json": ("json",), ".txt": ("text",), ".parquet": ("parquet",)},
+    "predict": {".csv": ("csv",), ".json": ("json",)},
     "diff": {".txt": ("text",), ".json": ("json",)},
     "gain": {
         ".txt": ("table",),
