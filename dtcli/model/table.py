@@ -65,6 +65,9 @@ class LineRun:
         return list(range(self.first, self.first + self.n))
 
 
+BOOLEAN_WORDS = ("true", "false")
+
+
 @dataclass(frozen=True)
 class Attribute:
     """One column: its name, kind and (for nominal columns) its values in order; ``time``: a numeric
@@ -88,8 +91,21 @@ class Attribute:
         return codes
 
     def code_of(self, value: str) -> int:
-        """The code of ``value``, or ``MISSING`` when the attribute lacks it."""
-        return self.codes.get(value, MISSING)
+        """The code of ``value``, or ``MISSING`` when the attribute lacks it; ``true`` and ``false`` in any
+        case are the attribute's true and false (a Parquet boolean reads ``true``, pandas writes ``True``)."""
+        code = self.codes.get(value, MISSING)
+        if code == MISSING and isinstance(value, str) and value.lower() in BOOLEAN_WORDS:
+            return self.codes.get(self.booleans.get(value.lower(), ""), MISSING)
+        return code
+
+    @cached_property
+    def booleans(self) -> dict[str, str]:
+        """``true``/``false`` -> the value written so in another case, when the attribute has one."""
+        found: dict[str, str] = {}
+        for value in self.values:
+            if value.lower() in BOOLEAN_WORDS:
+                found.setdefault(value.lower(), value)
+        return found
 
 
 @dataclass(frozen=True)

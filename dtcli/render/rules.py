@@ -34,6 +34,7 @@ from dtcli.errors import ParameterError
 from dtcli.io.csv.cells import MISSING_CELLS, NUMERIC_MISSING
 from dtcli.model.dates import sortable, threshold_text
 from dtcli.model.rules import RuleSet, dumps_rules
+from dtcli.model.table import BOOLEAN_WORDS
 from dtcli.render.counts import class_counts
 from dtcli.render.printable import shown
 from dtcli.render.sql_dialects import DEFAULT_DIALECT, Dialect, check_names
@@ -121,6 +122,21 @@ def _number(value: float) -> str:
     return repr(float(value))
 
 
+def _folded(values) -> tuple[str, ...]:
+    """``true`` and ``false`` in lower case, as the exports fold a cell's (``Attribute.code_of``: any case)."""
+    return tuple(v.lower() if v.lower() in BOOLEAN_WORDS else v for v in values)
+
+
+def _sql_text(d: Dialect, ruleset: RuleSet, c, column: str) -> str:
+    """A nominal column's text as compared: ``Dialect.text``, and for an attribute with the values true or
+    false (in some case) those words folded to lower case, as ``dtree predict`` matches them."""
+    attribute = ruleset.schema.attributes[ruleset.schema.index(c.attribute)]
+    text = d.text(column)
+    if not any(v.lower() in BOOLEAN_WORDS for v in attribute.values):
+        return text
+    return f"(CASE WHEN LOWER({text}) IN ('true', 'false') THEN LOWER({text}) ELSE {text} END)"
+
+
 def _other_values(ruleset: RuleSet, condition) -> tuple[str, ...]:
     """The attribute's known values outside a nominal condition's: a condition marked ``missing``
     holds for every value but these (so for a missing one, and one never seen in training)."""
@@ -180,6 +196,8 @@ def python(ruleset: RuleSet) -> str:
         "    if value is None:",
         "        return None",
         "    text = str(value).strip()",
+        "    if text.lower() in ('true', 'false'):  # true and false in any case, as dtree predict reads them",
+        "        return text.lower()",
         "    return None if text in _MISSING_TEXT else text",
         "",
         "",
@@ -204,9 +222,9 @@ def python(ruleset: RuleSet) -> str:
                 low, high = ("None" if v is None else _number(v) for v in c.bounds(ruleset.single))
                 tests.append(f"_within({value}, {low}, {high}, {c.missing})")
             elif c.missing:
-                tests.append(f"_text({value}) not in {_other_values(ruleset, c)!r}")
+                tests.append(f"_text({value}) not in {_folded(_other_values(ruleset, c))!r}")
             else:
-                tests.append(f"_text({value}) in {tuple(c.values)!r}")
+                tests.append(f"_text({value}) in {_folded(c.values)!r}")
         condition = " and ".join(tests) or "True"
         lines.append(f"    if {condition}:")
         lines.append(f"        return {_predicted_literal(ruleset, rule, repr)}")
@@ -280,12 +298,13 @@ def _sql_nominal_condition(ruleset: RuleSet, d: Dialect, c) -> str:
     """``TRIM(col) IN (values)`` (NULL, '' and '?' are in no list); marked ``missing``: every value
     but the attribute's others, NULL included."""
     column = d.identifier(c.attribute)
+    text = _sql_text(d, ruleset, c, column)
     if not c.missing:
-        return f"{d.text(column)} IN {_sql_list(d, c.values)}"
-    others = _other_values(ruleset, c)
+        return f"{text} IN {_sql_list(d, _folded(c.values))}"
+    others = _folded(_other_values(ruleset, c))
     if not others:
         return "1 = 1"
-    return f"({column} IS NULL OR {d.text(column)} NOT IN {_sql_list(d, others)})"
+    return f"({column} IS NULL OR {text} NOT IN {_sql_list(d, others)})"
 
 
 def sql(ruleset: RuleSet, dialect: str = DEFAULT_DIALECT) -> str:

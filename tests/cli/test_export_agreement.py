@@ -229,3 +229,26 @@ def test_the_warning_without_data(run, tmp_path):
             assert result.stderr.count("\n") == 1
         else:
             assert result.stderr == ""
+
+
+def test_true_and_false_match_in_any_case_in_predict_and_the_exports(run, tmp_path):
+    """A Parquet boolean reads true/false, pandas writes True/False: the same column, for predict and
+    for the rules' Python and SQL."""
+    train = tmp_path / "train.csv"
+    rows = [("True" if i % 3 else "False", str(i % 7), "yes" if i % 3 else "no") for i in range(60)]
+    train.write_text("flag,n,class\n" + "".join(",".join(r) + "\n" for r in rows))
+    new = tmp_path / "new.csv"
+    cells = ["true", "FALSE", "True", "false", "tRuE", "maybe", ""]
+    new.write_text("flag,n,class\n" + "".join(f"{c},{i},yes\n" for i, c in enumerate(cells)))
+    model = tmp_path / "m.json"
+    for algorithm in ("c45", "cart"):
+        assert run("train", train, "-a", algorithm, "-q", "-o", model).exit_code == 0
+        expected = predicted(run, model, new)
+        assert expected[:5] == ["yes", "no", "yes", "no", "yes"], (algorithm, expected)
+        schema = json.loads(model.read_text())["schema"]
+        dicts = list(csv.DictReader(new.read_text().splitlines()))
+        code, _ = exported(run, model, new, "python")
+        sql, _ = exported(run, model, new, "sql")
+        assert python_predictions(code, dicts) == expected
+        assert sql_predictions(sql, schema, dicts, typed=True) == expected
+        assert sql_predictions(sql, schema, dicts, typed=False) == expected
