@@ -31,6 +31,7 @@ from dtcli.induction.search.numeric import cut_table
 from dtcli.induction.search.split import nominal_branch_counts
 from dtcli.model.dates import threshold_text
 from dtcli.model.table import Table
+from dtcli.model.value_text import value_set
 
 CRITERIA = ("gain", "gini", "cart")
 NOISE = 1e-12
@@ -59,7 +60,7 @@ class BinaryCandidate:
     def label(self) -> str:
         """``Car in {Sports}`` or ``Age <= 22.5``."""
         if self.values is not None:
-            return f"{self.attribute} in {{{', '.join(self.values)}}}"
+            return f"{self.attribute} in {value_set(self.values)}"
         return f"{self.attribute} <= {threshold_text(self.threshold, self.time)}"
 
     def score(self, criterion: str) -> float:

@@ -69,5 +69,7 @@ def split_text(choice) -> str:
 
         return f"{name} <= {format_threshold(threshold)}"
     if kind == "subset":
-        return f"{name} in {{{', '.join(values)}}}"
+        from dtcli.model.value_text import value_set
+
+        return f"{name} in {value_set(values)}"
     return name

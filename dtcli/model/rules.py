@@ -24,6 +24,7 @@ from dtcli.model.dates import threshold_text
 from dtcli.model.format.schema import FieldReader, schema_to_dict
 from dtcli.model.table import MISSING, Schema, Table
 from dtcli.model.tree import decision_threshold, single_precision
+from dtcli.model.value_text import value_set
 from dtcli.version import __version__
 
 RULES_FORMAT = "dtree-rules"
@@ -55,7 +56,7 @@ class Condition:
         if self.is_nominal:
             if len(self.values) == 1:
                 return f"{name} = {show(self.values[0])}"
-            return f"{name} in {{{', '.join(map(show, self.values))}}}"
+            return f"{name} in {value_set(self.values, show)}"
         if self.low is not None and self.high is not None:
             return f"{threshold_text(self.low, self.time)} < {name} <= {threshold_text(self.high, self.time)}"
         if self.high is not None:

@@ -19,6 +19,7 @@ import numpy as np
 from dtcli.model.dates import threshold_text
 from dtcli.model.number_text import single_boundary
 from dtcli.model.table import MISSING, Attribute, Schema
+from dtcli.model.value_text import value_set
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,7 @@ class SubsetTest:
     BRANCHES = ("in", "not in")
 
     def branch_labels(self, show=str) -> list[str]:
-        listed, name = "{" + ", ".join(map(show, self.values)) + "}", show(self.attribute.name)
+        listed, name = value_set(self.values, show), show(self.attribute.name)
         return [f"{name} in {listed}", f"{name} not in {listed}"]
 
     def route(self, column: np.ndarray) -> np.ndarray:

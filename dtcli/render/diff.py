@@ -12,6 +12,7 @@ import json
 
 from dtcli.compare.findings import COUNT_NOISE, SHOWN, Comparison, Difference, Tolerance
 from dtcli.model.dates import threshold_text
+from dtcli.model.value_text import value_set
 from dtcli.render.printable import shown
 
 FORMAT = "dtree-diff"
@@ -113,7 +114,7 @@ def split_text(test: dict, times: dict | None = None) -> str:
     if test["kind"] == "numeric":
         return f"{name} <= {threshold_text(test['threshold'], (times or {}).get(test['attribute'], ''))}"
     if test["kind"] == "subset":
-        return f"{name} in {{{', '.join(map(shown, test['values']))}}}"
+        return f"{name} in {value_set(test['values'], shown)}"
     return name
 
 
@@ -128,7 +129,7 @@ def _condition_test(condition: dict, times: dict | None) -> str:
     name, time = shown(condition["attribute"]), (times or {}).get(condition["attribute"], "")
     if "in" in condition:
         values = condition["in"]
-        return f"{name} = {shown(values[0])}" if len(values) == 1 else f"{name} in {{{', '.join(map(shown, values))}}}"
+        return f"{name} = {shown(values[0])}" if len(values) == 1 else f"{name} in {value_set(values, shown)}"
     low, high = condition.get("above"), condition.get("at_most")
     if low is not None and high is not None:
         return f"{threshold_text(low, time)} < {name} <= {threshold_text(high, time)}"
