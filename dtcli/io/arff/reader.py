@@ -68,6 +68,9 @@ def parse_arff(text: str, source: str, max_rows: int = 0) -> tuple[Columns, dict
         hint = _HINTS.get(type(exc).__name__) or _message(_text(exc))
         if type(exc).__name__ == "BadNumericalValue":
             hint = _bad_number(lines.row, names, declared) or hint
+        if type(exc).__name__ == "BadLayout" and WEIGHT.search(_line(lines.text, lines.current)):
+            hint = ("an instance weight ({w} after the values), which dtree does not read: remove the weights, or "
+                    "write the table as CSV with a column of them and give --weights COL")  # fmt: skip
         raise _invalid(source, lines.current, hint) from None
     except (MemoryError, RecursionError):
         raise
@@ -75,6 +78,22 @@ def parse_arff(text: str, source: str, max_rows: int = 0) -> tuple[Columns, dict
         raise _invalid(source, lines.current, _CRASHES.get(type(exc)) or _message(_text(exc))) from None
     _check_text(columns, source, np.asarray(lines.data_lines, dtype=np.int64))
     return Columns(columns, n_rows), declared, np.asarray(lines.data_lines, dtype=np.int64)
+
+
+WEIGHT = re.compile(r",\s*\{\s*[-+0-9.eE]+\s*\}\s*$")  # Weka's instance weight at the end of a data row
+
+
+def _line(text: str, number: int) -> str:
+    """Line ``number`` (1-based) of ``text``, or "" past its end."""
+    if number < 1:
+        return ""
+    start = 0
+    for _ in range(number - 1):
+        start = text.find("\n", start) + 1
+        if start == 0:
+            return ""
+    end = text.find("\n", start)
+    return text[start:] if end < 0 else text[start:end].rstrip("\r")
 
 
 def _invalid(source: str, line: int, message: str) -> DataError:

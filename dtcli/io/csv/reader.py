@@ -59,8 +59,13 @@ def parse_csv(data, source: str, path: str, text_columns=(), max_rows: int = 0, 
     if dialect.note and notes is not None:
         notes.append(dialect.note)
     first = first_line(data)
-    if first is None or not first.strip():
+    if first is None:
         raise DataError(f"{source}: file is empty; a CSV file needs a header line naming the columns")
+    if not first.strip():
+        raise DataError(
+            f"{source}: the first line that is not empty holds only blanks; delete it, so that the header "
+            "line naming the columns comes first"
+        )
     sep = dialect.sep
     header = [name.strip() for name in header_record(data, sep, first)]
     written = None
