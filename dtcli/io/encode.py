@@ -268,10 +268,15 @@ def _check_stray(raw: RawData, name: str, attribute: Attribute, strict: bool, no
     if found is None:
         found, kind = stray_date(raw.frame[name]), "holds ISO 8601 dates"
     if found is None:
+        hint = written_numbers(raw, name)
+        if hint is not None and notes is not None:
+            notes.append(hint)
         return
     row, cell = found
     cell = cell if len(cell) <= 40 else cell[:37] + "..."
     head = f"{raw.source}: column {name!r} {kind} but {_where(raw, row)} has {cell!r}"
+    if DECIMAL_COMMA.fullmatch(cell) and raw.decimal == "." and raw.sep != ",":
+        head += " (a number with a decimal comma: --decimal , reads them)"
     option = f"--nominal {shlex.quote(name)}"
     if strict:
         raise DataError(f"{head}; refused by --strict (fix the cell or write ? for a missing value, or use {option} "
@@ -279,6 +284,50 @@ def _check_stray(raw: RawData, name: str, attribute: Attribute, strict: bool, no
     if notes is not None:
         notes.append(f"{head}; it is read as nominal (fix the cell or write ? for a missing value; {option} "
                      "reads it as nominal without this warning; --strict refuses it)")  # fmt: skip
+
+
+DECIMAL_COMMA = re.compile(r"[+-]?[0-9]*,[0-9]+(?:[eE][+-]?[0-9]+)?")  # 47,8
+FOR_READING = (  # numbers written for people: what each is, and the pattern of a cell
+    ("a decimal comma", DECIMAL_COMMA),
+    ("thousands separators", re.compile(r"[+-]?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?")),  # 2,533.27
+    ("a percent sign", re.compile(r"[+-]?[0-9]*\.?[0-9]+ ?%")),  # 12%
+    ("a currency sign", re.compile(r"(?:[$€£¥] ?[+-]?|[+-]?[$€£¥] ?)[0-9][0-9,]*(?:\.[0-9]+)?")),  # $1,200.50
+)
+
+
+def written_numbers(raw: RawData, name: str) -> str | None:
+    """A note for a nominal column whose cells (at least ``STRAY_SHARE`` of those with a value, of rows)
+    are numbers written for people, with thousands separators, a percent or currency sign, or a decimal
+    comma the file's decimal mark does not read: dtree reads them as text (as categories), and says so
+    with the first such cell and how to write them; else None."""
+    column = raw.frame[name]
+    if isinstance(column, NumberColumn):
+        return None
+    codes, uniques = column.factorize()
+    texts = [str(cell).strip() for cell in uniques]
+    known = [i for i, text in enumerate(texts) if text not in MISSING_ANY + MISSING_NUMERIC]
+    if not known or not texts[known[0]][:1].strip("+-$€£¥").isdigit() and texts[known[0]][:1] not in "$€£¥.+-":
+        return None
+    counts = np.bincount(codes[codes >= 0], minlength=len(uniques))
+    rows = int(counts[known].sum())
+    for what, pattern in FOR_READING:
+        if what == "a decimal comma" and (raw.decimal == "," or raw.sep == ","):
+            continue
+        written = [i for i in known if pattern.fullmatch(texts[i]) or parse_number(texts[i]) is not None]
+        if not any(pattern.fullmatch(texts[i]) for i in written) or counts[written].sum() < STRAY_SHARE * rows:
+            continue
+        first = int(np.flatnonzero(np.isin(codes, [i for i in written if pattern.fullmatch(texts[i])]))[0])
+        cell = str(column.cell(first)).strip()
+        way = (
+            "give --decimal , to read them as numbers"
+            if what == "a decimal comma"
+            else f"write them as plain numbers, without {what}, to split on them as numbers"
+        )
+        return (
+            f"{raw.source}: column {name!r} holds numbers written with {what} ({_where(raw, first)} has {cell!r}), "
+            f"which are read as text, a category each: {way}"
+        )
+    return None
 
 
 def stray_text(column) -> tuple[int, str] | None:
