@@ -28,6 +28,7 @@ import numpy as np
 from dtcli.errors import DataError
 from dtcli.io.columns import NumberColumn, TextColumn
 from dtcli.io.csv.cells import parse_number
+from dtcli.io.csv.dialect import SAMPLE_LINES
 from dtcli.io.names import check_columns, resolved
 from dtcli.io.read import RawData
 from dtcli.model.colnames import find, finder
@@ -317,6 +318,8 @@ def written_numbers(raw: RawData, name: str) -> str | None:
         if not any(pattern.fullmatch(texts[i]) for i in written) or counts[written].sum() < STRAY_SHARE * rows:
             continue
         first = int(np.flatnonzero(np.isin(codes, [i for i in written if pattern.fullmatch(texts[i])]))[0])
+        if what == "a decimal comma" and (raw.lines is None or int(raw.lines[first]) <= SAMPLE_LINES):
+            continue  # (among the lines the dialect read: its note on the two decimal marks has said it)
         cell = str(column.cell(first)).strip()
         way = (
             "give --decimal , to read them as numbers"
