@@ -300,37 +300,54 @@ def written_numbers(raw: RawData, name: str) -> str | None:
     """A note for a nominal column whose cells (at least ``STRAY_SHARE`` of those with a value, of rows)
     are numbers written for people, with thousands separators, a percent or currency sign, or a decimal
     comma the file's decimal mark does not read: dtree reads them as text (as categories), and says so
-    with the first such cell and how to write them; else None."""
+    with the first such cell and how to write them; else None. The first ``SAMPLE_VALUES`` distinct
+    cells are looked at before all of them (a column of a million codes costs a glance)."""
     column = raw.frame[name]
     if isinstance(column, NumberColumn):
         return None
     codes, uniques = column.factorize()
     texts = [str(cell).strip() for cell in uniques]
     known = [i for i, text in enumerate(texts) if text not in MISSING_ANY + MISSING_NUMERIC]
-    if not known or not texts[known[0]][:1].strip("+-$€£¥").isdigit() and texts[known[0]][:1] not in "$€£¥.+-":
+    if not known or not (texts[known[0]][:1].isdigit() or texts[known[0]][:1] in "$€£¥.+-"):
         return None
-    counts = np.bincount(codes[codes >= 0], minlength=len(uniques))
-    rows = int(counts[known].sum())
     for what, pattern in FOR_READING:
         if what == "a decimal comma" and (raw.decimal == "," or raw.sep == ","):
             continue
-        written = [i for i in known if pattern.fullmatch(texts[i]) or parse_number(texts[i]) is not None]
-        if not any(pattern.fullmatch(texts[i]) for i in written) or counts[written].sum() < STRAY_SHARE * rows:
+        if not any(pattern.fullmatch(texts[i]) for i in known[:SAMPLE_VALUES]):
             continue
-        first = int(np.flatnonzero(np.isin(codes, [i for i in written if pattern.fullmatch(texts[i])]))[0])
-        if what == "a decimal comma" and (raw.lines is None or int(raw.lines[first]) <= SAMPLE_LINES):
+        found = _written(codes, texts, known, pattern)
+        if found is None:
+            continue
+        if what == "a decimal comma" and (raw.lines is None or int(raw.lines[found]) <= SAMPLE_LINES):
             continue  # (among the lines the dialect read: its note on the two decimal marks has said it)
-        cell = str(column.cell(first)).strip()
         way = (
             "give --decimal , to read them as numbers"
             if what == "a decimal comma"
             else f"write them as plain numbers, without {what}, to split on them as numbers"
         )
+        cell = str(column.cell(found)).strip()
         return (
-            f"{raw.source}: column {name!r} holds numbers written with {what} ({_where(raw, first)} has {cell!r}), "
+            f"{raw.source}: column {name!r} holds numbers written with {what} ({_where(raw, found)} has {cell!r}), "
             f"which are read as text, a category each: {way}"
         )
     return None
+
+
+SAMPLE_VALUES = 200  # distinct cells of a column looked at first, for written numbers
+
+
+def _written(codes: np.ndarray, texts: list[str], known: list[int], pattern) -> int | None:
+    """The first row written so (``pattern``) in a column whose rows with a value are at least
+    ``STRAY_SHARE`` numbers, plain or written so; else None."""
+    shaped = np.zeros(len(texts), dtype=bool)
+    number = np.zeros(len(texts), dtype=bool)
+    for i in known:
+        shaped[i] = pattern.fullmatch(texts[i]) is not None
+        number[i] = shaped[i] or parse_number(texts[i]) is not None
+    counts = np.bincount(codes[codes >= 0], minlength=len(texts))
+    if counts[number].sum() < STRAY_SHARE * counts[known].sum():
+        return None
+    return int(np.flatnonzero(shaped[np.maximum(codes, 0)] & (codes >= 0))[0])
 
 
 def stray_text(column) -> tuple[int, str] | None:
