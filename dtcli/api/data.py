@@ -247,7 +247,9 @@ def iso_dates_of(cells) -> tuple[str, np.ndarray] | None:
     """(format, seconds since the epoch) of cells that are all text in one ISO 8601 form of a date (missing
     cells aside), as a CSV column of them reads (``encode.iso_dates``), else None."""
     present = [cell for cell in cells if not is_missing(cell)]
-    if not present or not all(isinstance(cell, str) for cell in present):
+    if not present or not isinstance(present[0], str) or not present[0].strip()[:1].isdigit():
+        return None  # (a date begins with its year's digits: most text columns end here)
+    if not all(isinstance(cell, str) for cell in present):
         return None
     from dtcli.io.columns import TextColumn
     from dtcli.io.encode import iso_dates
