@@ -3,11 +3,10 @@
 ``infer_table`` decides each column's kind for training: ARFF declarations
 win; otherwise a column whose every non-missing cell is a number is numeric,
 and any other column nominal, with its values in order of first appearance
-(surrounding spaces ignored). A nominal column that is numbers with stray
-text (``stray_text``: at least ``STRAY_SHARE`` of its non-missing cells are
-numbers, none written with a leading zero as codes are) is reported, never
-silently: a warning message (the caller prints it), or with ``strict`` a
-DataError, naming the column, the first offending line and its cell. ``encode_for_schema`` encodes new data against
+(surrounding spaces ignored). A nominal column whose cells are numbers or dates
+with stray text, or numbers written for people, is reported, never silently
+(``io/written.py``: a warning message the caller prints, or with ``strict`` a
+DataError, naming the column, the first offending line and its cell). ``encode_for_schema`` encodes new data against
 a trained model's schema. Missing cells: empty, ``?``, and ``NA``/``NaN``
 in numeric columns (and in numeric codes read as nominal). A numeric
 attribute's ``inf`` and ``-inf`` (numbers beyond the 64-bit range read as
@@ -20,7 +19,6 @@ numbers do), and a regression target keeps them (training refuses it).
 from __future__ import annotations
 
 import re
-import shlex
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,17 +26,12 @@ import numpy as np
 from dtcli.errors import DataError
 from dtcli.io.columns import NumberColumn, TextColumn
 from dtcli.io.csv.cells import parse_number
-from dtcli.io.csv.dialect import SAMPLE_LINES
 from dtcli.io.names import check_columns, resolved
 from dtcli.io.read import RawData
+from dtcli.io.written import CODE, MISSING_ANY, MISSING_NUMERIC, check_written, numbers_of, parse_uniques, where
 from dtcli.model.colnames import find, finder
-from dtcli.model.dates import ISO, date_format, is_iso_form, iso_format, mixed_iso_format, parse_iso
+from dtcli.model.dates import date_format, is_iso_form, iso_format, mixed_iso_format, parse_iso
 from dtcli.model.table import MISSING, NOMINAL, NUMERIC, Attribute, LineRun, Schema, Table, saturate
-
-STRAY_SHARE = 0.9  # numbers at least this share of a nominal column's cells: numbers with stray text
-CODE = re.compile(r"[+-]?0[0-9]")  # a number written with a leading zero (007): the column holds codes
-MISSING_ANY = ("", "?")
-MISSING_NUMERIC = ("NA", "NaN", "nan", "NAN", "N/A")
 
 
 def _nominal_codes(column, na_too: bool = False) -> tuple[np.ndarray, tuple[str, ...]]:
@@ -57,35 +50,6 @@ def _nominal_codes(column, na_too: bool = False) -> tuple[np.ndarray, tuple[str,
     return remap[codes].astype(np.int32), final
 
 
-def _parse_numbers(column) -> tuple[np.ndarray, np.ndarray]:
-    """The cells as float64 (NaN for missing) and a mask of cells that are not numbers.
-
-    Text cells are parsed once per distinct value, not once per row.
-    """
-    if isinstance(column, NumberColumn):
-        return column.values, np.zeros(len(column), dtype=bool)
-    codes, uniques = column.factorize()
-    numbers, bad_unique = _parse_uniques(uniques, parse_number)
-    return numbers[codes], bad_unique[codes]
-
-
-def _parse_uniques(uniques, parse) -> tuple[np.ndarray, np.ndarray]:
-    """Each distinct cell's number by ``parse`` (NaN: missing, or not parsed) and a mask of the cells
-    ``parse`` refused, one entry more than ``uniques``: the last, code -1, a missing cell."""
-    numbers = np.full(len(uniques) + 1, np.nan)
-    bad_unique = np.zeros(len(uniques) + 1, dtype=bool)
-    for i, cell in enumerate(uniques):
-        text = str(cell).strip()
-        if text in MISSING_ANY or text in MISSING_NUMERIC:
-            continue
-        value = parse(text)
-        if value is None:
-            bad_unique[i] = True
-        else:
-            numbers[i] = value
-    return numbers, bad_unique
-
-
 def _parse_dates(column, time: str) -> tuple[np.ndarray, np.ndarray]:
     """A column of dates (format ``time``) as seconds since the epoch (NaN missing) and a mask of cells
     that are not dates of that format; text cells parsed once per distinct value."""
@@ -99,7 +63,7 @@ def _parse_dates(column, time: str) -> tuple[np.ndarray, np.ndarray]:
         numbers = np.full(len(uniques) + 1, np.nan)
         numbers[known] = fast
         return numbers[codes], np.zeros(len(codes), dtype=bool)
-    numbers, bad_unique = _parse_uniques(uniques, date_format(time).parse)
+    numbers, bad_unique = parse_uniques(uniques, date_format(time).parse)
     return numbers[codes], bad_unique[codes]
 
 
@@ -118,7 +82,7 @@ def _other_iso(column, values: np.ndarray, bad: np.ndarray) -> tuple[np.ndarray,
     ``2024-03-15T10:30:00Z``; a Parquet timestamp where it read a CSV file's text): the cells ``bad``
     marks read in whatever ISO form each is written (``dates.parse_iso``); those still not dates stay marked."""
     codes, uniques = column.factorize()
-    numbers, still = _parse_uniques(uniques, parse_iso)
+    numbers, still = parse_uniques(uniques, parse_iso)
     values, bad = values.copy(), bad.copy()
     values[bad] = numbers[codes[bad]]
     bad[bad] = still[codes[bad]]
@@ -178,7 +142,7 @@ def iso_dates(column) -> tuple[str, np.ndarray] | None:
 
 def _numeric_values(column) -> np.ndarray | None:
     """The cells as float64 (NaN for missing), or None if some cell is not a number."""
-    values, bad = _parse_numbers(column)
+    values, bad = numbers_of(column)
     return None if bad.any() else values
 
 
@@ -224,14 +188,14 @@ def infer_table(
             continue
         attribute, values = _infer_column(raw, name, force_nominal=name in nominal)
         if name not in nominal:
-            _check_stray(raw, name, attribute, strict, notes)
+            check_written(raw, name, attribute, strict, notes)
         attributes.append(attribute)
         data.append(values if attribute.is_nominal else saturate(values))
     target_attr, y = _infer_column(raw, target, force_nominal=task == "classification" or target in nominal)
     if task == "classification" and target not in nominal and target not in raw.declared:
         target_attr, y = _same_numbers(raw.frame[target], target_attr, y)
     if task != "classification" and target not in nominal:
-        _check_stray(raw, target, target_attr, strict, notes)
+        check_written(raw, target, target_attr, strict, notes)
     if task == "regression" and target_attr.kind != NUMERIC:
         raise DataError(f"{raw.source}: --task regression needs a numeric target, and {target!r} is not numeric")
     schema = Schema(tuple(attributes), target_attr)
@@ -258,141 +222,6 @@ def _infer_column(raw: RawData, name: str, force_nominal: bool) -> tuple[Attribu
         return Attribute(name, NUMERIC, time=dates[0]), dates[1]
     codes, labels = _nominal_codes(column)
     return Attribute(name, NOMINAL, labels), codes
-
-
-def _check_stray(raw: RawData, name: str, attribute: Attribute, strict: bool, notes) -> None:
-    """Report a column read as nominal that holds numbers with stray text (``stray_text``)."""
-    if attribute.kind != NOMINAL or name in raw.declared:
-        return
-    found = stray_text(raw.frame[name])
-    kind = "is numeric"
-    if found is None:
-        found, kind = stray_date(raw.frame[name]), "holds ISO 8601 dates"
-    if found is None:
-        hint = written_numbers(raw, name)
-        if hint is not None and notes is not None:
-            notes.append(hint)
-        return
-    row, cell = found
-    cell = cell if len(cell) <= 40 else cell[:37] + "..."
-    head = f"{raw.source}: column {name!r} {kind} but {_where(raw, row)} has {cell!r}"
-    if DECIMAL_COMMA.fullmatch(cell) and raw.decimal == "." and raw.sep != ",":
-        head += " (a number with a decimal comma: --decimal , reads them)"
-    option = f"--nominal {shlex.quote(name)}"
-    if strict:
-        raise DataError(f"{head}; refused by --strict (fix the cell or write ? for a missing value, or use {option} "
-                        "to read the column as nominal)")  # fmt: skip
-    if notes is not None:
-        notes.append(f"{head}; it is read as nominal (fix the cell or write ? for a missing value; {option} "
-                     "reads it as nominal without this warning; --strict refuses it)")  # fmt: skip
-
-
-DECIMAL_COMMA = re.compile(r"[+-]?[0-9]*,[0-9]+(?:[eE][+-]?[0-9]+)?")  # 47,8
-FOR_READING = (  # numbers written for people: what each is, and the pattern of a cell
-    ("a decimal comma", DECIMAL_COMMA),
-    ("thousands separators", re.compile(r"[+-]?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?")),  # 2,533.27
-    ("a percent sign", re.compile(r"[+-]?[0-9]*\.?[0-9]+ ?%")),  # 12%
-    ("a currency sign", re.compile(r"(?:[$€£¥] ?[+-]?|[+-]?[$€£¥] ?)[0-9][0-9,]*(?:\.[0-9]+)?")),  # $1,200.50
-)
-
-
-def written_numbers(raw: RawData, name: str) -> str | None:
-    """A note for a nominal column whose cells (at least ``STRAY_SHARE`` of those with a value, of rows)
-    are numbers written for people, with thousands separators, a percent or currency sign, or a decimal
-    comma the file's decimal mark does not read: dtree reads them as text (as categories), and says so
-    with the first such cell and how to write them; else None. The first ``SAMPLE_VALUES`` distinct
-    cells are looked at before all of them (a column of a million codes costs a glance)."""
-    column = raw.frame[name]
-    if isinstance(column, NumberColumn):
-        return None
-    codes, uniques = column.factorize()
-    texts = [str(cell).strip() for cell in uniques]
-    known = [i for i, text in enumerate(texts) if text not in MISSING_ANY + MISSING_NUMERIC]
-    if not known or not (texts[known[0]][:1].isdigit() or texts[known[0]][:1] in "$€£¥.+-"):
-        return None
-    for what, pattern in FOR_READING:
-        if what == "a decimal comma" and (raw.decimal == "," or raw.sep == ","):
-            continue
-        if not any(pattern.fullmatch(texts[i]) for i in known[:SAMPLE_VALUES]):
-            continue
-        found = _written(codes, texts, known, pattern)
-        if found is None:
-            continue
-        if what == "a decimal comma" and (raw.lines is None or int(raw.lines[found]) <= SAMPLE_LINES):
-            continue  # (among the lines the dialect read: its note on the two decimal marks has said it)
-        way = (
-            "give --decimal , to read them as numbers"
-            if what == "a decimal comma"
-            else f"write them as plain numbers, without {what}, to split on them as numbers"
-        )
-        cell = str(column.cell(found)).strip()
-        return (
-            f"{raw.source}: column {name!r} holds numbers written with {what} ({_where(raw, found)} has {cell!r}), "
-            f"which are read as text, a category each: {way}"
-        )
-    return None
-
-
-SAMPLE_VALUES = 200  # distinct cells of a column looked at first, for written numbers
-
-
-def _written(codes: np.ndarray, texts: list[str], known: list[int], pattern) -> int | None:
-    """The first row written so (``pattern``) in a column whose rows with a value are at least
-    ``STRAY_SHARE`` numbers, plain or written so; else None."""
-    shaped = np.zeros(len(texts), dtype=bool)
-    number = np.zeros(len(texts), dtype=bool)
-    for i in known:
-        shaped[i] = pattern.fullmatch(texts[i]) is not None
-        number[i] = shaped[i] or parse_number(texts[i]) is not None
-    counts = np.bincount(codes[codes >= 0], minlength=len(texts))
-    if counts[number].sum() < STRAY_SHARE * counts[known].sum():
-        return None
-    return int(np.flatnonzero(shaped[np.maximum(codes, 0)] & (codes >= 0))[0])
-
-
-def stray_text(column) -> tuple[int, str] | None:
-    """(row, cell) of the first cell that is not a number in a column of numbers with stray text:
-    one whose non-missing cells are at least ``STRAY_SHARE`` numbers, and not all numbers, none of
-    them written with a leading zero (``007``: codes, a nominal column); else None."""
-    if isinstance(column, NumberColumn):
-        return None
-    values, bad = _parse_numbers(column)
-    strays = int(bad.sum())
-    numbers = int((~bad & ~np.isnan(values)).sum())
-    if not strays or numbers < STRAY_SHARE * (numbers + strays):
-        return None
-    _, uniques = column.factorize()
-    if any(CODE.match(str(cell).strip()) and parse_number(str(cell)) is not None for cell in uniques):
-        return None
-    row = int(np.flatnonzero(bad)[0])
-    return row, str(column.cell(row)).strip()
-
-
-def stray_date(column) -> tuple[int, str] | None:
-    """(row, cell) of the first cell that is not an ISO 8601 date of the calendar (``dates.parse_iso``) in a
-    column of such dates with stray text (at least ``STRAY_SHARE`` of its non-missing cells dates, not all,
-    as ``2023-02-29`` among them makes it); else None. Looked at only when its first value starts as a date."""
-    if isinstance(column, NumberColumn):
-        return None
-    codes, uniques = column.factorize()
-    texts = [str(cell).strip() for cell in uniques]
-    known = [i for i, text in enumerate(texts) if text not in MISSING_ANY + MISSING_NUMERIC]
-    if not known or not ISO.match(texts[known[0]]):
-        return None
-    dates = np.zeros(len(uniques) + 1, dtype=bool)
-    stray = np.zeros(len(uniques) + 1, dtype=bool)
-    for i in known:
-        dates[i] = parse_iso(texts[i]) is not None
-        stray[i] = not dates[i]
-    n_dates, n_stray = int(dates[codes].sum()), int(stray[codes].sum())
-    if not n_stray or n_dates < STRAY_SHARE * (n_dates + n_stray):
-        return None
-    row = int(np.flatnonzero(stray[codes])[0])
-    return row, str(column.cell(row)).strip()
-
-
-def _where(raw: RawData, row: int) -> str:
-    return f"line {int(raw.lines[row])}" if raw.lines is not None else f"row {row + 1}"
 
 
 @dataclass
@@ -428,13 +257,13 @@ def encode_for_schema(raw: RawData, schema: Schema) -> Encoded:
     for attribute in schema.attributes:
         column = raw.frame[column_of(attribute.name)]
         if attribute.kind == NUMERIC:
-            values, bad = date_values(column, attribute.time) if attribute.time else _parse_numbers(column)
+            values, bad = date_values(column, attribute.time) if attribute.time else numbers_of(column)
             if bad.any():
                 row = int(np.flatnonzero(bad)[0])
                 what = f"dates written {attribute.time}" if attribute.time else "numeric"
                 raise DataError(
                     f"{raw.source}: column {attribute.name!r} must be {what} for this model, "
-                    f"but {_where(raw, row)} holds {column.cell(row)!r}"
+                    f"but {where(raw, row)} holds {column.cell(row)!r}"
                 )
             data.append(values)
             continue
@@ -452,7 +281,7 @@ def encode_for_schema(raw: RawData, schema: Schema) -> Encoded:
     if schema.is_regression:
         actual = np.full(len(raw.frame), np.nan)
         if has_target:
-            actual, bad = _parse_numbers(raw.frame[target])
+            actual, bad = numbers_of(raw.frame[target])
             actual = np.where(bad, np.nan, actual)
         table = Table(schema, data, actual, source=raw.source, sha256=raw.sha256, lines=raw.lines)
         return Encoded(table, has_target, unseen, actual, labels)

@@ -95,7 +95,7 @@ def read_training(
     """(the training Table, the cells of the ``id_column`` as text, or None without one): the
     id column names rows in traces and is left out of the attributes, as --ignore leaves one out;
     so is a ``weighting``'s --weights column (``Weighting``: the rows' weights, rows of weight 0 left out).
-    A column of numbers with stray text is a warning (io.encode.stray_text), an error with ``strict``.
+    A column of numbers with stray text is a warning (io.written.stray_text), an error with ``strict``.
     Without ``fingerprint`` the data's SHA-256 is not computed (the Table's ``sha256`` is ""). The readers'
     notes go to ``warn(note)`` (by default a warning on standard error)."""
     from dtcli.induction.memory import release

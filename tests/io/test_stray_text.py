@@ -10,8 +10,9 @@ import pytest
 from dtcli.errors import DataError
 from dtcli.io.csv import pandas_reader as csv_pandas
 from dtcli.io.csv import reader as csv_reader
-from dtcli.io.encode import infer_table, stray_text
+from dtcli.io.encode import infer_table
 from dtcli.io.read import read_data
+from dtcli.io.written import stray_text
 from dtcli.model.table import NOMINAL, NUMERIC
 
 

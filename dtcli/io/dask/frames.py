@@ -26,8 +26,9 @@ import numpy as np
 from dtcli.errors import DataError, ParameterError
 from dtcli.io.columns import NumberColumn
 from dtcli.io.csv.cells import parse_number
-from dtcli.io.encode import MISSING_ANY, MISSING_NUMERIC, number_classes
+from dtcli.io.encode import number_classes
 from dtcli.io.names import split_names
+from dtcli.io.written import MISSING_ANY, MISSING_NUMERIC
 from dtcli.model.colnames import find, missing_text
 from dtcli.model.table import NOMINAL, NUMERIC, Attribute, Schema, saturate
 
