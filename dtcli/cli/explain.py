@@ -6,6 +6,7 @@ from typing import NamedTuple
 
 import click
 
+from dtcli.cli.extensions import extension
 from dtcli.cli.options import option_group
 from dtcli.errors import ParameterError
 
@@ -74,8 +75,9 @@ def _build(explain, explain_format, attributes, digits) -> Explain:
     if not 0 <= digits <= MAX_DIGITS:
         raise ParameterError(f"--digits {digits}: give a number of decimals from 0 to {MAX_DIGITS}")
     given = _given("explain_format")
-    output = (click.get_current_context(silent=True) or click.Context(click.Command("gain"))).params.get("output")
-    wanted = next((f for ext, f in BY_EXTENSION.items() if str(output or "").lower().endswith(ext)), None)
+    context = click.get_current_context(silent=True)
+    output = context.params.get("output") if context is not None else None
+    wanted = BY_EXTENSION.get(extension(output))
     if wanted is not None:  # -o x.md, -o x.tex: the derivation in that format (gain writes no other such file)
         if given and explain_format != wanted:
             raise ParameterError(
