@@ -147,9 +147,10 @@ def job_line(title: str, seconds: float, made: list[str], left: list[str]) -> st
 def command(jobs, quiet):
     """Compile every kernel of the compiled engines into this machine's cache.
 
-    The compiled engines (from 5,000 rows) compile their kernels the first time
-    they run, which takes a minute or two; later runs load them from the cache
-    in a fraction of a second. Run this once in a Dockerfile or a CI job (and
+    The compiled engines (on all but small tables) compile their kernels the
+    first time they run, which takes a minute or two (on a machine with a spare
+    core, beside the per-node reference's growth); later runs load them from
+    the cache in a fraction of a second. Run this once in a Dockerfile or a CI job (and
     keep the cache directory, ~/.cache/dtree/numba, or NUMBA_CACHE_DIR) so
     that no run waits for it. It grows a small tree with each engine, checks
     it against the per-node reference (a warning if they differ), and prints

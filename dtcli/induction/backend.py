@@ -18,12 +18,16 @@ grows sooner than that (weather, iris, a grading script's small files) is grown 
 anything of the engines, or of ``compiling``, is imported: start-up matters to scripts that call
 dtree thousands of times. A larger one looks at this machine's kernel cache (``compiling.py``: a
 glance at file names, numba not imported): every kernel cached, the engine grows it; some not
-cached, the reference grows it when it would finish before they compiled and within
-``compiling.SOONER_LIMIT`` seconds (a longer run compiles, once per machine, rather than pay the
-reference at every run), so a first run on a new machine does not wait a minute for a table the
-reference grows in seconds. ``compile_seconds`` says how long the compiling a run is about to start
-takes (0: none), for the progress display to announce it. ``prepare`` loads the engines once for
-the folds of a cross-validation, whose growths share their start. Every choice gives the same tree.
+cached, the reference grows it, and where a core is spare they compile meanwhile in a forked
+process (``beside_engine``, ``workers.Beside``): once they are cached the engine takes over the
+growth, and when the reference is done first the process is stopped, what it compiled kept in the
+cache for the next run. Without a spare core, the reference grows it when it would finish before
+they compiled and within ``compiling.SOONER_LIMIT`` seconds (a longer run compiles first, once per
+machine, rather than pay the reference at every run). Either way a first run on a new machine does
+not wait minutes for a table the reference grows in seconds. ``compile_seconds`` says how long
+the compiling a run is about to start takes (0: none), for the progress display to announce it.
+``prepare`` loads the engines once for the folds of a cross-validation, whose growths share their
+start. Every choice gives the same tree.
 
 Prediction chooses likewise (``compiled_prediction``): a large enough table (rows times the
 tree's depth) walks the tree in the compiled kernel (``predict/kernels/descend.py``), a small one
@@ -77,7 +81,7 @@ def choose(table, params, engine: str = "auto", narrate: bool = False) -> str:
     if narrate or not _wanted(table, engine, kind_of(table, params)):
         return REFERENCE  # before the engines' modules are imported: a small table never loads them
     chosen = supporting(table, params)
-    if chosen == REFERENCE or (engine == "auto" and _sooner_by_reference(table, params, chosen)):
+    if chosen == REFERENCE or (engine == "auto" and _reference_first(table, params, chosen)):
         return REFERENCE
     return chosen if available() else REFERENCE
 
@@ -103,12 +107,36 @@ def kernel_sets(table, params, choice: str) -> list[str]:
     return []
 
 
-def _sooner_by_reference(table, params, choice: str) -> bool:
-    """Whether the reference would grow the tree before the kernels ``choice`` needs compiled."""
+def _reference_first(table, params, choice: str) -> bool:
+    """Whether the reference grows the tree while kernels ``choice`` needs are not cached: when it would
+    be done before they compiled, or when they can compile beside it (``compiles_beside``)."""
     from dtcli.induction import compiling
 
     missing = compiling.uncached(kernel_sets(table, params, choice), table)
-    return compiling.sooner(estimates.reference_seconds(kind_of(table, params), table), missing)
+    if not missing:
+        return False
+    reference = estimates.reference_seconds(kind_of(table, params), table)
+    return compiling.sooner(reference, missing) or beside_engine(table, params, "auto") != REFERENCE
+
+
+def beside_engine(table, params, engine: str, narrate: bool = False) -> str:
+    """The compiled engine whose kernels a process forked beside the reference's growth compiles
+    (``grow_watched``), or REFERENCE for none: with ``auto``, on a table that engine would grow sooner
+    than the reference once its kernels are cached, when some of them are not and a process may be
+    forked beside this one's work (``workers.may_fork_beside``: a spare core, no other thread). The
+    first run on a new machine then takes what the sooner of the two takes, the reference's growth or
+    the compiling and the engine's growth, instead of waiting for the compiling (on 2 cores, CART's
+    kernels take about 2 min); what a run stopped compiled stays in the cache for the next run."""
+    if engine != "auto" or narrate or params.max_bins or not _wanted(table, engine, kind_of(table, params)):
+        return REFERENCE
+    chosen = supporting(table, params)
+    if chosen == REFERENCE:
+        return REFERENCE
+    from dtcli.induction import compiling, workers
+
+    if not compiling.uncached(kernel_sets(table, params, chosen), table) or not workers.may_fork_beside():
+        return REFERENCE
+    return chosen
 
 
 def compile_seconds(table, params, choice: str, pruning: bool, engine: str = "auto") -> float:
@@ -154,6 +182,9 @@ def unavailable(engine: str) -> str | None:
 
 
 LOADED: list[str] = []  # the engines a watched growth gave way to in this process (numba is loaded)
+# CPU seconds of the reference's growth between looks at the cache while kernels compile beside it
+# (each look: a few file names globbed)
+BESIDE_LOOK = 0.5
 
 
 def grow_watched(table, params, choice: str, engine: str = "auto", progress=None, trace=None, narrate=False):
@@ -182,10 +213,29 @@ def grow_watched(table, params, choice: str, engine: str = "auto", progress=None
 
     # a process whose engines are loaded already (a fold, a regrowth) gives way sooner
     watch = Watch(time.process_time() + estimates.engine_seconds(table, True if LOADED else None), give_up)
+    beside = beside_engine(table, params, engine)
+    compiler = None
+    if beside != REFERENCE:  # its kernels compile in a forked process, looked for every BESIDE_LOOK s
+        from dtcli.induction import workers
+
+        compiler = workers.Beside(lambda: compile_by_growing(table, params, beside))
+        watch = Watch(time.process_time() + BESIDE_LOOK, give_up, every=BESIDE_LOOK)
     try:
         return grow(table, params, choice, progress, trace, narrate, watch), choice
     except Overdue:
-        return grow(table, params, engines[0], progress, trace), engines[0]
+        pass
+    finally:
+        if compiler is not None:
+            compiler.stop()  # before the engine grows: its growth there would be this one's
+    return grow(table, params, engines[0], progress, trace), engines[0]
+
+
+def compile_by_growing(table, params, choice: str) -> None:
+    """What the process beside a reference's growth runs: the engine ``choice``'s growth of the same
+    table, which compiles the kernels it calls into the cache (``available`` first: it points numba at
+    the cache directory before the engines' modules are imported, and says whether numba can run)."""
+    if available():
+        grow(table, params, choice)
 
 
 def grow(table, params, choice: str, progress=None, trace: list | None = None, narrate: bool = False, watch=None):

@@ -89,9 +89,10 @@ COMPILE_SECONDS = {
     "prune": 29.0,
     "predict": 12.0,
 }
-# the reference stands in for kernels not cached only in runs this short (seconds, as estimated in
-# estimates.py): a longer run compiles them, once per machine, rather than pay the reference's time
-# at every run. A first run should not take much more than a warm one: CART on a table of 42,000 rows
+# without a core to compile them beside the reference (backend.beside_engine), the reference stands in
+# for kernels not cached only in runs this short (seconds, as estimated in estimates.py): a longer run
+# compiles them first, once per machine, rather than pay the reference's time at every run. A first
+# run should not take much more than a warm one: CART on a table of 42,000 rows
 # and 20 attributes takes the reference about 24 s (CPU, machine shared) against 80 s of compiling
 # its threaded builders, and 18.6 s for C4.5 against 26 s (level-wise, C4.5 and pruning kernels)
 SOONER_LIMIT = 30.0

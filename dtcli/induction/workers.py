@@ -15,6 +15,9 @@ parent), every worker is killed and waited for before it returns or raises. When
 a task fails, no further task starts, the ones before it finish, and the first
 failing task's exception is raised, as a run in one process would raise it: a
 ``DtreeError`` unchanged, anything else as a RuntimeError naming it (a bug).
+
+``Beside(task)`` runs one task in a forked process, as quiet as a worker, beside this one's work,
+its result unused (the kernels it compiles into the cache are what it is for); ``stop`` kills it.
 """
 
 from __future__ import annotations
@@ -66,6 +69,68 @@ def can_fork() -> bool:
     import multiprocessing  # (here: folds run in this process import none of it)
 
     return "fork" in multiprocessing.get_all_start_methods()
+
+
+def in_worker() -> bool:
+    """Whether this process is a worker forked by ``run`` (or by any ``multiprocessing`` parent)."""
+    processes = sys.modules.get("multiprocessing")
+    return processes is not None and processes.parent_process() is not None
+
+
+SET_UP_WAIT = 5.0  # seconds a fork waits for dtree's own set-up thread (numba's import, pipeline/train.py)
+
+
+def may_fork_beside() -> bool:
+    """Whether a task may run in a forked process beside this one's work (``Beside``): ``fork``
+    exists, a core is spare (``spare_core``), this is no worker, and no other thread runs (dtree's
+    numba set-up thread is waited for): a fork copies only the forking thread, and a lock another
+    thread held (a notebook's, an import's) would stay held in the child for ever."""
+    if not hasattr(os, "fork") or in_worker() or not spare_core():
+        return False
+    import threading
+
+    for thread in threading.enumerate():
+        if thread is not threading.current_thread() and thread.name.startswith("dtree-"):
+            thread.join(SET_UP_WAIT)
+    return threading.active_count() == 1
+
+
+class Beside:
+    """``task()`` run in a forked process beside this one's work, its result unused (what it leaves,
+    such as compiled kernels in the cache, is what it is for). The process is quiet as ``run``'s workers
+    are (no output, Ctrl-C ignored, killed with the parent); ``stop`` kills it and waits for it, and
+    must be called (``with``) whatever ends the work."""
+
+    def __init__(self, task):
+        for stream in (sys.stdout, sys.stderr):  # nothing buffered is written twice
+            with contextlib.suppress(Exception):
+                stream.flush()
+        parent = os.getpid()
+        with _stops_blocked():
+            pid = os.fork()
+            if pid == 0:  # the child: never returns into the parent's code
+                try:
+                    _quiet_child(parent)
+                    task()
+                finally:
+                    os._exit(0)
+        self.pid: int | None = pid
+
+    def stop(self) -> None:
+        """Kill the process (if it still runs) and wait for it."""
+        if self.pid is None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pid, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(self.pid, 0)
+        self.pid = None
+
+    def __enter__(self) -> Beside:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
 
 
 def run(task, n: int, jobs: int, progress=None) -> list:

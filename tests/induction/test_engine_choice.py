@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dtcli.induction import backend, compiling, estimates, grow_params
+from dtcli.induction import backend, compiling, estimates, grow_params, workers
 from dtcli.model.table import NOMINAL, NUMERIC, Attribute, Schema, Table
 
 
@@ -36,6 +36,7 @@ def machine(monkeypatch, tmp_path):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
     monkeypatch.setattr(backend, "available", lambda: True)
     monkeypatch.setattr(estimates, "STARTED", [])
+    monkeypatch.setattr(workers, "may_fork_beside", lambda: False)  # (one core: no compiling beside; see below)
 
     def cache(sets: list[str]) -> None:
         from dtcli.induction.kernels.cache import chosen_dir
@@ -106,6 +107,28 @@ def test_a_table_the_reference_would_take_minutes_on_compiles(machine):
     # sooner than they compile)
     seconds = backend.compile_seconds(table, grow_params("c45"), backend.LEVELWISE, pruning=True)
     assert seconds == compiling.compile_seconds(["levelwise", "c45"])
+
+
+def test_with_a_spare_core_kernels_not_cached_compile_beside_the_reference(machine, monkeypatch):
+    """Cold cache, a core to spare: every table the engines would grow sooner once their kernels are
+    cached is grown by the reference while they compile in a forked process (``grow_watched``), the
+    table of minutes too; a small table, another request, a narrated or binned growth, or kernels
+    already cached fork nothing."""
+    monkeypatch.setattr(workers, "may_fork_beside", lambda: True)
+    wide, larger = shaped(**WIDE), shaped(**LARGER_DIGITS)
+    for table, algorithm, engine in ((wide, "c45", backend.LEVELWISE), (larger, "cart", backend.CART)):
+        params = grow_params(algorithm)
+        assert backend.choose(table, params) == backend.REFERENCE
+        assert backend.beside_engine(table, params, "auto") == engine
+        assert backend.compile_seconds(table, params, backend.REFERENCE, pruning=False) == 0  # (nothing waits)
+        assert backend.beside_engine(table, params, "reference") == backend.REFERENCE
+        assert backend.beside_engine(table, params, "auto", narrate=True) == backend.REFERENCE
+        assert backend.choose(table, params, "compiled") == engine  # asked for: compiled here and now
+    assert backend.beside_engine(wide, grow_params("c45", max_bins=16), "auto") == backend.REFERENCE
+    assert backend.beside_engine(shaped(**IRIS), grow_params("c45"), "auto") == backend.REFERENCE
+    machine(["levelwise", "c45"])
+    assert backend.beside_engine(wide, grow_params("c45"), "auto") == backend.REFERENCE
+    assert backend.choose(wide, grow_params("c45")) == backend.LEVELWISE
 
 
 def test_the_reference_cost_grows_with_rows_attributes_and_classes():

@@ -54,6 +54,105 @@ def test_a_watch_that_lets_the_growth_go_on_is_not_asked_again():
     assert grown.depth() == 299 and asked == [1]
 
 
+def test_a_watch_that_looks_every_so_often_is_asked_again_until_told_to_stop(monkeypatch):
+    """(Kernels compiling beside the growth: the cache is looked at every ``every`` CPU seconds.)"""
+    answers = [False, False, True]
+    asked = []
+    monkeypatch.setattr(grower, "WATCH_NODES", 4)
+    watch = Watch(0.0, lambda: asked.append(1) or answers[len(asked) - 1], every=0.0)
+    with pytest.raises(Overdue):
+        grow(chain(300), grow_params("cart", min_leaf=1), watch=watch)
+    assert asked == [1, 1, 1]
+
+
+class FakeBeside:
+    """``workers.Beside`` without the fork: the task kept, whether it was stopped and when."""
+
+    started: list = []
+
+    def __init__(self, task):
+        self.task, self.stopped = task, False
+        FakeBeside.started.append(self)
+
+    def stop(self):
+        self.stopped = True
+
+
+def test_kernels_compiled_beside_the_reference_take_over_the_growth_once_cached(monkeypatch):
+    """Cold cache and a spare core: the reference grows while a forked process compiles the engine's
+    kernels (by growing the same tree with it); once they are cached, that process is stopped and the
+    engine grows the tree (the same tree)."""
+    table, params = chain(600), grow_params("cart", min_leaf=1)
+    expected = text_tree_of(grow(table, params))
+    from dtcli.induction import compiling, workers
+
+    monkeypatch.setattr(FakeBeside, "started", [])
+    monkeypatch.setattr(workers, "Beside", FakeBeside)
+    monkeypatch.setattr(workers, "may_fork_beside", lambda: True)
+    monkeypatch.setattr(estimates, "engine_seconds", lambda table, started=None: 0.0)  # (the engine pays)
+    monkeypatch.setattr(backend, "supporting", lambda table, params: backend.CART)
+    monkeypatch.setattr(backend, "kernel_sets", lambda table, params, choice: ["cart"])
+    monkeypatch.setattr(backend, "BESIDE_LOOK", 0.0)
+    monkeypatch.setattr(grower, "WATCH_NODES", 8)
+    looks = []
+
+    def uncached(sets, table):  # cached from the third look at the cache on
+        return [] if len(looks) >= 3 else list(sets)
+
+    def ready(table, params):
+        looks.append(1)
+        return backend.CART if not uncached(["cart"], table) else backend.REFERENCE
+
+    monkeypatch.setattr(compiling, "uncached", uncached)
+    monkeypatch.setattr(backend, "ready_engine", ready)
+    monkeypatch.setattr(backend, "LOADED", [])
+    reference_grow, grown_by = backend.grow, []
+
+    def grow_by(table, params, choice, *args, **kwargs):  # the engine's growth stands in for its kernels
+        grown_by.append((choice, [b.stopped for b in FakeBeside.started]))
+        if choice == backend.CART:
+            return reference_grow(table, params, backend.REFERENCE)
+        return reference_grow(table, params, choice, *args, **kwargs)
+
+    monkeypatch.setattr(backend, "grow", grow_by)
+    monkeypatch.setattr(backend, "available", lambda: True)
+    assert backend.choose(table, params) == backend.REFERENCE
+    root, choice = backend.grow_watched(table, params, backend.REFERENCE)
+    assert choice == backend.CART and len(looks) == 3
+    assert text_tree_of(root) == expected
+    (beside,) = FakeBeside.started
+    assert beside.stopped
+    assert grown_by == [(backend.REFERENCE, [False]), (backend.CART, [True])]  # stopped before the engine grew
+    beside.task()  # what the forked process runs: the engine's growth of this very table
+    assert grown_by[-1][0] == backend.CART
+
+
+def test_a_growth_done_before_the_kernels_compiled_stops_the_process_compiling_them(monkeypatch):
+    table, params = chain(200), grow_params("cart", min_leaf=1)
+    from dtcli.induction import compiling, workers
+
+    monkeypatch.setattr(FakeBeside, "started", [])
+    monkeypatch.setattr(workers, "Beside", FakeBeside)
+    monkeypatch.setattr(workers, "may_fork_beside", lambda: True)
+    monkeypatch.setattr(estimates, "engine_seconds", lambda table, started=None: 0.0)
+    monkeypatch.setattr(backend, "supporting", lambda table, params: backend.CART)
+    monkeypatch.setattr(backend, "kernel_sets", lambda table, params, choice: ["cart"])
+    monkeypatch.setattr(compiling, "uncached", lambda sets, table: list(sets))
+    root, choice = backend.grow_watched(table, params, backend.REFERENCE)
+    assert choice == backend.REFERENCE and root.depth() == 199
+    assert [b.stopped for b in FakeBeside.started] == [True]
+
+
+def text_tree_of(root) -> str:
+    """A grown root's splits and leaves, depth first, as text."""
+    lines, stack = [], [(root, 0)]
+    while stack:
+        node, depth = stack.pop()
+        lines.append(f"{depth} {node.test!r} {list(node.counts)}")
+        stack.extend((child, depth + 1) for child in reversed(node.children))
+    return "\n".join(lines)
+
+
 def test_only_an_auto_choice_of_the_reference_is_watched(monkeypatch):
     """A requested engine, a narrated growth, binned growth and an engine's own choice run as chosen."""
     table, params = chain(200), grow_params("cart", min_leaf=1)
@@ -74,6 +173,9 @@ def test_the_reference_goes_on_when_no_engine_is_ready(monkeypatch):
     monkeypatch.setattr(backend, "supporting", lambda table, params: backend.REFERENCE)
     root, choice = backend.grow_watched(table, params, backend.REFERENCE)
     assert choice == backend.REFERENCE and root.depth() == 199
+    from dtcli.induction import workers
+
+    monkeypatch.setattr(workers, "may_fork_beside", lambda: False)  # (no core to compile them beside)
     monkeypatch.setattr(backend, "supporting", lambda table, params: backend.CART)
     monkeypatch.setattr(backend, "kernel_sets", lambda table, params, choice: ["cart"])
     from dtcli.induction import compiling

@@ -6,6 +6,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import time
 
 import pytest
 
@@ -69,3 +70,62 @@ def test_an_error_is_raised_as_it_is_and_a_bug_names_itself():
 
 def test_usable_cores_counts_this_process_affinity():
     assert workers.usable_cores() == len(os.sched_getaffinity(0))
+
+
+def test_a_task_beside_runs_in_its_own_quiet_process_and_stop_ends_it(tmp_path, capfd):
+    """``Beside``: the task runs in a forked process (it writes nothing to this one's outputs) while this
+    one goes on; ``stop`` kills it, waits for it, and may be called again."""
+    mark = tmp_path / "started"
+
+    def task():
+        print("out")
+        os.write(2, b"err\n")
+        mark.write_text(str(os.getpid()))
+        signal.pause()  # (until stopped)
+
+    with workers.Beside(task) as beside:
+        pid = beside.pid
+        for _ in range(500):
+            if mark.exists() and mark.read_text():
+                break
+            time.sleep(0.01)
+        assert int(mark.read_text()) == pid != os.getpid()
+    assert beside.pid is None
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)  # gone and waited for (no zombie left)
+    beside.stop()
+    out, err = capfd.readouterr()
+    assert out == "" and err == ""
+
+
+def test_a_task_beside_that_fails_or_ends_leaves_nothing_behind():
+    def failing():
+        raise RuntimeError("no numba here")
+
+    for task in (failing, lambda: None):
+        with workers.Beside(task) as beside:
+            pid = beside.pid
+            time.sleep(0.05)
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+
+
+def test_no_task_is_forked_beside_another_thread_a_worker_or_a_busy_machine(monkeypatch):
+    """A fork copies only the forking thread: another thread's lock would stay held in the child."""
+    import threading
+
+    monkeypatch.setattr(workers, "spare_core", lambda: True)
+    assert workers.may_fork_beside() == (threading.active_count() == 1)
+    release = threading.Event()
+    other = threading.Thread(target=release.wait, name="a notebook's")
+    other.start()
+    try:
+        assert not workers.may_fork_beside()
+    finally:
+        release.set()
+        other.join()
+    quick = threading.Thread(target=time.sleep, args=(0.2,), name="dtree-numba-set-up")
+    quick.start()  # dtree's own set-up thread is waited for
+    assert workers.may_fork_beside() == (threading.active_count() == 1)
+    monkeypatch.setattr(workers, "spare_core", lambda: False)
+    assert not workers.may_fork_beside()

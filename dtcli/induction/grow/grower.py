@@ -198,16 +198,20 @@ class Overdue(Exception):
 class Watch:
     """A growth's deadline (``time.process_time()``: CPU seconds, as the estimates count them, so that a
     loaded machine does not make it look overdue) and what decides, once it has passed,
-    whether to give up (``give_up()``: True raises ``Overdue``; False lets the growth go on unwatched)."""
+    whether to give up (``give_up()``: True raises ``Overdue``; False lets the growth go on unwatched,
+    or, with ``every``, asks again that many CPU seconds later: kernels compiled by another process
+    are looked for while the reference works)."""
 
     deadline: float
     give_up: object
+    every: float | None = None
 
     def overdue(self) -> bool:
         """Whether the growth should stop now (asked every ``WATCH_NODES`` nodes)."""
-        if time.process_time() <= self.deadline:
+        now = time.process_time()
+        if now <= self.deadline:
             return False
-        self.deadline = float("inf")  # asked once
+        self.deadline = float("inf") if self.every is None else now + self.every  # asked once, or again later
         return bool(self.give_up())
 
 
