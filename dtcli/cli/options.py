@@ -63,8 +63,9 @@ def engine_request(value: str | None) -> str:
 engine_option = click.option(
     "--engine",
     type=click.Choice((*ENGINES, DASK)),
-    help="Who grows the tree: auto (the compiled engines from 5,000 rows, the per-node reference "
-    "below), reference, or compiled (numba; where it cannot run, the reference with a warning); "
+    help="Who grows the tree: auto (whichever would be done sooner, by the table's rows, attributes "
+    "and classes and whether the compiled kernels are cached: the per-node reference on small tables), "
+    "reference, or compiled (numba; where it cannot run, the reference with a warning); "
     "dask (dtree train only: on a Dask cluster; on quantile bins, 256 unless told otherwise: C4.5 "
     "unpruned or pruned pessimistically, CART unpruned with ties to the first column). "
     "The same tree either way. Default: the DTREE_ENGINE environment variable (numpy and numba "
