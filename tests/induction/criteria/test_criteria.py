@@ -205,3 +205,13 @@ def test_gini_of_a_vector_and_of_a_matrix_agree_to_the_bit(rows, zeroed):
     for i, row in enumerate(x):
         one = gini(row)
         assert isinstance(one, float) and one == want[i] and math.copysign(1, one) == math.copysign(1, want[i])
+
+
+@pytest.mark.parametrize("cf", [0.25, 0.1, 0.5, 0.01, 0.3])
+def test_the_normal_deviate_is_statistics_to_the_last_bit(cf):
+    """The default confidence's deviate is kept as a number (no statistics at start-up): the same float."""
+    from statistics import NormalDist
+
+    from dtcli.induction.criteria.bounds import normal_deviate
+
+    assert normal_deviate(cf) == NormalDist().inv_cdf(1 - cf)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dtcli.induction.criteria.bounds import r8_coefficient
+from dtcli.induction.criteria.bounds import normal_deviate, r8_coefficient
 from dtcli.induction.criteria.constants import GRID_SCALE, gr
 from dtcli.induction.grow.flat import FlatTree
 from dtcli.induction.prune.pessimistic.kernels.state import Cases, Estimate, Flat, Record
@@ -40,9 +40,7 @@ def flat_prune(flat: FlatTree, table: Table, cf: float, raising: bool, bound: st
     y = np.asarray(table.y if every else table.y[labelled], dtype=np.int32)  # row numbers int32 too where they fit
     index = np.int32 if n < 2**31 else np.int64
     n_classes = len(table.classes)
-    from statistics import NormalDist  # here: statistics (random, fractions) costs a few ms of start-up
-
-    z = NormalDist().inv_cdf(1 - cf)
+    z = normal_deviate(cf)
     coeff = r8_coefficient(cf) if bound == "c45r8" else 0.0
     capacity = 2 * int((flat.attr >= 0).sum()) + 64  # steps: one a visit of an internal node
     entries = 2 * n_slots + 64  # path entries: one a visit of a child
