@@ -165,7 +165,8 @@ stopping_options = option_group(
         "--max-leaves",
         type=int,
         metavar="N",
-        help="Grow best-first (largest weight x gain first) and stop at N leaves.",
+        help="Grow best-first (the largest weight x decrease first: CART's criterion, as scikit-learn's "
+        "max_leaf_nodes; information gain for id3 and c45) and stop at N leaves.",
     ),
     click.option(
         "--chi2-alpha",

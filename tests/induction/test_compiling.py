@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dtcli.induction import backend, compiling, estimates, grow_params
+from dtcli.induction import backend, compiling, estimates, grow_params, workers
 from dtcli.model.table import NOMINAL, NUMERIC, Attribute, Schema, Table
 
 
@@ -29,6 +29,7 @@ def empty_cache(monkeypatch, tmp_path):
     the same worker may have left set)."""
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
     monkeypatch.setattr(estimates, "STARTED", [])
+    monkeypatch.setattr(workers, "may_fork_beside", lambda: False)  # (one core: see test_engine_choice.py)
     return tmp_path / "numba"
 
 

@@ -18,7 +18,9 @@ Each node holds its own rows as a Table whose weights may be fractional.
    down the branch of its filled value, its other values still missing
    (``root-majority``, ``root-class-majority``: filled once before growth).
 4. Nodes are expanded first in, first out; with ``max_leaves``, the node
-   whose split gains most (weight x gain) first, until the budget is spent.
+   whose split gains most first (weight x CART's decrease of its criterion, as
+   scikit-learn's best-first builder ranks them, or x the information gain),
+   until the budget is spent.
 
 A growth may be given a ``Watch`` (``backend.grow_watched``): past its deadline the grower asks
 whether to give up, and raises ``Overdue`` if so (a compiled engine then grows the same tree).
@@ -82,8 +84,9 @@ class Grower:
         if p.algorithm != "cart":
             item.filled = rows = fill_missing(rows, p.missing)  # (per-node policies; else rows itself)
         order = None
-        if self.sklearn is not None:
-            order, item.n_constant = self.sklearn.visit(rows, item.n_constant)
+        if self.sklearn is not None:  # best first, scikit-learn knows no constant attribute at a node
+            known = 0 if p.max_leaves is not None else item.n_constant  # (BestFirstTreeBuilder: 0 each)
+            order, item.n_constant = self.sklearn.visit(rows, known)
         choice = self.choose(rows, item.available, order)
         if choice is None or not self.improves(choice):
             return self.leaf(item, "no-split" if choice is None else "min-gain", choice)
@@ -244,6 +247,7 @@ def grow(
     usable = [i for i, a in enumerate(table.attributes) if a.is_nominal or params.thresholds]
     root = _Pending(_node(table.take(table.labelled())), table.take(table.labelled()), usable, 0)
     best_first = params.max_leaves is not None
+    cart = params.algorithm == "cart"
     frontier, order, leaves = [], 0, 1
     if not best_first or grower.decide(root):
         heapq.heappush(frontier, (0.0, 0, root))
@@ -268,11 +272,16 @@ def grow(
         item.node.test, item.node.score = choice.test, choice.score
         item.node.children = [child.node for child in children]
         leaves += len(children) - 1
-        for child in reversed(children):  # the first branch is popped first
-            if child.rows is None or (best_first and not grower.decide(child)):
-                continue
+        growing = [c for c in children if c.rows is not None]
+        if best_first:  # each child's split is decided as it is made: CART's as scikit-learn's best-first
+            # builder does, the first branch first (its visiting order follows), the others' the last first
+            made = {id(c) for c in (growing if cart else growing[::-1]) if grower.decide(c)}
+            growing = [c for c in growing if id(c) in made]
+        for child in reversed(growing):  # the first branch is popped first
             order += 1
-            key = -child.node.weight * child.choice.gain if best_first else 0.0
+            # best first, the split that improves the tree most comes next: the weight times CART's
+            # decrease of its criterion (scikit-learn's), or times the information gain
+            key = -child.node.weight * (child.choice.score if cart else child.choice.gain) if best_first else 0.0
             heapq.heappush(frontier, (key, order if best_first else -order, child))
     if trace is not None:
         trace.extend(grower.narrator.steps if narrate else [])

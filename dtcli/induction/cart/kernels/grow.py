@@ -66,11 +66,15 @@ def grow_cart(data, columns, scoring, stopping, order, room, status):
         if not build.best_first:
             push_pair(frontier, c0, lo, hi, node.depth, node.n_const, list_lo, list_hi)
             continue
-        for b in nonempty(lo, hi):  # as the per-node grower decides them: the last branch first
-            kid = child(c0, b, lo, hi, list_lo, list_hi, node.depth, node.n_const)
-            ok, n_const = decide(build, scoring, order, kid, counts[kid.id], gains, trace)
-            if ok:
-                queue(frontier, with_const(kid, n_const), -pairwise_sum(counts[kid.id].copy()) * gains[kid.id])
+        kids, made = nonempty(lo, hi), np.zeros(2, dtype=np.bool_)
+        for b in kids[::-1]:  # decided as scikit-learn's best-first builder does: the first branch first,
+            # each child knowing no constant attribute
+            kid = child(c0, b, lo, hi, list_lo, list_hi, node.depth, 0)
+            made[b] = decide(build, scoring, order, kid, counts[kid.id], gains, trace)[0]
+        for b in kids:  # queued the last first (among equal keys the first is popped first), by how much
+            if made[b]:  # the split decreases the criterion, times the child's weight
+                key = -pairwise_sum(counts[c0 + b].copy()) * build.tree.score[c0 + b]
+                queue(frontier, child(c0, b, lo, hi, list_lo, list_hi, node.depth, 0), key)
     return tree_result(counts, label, build.tree, gains, trace, n_nodes, False)
 
 

@@ -226,11 +226,13 @@ def grow_regression(data, columns, stopping, order, room, status):
         if not build.best_first:
             push_pair(frontier, c0, lo, hi, node.depth, node.n_const, list_lo, list_hi)
             continue
-        for b in nonempty(lo, hi):  # as the per-node grower decides them: the last branch first
-            kid = child(c0, b, lo, hi, list_lo, list_hi, node.depth, node.n_const)
-            ok, n_const = _decide(build, order, kid, fit)
-            if ok:
-                queue(frontier, with_const(kid, n_const), -weight[kid.id] * score[kid.id])
+        kids, made = nonempty(lo, hi), np.zeros(2, dtype=np.bool_)
+        for b in kids[::-1]:  # decided as scikit-learn's best-first builder does: the first branch first,
+            # each child knowing no constant attribute
+            made[b] = _decide(build, order, child(c0, b, lo, hi, list_lo, list_hi, node.depth, 0), fit)[0]
+        for b in kids:  # queued the last first (among equal keys the first is popped first)
+            if made[b]:
+                queue(frontier, child(c0, b, lo, hi, list_lo, list_hi, node.depth, 0), -weight[c0 + b] * score[c0 + b])
     return _result(fit, build.tree, n_nodes, False)
 
 
