@@ -141,6 +141,8 @@ def command(
         from dtcli.induction.algorithms import numeric_class_error
 
         raise numeric_class_error(table, algorithm)
+    if table.n_rows and not table.labelled().any():  # (as train refuses it)
+        raise DataError(f"{table.source}: every row lacks a value in the target column {table.schema.target.name!r}")
     warn_identifiers(table, quiet)
     unlabelled = int(table.n_rows - table.labelled().sum())
     if unlabelled and not quiet:  # (scored without them, as train leaves them out)

@@ -42,8 +42,8 @@ def plain_gain(
 
     names = lambda header: split_names(source.ignore, header)  # noqa: E731
     table = read_plain(source.data, source.target, names, source.limits, numeric_class)
-    if table is None:
-        return None
+    if table is None or all(code < 0 for code in table.y):
+        return None  # (no row with a class value: the full path refuses it as train does)
     rows = select_rows(table, parsed)
     if not rows:
         return None  # (an unknown name or value, or no row: the full path says which)
