@@ -137,6 +137,10 @@ def command(
 
     # as train reads it: a numeric target is CART's regression, refused by ID3 and C4.5, unless --task says otherwise
     table = source.load(task or "auto", fingerprint=False, weighting=weighting)
+    if table.schema.target.time:
+        from dtcli.induction.algorithms import date_target_error
+
+        raise date_target_error(table)
     if table.is_regression and task is None and algorithm != "cart":
         from dtcli.induction.algorithms import numeric_class_error
 

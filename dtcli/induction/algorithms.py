@@ -94,6 +94,15 @@ def numeric_class_error(table: Table, algorithm: str) -> DataError:
     )
 
 
+def date_target_error(table: Table) -> DataError:
+    """The refusal of a target of dates (Weka's airline.arff ends with one): a tree would regress
+    seconds since 1970, which nothing reads back as dates."""
+    return DataError(
+        f"{table.source}: the target {table.schema.target.name!r} holds dates, and dtree learns classes or "
+        "numbers: give the column to predict with --target, or take its dates as classes with --task classification"
+    )
+
+
 def check_table(table: Table, params: GrowParams) -> None:
     """Raise a DataError when ``table`` cannot be learned with ``params``."""
     if table.n_rows == 0:
@@ -101,6 +110,8 @@ def check_table(table: Table, params: GrowParams) -> None:
     labelled = table.labelled()
     if not labelled.any():
         raise DataError(f"{table.source}: every row lacks a value in the target column {table.schema.target.name!r}")
+    if table.schema.target.time:
+        raise date_target_error(table)
     if table.is_regression:
         if params.algorithm != "cart":
             raise numeric_class_error(table, params.algorithm)

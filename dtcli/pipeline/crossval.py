@@ -61,7 +61,9 @@ def judge(scheme: Scheme, learner, table, data: str, algorithm: str, reading=Non
     of --cv call ``progress(completed, total)``, or show a progress bar on a terminal (render.progress) unless
     ``quiet``."""
     from dtcli.evaluate import crossval
+    from dtcli.induction.algorithms import check_table
 
+    check_table(table, learner.grow_params)  # what no part can be learned from is said of the file, not of fold 1
     fit = learner.fit
     seed = learner.ccp.seed
     about = {"data": data, "method": scheme.method, "algorithm": algorithm}

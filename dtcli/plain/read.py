@@ -93,8 +93,8 @@ def read_plain(path: str, target: str | None, ignore, limits: Limits, numeric_cl
             return None
         attributes.append(column)
     numbers = _numbers(columns[target]) is not None
-    if numbers and not numeric_class:
-        return None  # (a numeric target without --task classification: the full reader's to judge)
+    if not numeric_class and (numbers or any(DATE_LIKE.match(cell) for cell in columns[target])):
+        return None  # (a numeric target, or one of dates, without --task classification: the full reader's to judge)
     classes, y = _nominal(columns[target], numbers)
     if not classes or (numbers and len({parse_number(c) for c in classes}) < len(classes)):
         return None  # (1 and 1.0: one class to the full reader, encode._same_numbers)
