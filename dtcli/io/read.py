@@ -48,8 +48,12 @@ class RawData:
     decimal: str = "."
 
     def echo_lines(self) -> list[str] | None:
-        """The header and data lines as written (CSV without quotes or blank lines), else None."""
-        if self.raw is None or b'"' in self.raw:
+        """The header and data lines as written (CSV whose every record is one line), else None.
+
+        Quotes are kept as written. A record that a quoted line end spreads over lines holds at least
+        two lines that are not blank (the opening and the closing quote's), so the lines that are not
+        blank number the records plus the header exactly when each record is one line."""
+        if self.raw is None:
             return None
         text = self.raw.decode("utf-8")
         if "\r" not in text:  # the common case, without a pass per line in Python
@@ -65,7 +69,7 @@ class RawData:
         """``echo_lines`` a block at a time: (the header line, an iterator of lists of up to ``step``
         data lines), or None. A file of LF line ends is cut at its line ends in the bytes, so the
         lines of one block at a time exist as text; other files are split whole (``echo_lines``)."""
-        if self.raw is None or b'"' in self.raw:
+        if self.raw is None:
             return None
         step = max(1, step)
         buffer = np.frombuffer(self.raw, dtype=np.uint8)

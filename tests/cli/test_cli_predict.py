@@ -230,3 +230,27 @@ def test_proba_columns_are_full_precision(run, model, tmp_path):
     assert float(row["proba_No"]) == pytest.approx(5 / 7, rel=1e-15)
     assert float(row["proba_Yes"]) == pytest.approx(2 / 7, rel=1e-15)
     assert row["proba_No"] == repr(float(row["proba_No"])) and len(row["proba_No"]) > 8
+
+
+def test_a_file_with_quotes_is_echoed_as_written(run, tmp_path):
+    """One quoted header once made predict write every row anew: 007 as 7.0, ; as , and 20,5 as 20.5."""
+    plain = tmp_path / "plain.csv"
+    plain.write_text("ID,Temp,Play\n007,20,No\n008,21,No\n009,22,Yes\n010,23,Yes\n")
+    model = tmp_path / "m.json"
+    assert run("train", plain, "--ignore", "ID", "-a", "cart", "-q", "-o", model).exit_code == 0
+    quoted = tmp_path / "q.csv"
+    quoted.write_text('"ID","Temp","Play"\n"007",20,No\n008,"21",No\n009,22,"Yes"\n010,23,Yes\n')
+    result = run("predict", model, quoted, "-q")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        '"ID","Temp","Play",prediction',
+        '"007",20,No,No',
+        '008,"21",No,No',
+        '009,22,"Yes",Yes',
+        "010,23,Yes,Yes",
+    ]
+    semi = tmp_path / "semi.csv"
+    semi.write_bytes(b'ID;Temp;Play\r\n"007";"20,5";No\r\n008;23;Yes\r\n')
+    result = run("predict", model, semi, "-q")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines() == ["ID;Temp;Play;prediction", '"007";"20,5";No;No', "008;23;Yes;Yes"]

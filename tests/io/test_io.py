@@ -253,8 +253,11 @@ def test_raw_rows_can_be_echoed_as_written(tmp_path):
     assert raw.source.endswith("t.csv") and raw.declared == {}
     text = read_data(write(tmp_path, "t.csv", "A,N,Play\nx,007,No\n?,1.50,Yes\n"), text_columns=["N"])
     assert text.frame["N"].tolist() == ["007", "1.50"]  # codes stay as written when asked
-    quoted = read_data(write(tmp_path, "q.csv", 'A,N\n"x,y",1\n'))
-    assert quoted.echo_lines() is None
+    quoted = read_data(write(tmp_path, "q.csv", '"A","N"\n"x,y",007\n'))
+    assert quoted.echo_lines() == ['"A","N"', '"x,y",007']  # quotes kept: each record is one line
+    spread = read_data(write(tmp_path, "s.csv", 'A,N\n"x\n\ny",1\nz,2\n'))  # a quoted line end
+    assert spread.frame["A"].tolist() == ["x\n\ny", "z"] and spread.echo_lines() is None
+    assert spread.echo_blocks(10) is None
 
 
 @pytest.mark.parametrize(
