@@ -77,7 +77,7 @@ from dtcli.plain.gain import plain_gain
 @format_option(("table", "json", "csv"), "table", "table for people; json or csv for scripts (full precision).")
 @explain_options
 @output_option("Write the table, JSON or CSV (-f) to FILE instead of standard output.")
-@click.option("-q", "--quiet", is_flag=True, help="Do not warn of identifier-like columns.")
+@click.option("-q", "--quiet", is_flag=True, help="Do not warn of identifier-like columns or of classes spelt alike.")
 @weighting_options
 def command(
     source,

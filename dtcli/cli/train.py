@@ -70,7 +70,8 @@ from dtcli.pipeline.train import grow, prepare_engines, prune_and_trace, trainin
     "-q",
     "--quiet",
     is_flag=True,
-    help="Do not print the tree (use with -o), nor warn of identifier-like columns, nor show progress.",
+    help="Do not print the tree (use with -o), nor warn of identifier-like columns or of classes spelt "
+    "alike, nor show progress.",
 )
 def command(
     source,

@@ -17,3 +17,23 @@ def _member(text: str) -> str:
     if text and text == text.strip() and not any(c in text for c in ',{}"'):
         return text
     return '"' + text.replace('"', '""') + '"'
+
+
+def lookalike_classes(classes) -> list[list[str]]:
+    """The groups of ``classes`` that differ only in case or in blanks at the ends (``Yes``, ``yes``,
+    ``YES ``), each in the classes' order: each is a class of its own to a tree, which a spreadsheet
+    typed by hand rarely means."""
+    groups: dict[str, list[str]] = {}
+    for value in classes:
+        groups.setdefault(value.strip().casefold(), []).append(value)
+    return [group for group in groups.values() if len(group) > 1]
+
+
+def lookalike_message(source: str, target: str, groups: list[list[str]], show=str) -> str:
+    """The warning for ``lookalike_classes``' groups of the class column ``target`` of ``source``."""
+    listed = "; ".join(", ".join(show(value) for value in group) for group in groups[:3])
+    more = f" and {len(groups) - 3} more group(s)" if len(groups) > 3 else ""
+    return (
+        f"{source}: the class column {target!r} has values that differ only in case or blanks ({listed}{more}): "
+        "each is a class of its own; write them alike if they are one class"
+    )

@@ -213,3 +213,9 @@ def warn_identifiers(table, quiet: bool) -> None:
     for name, distinct, known in identifier_columns(table):
         values = table.attributes[table.schema.index(name)].values
         warn(identifier_message(table.source, name, distinct, known, shown, values))
+    if not table.is_regression:
+        from dtcli.model.value_text import lookalike_classes, lookalike_message
+
+        groups = lookalike_classes(table.classes)
+        if groups:
+            warn(lookalike_message(table.source, table.schema.target.name, groups, shown))

@@ -88,6 +88,11 @@ def _warn_identifiers(table) -> None:
         known = sum(1 for code in column.cells if code >= 0)
         if may_identify(len(column.values), known) and identifies(len(column.values), known):
             warn(identifier_message(table.source, column.name, len(column.values), known, shown, column.values))
+    from dtcli.model.value_text import lookalike_classes, lookalike_message
+
+    groups = lookalike_classes(table.classes)
+    if groups:
+        warn(lookalike_message(table.source, table.target, groups, shown))
 
 
 def same_logarithm() -> bool:
