@@ -133,7 +133,8 @@ growth_options = option_group(
         type=click.Choice(TIES),
         help="CART only: attributes tied for the best split go to the first in scikit-learn's "
         "random visiting order for --seed (the default, so trees equal scikit-learn's "
-        "with random_state=SEED) or to the first column (the default with --max-bins, "
+        "with random_state=SEED, on tables without missing values: scikit-learn sends a "
+        "missing value its own way) or to the first column (the default with --max-bins, "
         "which scikit-learn does not have, and with --engine dask).",
     ),
     click.option(
