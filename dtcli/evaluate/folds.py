@@ -37,9 +37,14 @@ def check_folds(k: int, labelled: int) -> None:
     """K must be 2 or more and at most the number of rows with a known class."""
     if k < 2:
         raise ParameterError(f"--cv {k}: cross-validation needs at least 2 folds (e.g. --cv 10)")
+    if labelled < 2:  # (no number of folds can do: each fold holds at least one row out)
+        raise ParameterError(
+            f"--cv {k}: cross-validation needs at least 2 rows with a known class, and there is {labelled}; "
+            "give more rows, or judge the tree with --test FILE"
+        )
     if k > labelled:
         raise ParameterError(
-            f"--cv {k}: more folds than the {labelled} row(s) with a known class; give --cv {max(labelled, 2)} or less"
+            f"--cv {k}: more folds than the {labelled} row(s) with a known class; give --cv {labelled} or less"
         )
 
 

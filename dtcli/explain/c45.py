@@ -20,7 +20,7 @@ from functools import cmp_to_key
 
 import numpy as np
 
-from dtcli.explain.figures import GainReport, attribute_figures, cut_branches
+from dtcli.explain.figures import ONE_CLASS, GainReport, attribute_figures, cut_branches, one_class
 from dtcli.induction.criteria.impurity import entropy, gini, weighted_impurity
 from dtcli.induction.grow.grower import node_choice
 from dtcli.induction.params import GrowParams
@@ -123,6 +123,8 @@ def _reason(node: Table, i: int, weights, min_leaf: float, thresholds: Threshold
     n_classes = len(node.classes)
     cut = c45_cut(cut_table(node.columns[i], node.y, weights, n_classes, total=total), n_classes, min_leaf, mdl=False)
     if cut is None:
+        if one_class(node.class_counts()):
+            return ONE_CLASS
         return f"no cut with at least {min_leaf:g} known cases each side (--min-leaf)"
     mdl = math.log2(cut.n_candidates) / total
     threshold = format_threshold(thresholds.place(i, cut.threshold, cut.lower))

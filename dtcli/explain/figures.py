@@ -17,6 +17,14 @@ from dtcli.model.dates import threshold_text
 
 Counts = Any  # a (branches, classes) matrix of weights: a numpy array or a list of lists of floats
 NOISE = 1e-12
+# why an attribute has no split at a node of one class (not a shortage of values or of cases: no cut
+# separates classes there, and a tree makes the node a leaf whatever its attributes)
+ONE_CLASS = "the node holds one class: no split separates it"
+
+
+def one_class(counts) -> bool:
+    """Whether class weights ``counts`` hold at most one class."""
+    return sum(1 for c in counts if c > 0) <= 1
 
 
 def denoise(value: float) -> float:

@@ -17,6 +17,7 @@ from functools import cmp_to_key
 import numpy as np
 
 from dtcli.explain.figures import (
+    ONE_CLASS,
     AttributeReport,
     CutReport,
     GainReport,
@@ -24,6 +25,7 @@ from dtcli.explain.figures import (
     cut_branches,
     denoise,
     mark_eligible,
+    one_class,
 )
 from dtcli.induction.criteria.constants import GAIN_TOLERANCE
 from dtcli.induction.criteria.impurity import entropy, gini, weighted_impurity
@@ -124,7 +126,8 @@ def gain_report(
             continue
         report = attribute_report(table, rows, i, place, all_cuts)
         if report is None:
-            skipped.append((attribute.name, "numeric with fewer than two distinct known values"))
+            reason = ONE_CLASS if one_class(counts) else "numeric with fewer than two distinct known values"
+            skipped.append((attribute.name, reason))
             continue
         if costs is not None:
             report.cost = costs.cost(attribute.name)

@@ -19,12 +19,14 @@ from functools import cmp_to_key
 from typing import NamedTuple
 
 from dtcli.explain.figures import (
+    ONE_CLASS,
     CutReport,
     GainReport,
     attribute_figures,
     cut_branches,
     denoise,
     mark_eligible,
+    one_class,
 )
 from dtcli.induction.criteria.constants import EQUAL_VALUES, GAIN_TOLERANCE, gr, sm_or_eq
 from dtcli.induction.criteria.midpoint import midpoint
@@ -116,7 +118,8 @@ def plain_gain_report(
             continue
         report = _attribute_report(table, attribute, i, rows, place, all_cuts)
         if report is None:
-            skipped.append((attribute.name, "numeric with fewer than two distinct known values"))
+            reason = ONE_CLASS if one_class(counts) else "numeric with fewer than two distinct known values"
+            skipped.append((attribute.name, reason))
             continue
         reports.append(report)
     pool = [Scored(r.index, r.gain, r.score(criterion)) for r in reports]

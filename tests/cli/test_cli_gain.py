@@ -186,3 +186,16 @@ def test_cart_candidates_on_the_risk_table(run):
 def test_explain_option_errors(run, args, message):
     result = run(*WEATHER, *args)
     assert result.exit_code == 1 and message in result.stderr and result.stdout == ""
+
+
+@pytest.mark.parametrize(
+    "options", [("-a", "c45"), ("-a", "id3", "--thresholds", "midpoint"), ("--thresholds", "midpoint")]
+)
+def test_a_node_of_one_class_says_so_rather_than_blame_the_values(run, tmp_path, options):
+    """50 rows of one class: not 'fewer than two distinct values' nor 'no cut with 2 cases each side'."""
+    data = tmp_path / "pure.csv"
+    data.write_text("a,b,cls\n" + "".join(f"{i},{i % 7},x\n" for i in range(50)))
+    result = run("gain", data, *options)
+    assert result.exit_code == 0, result.stderr
+    assert "skipped a: the node holds one class: no split separates it" in result.stdout
+    assert "distinct" not in result.stdout and "cases each side" not in result.stdout
