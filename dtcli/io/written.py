@@ -29,6 +29,10 @@ from dtcli.model.table import NOMINAL, Attribute
 STRAY_SHARE = 0.9  # numbers at least this share of a nominal column's cells: numbers with stray text
 CODE = re.compile(r"[+-]?0[0-9]")  # a number written with a leading zero (007): the column holds codes
 MISSING_ANY = ("", "?")
+# how spreadsheets and other tools write a missing value that dtree does not read as one in a numeric
+# column: a column of numbers and these alone is numbers with stray text at any share (the warning says
+# to write them empty or ?), not categories without a word
+MISSING_LOOKALIKES = frozenset({"n/a", "n.a.", "-", "--", "null", "#n/a", "none", "missing", "."})
 MISSING_NUMERIC = ("NA", "NaN", "nan", "NAN", "N/A")
 
 
@@ -160,9 +164,13 @@ def stray_text(column) -> tuple[int, str] | None:
     values, bad = numbers_of(column)
     strays = int(bad.sum())
     numbers = int((~bad & ~np.isnan(values)).sum())
-    if not strays or numbers < STRAY_SHARE * (numbers + strays):
+    if not strays or not numbers:
         return None
-    _, uniques = column.factorize()
+    codes, uniques = column.factorize()
+    if numbers < STRAY_SHARE * (numbers + strays) and not all(
+        str(uniques[code]).strip().casefold() in MISSING_LOOKALIKES for code in set(codes[bad].tolist())
+    ):  # (fewer numbers: a column of numbers still when every other cell is a missing value written so)
+        return None
     if any(CODE.match(str(cell).strip()) and parse_number(str(cell)) is not None for cell in uniques):
         return None
     row = int(np.flatnonzero(bad)[0])

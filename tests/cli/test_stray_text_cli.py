@@ -43,3 +43,20 @@ def test_strict_refuses_with_one_error_line(run, data, command):
 def test_nominal_names_the_column_and_silences_it(run, data):
     done = run("train", data, "--nominal", "income", "--strict", "-q")
     assert done.exit_code == 0 and "income" not in done.stderr.replace("--ignore income", "")
+
+
+@pytest.mark.parametrize("word", ["n/a", "-", "NULL", "#N/A", "none"])
+def test_missing_values_written_as_words_warn_at_any_share(run, tmp_path, word):
+    """3 of 20 cells 'n/a' (15%, past the 10% of stray text that makes a column categories): the column was
+    read as categories with no word, and the tree fell to one leaf. Every cell that is not a number is a
+    common way of writing a missing value: the warning and --strict hold at any share."""
+    rows = [f"{word if i in (3, 7, 11) else 20 + i},{'Yes' if i < 10 else 'No'}" for i in range(20)]
+    data = tmp_path / "na.csv"
+    data.write_text("Age,Play\n" + "\n".join(rows) + "\n")
+    said = f"na.csv: column 'Age' is numeric but line 5 has {word!r}; it is read as nominal"
+    assert said in run("train", data, "-a", "c45").stderr
+    refused = run("train", data, "-a", "c45", "--strict")
+    assert refused.exit_code == 1 and "refused by --strict" in refused.stderr
+    other = tmp_path / "other.csv"  # (other text at that share: a column of categories, as before)
+    other.write_text("Age,Play\n" + "\n".join(r.replace(word, "old") for r in rows) + "\n")
+    assert "is numeric" not in run("train", other, "-a", "c45").stderr
