@@ -60,3 +60,20 @@ def identifier_message(source: str, name: str, distinct: int, known: int, shown=
         f"identifier has; information gain favours such many-valued attributes (Mitchell 3.7.3, the Date "
         f"example): leave it out with {option}"
     )
+
+
+def numbers_rows(known: int, distinct: int, low: float, high: float, whole: bool) -> bool:
+    """Whether a numeric column's ``known`` values (``distinct`` of them, from ``low`` to ``high``, all whole
+    numbers if ``whole``) number the rows: a different whole number on every row, consecutive, at least
+    ``NEAR_MIN_VALUES`` of them (a row number or a running ID, as a spreadsheet's first column often is)."""
+    return whole and known >= NEAR_MIN_VALUES and distinct == known and high - low + 1 == known
+
+
+def row_number_message(source: str, name: str, low: float, high: float, shown=str) -> str:
+    """The warning for a column ``numbers_rows`` holds true of."""
+    option = f"--ignore {shown(name)}" if name.isidentifier() else f"--ignore '{shown(name)}'"
+    return (
+        f"{source}: column {shown(name)} holds a different whole number on every row, {low:.0f} to {high:.0f}, as "
+        f"a row number does: a tree may cut on it though the rows' order means nothing; if it only numbers "
+        f"the rows, leave it out with {option}"
+    )

@@ -213,6 +213,17 @@ def warn_identifiers(table, quiet: bool) -> None:
     for name, distinct, known in identifier_columns(table):
         values = table.attributes[table.schema.index(name)].values
         warn(identifier_message(table.source, name, distinct, known, shown, values))
+    from dtcli.model.identifiers import numbers_rows, row_number_message
+
+    for attribute, column in zip(table.attributes, table.columns):
+        if attribute.is_nominal or attribute.time:
+            continue
+        known = column[column == column]  # (NaN: missing)
+        if len(known) < 2 or not numbers_rows(len(known), len(known), known.min(), known.max(), True):
+            continue  # (a cheap look first: the range must be as wide as the rows)
+        whole = bool((known % 1 == 0).all())
+        if numbers_rows(len(known), len(set(known.tolist())), known.min(), known.max(), whole):
+            warn(row_number_message(table.source, attribute.name, known.min(), known.max(), shown))
     if not table.is_regression:
         from dtcli.model.value_text import lookalike_classes, lookalike_message
 

@@ -88,6 +88,14 @@ def _warn_identifiers(table) -> None:
         known = sum(1 for code in column.cells if code >= 0)
         if may_identify(len(column.values), known) and identifies(len(column.values), known):
             warn(identifier_message(table.source, column.name, len(column.values), known, shown, column.values))
+    from dtcli.model.identifiers import numbers_rows, row_number_message
+
+    for column in table.attributes:
+        known = [v for v in column.cells if v == v] if not column.is_nominal else []
+        if len(known) > 1 and numbers_rows(len(known), len(known), min(known), max(known), True):
+            whole = all(v % 1 == 0 for v in known)
+            if numbers_rows(len(known), len(set(known)), min(known), max(known), whole):
+                warn(row_number_message(table.source, column.name, min(known), max(known), shown))
     from dtcli.model.value_text import lookalike_classes, lookalike_message
 
     groups = lookalike_classes(table.classes)

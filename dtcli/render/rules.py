@@ -188,6 +188,8 @@ def python(ruleset: RuleSet) -> str:
         "def _number(value):",
         "    if value is None or str(value).strip() in _MISSING_NUMBERS:",
         "        return None",
+        "    if isinstance(value, str) and value.count(',') == 1 and '.' not in value:",
+        "        value = value.replace(',', '.')  # a decimal comma, as dtree predict reads a ; file's",
         "    number = float(value)",
         "    return None if number != number else number",
         "",

@@ -120,7 +120,12 @@ class Dialect:
         return self.text(column)
 
     def number(self, column: str) -> str:
-        """A numeric column's value as a number, whatever its declared type."""
+        """A numeric column's value as a number, whatever its declared type (SQLite: a text cell with a
+        decimal comma, as ``sqlite3 .import`` keeps a ``;`` file's ``22,5``, read as ``dtree predict``
+        reads the file, where its CAST would read 22)."""
+        if self.name == "sqlite":
+            text = f"REPLACE({column}, ',', '.')"
+            return f"CAST(CASE WHEN typeof({column}) = 'text' THEN {text} ELSE {column} END AS REAL)"
         return f"CAST({column} AS {'DOUBLE' if self.name == 'mysql' else 'DOUBLE PRECISION'})"
 
     @property

@@ -252,3 +252,22 @@ def test_true_and_false_match_in_any_case_in_predict_and_the_exports(run, tmp_pa
         assert python_predictions(code, dicts) == expected
         assert sql_predictions(sql, schema, dicts, typed=True) == expected
         assert sql_predictions(sql, schema, dicts, typed=False) == expected
+
+
+def test_a_decimal_comma_file_is_read_by_the_exports_as_by_predict(run, tmp_path):
+    """A ; file with decimal commas, as sqlite3 .import keeps it (TEXT cells '22,2'): SQLite's CAST read
+    22 (another class than predict's 22.2), the Python export raised ValueError."""
+    data = tmp_path / "t.csv"
+    data.write_bytes(b"Temp;Play\r\n20,5;No\r\n21,0;No\r\n21,5;No\r\n22,5;Yes\r\n23,0;Yes\r\n23,5;Yes\r\n")
+    model = tmp_path / "m.json"
+    assert run("train", data, "-a", "cart", "-q", "-o", model).exit_code == 0
+    cells = ("22,2", "21,9", "22,0", "23", "20,25", "?", "")
+    new = tmp_path / "new.csv"
+    new.write_bytes(b"Temp;Play\r\n" + b"".join(f"{v};x\r\n".encode() for v in cells))
+    expected = predicted(run, model, new)
+    assert expected[:4] == ["Yes", "No", "No", "Yes"]  # (the threshold: 22, between 21,5 and 22,5)
+    rows = [{"Temp": v} for v in cells]
+    schema = json.loads(model.read_text())["schema"]
+    sql = run("rules", model, "-f", "sql").stdout
+    assert sql_predictions(sql, schema, rows, typed=False) == expected
+    assert python_predictions(run("rules", model, "-f", "python").stdout, rows) == expected

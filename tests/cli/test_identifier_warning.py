@@ -45,12 +45,14 @@ def write(path, header, rows):
 
 
 def test_nearly_every_row_counts_and_numbers_do_not(run, tmp_path):
-    # 20 rows: Code repeats once (19 distinct of 20 = 95%), Group has 2 values, Serial is numeric
+    # 20 rows: Code repeats once (19 distinct of 20 = 95%), Group has 2 values, Serial is numeric (and
+    # numbers the rows, 0 to 19: the row-number warning, not the identifier one)
     rows = [f"c{min(i, 18)},g{i % 2},{i},{'yes' if i % 3 else 'no'}" for i in range(20)]
     path = write(tmp_path / "t.csv", "Code,Group,Serial,Class", rows)
     result = run("gain", path)
-    (line,) = warnings(result.stderr)
+    line, serial = warnings(result.stderr)
     assert "column Code has 19 different values in 20 rows" in line and "--ignore Code" in line
+    assert "column Serial holds a different whole number on every row, 0 to 19, as a row number does" in serial
 
 
 def test_half_distinct_and_tiny_tables_are_quiet(run, tmp_path):
@@ -110,3 +112,24 @@ def test_sample_and_weka_tables_warn_only_of_their_identifiers(run):
         if lines:
             warned[path.name] = len(lines)
     assert warned == {"restaurant.csv": 1, "risk.csv": 1, "weather.csv": 1}
+
+
+def test_a_column_that_numbers_the_rows_is_warned_of(run, tmp_path):
+    """iris with an ID of 1 to 150 (rows in class order): C4.5 cut on ID <= 100 without a word."""
+    rows = [f"{i + 1},{(i * 7) % 10 / 10 + i // 50},{'abc'[i // 50]}" for i in range(150)]
+    data = tmp_path / "ids.csv"
+    data.write_text("ID,x,y\n" + "\n".join(rows) + "\n")
+    said = (
+        "ids.csv: column ID holds a different whole number on every row, 1 to 150, as a row number does: a tree "
+        "may cut on it though the rows' order means nothing; if it only numbers the rows, leave it out with --ignore ID"
+    )
+    for args in (("train", data, "-a", "c45"), ("gain", data), ("gain", data, "-a", "cart")):
+        result = run(*args)
+        assert result.exit_code == 0 and result.stderr.count(said) == 1, (args, result.stderr)
+    assert said not in run("train", data, "-a", "c45", "-q", "-o", tmp_path / "m.json").stderr
+    few = tmp_path / "few.csv"  # (a small teaching table: 14 rows numbered 1 to 14 stay quiet)
+    few.write_text("n,y\n" + "\n".join(f"{i + 1},{'ab'[i % 2]}" for i in range(14)) + "\n")
+    gaps = tmp_path / "gaps.csv"  # (not consecutive: a measurement, not a row number)
+    gaps.write_text("n,y\n" + "\n".join(f"{3 * i},{'ab'[i % 2]}" for i in range(40)) + "\n")
+    for quiet in (few, gaps):
+        assert "as a row number does" not in run("train", quiet, "-a", "c45").stderr

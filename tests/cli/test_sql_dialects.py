@@ -50,6 +50,7 @@ VALUES = [
 NAMES = ['Car\\"`', "sl\\ash'; --", "cl'ass\\"]
 CLASSES = ["'\\'", 'b`"', "c\\"]
 MARKERS = ["", "?", "NA", "NaN", "nan", "NAN", "N/A", "inf", "+inf", "infinity", "+infinity", "-inf", "-infinity"]
+MARKERS += ["text", ",", "."]  # (SQLite reads a text cell's decimal comma: typeof(x) = 'text', REPLACE(x, ',', '.'))
 MODES = {
     "sqlite": ("sqlite",),
     "ansi": ("ansi", "sqlite"),
@@ -58,7 +59,7 @@ MODES = {
 }
 KEYWORDS = {"CASE", "WHEN", "THEN", "ELSE", "END", "AND", "OR", "NOT", "IN", "IS", "NULL", "TRIM", "CAST", "AS"}
 KEYWORDS |= {"VARCHAR", "DOUBLE", "PRECISION", "LOWER", "TEXT", "COLLATE", "CONVERT", "USING"}
-KEYWORDS |= {"UTF8MB4", "UTF8MB4_BIN", "_UTF8MB4"}
+KEYWORDS |= {"UTF8MB4", "UTF8MB4_BIN", "_UTF8MB4", "TYPEOF", "REPLACE", "REAL"}  # (SQLite: a decimal comma)
 PUNCTUATION = {"(", ")", ",", "=", ">", "<=", "-"}
 
 
