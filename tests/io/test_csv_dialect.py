@@ -264,3 +264,25 @@ def test_commas_that_look_like_thousands_separators_are_noted(tmp_path):
     assert detect(path.read_bytes(), str(path), "amounts.csv").note is None
     path.write_text("amount;region;cls\n2,75;N;big\n1,693;S;small\n3,334;N;big\n1,250;S;big\n")
     assert detect(path.read_bytes(), str(path), "amounts.csv").note is None
+
+
+def test_points_that_look_like_thousands_separators_are_noted(tmp_path):
+    """A German export of whole numbers: 850 beside 1.200, which a decimal point reads as 1.2 (the tree
+    said small towns are big, without a word)."""
+    path = tmp_path / "de.csv"
+    path.write_text("Stadt;Einwohner;Klasse\nA;850;klein\nB;920;klein\nD;1.200;gross\nE;2.500;gross\nF;3.100;gross\n")
+    dialect = detect(path.read_bytes(), str(path), "de.csv")
+    assert dialect.decimal == "." and dialect.note == (
+        "de.csv: read with '.' as the decimal mark, but every number written with a point has three digits "
+        "after it (1.200), as a thousands separator writes them; if the point groups thousands, write the "
+        "numbers without it (a decimal point reads 1.200 as 1.2)"
+    )
+    quiet = (
+        "a;b;c\nA;850;x\nB;1.200;y\nC;0.125;x\nD;2.500;y\n",  # 0.125: a decimal
+        "a;b;c\nA;850;x\nB;1.20;y\nC;2.500;x\nD;3.100;y\n",  # 1.20: a decimal
+        "a;b;c\nA;9999;x\nB;1.125;y\nC;2.250;x\nD;3.375;y\n",  # three decimals alone: measurements as likely
+        "a,b,c\nA,850,x\nB,1.200,y\nC,2.500,x\nD,3.100,y\n",  # separated by commas: points are decimal
+    )
+    for text in quiet:
+        path.write_text(text)
+        assert detect(path.read_bytes(), str(path), "de.csv").note is None, text

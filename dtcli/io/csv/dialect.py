@@ -28,6 +28,7 @@ NAMES = {",": "','", "\t": "tab", ";": "';'", "|": "'|'"}
 SAMPLE_BYTES = 1 << 16
 SAMPLE_LINES = 500
 THOUSANDS = re.compile(r"[+-]?[1-9][0-9]{0,2},[0-9]{3}")  # 2,752: a thousands separator's, or a decimal comma's?
+POINT_THOUSANDS = re.compile(r"[+-]?[1-9][0-9]{0,2}\.[0-9]{3}")  # 1.200 in a German export: 1200 or 1.2?
 GROUPED_MIN = 3  # distinct such cells before the note
 EXCEL_LINE = re.compile(rb'[ \t]*"?sep=([^\r\n"])"?[ \t]*(?=\r\n|\r|\n|$)', re.IGNORECASE)
 # a cell (quotes and spaces around it allowed) between separators or line ends; %(sep)s: the separator
@@ -35,6 +36,7 @@ START = rb'(?<![^%(sep)s\r\n])( *"?[+-]?'
 END = rb'(?:[eE][+-]?[0-9]+)?"? *)(?![^%(sep)s\r\n])'
 COMMA_CELL = START + rb"[0-9]*),([0-9]+" + END  # 5,1 (the groups around the comma)
 POINT_CELL = START + rb"[0-9]*\.[0-9]+" + END  # 5.1
+WHOLE_CELL = START + rb"[1-9][0-9]{0,2}" + END  # 850
 GROUPED_CELL = START + rb"[0-9]{1,3}(?:\.[0-9]{3})+(?:,[0-9]+)?" + END  # 1.234,5 and 1.234.567
 
 
@@ -151,8 +153,10 @@ def _patterns(sep: str, *patterns: bytes) -> list[re.Pattern]:
 def _decimal(rows: list[str], sep: str, source: str) -> tuple[str, str | None]:
     """``,`` when the sampled cells hold numbers with a decimal comma (or grouped 1.234,5) and none
     with a point (the file not separated by commas), else ``.``; a note when they hold both."""
-    if sep == "," or not any("," in row for row in rows):
+    if sep == ",":
         return ".", None
+    if not any("," in row for row in rows):
+        return ".", _point_grouping_note(rows, sep, source)
     text = "\n".join(rows).encode("utf-8")
     comma, point, grouped = _patterns(sep, COMMA_CELL, POINT_CELL, GROUPED_CELL)
     found = comma.search(text) or next((m for m in grouped.finditer(text) if b"," in m.group()), None)
@@ -168,6 +172,28 @@ def _decimal(rows: list[str], sep: str, source: str) -> tuple[str, str | None]:
         f"{source}: some numbers have a decimal comma ({one}), others a decimal point ({other}): read with "
         "'.' as the decimal mark, so those with a comma are text; give --decimal , to read commas (a point is then "
         "refused)"
+    )
+
+
+def _point_grouping_note(rows: list[str], sep: str, source: str) -> str | None:
+    """A note for a file not separated by commas, without a decimal comma, whose every sampled number
+    written with a point has three digits after it (``1.200``: one to three digits, not a lone 0, then
+    exactly three; at least ``GROUPED_MIN`` such cells) beside whole numbers of at most three digits written
+    without one, as a point that groups thousands writes them (a German export of whole numbers: 850 and
+    1.200): a decimal point reads 1.200 as 1.2."""
+    if not any("." in row for row in rows):
+        return None
+    point, small = _patterns(sep, POINT_CELL, WHOLE_CELL)
+    text = "\n".join(rows).encode("utf-8")
+    cells = {match.group().decode("utf-8").strip(' "') for match in point.finditer(text)}
+    if len(cells) < GROUPED_MIN or not all(POINT_THOUSANDS.fullmatch(cell) for cell in cells):
+        return None
+    if small.search(text) is None:  # (three decimals alone, 1.125 and 2.250: measurements as likely)
+        return None
+    return (
+        f"{source}: read with '.' as the decimal mark, but every number written with a point has three digits "
+        f"after it ({min(cells)}), as a thousands separator writes them; if the point groups thousands, write the "
+        "numbers without it (a decimal point reads 1.200 as 1.2)"
     )
 
 
