@@ -27,6 +27,7 @@ from dtcli.model.table import Attribute
 
 FORMATS = ("csv", "arff", "parquet")
 LINE_END = re.compile(r"\r\n|\r|\n")
+MENDED = re.compile(r"\s*[+-]?[0-9]*\.[0-9][0-9eE+-]*\s*")  # a number cell a decimal comma file wrote as 1,5
 LEADING_SPACE = re.compile(rb"\s*")
 PARQUET_MAGIC = b"PAR1"
 
@@ -93,6 +94,19 @@ class RawData:
         return bytes(raw[: ends[0]]).decode("utf-8"), blocks()
 
 
+def _commas_back(frame: Columns) -> None:
+    """A decimal-comma file's text columns (``--nominal``, a class) hold their number cells as written:
+    the reader made each decimal comma a point for the numeric columns (``csv/decimal_comma.py``), and
+    refuses a number written with a point in such a file, so each such cell had a comma (``4,0``, not the
+    ``4.0`` the tree would print and the exports would compare the file's cells with)."""
+    from dtcli.io.columns import TextColumn
+
+    for name in frame.columns:
+        column = frame[name]
+        if isinstance(column, TextColumn) and any(MENDED.fullmatch(str(u)) for u in column.uniques):
+            column.uniques[:] = [u.replace(".", ",") if MENDED.fullmatch(str(u)) else u for u in column.uniques]
+
+
 def read_data(
     path: str, format_in: str | None = None, text_columns=(), limits: Limits = DEFAULT_LIMITS, *, fingerprint=True
 ) -> RawData:
@@ -121,6 +135,8 @@ def read_data(
         frame, lines, sep, raw, decimal = parse_csv(data, source, path, set(text_columns), limits.max_rows, *dialect)
         declared = {}
         _tell(notes)
+        if decimal == ",":
+            _commas_back(frame)
     if len(frame.columns) == 0:
         raise DataError(f"{source}: no columns found; the first line must name the columns")
     if lines is not None and len(lines) != len(frame):

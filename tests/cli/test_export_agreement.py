@@ -271,3 +271,20 @@ def test_a_decimal_comma_file_is_read_by_the_exports_as_by_predict(run, tmp_path
     sql = run("rules", model, "-f", "sql").stdout
     assert sql_predictions(sql, schema, rows, typed=False) == expected
     assert python_predictions(run("rules", model, "-f", "python").stdout, rows) == expected
+
+
+def test_a_decimal_comma_files_categories_keep_their_commas(run, tmp_path):
+    """--nominal Note in a ; file of grades 1,0 .. 5,0: the tree printed 4.0, a value the file does not
+    hold, and the exports compared the file's '4,0' with '4.0', so no rule fired (every row the default)."""
+    data = tmp_path / "noten.csv"
+    data.write_bytes(b"Note;Ergebnis\r\n1,0;gut\r\n1,3;gut\r\n4,0;nicht\r\n5,0;nicht\r\n1,0;gut\r\n4,0;nicht\r\n")
+    model = tmp_path / "m.json"
+    shown = run("train", data, "--nominal", "Note", "-a", "id3", "-o", model)
+    assert shown.exit_code == 0 and "Note = 4,0 [gut 0, nicht 2] → nicht" in shown.stdout, shown.stdout
+    assert json.loads(model.read_text())["schema"]["attributes"][0]["values"] == ["1,0", "1,3", "4,0", "5,0"]
+    expected = predicted(run, model, data)
+    assert expected == ["gut", "gut", "nicht", "nicht", "gut", "nicht"]
+    rows = [{"Note": cells.split(";")[0]} for cells in data.read_text().splitlines()[1:]]
+    schema = json.loads(model.read_text())["schema"]
+    assert sql_predictions(run("rules", model, "-f", "sql").stdout, schema, rows, typed=False) == expected
+    assert python_predictions(run("rules", model, "-f", "python").stdout, rows) == expected
