@@ -82,7 +82,29 @@ def _path_note(table, params, parsed):
         test = choice.test
         return test.attribute.name, test.kind, getattr(test, "threshold", None), getattr(test, "values", None)
 
-    return off_path(list(parsed), choice_at)
+    note = off_path(list(parsed), choice_at)
+    if note is None and params.missing == "fractional":
+        note = _fractional_note(table, parsed)
+    return note
+
+
+def _fractional_note(table, parsed):
+    """A note when rows without the value a --where condition tests also reach its node in the tree: C4.5
+    sends such a row down every branch with a fraction of its weight, --where keeps none of it, so the
+    tree's own choice at the node may differ from the table's."""
+    from dtcli.model.where import select
+
+    labelled = table.labelled()
+    for condition in parsed:
+        others = select(table, [c for c in parsed if c is not condition])
+        missing = table.missing_mask(table.schema.index(condition.name))[others] & labelled[others]
+        if missing.any():
+            return (
+                f"{int(missing.sum())} row(s) without a value of {condition.name} also reach this node in "
+                "C4.5's tree, each with a fraction of its weight (J48's way); --where leaves them out, so the "
+                "tree's own choice here may differ from this table's"
+            )
+    return None
 
 
 def _one_for_the_tree(report, index: int) -> None:
