@@ -155,6 +155,16 @@ def _date_bounds(c) -> tuple[str | None, str | None]:
     return tuple(None if v is None else threshold_text(v, c.time) for v in (c.low, c.high))
 
 
+def _instant_bounds(c) -> tuple[str | None, str | None]:
+    """A date condition's thresholds as ISO 8601 instants in UTC to the microsecond: what a cell written as
+    a date-time compares with (a threshold printed as a day, 2024-03-09, may be the midpoint of two days,
+    2024-03-09T12:00:00, where a date-time cell of that day is decided)."""
+    from datetime import datetime, timedelta, timezone
+
+    epoch = datetime(1970, 1, 1, tzinfo=timezone.utc)
+    return tuple(None if v is None else (epoch + timedelta(seconds=v)).isoformat() for v in (c.low, c.high))
+
+
 def _predicted_literal(ruleset: RuleSet, rule, quote) -> str:
     """What ``rule`` (None: the default) returns: its class quoted by ``quote``, or its value."""
     if ruleset.schema.is_regression:
@@ -164,11 +174,25 @@ def _predicted_literal(ruleset: RuleSet, rule, quote) -> str:
 
 # dates compare as the text of their format (``_date_bounds``), which sorts as they do
 _DATED = [
-    "def _dated(value, low, high, missing):",
+    "def _instant(text):",
+    "    from datetime import datetime, timezone",
+    "",
+    "    try:  # ISO 8601 in any of its forms, as dtree predict reads them: a date alone is its midnight, UTC",
+    "        moment = datetime.fromisoformat(text[:-1] + '+00:00' if text.endswith('Z') else text)",
+    "    except ValueError:",
+    "        return None",
+    "    return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment",
+    "",
+    "",
+    "def _dated(value, low, high, missing, after, until):",
     "    text = _text(value)",
     "    if text is None:",
     "        return missing",
-    "    return (low is None or text > low) and (high is None or text <= high)",
+    "    moment = _instant(text)",
+    "    if moment is None:  # (not ISO 8601: as text of the model's format, low and high)",
+    "        return (low is None or text > low) and (high is None or text <= high)",
+    "    # the thresholds' instants (after, until), as dtree predict compares them",
+    "    return (after is None or moment > _instant(after)) and (until is None or moment <= _instant(until))",
     "",
     "",
 ]
@@ -219,7 +243,8 @@ def python(ruleset: RuleSet) -> str:
             value = f"row.get({c.attribute!r})"
             if c.time:
                 low, high = _date_bounds(c)
-                tests.append(f"_dated({value}, {low!r}, {high!r}, {c.missing})")
+                after, until = _instant_bounds(c)
+                tests.append(f"_dated({value}, {low!r}, {high!r}, {c.missing}, {after!r}, {until!r})")
             elif not c.is_nominal:
                 low, high = ("None" if v is None else _number(v) for v in c.bounds(ruleset.single))
                 tests.append(f"_within({value}, {low}, {high}, {c.missing})")
@@ -283,8 +308,11 @@ def _sql_date_condition(d: Dialect, c) -> str:
     text = d.text(column)
     low, high = _date_bounds(c)
     missing = f"({column} IS NULL OR {text} IN {_sql_list(d, MISSING_CELLS)})"
-    tests = [f"{text} > {d.string(low)}"] if low is not None else []
-    tests += [f"{text} <= {d.string(high)}"] if high is not None else []
+    if d.name == "sqlite":  # julianday reads every ISO 8601 form as predict does; the thresholds' instants
+        low, high = _instant_bounds(c)
+    when = d.instant  # (elsewhere the text of the model's format, which sorts as the dates do)
+    tests = [f"{when(text)} > {when(d.string(low))}"] if low is not None else []
+    tests += [f"{when(text)} <= {when(d.string(high))}"] if high is not None else []
     if c.missing:
         return f"({missing} OR ({' AND '.join(tests)}))"
     return " AND ".join([f"NOT {missing}", *tests])

@@ -288,3 +288,36 @@ def test_a_decimal_comma_files_categories_keep_their_commas(run, tmp_path):
     schema = json.loads(model.read_text())["schema"]
     assert sql_predictions(run("rules", model, "-f", "sql").stdout, schema, rows, typed=False) == expected
     assert python_predictions(run("rules", model, "-f", "python").stdout, rows) == expected
+
+
+def test_dates_in_another_iso_form_go_where_predict_sends_them(run, tmp_path):
+    """A model of dates (written as dates) and cells written as date-times, with a space or a T, Z or an
+    offset, as predict reads them: the exports compared the text, so '2024-03-10T00:00:00' was after
+    '2024-03-10' and '2024-03-10 12:00:00' before '2024-03-10T11:00:00'."""
+    from datetime import date, timedelta
+
+    start = date(2024, 3, 1)
+    rows = [f"{start + timedelta(days=i)},{'early' if i < 9 else 'late'}" for i in range(20)]
+    data = tmp_path / "d.csv"
+    data.write_text("when,cls\n" + "\n".join(rows) + "\n")
+    model = tmp_path / "m.json"
+    assert run("train", data, "-a", "cart", "-q", "-o", model).exit_code == 0
+    cells = [
+        "2024-03-09",
+        "2024-03-09T00:00:00",
+        "2024-03-09 00:00:00",
+        "2024-03-09T12:00:00",
+        "2024-03-10 12:00:00",
+        "2024-03-09T23:59:59Z",
+        "2024-03-10T00:30:00+01:00",
+        "2024-03-10T00:30:00+00:00",
+        "2024-03-10",
+    ]
+    new = tmp_path / "new.csv"
+    new.write_text("when\n" + "\n".join(cells) + "\n")
+    expected = predicted(run, model, new)
+    assert len(set(expected)) == 2, expected  # (both sides of the threshold are probed)
+    rows = [{"when": cell} for cell in cells]
+    schema = json.loads(model.read_text())["schema"]
+    assert python_predictions(run("rules", model, "-f", "python").stdout, rows) == expected
+    assert sql_predictions(run("rules", model, "-f", "sql").stdout, schema, rows, typed=False) == expected
