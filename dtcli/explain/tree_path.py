@@ -21,8 +21,9 @@ def off_path(conditions: list, choice_at) -> str | None:
     they do, or it cannot be told: a CART subset whose complement a condition may name).
 
     ``choice_at(conditions)`` is the split the tree makes at the rows meeting ``conditions``:
-    ``(attribute, kind, threshold, values)`` with kind ``nominal``, ``numeric`` or ``subset``, or None
-    for a leaf.
+    ``(attribute, kind, threshold, values)`` with kind ``nominal``, ``numeric`` or ``subset``, and
+    optionally the date format of a column of dates (its threshold then prints, and is matched, as a
+    date), or None for a leaf.
     """
     left, taken = list(conditions), []
     while left:
@@ -42,13 +43,24 @@ def off_path(conditions: list, choice_at) -> str | None:
 
 def follows(condition, choice) -> bool:
     """Whether ``condition`` selects one branch of the split ``choice``."""
-    name, kind, threshold, values = choice
+    name, kind, threshold, values, time = (*choice, "")[:5]
     if condition.name != name:
         return False
     if kind == "nominal":
         return condition.op == "="
     if kind == "subset":
         return condition.op in ("=", "!=") and tuple(values) == (condition.value,)
+    if time:  # a date as the column's dates are written, or ISO 8601; the threshold as the tree prints it
+        from dtcli.model.dates import date_format, parse_iso, threshold_text
+
+        text = condition.value.strip()
+        value = date_format(time).parse(text)
+        value = parse_iso(text) if value is None else value
+        return (
+            condition.op in ("<=", ">")
+            and value is not None
+            and (value == threshold or threshold_text(value, time) == threshold_text(threshold, time))
+        )
     try:
         value = float(condition.value)
     except ValueError:
@@ -63,7 +75,11 @@ def follows(condition, choice) -> bool:
 
 
 def split_text(choice) -> str:
-    name, kind, threshold, values = choice
+    name, kind, threshold, values, time = (*choice, "")[:5]
+    if kind == "numeric" and time:
+        from dtcli.model.dates import threshold_text
+
+        return f"{name} <= {threshold_text(threshold, time)}"
     if kind == "numeric":
         from dtcli.model.number_text import format_threshold
 

@@ -80,7 +80,8 @@ def _path_note(table, params, parsed):
         if choice is None:
             return None
         test = choice.test
-        return test.attribute.name, test.kind, getattr(test, "threshold", None), getattr(test, "values", None)
+        threshold, values = getattr(test, "threshold", None), getattr(test, "values", None)
+        return test.attribute.name, test.kind, threshold, values, test.attribute.time
 
     note = off_path(list(parsed), choice_at)
     if note is None and params.missing == "fractional":

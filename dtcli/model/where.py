@@ -89,6 +89,23 @@ def select(table: Table, conditions: list[Condition]) -> np.ndarray:
     return np.flatnonzero(mask)
 
 
+def _date_value(attribute, condition: Condition) -> float:
+    """The instant a --where condition on a column of dates names, written as the column's dates are or as
+    ISO 8601 (as dtree predict reads them); else the error for a numeric column."""
+    if attribute.time:
+        from dtcli.model.dates import date_format, parse_iso
+
+        value = date_format(attribute.time).parse(condition.value.strip())
+        value = parse_iso(condition.value.strip()) if value is None else value
+        if value is not None:
+            return value
+        raise ParameterError(
+            f"--where {condition}: {attribute.name!r} holds dates; compare it with a date written as its "
+            f"values are ({attribute.time}) or as ISO 8601 (2024-03-15)"
+        )
+    raise ParameterError(f"--where {condition}: {attribute.name!r} is numeric; compare it with a number")
+
+
 def _matches(table: Table, i: int, condition: Condition) -> np.ndarray:
     import numpy as np
 
@@ -100,6 +117,6 @@ def _matches(table: Table, i: int, condition: Condition) -> np.ndarray:
     try:
         value = float(condition.value)
     except ValueError:
-        raise ParameterError(f"--where {condition}: {attribute.name!r} is numeric; compare it with a number") from None
+        value = _date_value(attribute, condition)
     with np.errstate(invalid="ignore"):
         return NUMERIC_OPS[condition.op](column, value) & ~np.isnan(column)

@@ -284,3 +284,21 @@ def test_the_dask_engine_refuses_dates_rather_than_read_them_as_categories(run, 
     refused = run("train", path, "-a", "c45", "--engine", "dask", "-q", "-o", tmp_path / "m.json")
     assert refused.exit_code == 1
     assert "column 'day' holds ISO 8601 dates, which --engine dask does not read as time" in refused.output
+
+
+def test_where_compares_a_column_of_dates_with_a_date(run, tmp_path):
+    """gain --where Date>1954-06-01 was refused ("compare it with a number"), and a path note printed
+    the tree's cut on dates in seconds since 1970."""
+    from datetime import date, timedelta
+
+    start = date(1950, 1, 1)
+    rows = [f"{start + timedelta(days=30 * i)},{i % 7},{'no' if i < 40 else 'yes'}" for i in range(80)]
+    data = tmp_path / "air.csv"
+    data.write_text("Date,x,busy\n" + "\n".join(rows) + "\n")
+    later = run("gain", data, "-a", "c45", "--where", "Date>1952-06-01", "-f", "json")
+    assert later.exit_code == 0, later.stderr
+    assert json.loads(later.stdout)["rows"] == sum(start + timedelta(days=30 * i) > date(1952, 6, 1) for i in range(80))
+    note = json.loads(later.stdout)["path_note"]
+    assert note is not None and "Date <= 1953" in note and "-" in note.split("Date <= ")[1][:10]  # a date, not seconds
+    wrong = run("gain", data, "--where", "Date>June")
+    assert wrong.exit_code == 1 and "'Date' holds dates; compare it with a date" in wrong.stderr
