@@ -31,7 +31,7 @@ from dtcli.io.read import RawData
 from dtcli.io.written import CODE, MISSING_ANY, MISSING_NUMERIC, check_written, numbers_of, parse_uniques, where
 from dtcli.model.colnames import find, finder
 from dtcli.model.dates import date_format, is_iso_form, iso_format, mixed_iso_format, parse_iso
-from dtcli.model.table import MISSING, NOMINAL, NUMERIC, Attribute, LineRun, Schema, Table, saturate
+from dtcli.model.table import BOOLEAN_WORDS, MISSING, NOMINAL, NUMERIC, Attribute, LineRun, Schema, Table, saturate
 
 
 def _nominal_codes(column, na_too: bool = False) -> tuple[np.ndarray, tuple[str, ...]]:
@@ -302,14 +302,21 @@ def encode_for_schema(raw: RawData, schema: Schema) -> Encoded:
 
 
 def class_spellings(classes: tuple[str, ...], found) -> dict[str, str]:
-    """Labels of new data that are one of the model's number classes written another way (``1.0``
-    for the class ``1``), each with that class: the rule ``number_classes`` applies in training. Only
-    when every class is a number (none a code such as ``007``) and so is the label."""
+    """Labels of new data that are one of the model's classes written another way, each with that class:
+    ``true`` and ``false`` in any case for a class ``TRUE`` or ``False`` (as attributes match them: Excel
+    writes TRUE, pandas True); and ``1.0`` for the number class ``1``, the rule ``number_classes``
+    applies in training, only when every class is a number (none a code such as ``007``) and so is the
+    label."""
+    booleans = {label.lower(): label for label in classes if label.lower() in BOOLEAN_WORDS}
+    spelt = {
+        label: booleans[label.lower()]
+        for label in found
+        if label not in classes and isinstance(label, str) and label.lower() in booleans
+    }
     numbers = [parse_number(label) for label in classes]
     if not classes or any(n is None for n in numbers) or any(CODE.match(label) for label in classes):
-        return {}
+        return spelt
     by_number = {float(n): label for n, label in zip(numbers, classes)}
-    spelt = {}
     for label in found:
         if label in classes or CODE.match(label):
             continue

@@ -137,3 +137,19 @@ def test_unseen_label_gets_its_own_row(run, stump, tmp_path):
     assert result.exit_code == 0
     assert " 1 0 | c = Maybe  (never seen in training)" in result.stdout
     assert "Ignored Class Unknown Instances" + " " * 18 + "1\n" in result.stdout  # Weka's spacing
+
+
+def test_a_class_of_true_and_false_matches_in_any_case(run, tmp_path):
+    """A class written TRUE/FALSE (as Excel writes it) judged on pandas' True/False: 0% correct, every
+    row a class 'never seen in training'. Classes match them in any case, as attributes do."""
+    train = tmp_path / "train.csv"
+    train.write_text("Temp,Churn\n20,FALSE\n21,FALSE\n22,TRUE\n23,TRUE\n")
+    test = tmp_path / "test.csv"
+    test.write_text("Temp,Churn\n20,False\n21,false\n22,True\n23,true\n")
+    model = tmp_path / "m.json"
+    assert run("train", train, "-a", "cart", "-q", "-o", model).exit_code == 0
+    result = run("evaluate", model, test)
+    assert result.exit_code == 0, result.stderr
+    text = result.stdout
+    assert "never seen in training" not in text
+    assert "Correctly Classified Instances           4              100      %" in text
