@@ -27,7 +27,7 @@ from dtcli.model.table import Attribute
 
 FORMATS = ("csv", "arff", "parquet")
 LINE_END = re.compile(r"\r\n|\r|\n")
-MENDED = re.compile(r"\s*[+-]?[0-9]*\.[0-9][0-9eE+-]*\s*")  # a number cell a decimal comma file wrote as 1,5
+MENDED = re.compile(r"[0-9+\-eE ]*\.[0-9][0-9+\-eE ]*")  # a number cell (1,5; 1 804,42) the mender made 1.5
 LEADING_SPACE = re.compile(rb"\s*")
 PARQUET_MAGIC = b"PAR1"
 

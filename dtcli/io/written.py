@@ -93,11 +93,19 @@ def check_written(raw: RawData, name: str, attribute: Attribute, strict: bool, n
 
 
 DECIMAL_COMMA = re.compile(r"[+-]?[0-9]*,[0-9]+(?:[eE][+-]?[0-9]+)?")  # 47,8
+GROUPS = "[ \u00a0\u202f.,']"  # what groups thousands: a space (no-break too), a point, a comma, an apostrophe
 FOR_READING = (  # numbers written for people: what each is, and the pattern of a cell
     ("a decimal comma", DECIMAL_COMMA),
-    ("thousands separators", re.compile(r"[+-]?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?")),  # 2,533.27
-    ("a percent sign", re.compile(r"[+-]?[0-9]*\.?[0-9]+ ?%")),  # 12%
-    ("a currency sign", re.compile(r"(?:[$€£¥] ?[+-]?|[+-]?[$€£¥] ?)[0-9][0-9,]*(?:\.[0-9]+)?")),  # $1,200.50
+    # 2,533.27, 1.804,42, 1 804,42 (a space or a no-break space groups), 1'804.42
+    ("thousands separators", re.compile(rf"[+-]?[0-9]{{1,3}}(?:{GROUPS}[0-9]{{3}})+(?:[.,][0-9]+)?")),
+    ("a percent sign", re.compile(r"[+-]?[0-9]*[.,]?[0-9]+ ?%")),  # 12%, 4,5 %
+    (  # $1,200.50, 1.804,42 €, €1.804,42
+        "a currency sign",
+        re.compile(
+            rf"(?:[$€£¥] ?[+-]?|[+-]?[$€£¥] ?)[0-9]+(?:{GROUPS}[0-9]{{3}})*(?:[.,][0-9]+)?"
+            rf"|[+-]?[0-9]+(?:{GROUPS}[0-9]{{3}})*(?:[.,][0-9]+)? ?[$€£¥]"
+        ),
+    ),
 )
 
 
@@ -116,20 +124,25 @@ def written_numbers(raw: RawData, name: str) -> str | None:
     if not known or not (texts[known[0]][:1].isdigit() or texts[known[0]][:1] in "$€£¥.+-"):
         return None
     for what, pattern in FOR_READING:
-        if what == "a decimal comma" and (raw.decimal == "," or raw.sep == ","):
+        if what == "a decimal comma" and raw.decimal == ",":
             continue
         if not any(pattern.fullmatch(texts[i]) for i in known[:SAMPLE_VALUES]):
             continue
-        found = _written(codes, texts, known, pattern)
+        found = _written(codes, texts, known, pattern, raw.decimal)
         if found is None:
             continue
-        if what == "a decimal comma" and (raw.lines is None or int(raw.lines[found]) <= SAMPLE_LINES):
+        comma_file = raw.sep == ","  # (where a comma separates, "23,5" is quoted and --decimal , cannot read it)
+        early = raw.lines is None or int(raw.lines[found]) <= SAMPLE_LINES
+        if what == "a decimal comma" and not comma_file and early:
             continue  # (among the lines the dialect read: its note on the two decimal marks has said it)
-        way = (
-            "give --decimal , to read them as numbers"
-            if what == "a decimal comma"
-            else f"write them as plain numbers, without {what}, to split on them as numbers"
-        )
+        if what == "a decimal comma":
+            way = (
+                "write them with a decimal point, or separate the file by ';' and give --decimal ,"
+                if comma_file
+                else "give --decimal , to read them as numbers"
+            )
+        else:
+            way = f"write them as plain numbers, without {what}, to split on them as numbers"
         cell = str(column.cell(found)).strip()
         return (
             f"{raw.source}: column {name!r} holds numbers written with {what} ({where(raw, found)} has {cell!r}), "
@@ -141,14 +154,15 @@ def written_numbers(raw: RawData, name: str) -> str | None:
 SAMPLE_VALUES = 200  # distinct cells of a column looked at first, for written numbers
 
 
-def _written(codes: np.ndarray, texts: list[str], known: list[int], pattern) -> int | None:
+def _written(codes: np.ndarray, texts: list[str], known: list[int], pattern, decimal: str = ".") -> int | None:
     """The first row written so (``pattern``) in a column whose rows with a value are at least
-    ``STRAY_SHARE`` numbers, plain or written so; else None."""
+    ``STRAY_SHARE`` numbers, plain (with the file's ``decimal`` mark) or written so; else None."""
     shaped = np.zeros(len(texts), dtype=bool)
     number = np.zeros(len(texts), dtype=bool)
     for i in known:
+        plain = texts[i].replace(",", ".") if decimal == "," and "." not in texts[i] else texts[i]
         shaped[i] = pattern.fullmatch(texts[i]) is not None
-        number[i] = shaped[i] or parse_number(texts[i]) is not None
+        number[i] = shaped[i] or parse_number(plain) is not None
     counts = np.bincount(codes[codes >= 0], minlength=len(texts))
     if counts[number].sum() < STRAY_SHARE * counts[known].sum():
         return None

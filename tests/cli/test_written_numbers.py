@@ -45,3 +45,44 @@ def test_codes_are_not_taken_for_written_numbers(run, tmp_path, cells):
     path = tmp_path / "codes.csv"
     path.write_text("v,cls\n" + "".join(f"{cell},{'ab'[i % 2]}\n" for i, cell in enumerate(cells * 10)))
     assert not [w for w in warnings(run, path) if "written with" in w]
+
+
+@pytest.mark.parametrize(
+    ("cells", "what", "first"),
+    [
+        (["4,5 %", "3,2 %", "7,0 %", "0,5 %"], "a percent sign", "4,5 %"),
+        (["1.804,42 €", "2.010,00 €", "950,10 €", "12,00 €"], "a currency sign", "1.804,42 €"),
+        (["€1.804,42", "€2.010,00", "€950,10", "€12,00"], "a currency sign", "€1.804,42"),
+        (["1 804,42", "2\u00a0010,00", "950,10", "12 000,00"], "thousands separators", "1 804,42"),
+    ],
+)
+def test_european_numbers_written_for_people_are_named(run, tmp_path, cells, what, first):
+    """The forms a European spreadsheet writes, in a ; file of decimal commas: once categories with no
+    specific word (with repeated values, no warning at all)."""
+    path = tmp_path / "eu.csv"
+    path.write_text("v;cls\n" + "".join(f"{cell};{'ab'[i % 2]}\n" for i, cell in enumerate(cells * 10)))
+    (line,) = [w for w in warnings(run, path) if "written with" in w]
+    assert line == (
+        f"Warning: {path}: column 'v' holds numbers written with {what} (line 2 has {first!r}), which are read "
+        f"as text, a category each: write them as plain numbers, without {what}, to split on them as numbers"
+    )
+
+
+def test_a_quoted_decimal_comma_in_a_comma_file_says_what_can_be_done(run, tmp_path):
+    """--decimal , cannot read a file separated by commas: the warning names what can."""
+    path = tmp_path / "q.csv"
+    path.write_text("x,cls\n" + "".join(f'"{20 + i},5",{"ab"[i % 2]}\n' for i in range(20)))
+    (line,) = [w for w in warnings(run, path) if "written with" in w]
+    assert line.endswith(
+        "holds numbers written with a decimal comma (line 2 has '20,5'), which are read as text, a category "
+        "each: write them with a decimal point, or separate the file by ';' and give --decimal ,"
+    )
+
+
+def test_a_decimal_comma_files_text_keeps_its_spaces_and_commas(run, tmp_path):
+    """1 804,42 in a ; file of decimal commas: read as text, shown as written (not 1 804.42)."""
+    path = tmp_path / "sp.csv"
+    path.write_text("v;cls\n" + "".join(f"{c};{'ab'[i % 2]}\n" for i, c in enumerate(["1 804,42", "950,10"] * 4)))
+    result = run("train", path, "-a", "id3")
+    assert result.exit_code == 0, result.stderr
+    assert "v = 1 804,42 [a 4, b 0]" in result.stdout and "1 804.42" not in result.stdout
