@@ -286,3 +286,20 @@ def test_points_that_look_like_thousands_separators_are_noted(tmp_path):
     for text in quiet:
         path.write_text(text)
         assert detect(path.read_bytes(), str(path), "de.csv").note is None, text
+
+
+def test_a_header_with_a_comma_in_a_semicolon_file_is_read_by_the_semicolon(tmp_path):
+    """ "Einkommen (Tsd., netto);Alter;Klasse" with one decimal comma a row: both ',' and ';' split every line
+    alike; ',' (first in order) made two junk columns. The separator of more fields wins, and the note says
+    the other splits into fewer."""
+    path = tmp_path / "hdr.csv"
+    path.write_text("Einkommen (Tsd., netto);Alter;Klasse\n1,5;30;a\n2,5;40;b\n3,5;50;a\n")
+    dialect = detect(path.read_bytes(), str(path), "hdr.csv")
+    assert dialect.sep == ";" and dialect.decimal == ","
+    assert dialect.note == (
+        "hdr.csv: read as separated by ';', but ',' also splits every line alike, into fewer fields than the 3 "
+        "read; give --sep ',' if that is the separator"
+    )
+    frame = read_data(str(path)).frame
+    assert list(frame.columns) == ["Einkommen (Tsd., netto)", "Alter", "Klasse"]
+    assert frame["Einkommen (Tsd., netto)"].values.tolist() == [1.5, 2.5, 3.5]

@@ -121,7 +121,9 @@ def _widths(lines: list[str], sep: str) -> list[int]:
 
 
 def _separator(lines: list[str], source: str) -> tuple[str, str | None]:
-    """The separator that splits every line alike (a note when two do), else the first to split the header."""
+    """The separator that splits every line alike into the most fields (a note when two split them alike),
+    else the first to split the header. (A ; file whose header holds a comma, "Income (k, net);Age;Class",
+    with a decimal comma a row, splits evenly by both: ; gives the fields.)"""
     if not lines:
         return ",", None
     even = []
@@ -130,12 +132,16 @@ def _separator(lines: list[str], source: str) -> tuple[str, str | None]:
             widths = _widths(lines, sep)
             if widths[0] > 1 and len(set(widths)) == 1:
                 even.append(sep)
+    fields = {sep: _widths(lines[:1], sep)[0] for sep in even}
+    even.sort(key=lambda sep: -fields[sep])  # (stable: the first of as many fields)
     if len(even) > 1:
         others = " and ".join(name(sep) for sep in even[1:])
         verb = "splits" if len(even) == 2 else "split"
+        alike = all(fields[sep] == fields[even[0]] for sep in even)
+        into = "into as many fields" if alike else f"alike, into fewer fields than the {fields[even[0]]} read"
         return even[0], (
-            f"{source}: read as separated by {name(even[0])}, but {others} also {verb} every line into as many "
-            f"fields; give --sep {name(even[1])} if that is the separator"
+            f"{source}: read as separated by {name(even[0])}, but {others} also {verb} every line {into}; "
+            f"give --sep {name(even[1])} if that is the separator"
         )
     if even:
         return even[0], None
