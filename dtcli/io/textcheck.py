@@ -14,6 +14,23 @@ import re
 from dtcli.errors import DataError
 
 BOM = codecs.BOM_UTF8
+# what a file whose first bytes are these is, and what makes it a table dtree reads
+KINDS = (
+    (b"PK\x03\x04", "a spreadsheet workbook or a zip archive (.xlsx, .ods, .zip)"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an Excel 97-2003 workbook (.xls)"),
+    (codecs.BOM_UTF16_LE, "UTF-16 text"),
+    (codecs.BOM_UTF16_BE, "UTF-16 text"),
+)
+KIND_FIX = {
+    KINDS[0][1]: "not CSV: save the sheet as CSV UTF-8 (a spreadsheet's Save As), or unpack the file it holds",
+    KINDS[1][1]: "not CSV: save the sheet as CSV UTF-8 (a spreadsheet's Save As)",
+    KINDS[2][1]: "which dtree does not read: save it as UTF-8 (a spreadsheet's Save As: CSV UTF-8)",
+}
+
+
+def binary_kind(head: bytes) -> str | None:
+    """What a file is by its first bytes when it is not UTF-8 text dtree reads, if told (else None)."""
+    return next((kind for magic, kind in KINDS if head.startswith(magic)), None)
 
 
 def line_of(buffer, position: int) -> int:
@@ -60,6 +77,9 @@ class TextCheck:
 
     def error(self, buffer, position: int, problem: str) -> DataError:
         byte = buffer[position]
+        kind = binary_kind(bytes(buffer[:8]))
+        if kind is not None and self.lines:  # (a data file: say what it is and how to make it a table)
+            return DataError(f"{self.source}: {kind}, {KIND_FIX[kind]}")
         if not self.lines:
             what = "not UTF-8 text" if problem == "utf8" else f"holds a byte 0x{byte:02x}"
             return DataError(f"{self.source}: not a {self.name}: {what}")
