@@ -53,7 +53,11 @@ def arff(tmp_path, text: str, name: str = "t.arff"):
         ),
         (HEAD + "@data\nx\n'50%'\n", r"line 5: invalid ARFF: Data value 50% not found in nominal declaration$"),
         (HEAD + "@data\nx\n'%d%s'\n", r"line 5: invalid ARFF: Data value %d%s not found in nominal declaration$"),
-        (HEAD + "@data\nx,y\n", r"line 4: invalid ARFF: Bad @DATA instance format: x,y$"),
+        (
+            HEAD + "@data\nx,y\n",
+            r"line 4: invalid ARFF: 2 value\(s\) on the line where the @attribute lines declare 1; give every "
+            r"attribute a value \(\? when missing\)$",
+        ),
         (HEAD + "@data\n{5 x}\n", r"line 4: invalid ARFF: Bad @DATA instance format"),
         (
             HEAD + "@attribute n numeric\n@data\nx,abc\n",
@@ -61,7 +65,7 @@ def arff(tmp_path, text: str, name: str = "t.arff"):
         ),
         (
             "@relation r\n@attribute a {x}\n@attribute a {y}\n@data\n",
-            r"line 3: invalid ARFF: an attribute name is declared",
+            r"line 3: invalid ARFF: attribute 'a' is declared twice; rename one",
         ),
         ("@attribute a {x}\n@data\n", r"line 1: invalid ARFF: expected @relation"),
         (
@@ -118,7 +122,8 @@ def test_an_escaped_surrogate_pair_is_the_character(tmp_path):
 @pytest.mark.parametrize("end", ["\n", "\r\n", "\r"], ids=["lf", "crlf", "cr"])
 def test_line_numbers_count_blank_lines_and_every_line_end(tmp_path, end):
     lines = ["", "% c", "", "@relation r", "@attribute a {x,y}", "  ", "@data", "", "x", "%", "\t", "y", "", "z"]
-    with pytest.raises(DataError, match=r"t\.arff, line 14: invalid ARFF: Data value z not found"):
+    said = r"t\.arff, line 14: invalid ARFF: 'z' is not a value attribute 'a' declares \(\{x, y\}\)"
+    with pytest.raises(DataError, match=said):
         arff(tmp_path, end.join(lines) + end)
     raw = arff(tmp_path, end.join(lines[:-1]) + end)
     assert raw.lines.tolist() == [9, 12]

@@ -68,6 +68,10 @@ def parse_arff(text: str, source: str, max_rows: int = 0) -> tuple[Columns, dict
         hint = _HINTS.get(type(exc).__name__) or _message(_text(exc))
         if type(exc).__name__ == "BadNumericalValue":
             hint = _bad_number(lines.row, names, declared) or hint
+        if type(exc).__name__ in ("BadNominalValue", "BadDataFormat"):
+            hint = _bad_row(lines.row, names, declared) or hint
+        if type(exc).__name__ in ("BadAttributeType", "BadAttributeName"):
+            hint = _bad_declaration(lines.row, type(exc).__name__) or hint
         if type(exc).__name__ == "BadLayout" and WEIGHT.search(_line(lines.text, lines.current)):
             hint = ("an instance weight ({w} after the values), which dtree does not read: remove the weights, or "
                     "write the table as CSV with a column of them and give --weights COL")  # fmt: skip
@@ -230,6 +234,46 @@ def _bad_number(row: str, names: list[str], declared: dict) -> str | None:
             if not _number_not_nan(cell):
                 shown = cell if len(cell) <= 40 else cell[:37] + "..."
                 return f"{shown!r} is not a number (attribute {name!r}); write ? for a missing value"
+    return None
+
+
+def _bad_row(row: str, names: list[str], declared: dict) -> str | None:
+    """What is wrong in a dense data row without quotes that liac-arff refuses: as many values as
+    attributes, or a nominal cell its attribute does not declare (None: the general hint)."""
+    if any(c in row for c in "'\"{%"):
+        return None
+    cells = [cell.strip() for cell in row.split(",")]
+    if len(cells) != len(names):
+        return (
+            f"{len(cells)} value(s) on the line where the @attribute lines declare {len(names)}; "
+            "give every attribute a value (? when missing)"
+        )
+    for name, cell in zip(names, cells):
+        attribute = declared.get(name)
+        nominal = attribute is not None and attribute.kind == NOMINAL
+        if nominal and cell != ARFF_MISSING and cell not in attribute.values:
+            from dtcli.model.value_text import value_set
+
+            shown = cell if len(cell) <= 40 else cell[:37] + "..."
+            many = len(attribute.values) > 8
+            values = f"{len(attribute.values)} values" if many else value_set(attribute.values)
+            return (
+                f"{shown!r} is not a value attribute {name!r} declares ({values}); add it to its @attribute "
+                "line or write ? for a missing value"
+            )
+    return None
+
+
+def _bad_declaration(line: str, kind: str) -> str | None:
+    """An @attribute line liac-arff refuses, named: a { not closed, or the attribute declared twice."""
+    found = re.match(r"\s*@attribute\s+('[^']*'|\"[^\"]*\"|\S+)\s*(.*)", line, re.IGNORECASE)
+    if found is None:
+        return None
+    name, rest = found.group(1).strip("'\""), found.group(2)
+    if kind == "BadAttributeName":
+        return f"attribute {name!r} is declared twice; rename one"
+    if "{" in rest and "}" not in rest:
+        return f"the values of attribute {name!r} open with {{ but do not close: write them as {{a, b}}"
     return None
 
 
