@@ -109,7 +109,7 @@ def kernel_sets(table, params, choice: str) -> list[str]:
 
 def _reference_first(table, params, choice: str) -> bool:
     """Whether the reference grows the tree while kernels ``choice`` needs are not cached: when it would
-    be done before they compiled, or when they can compile beside it (``compiles_beside``)."""
+    be done before they compiled, or when they can compile beside it (``beside_engine``)."""
     from dtcli.induction import compiling
 
     missing = compiling.uncached(kernel_sets(table, params, choice), table)
