@@ -256,7 +256,10 @@ def test_id3_chain_deeper_than_json_loads_reads(tmp_path):
     rows = 1001
     (tmp_path / "d.csv").write_text(chain_csv(rows))
     done = ok(tmp_path, "train", "d.csv", "-a", "id3", "--thresholds", "midpoint", "-o", "d.json", "-f", "text")
-    assert done.stderr == (
+    assert done.stderr == (  # (x is 0 to 1000, one a row: the row-number warning is true of it)
+        f"Warning: d.csv: column x holds a different whole number on every row, 0 to {rows - 1}, as a row number "
+        "does: a tree may cut on it though the rows' order means nothing; if it only numbers the rows, leave it "
+        "out with --ignore x\n"
         f"Training set: {rows:,} of {rows:,} correct (100.0%)\n"
         f"ID3 tree: {rows} leaves, {2 * rows - 1} nodes, depth {rows - 1}; model written to d.json\n"
     )
