@@ -52,16 +52,13 @@ def mode(stream) -> str:
         terminal = stream.isatty()
     except (AttributeError, ValueError, OSError):
         terminal = False
-    if not terminal or _in_worker():
+    if not terminal:
+        return "off"
+    from dtcli.induction.workers import in_worker  # (only the main process draws progress)
+
+    if in_worker():
         return "off"
     return "lines" if os.environ.get("TERM", "").lower() in ("dumb", "unknown") else "bar"
-
-
-def _in_worker() -> bool:
-    """True in a worker process of ``multiprocessing`` (cross-validation folds): only the main
-    process draws progress (a process that never imported multiprocessing is no worker)."""
-    processes = sys.modules.get("multiprocessing")
-    return processes is not None and processes.parent_process() is not None
 
 
 class Steps:
@@ -194,7 +191,9 @@ def announce_compiling(seconds: float, work: Steps | None = None, quiet: bool = 
     drawn at once (on a terminal), else as one line on standard error (a pipe, a file, and with
     ``quiet`` too: a wait of many seconds is never silent; held for the JSON document under
     ``-f json``); nothing in a worker process."""
-    if _in_worker():
+    from dtcli.induction.workers import in_worker
+
+    if in_worker():
         return
     text = compiling_text(seconds)
     if not quiet and work is not None and work.how != "off":
