@@ -308,9 +308,9 @@ def _sql_date_condition(d: Dialect, c) -> str:
     text = d.text(column)
     low, high = _date_bounds(c)
     missing = f"({column} IS NULL OR {text} IN {_sql_list(d, MISSING_CELLS)})"
-    if d.name == "sqlite":  # julianday reads every ISO 8601 form as predict does; the thresholds' instants
+    if d.instants:  # compared with the thresholds' own instants (a day printed may be a midpoint)
         low, high = _instant_bounds(c)
-    when = d.instant  # (elsewhere the text of the model's format, which sorts as the dates do)
+    when = d.instant
     tests = [f"{when(text)} > {when(d.string(low))}"] if low is not None else []
     tests += [f"{when(text)} <= {when(d.string(high))}"] if high is not None else []
     if c.missing:

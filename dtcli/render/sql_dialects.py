@@ -113,11 +113,16 @@ class Dialect:
             return f"CONVERT(TRIM({column}) USING utf8mb4) COLLATE utf8mb4_bin"
         return f"TRIM({column})"
 
+    @property
+    def instants(self) -> bool:
+        """Whether dates compare as instants (``instant``): SQLite's julianday reads a date alone, a T or a
+        space before the time, Z and offsets, as dtree predict does; elsewhere they compare as text."""
+        return self.name == "sqlite"
+
     def instant(self, text: str) -> str:
-        """An ISO 8601 date or date-time, given as SQL text, as what compares as its instant: SQLite's
-        julianday reads a date alone, a T or a space before the time, Z and offsets, as dtree predict
-        does; elsewhere the text of the model's format itself, which sorts as the dates do."""
-        return f"julianday({text})" if self.name == "sqlite" else text
+        """An ISO 8601 date or date-time, given as SQL text, as what compares as its instant where the
+        dialect has one (``instants``), else the text of the model's format, which sorts as the dates do."""
+        return f"julianday({text})" if self.instants else text
 
     def number_text(self, column: str) -> str:
         """A numeric column's value as text without spaces around it, whatever its type."""
