@@ -26,6 +26,10 @@ DTCLI_ROOT = Path(os.path.abspath(dtcli.__file__)).parent.parent
 # 0.5 s a small run takes. The tests let Python keep its bytecode (as an installed dtree does).
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 sys.dont_write_bytecode = False
+# Each test's own environment (a HOME, a NUMBA_CACHE_DIR) would start a resident process of its own
+# (dtcli/resident), each holding its memory for minutes: the suite runs every command on its own, and
+# tests/cli/test_resident.py turns the resident process on where it tests it.
+os.environ["DTREE_RESIDENT"] = "0"
 # Tests of the compiled (numba) engines and kernels: every test below these folders ...
 COMPILED_FOLDERS = ("induction/levelwise", "induction/cart", "induction/kernels")
 # ... every test in a module that imports numba, and every test that asks for the compiled engine.

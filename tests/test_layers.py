@@ -40,6 +40,7 @@ LAYERS = (
     ("api", ("api",), "the Python API: import dtcli"),
     ("sklearn", ("sklearn",), "scikit-learn estimators"),
     ("cli", ("cli",), "the commands: options, guards, exit codes (click)"),
+    ("resident", ("resident",), "the resident process: commands run in a forked copy"),
     ("entry", ("__main__", "__init__"), "python -m dtcli; import dtcli"),
 )
 # the learning core's floors, from the bottom up (dtcli.induction.<name>)

@@ -67,6 +67,14 @@ def screen(stream) -> tuple[int, int]:
     )
 
 
+def preload() -> None:
+    """Import the parts of rich a console uses (for the resident process, ``dtcli/resident``: the copies
+    it forks start with them)."""
+    import rich.console
+    import rich.table
+    import rich.text  # noqa: F401
+
+
 def make_console(stderr: bool = False, file=None) -> Console:
     """A rich Console on standard output (or error), made for one use; with ``file``, a Console
     that writes there but renders as it would for that stream (colour, width)."""

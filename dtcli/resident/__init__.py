@@ -1,0 +1,95 @@
+"""The resident process: a dtree that has imported its modules once and forks a copy for each command.
+
+Python, numpy, click, rich and dtree's own modules take about 0.2 s to import on a small machine,
+which is the whole of a run on a classroom table. The first ``dtree`` command starts, beside its
+own run, a resident process (``server``) that imports them and then waits on a Unix socket.
+Later commands (``client``) connect, hand it their argument list, working directory,
+environment, umask and their three standard descriptors, and a forked copy of the resident
+process runs the command on those descriptors, exactly as the command would have run itself;
+its exit status comes back to the command, which exits with it. Stop signals sent to the command
+are passed on to the copy.
+
+A resident process serves only commands that would have run the same way in it: the same Python,
+the same dtree files (any change to them, or to the installed packages, and it stands down), and
+the same environment variables of those read when Python and its modules start (``KEYED``). It
+listens in a directory only its user can open, and hears no other user. It ends after
+``IDLE_SECONDS`` without a command. ``DTREE_RESIDENT=0`` in the environment turns it off: each
+command then runs on its own, and none is started.
+
+This package imports only the standard library: ``client`` runs before anything else is loaded.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+import zlib
+
+# The environment variable that turns the resident process off ("0", "no", "off", "false").
+SWITCH = "DTREE_RESIDENT"
+OFF = ("0", "no", "off", "false")
+# A resident process with no command for this long ends.
+IDLE_SECONDS = 900.0
+# Environment variables read when Python, numpy, numba or dtree's modules start (or that change what
+# they find): a resident process serves only commands that set them as it did. dtree's own (DTREE_ENGINE,
+# NO_COLOR, COLUMNS...) are read as each command runs, in the forked copy.
+KEYED_PREFIXES = ("PYTHON", "NUMBA_", "OPENBLAS", "OMP_", "MKL_", "NPY_", "LC_")
+KEYED_NAMES = ("LANG", "LANGUAGE", "TZ", "HOME", "XDG_CACHE_HOME", "VIRTUAL_ENV")
+# What a command sends first: the 4-byte length of its request. The replies: b"P" and the copy's
+# process id, then b"S" and its wait status, each 9 bytes.
+HEADER = 4
+REPLY = 9
+
+
+def wanted(environ: dict[str, str]) -> bool:
+    """Whether the environment leaves the resident process on."""
+    return environ.get(SWITCH, "").strip().lower() not in OFF
+
+
+def keyed(environ: dict[str, str]) -> list[tuple[str, str]]:
+    """The environment variables a resident process must share with a command it serves, sorted."""
+    return sorted(
+        (name, value) for name, value in environ.items() if name.startswith(KEYED_PREFIXES) or name in KEYED_NAMES
+    )
+
+
+def home() -> str:
+    """The folder of dtree's package (``dtcli``), as it is imported here."""
+    return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def identity(environ: dict[str, str]) -> tuple:
+    """What a resident process and a command it serves have in common: the Python, where dtree is
+    installed, and the keyed environment."""
+    return (sys.prefix, os.path.realpath(sys.executable), sys.version, home(), keyed(environ))
+
+
+def folder() -> str | None:
+    """The directory of this user's sockets, made if missing; None when it is not this user's alone
+    (another owner, other users may enter it, or not a directory), or cannot be made."""
+    base = os.environ.get("XDG_RUNTIME_DIR") or "/tmp"
+    path = os.path.join(base, f"dtree-{os.getuid()}")
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        pass
+    except OSError:
+        return None
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
+        return None
+    return path
+
+
+def address(environ: dict[str, str]) -> tuple[str, str] | None:
+    """The socket and lock file of the resident process for this identity, or None (``folder``)."""
+    place = folder()
+    if place is None:
+        return None
+    text = repr(identity(environ)).encode("utf-8", "surrogateescape")
+    name = f"{zlib.crc32(text):08x}{zlib.adler32(text):08x}"
+    return os.path.join(place, name + ".sock"), os.path.join(place, name + ".lock")

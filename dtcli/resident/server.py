@@ -1,0 +1,352 @@
+"""The resident process (see the package): import dtree once, then fork a copy for each command.
+
+``python -m dtcli.resident.server``, started by ``client.start`` in its own session, in ``/``, with
+the null device on its standard descriptors and the environment of the command that started it.
+It takes the lock file (one resident process for each identity), imports what commands use
+(``preload``: never numba, which a copy imports for itself when its engine needs it), listens on
+the socket, and for each command that connects: checks that it is this user's, that it shares
+this process's ``identity`` and that dtree's files have not changed (``marks``; if they have,
+it stands down), forks a copy (``run_copy``) in a process group of its own, tells the command the
+copy's process id, and when the copy ends sends its status. A command that goes away before its
+copy ends has the copy's group stopped with SIGHUP. After ``IDLE_SECONDS`` with nothing to do, or
+once its socket is no longer at its address, the process ends.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import gc
+import importlib
+import marshal
+import os
+import pkgutil
+import selectors
+import signal
+import socket
+import struct
+import sys
+import time
+
+from dtcli.resident import HEADER, IDLE_SECONDS, REPLY, address, home, identity
+
+# Not imported ahead: the compiled kernels (numba, whose threads and caches belong to the copy that
+# uses them), the optional extras, and the entry points.
+NOT_AHEAD = ("kernels", "sklearn", "dask", "parquet", "__main__", "resident")
+# How often (seconds) an idle process checks that its socket is still at its address.
+TICK = 30.0
+# The installed packages whose folders' times ``marks`` keeps.
+PACKAGES = ("numpy", "click", "rich", "pandas")
+# The largest request read (the environment is most of it).
+LARGEST = 1 << 22
+
+
+def main() -> None:
+    """Serve commands until idle (see the module); return at once when another process serves this
+    identity or no socket folder is usable."""
+    environ = dict(os.environ)
+    place = address(environ)
+    if place is None:
+        return
+    socket_path, lock_path = place
+    lock = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return
+    os.ftruncate(lock, 0)
+    os.write(lock, f"{os.getpid()} 0\n".encode())  # who holds it and how many commands it served
+    if len(sys.argv) > 1 and (os.cpu_count() or 1) == 1:
+        starter(int(sys.argv[1]))
+    preload()
+    if "numba" in sys.modules:  # (a module loaded it: the copies could not fork from it safely)
+        return
+    mine = identity(environ)
+    files = marks()
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(socket_path)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(socket_path)
+    listener.listen(128)
+    inode = os.stat(socket_path).st_ino
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
+    signal.signal(signal.SIGINT, lambda signum, frame: sys.exit(0))
+    gc.freeze()  # what is loaded stays out of the collector: the copies share its pages
+    try:
+        Server(listener, mine, files, socket_path, inode, lock).serve()
+    finally:
+        with contextlib.suppress(OSError):
+            if os.stat(socket_path).st_ino == inode:
+                os.unlink(socket_path)
+        with contextlib.suppress(OSError):
+            os.unlink(lock_path)
+
+
+def starter(pid: int) -> None:
+    """On one processor: wait until the command that started this process ends (at most a minute),
+    so that importing here does not slow its run."""
+    deadline = time.monotonic() + 60.0
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except OSError:
+            return
+        time.sleep(0.05)
+
+
+def preload() -> None:
+    """Import the command line and every dtree module a command may load (not ``NOT_AHEAD``)."""
+    importlib.import_module("dtcli.cli")
+    pending = [([home()], "dtcli.")]
+    while pending:
+        path, prefix = pending.pop()
+        for info in pkgutil.iter_modules(path, prefix):
+            if any(part in NOT_AHEAD for part in info.name.split(".")):
+                continue
+            try:
+                module = importlib.import_module(info.name)
+            except Exception:  # an optional package missing: the copy reports it as a run would
+                continue
+            if info.ispkg:
+                pending.append((module.__path__, info.name + "."))
+    from dtcli.render.console import preload as load_rich
+
+    load_rich()  # (rendered on terminals and for wide tables)
+
+
+def marks(folders: list[str] | None = None, packages=PACKAGES) -> list[tuple[str, int, int]]:
+    """What says dtree's files and the installed packages are unchanged: each ``.py`` file under
+    ``folders`` (dtree's, by default: path, modification time, size), and the modification time of the
+    folder each of ``packages`` is installed in (a package installed, removed or upgraded changes it)."""
+    found = []
+    pending = [home()] if folders is None else list(folders)
+    while pending:
+        folder = pending.pop()
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name != "__pycache__":
+                        pending.append(entry.path)
+                elif entry.name.endswith(".py"):
+                    info = entry.stat()
+                    found.append((entry.path, info.st_mtime_ns, info.st_size))
+    for name in packages:
+        module = sys.modules.get(name)
+        if module is not None and getattr(module, "__file__", None):
+            installed = os.path.dirname(os.path.dirname(module.__file__))
+            found.append((installed, os.stat(installed).st_mtime_ns, 0))
+    return sorted(found)
+
+
+class Server:
+    """The loop: new commands on ``listener``, copies ending (SIGCHLD, through a wake-up pipe),
+    commands going away before their copy ends."""
+
+    def __init__(self, listener: socket.socket, mine: tuple, files: list, socket_path: str, inode: int, lock: int):
+        self.listener = listener
+        self.lock = lock
+        self.served = 0
+        self.mine = mine
+        self.files = files  # (``marks``)
+        self.socket_path = socket_path
+        self.inode = inode
+        self.running: dict[int, socket.socket] = {}
+        self.selector = selectors.DefaultSelector()
+        self.wake_read, self.wake_write = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+        signal.set_wakeup_fd(self.wake_write)
+        signal.signal(signal.SIGCHLD, lambda signum, frame: None)
+        self.selector.register(listener, selectors.EVENT_READ, "new")
+        self.selector.register(self.wake_read, selectors.EVENT_READ, "ended")
+        self.standing = True
+
+    def serve(self) -> None:
+        last = time.monotonic()
+        while self.standing:
+            idle = time.monotonic() - last
+            if not self.running and idle >= IDLE_SECONDS:
+                return
+            events = self.selector.select(TICK if self.running else min(TICK, IDLE_SECONDS - idle))
+            if not events:
+                if not self.at_address():
+                    return
+                continue
+            for key, _ in events:
+                if key.data == "new":
+                    self.accept()
+                elif key.data == "ended":
+                    self.reap()
+                else:
+                    self.gone(key.data)
+            last = time.monotonic()
+        while self.running:  # stood down: the copies already started still get their statuses
+            for key, _ in self.selector.select(TICK):
+                if key.data == "ended":
+                    self.reap()
+                elif key.data != "new":
+                    self.gone(key.data)
+
+    def at_address(self) -> bool:
+        """Whether this process's socket is still the one at its address."""
+        try:
+            return os.stat(self.socket_path).st_ino == self.inode
+        except OSError:
+            return False
+
+    def accept(self) -> None:
+        try:
+            conn, _ = self.listener.accept()
+        except OSError:
+            return
+        fds: list[int] = []
+        try:
+            conn.settimeout(5.0)
+            uid = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12))[1]
+            if uid != os.getuid():
+                raise OSError("another user")
+            fds, body = self.read_request(conn)
+            asked = marshal.loads(body)
+            if asked[0] != self.mine or len(fds) != 3:
+                raise OSError("not this identity")
+            if marks() != self.files:  # dtree or a package changed: stand down, the command runs itself
+                self.stand_down()
+                raise OSError("changed")
+            pid = os.fork()
+            if pid == 0:
+                self.run_copy(conn, fds, asked)
+            with contextlib.suppress(OSError):
+                os.setpgid(pid, pid)
+            self.running[pid] = conn
+            self.served += 1
+            with contextlib.suppress(OSError):  # (the count only grows: the line never gets shorter)
+                os.pwrite(self.lock, f"{os.getpid()} {self.served}\n".encode(), 0)
+            conn.sendall(b"P" + pid.to_bytes(REPLY - 1, "big"))
+            self.selector.register(conn, selectors.EVENT_READ, pid)
+        except (OSError, ValueError, EOFError, TypeError, IndexError, struct.error):
+            if conn not in self.running.values():
+                conn.close()
+        finally:
+            for fd in fds:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+
+    def read_request(self, conn: socket.socket) -> tuple[list[int], bytes]:
+        """The descriptors and the body of a request."""
+        room = socket.CMSG_SPACE(3 * 4)
+        data, ancillary, _, _ = conn.recvmsg(65536, room)
+        fds: list[int] = []
+        for level, kind, value in ancillary:
+            if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+                count = len(value) // 4
+                fds.extend(struct.unpack(f"{count}i", value[: count * 4]))
+        if len(data) < HEADER:
+            raise OSError("short request")
+        size = int.from_bytes(data[:HEADER], "big")
+        if size > LARGEST:
+            raise OSError("request too large")
+        body = bytearray(data[HEADER:])
+        while len(body) < size:
+            chunk = conn.recv(size - len(body))
+            if not chunk:
+                raise OSError("short request")
+            body += chunk
+        return fds, bytes(body)
+
+    def stand_down(self) -> None:
+        """Stop taking commands: close the socket (the next command starts a new process)."""
+        self.standing = False
+        self.selector.unregister(self.listener)
+        with contextlib.suppress(OSError):
+            if os.stat(self.socket_path).st_ino == self.inode:
+                os.unlink(self.socket_path)
+        self.listener.close()
+
+    def reap(self) -> None:
+        with contextlib.suppress(OSError):
+            while os.read(self.wake_read, 512):
+                pass
+        while self.running:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            conn = self.running.pop(pid, None)
+            if conn is None:
+                continue
+            code = os.waitstatus_to_exitcode(status)
+            with contextlib.suppress(OSError, KeyError, ValueError):
+                self.selector.unregister(conn)
+            with contextlib.suppress(OSError):
+                conn.sendall(b"S" + code.to_bytes(REPLY - 1, "big", signed=True))
+            conn.close()
+
+    def gone(self, pid: int) -> None:
+        """The command of copy ``pid`` sent more or went away: stop the copy as a hang-up would."""
+        conn = self.running.get(pid)
+        if conn is None:
+            return
+        with contextlib.suppress(OSError, KeyError, ValueError):
+            self.selector.unregister(conn)
+        with contextlib.suppress(OSError):
+            os.killpg(pid, signal.SIGHUP)
+
+    def run_copy(self, conn: socket.socket, fds: list[int], asked: tuple) -> None:
+        """In the forked copy: become the command (descriptors, directory, environment, umask,
+        ignored signals, arguments, standard streams) and run it; never returns."""
+        status = 1
+        try:
+            _, argv, cwd, environ, mask, ignored = asked
+            os.setpgid(0, 0)
+            signal.set_wakeup_fd(-1)
+            for signum in (signal.SIGCHLD, signal.SIGTERM, signal.SIGINT):
+                signal.signal(signum, signal.SIG_DFL)
+            self.selector.close()
+            for fd in (self.wake_read, self.wake_write, self.lock):  # (the lock is the server's alone)
+                os.close(fd)
+            self.listener.close()
+            conn.close()
+            for other in self.running.values():
+                other.close()
+            for target, fd in enumerate(fds):
+                os.dup2(fd, target)
+            for fd in fds:
+                if fd > 2:
+                    os.close(fd)
+            os.chdir(cwd)
+            os.umask(mask)
+            os.environ.clear()
+            os.environ.update(environ)
+            for signum in ignored:
+                signal.signal(signum, signal.SIG_IGN)
+            sys.argv = list(argv)
+            # the standard streams anew on the command's descriptors, as Python opened them: standard
+            # output line-buffered on a terminal, standard error always, both unbuffered under -u
+            was = sys.stdout.write_through, sys.stderr.write_through
+            sys.stdin = open(0, closefd=False, encoding=sys.stdin.encoding, errors=sys.stdin.errors)  # noqa: SIM115
+            line = 1 if os.isatty(1) else -1
+            sys.stdout = open(1, "w", buffering=line, closefd=False, encoding=sys.stdout.encoding)  # noqa: SIM115
+            sys.stderr = open(  # noqa: SIM115
+                2, "w", buffering=1, closefd=False, encoding=sys.stderr.encoding, errors="backslashreplace"
+            )
+            sys.stdout.reconfigure(write_through=was[0])
+            sys.stderr.reconfigure(write_through=was[1])
+            from dtcli.cli import main
+            from dtcli.stops import install_early
+
+            install_early()
+            main()  # ends the process
+            status = 0
+        except SystemExit as exc:
+            status = exc.code if isinstance(exc.code, int) else 1
+        except BaseException:
+            with contextlib.suppress(BaseException):
+                import traceback
+
+                traceback.print_exc()
+        finally:
+            os._exit(status)
+
+
+if __name__ == "__main__":
+    main()
