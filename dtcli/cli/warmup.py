@@ -64,10 +64,12 @@ def sample_csv(n: int = 400, seed: int = 0) -> str:
     return "\n".join(lines) + "\n"
 
 
-def warm(job: tuple, path: str) -> tuple[float, list[str], list[str], bool]:
+def warm(job: tuple, path: str, cached_only: bool = False) -> tuple[float, list[str], list[str], bool] | None:
     """Grow ``job``'s tree on the CSV at ``path`` with the compiled engines and with the reference:
     (seconds the compiled run took, the kernel sets it compiled, those still not all cached after it,
-    whether the two trees are the same)."""
+    whether the two trees are the same). With ``cached_only``, only when every kernel it calls is
+    cached (else nothing is grown, and the sets not cached are the third), without the reference: to
+    load the kernels, not to compile them; None when numba cannot be used here."""
     from dtcli.cli.common import load_training_table
     from dtcli.induction import PruneParams, backend, grow_params, train
     from dtcli.induction.algorithms import ALGORITHMS
@@ -91,10 +93,14 @@ def warm(job: tuple, path: str) -> tuple[float, list[str], list[str], bool]:
     choice = backend.choose(table, params, "compiled")
     pessimistic = (prune or ALGORITHMS[algorithm].prune) == "pessimistic"
     missing = uncached(backend.kernel_sets(table, params, choice) + (["prune"] if pessimistic else []), table)
+    if cached_only and (missing or choice == backend.REFERENCE):
+        return None if choice == backend.REFERENCE else (0.0, [], missing, False)
     started = time.perf_counter()
     with handing_over(choice == backend.CART and "cart-side" in backend.kernel_sets(table, params, choice)):
         compiled, _ = train(table, params, pruning, engine="compiled")
     seconds = time.perf_counter() - started
+    if cached_only:
+        return seconds, [], [], True
     reference, _ = train(table, params, pruning, engine="reference")
     left = uncached(missing, table) if backend.available() else []
     made = [name for name in missing if name not in left] if backend.available() else []

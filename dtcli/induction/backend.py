@@ -212,7 +212,8 @@ def grow_watched(table, params, choice: str, engine: str = "auto", progress=None
         return bool(engines)
 
     # a process whose engines are loaded already (a fold, a regrowth) gives way sooner
-    watch = Watch(time.process_time() + estimates.engine_seconds(table, True if LOADED else None), give_up)
+    engine_time = estimates.engine_seconds(table, True if LOADED else None, kind_of(table, params))
+    watch = Watch(time.process_time() + engine_time, give_up)
     beside = beside_engine(table, params, engine)
     compiler = None
     if beside != REFERENCE:  # its kernels compile in a forked process, looked for every BESIDE_LOOK s

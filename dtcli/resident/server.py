@@ -37,6 +37,16 @@ NOT_AHEAD = ("kernels", "sklearn", "dask", "parquet", "__main__", "resident")
 TICK = 30.0
 # The installed packages whose folders' times ``marks`` keeps.
 PACKAGES = ("numpy", "click", "rich", "pandas")
+# The argument that starts the process again without loading the engines (``load_engines``).
+NO_ENGINES = "--no-engines"
+# The warm-up's jobs (``cli/warmup.JOBS``) whose trees load the engines ahead, and the kinds of growth
+# (``estimates.AHEAD``) each makes ready.
+AHEAD_JOBS = {
+    "C4.5 with pessimistic pruning": ("c45", "prune"),
+    "ID3 with numeric thresholds": ("id3",),
+    "CART classification": ("cart",),
+    "CART regression": ("regression",),
+}
 # The largest request read (the environment is most of it).
 LARGEST = 1 << 22
 
@@ -56,11 +66,15 @@ def main() -> None:
         return
     os.ftruncate(lock, 0)
     os.write(lock, f"{os.getpid()} 0\n".encode())  # who holds it and how many commands it served
-    if len(sys.argv) > 1 and (os.cpu_count() or 1) == 1:
+    if len(sys.argv) > 1 and sys.argv[1].isdigit() and (os.cpu_count() or 1) == 1:
         starter(int(sys.argv[1]))
     preload()
     if "numba" in sys.modules:  # (a module loaded it: the copies could not fork from it safely)
         return
+    if NO_ENGINES not in sys.argv and not load_engines():
+        # a thread was left running, which a fork would not copy: start again without the engines
+        os.close(lock)
+        os.execv(sys.executable, [*sys.orig_argv, NO_ENGINES])
     mine = identity(environ)
     files = marks()
     with contextlib.suppress(FileNotFoundError):
@@ -114,6 +128,58 @@ def preload() -> None:
     load_rich()  # (rendered on terminals and for wide tables)
 
 
+def load_engines() -> bool:
+    """Grow small trees with each compiled engine whose kernels are all cached (``warmup.warm``): the
+    copies then start with them loaded, and choose them by that (``estimates.AHEAD``). Nothing is
+    compiled. False if this left a thread running (the copies must not be forked then)."""
+    import tempfile
+
+    from dtcli.cli.warmup import JOBS, sample_csv, warm
+    from dtcli.induction import estimates
+
+    before = threads()
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "sample.csv")
+        with open(path, "w", encoding="utf-8") as file:
+            file.write(sample_csv())
+        for job in JOBS:
+            if job[0] not in AHEAD_JOBS:
+                continue
+            try:
+                done = warm(job, path, cached_only=True)
+            except Exception:  # (numba unusable here: the copies grow as a run on its own would)
+                done = None
+            if done is not None and done[2]:
+                NOT_LOADED.append(done[2])
+            elif done is not None:
+                estimates.AHEAD.update(AHEAD_JOBS[job[0]])
+    return threads() <= before
+
+
+# The kernel sets of each engine ``load_engines`` did not load for want of some of them in the cache.
+NOT_LOADED: list[list[str]] = []
+
+
+def cached_since() -> bool:
+    """Whether every kernel of an engine ``load_engines`` left out for want of them is cached now (a
+    run compiled them): then this process stands down, and the next command starts one that loads it."""
+    if not NOT_LOADED:
+        return False
+    from dtcli.induction.compiling import uncached
+
+    return any(not uncached(sets, None) for sets in NOT_LOADED)
+
+
+def threads() -> int:
+    """The threads of this process (the operating system's count, where it gives one)."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        import threading
+
+        return threading.active_count()
+
+
 def marks(folders: list[str] | None = None, packages=PACKAGES) -> list[tuple[str, int, int]]:
     """What says dtree's files and the installed packages are unchanged: each ``.py`` file under
     ``folders`` (dtree's, by default: path, modification time, size), and the modification time of the
@@ -160,16 +226,17 @@ class Server:
         self.standing = True
 
     def serve(self) -> None:
-        last = time.monotonic()
+        last = looked = time.monotonic()
         while self.standing:
-            idle = time.monotonic() - last
-            if not self.running and idle >= IDLE_SECONDS:
+            now = time.monotonic()
+            if not self.running and now - last >= IDLE_SECONDS:
                 return
-            events = self.selector.select(TICK if self.running else min(TICK, IDLE_SECONDS - idle))
-            if not events:
-                if not self.at_address():
-                    return
-                continue
+            if now - looked >= TICK:  # (busy or not)
+                looked = now
+                if not self.at_address() or cached_since():
+                    self.stand_down()  # (the copies running still get their statuses)
+                    break
+            events = self.selector.select(TICK if self.running else min(TICK, IDLE_SECONDS - (now - last)))
             for key, _ in events:
                 if key.data == "new":
                     self.accept()
@@ -177,7 +244,8 @@ class Server:
                     self.reap()
                 else:
                     self.gone(key.data)
-            last = time.monotonic()
+            if events:
+                last = time.monotonic()
         while self.running:  # stood down: the copies already started still get their statuses
             for key, _ in self.selector.select(TICK):
                 if key.data == "ended":

@@ -30,20 +30,28 @@ These are the warm runs: the kernel cache as it is (run ``dtree warm-up`` first)
 runs: the first ``dtree train -a c45`` and ``-a cart`` on a new machine (an empty NUMBA_CACHE_DIR and
 a fresh home directory each), on the tables ``--cold-tables`` names, with the time over the warm
 run's and whether "compiling kernels" was announced on standard error. Every figure is the whole
-process's (start-up included), wall time with the ratio dtree / J48 and the ratio of CPU time
-(user + system): on a busy machine a JVM's many threads get more of it than one Python process,
-and the CPU ratio says more. Not part of the test suite.
+process's (start-up included), wall time with the ratio dtree / J48 and, with ``--no-resident``,
+the ratio of CPU time (user + system): on a busy machine a JVM's many threads get more of it than
+one Python process, and the CPU ratio says more. By default dtree runs as it does for a user: the
+first command starts the resident process (``man dtree``, DTREE_RESIDENT; its socket folder in the
+temporary directory, and stopped at the end), which is waited for before the warm runs, and each
+command runs in a copy of it, whose CPU time is the resident process's, not the command's: only
+wall time is compared then. The cold runs start resident processes of their own, as first runs do.
+Not part of the test suite.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from peers import Run, median_run, run, to_arff
@@ -120,16 +128,42 @@ PAIRS = (("c45-train", "j48-train"), ("cart-train", "j48-train"), ("c45-cv", "j4
 PAIRS += tuple((name, "j48-train") for name in ("prune", "rules", "gain", "predict", "show"))
 
 
-def installed(folder: Path) -> dict:
+def installed(folder: Path, resident: bool = True) -> dict:
     """dtree's environment as installed by pip: its modules' bytecode compiled once and kept (here, in
-    ``folder``), whatever PYTHONDONTWRITEBYTECODE says (set, every start would compile 90 modules anew)."""
-    env = {**os.environ, "PYTHONPYCACHEPREFIX": str(folder / "pycache")}
+    ``folder``), whatever PYTHONDONTWRITEBYTECODE says (set, every start would compile 90 modules anew);
+    the resident process's socket folder in ``folder`` (``resident``), or the resident process off."""
+    env = {**os.environ, "PYTHONPYCACHEPREFIX": str(folder / "pycache"), "XDG_RUNTIME_DIR": str(folder / "run")}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["DTREE_RESIDENT"] = "1" if resident else "0"
     return env
 
 
-def warm_rounds(name: str, commands: dict[str, list[str]], repeat: int, env: dict) -> dict[str, Run]:
-    """Each command ``repeat`` times, in turn; the median run (by wall time) of each (dtree's in ``env``)."""
+def resident_locks(folder: Path) -> list[tuple[int, int]]:
+    """(process id, commands served) of each resident process started in the run (their lock files)."""
+    found = []
+    for lock in (folder / "run").glob("dtree-*/*.lock"):
+        words = lock.read_text().split()
+        if len(words) == 2:
+            found.append((int(words[0]), int(words[1])))
+    return found
+
+
+def resident_ready(dtree: list[str], env: dict, folder: Path) -> float:
+    """Start the resident process and wait until it serves a command: the seconds that took."""
+    started = time.perf_counter()
+    run([*dtree, "--version"], env)
+    while time.perf_counter() - started < 120:
+        before = sum(count for _, count in resident_locks(folder))
+        run([*dtree, "--version"], env)
+        if sum(count for _, count in resident_locks(folder)) > before:
+            return time.perf_counter() - started
+        time.sleep(0.2)
+    raise RuntimeError("the resident process never served a command")
+
+
+def warm_rounds(name: str, commands: dict[str, list[str]], repeat: int, env: dict, cpu: bool) -> dict[str, Run]:
+    """Each command ``repeat`` times, in turn; the median run (by wall time) of each (dtree's in ``env``);
+    the ratios of CPU time too with ``cpu`` (not with the resident process: a command's copy runs there)."""
     runs: dict[str, list[Run]] = {key: [] for key in commands}
     envs = {key: None if key.startswith("j48") else env for key in commands}
     for key, command in commands.items():
@@ -139,19 +173,20 @@ def warm_rounds(name: str, commands: dict[str, list[str]], repeat: int, env: dic
             runs[key].append(run(command, envs[key]))
     medians = {key: median_run(found) for key, found in runs.items()}
     shown = "; ".join(
-        f"{a} {medians[a].wall:.2f} s / {b} {medians[b].wall:.2f} s = {medians[a].wall / medians[b].wall:.2f}x "
-        f"(cpu {medians[a].cpu / medians[b].cpu:.2f}x)"
+        f"{a} {medians[a].wall:.2f} s / {b} {medians[b].wall:.2f} s = {medians[a].wall / medians[b].wall:.2f}x"
+        + (f" (cpu {medians[a].cpu / medians[b].cpu:.2f}x)" if cpu else "")
         for a, b in PAIRS
     )
     print(f"  {name}: {shown}", flush=True)
     return medians
 
 
-def cold_run(dtree: list[str], data: Path, algorithm: str, work: Path) -> tuple[Run, bool]:
-    """The first ``dtree train -a algorithm`` on a new machine: (the run, whether it announced compiling)."""
+def cold_run(dtree: list[str], data: Path, algorithm: str, work: Path, resident: bool) -> tuple[Run, bool]:
+    """The first ``dtree train -a algorithm`` on a new machine: (the run, whether it announced compiling).
+    With ``resident``, it starts a resident process too, as a first run does."""
     fresh = Path(tempfile.mkdtemp(prefix=f"cold-{algorithm}-", dir=work))
     (fresh / "home").mkdir()
-    env = {**installed(work), "HOME": str(fresh / "home"), "NUMBA_CACHE_DIR": str(fresh / "numba-cache")}
+    env = {**installed(work, resident), "HOME": str(fresh / "home"), "NUMBA_CACHE_DIR": str(fresh / "numba-cache")}
     for variable in ("XDG_CACHE_HOME", "DTREE_ENGINE"):
         env.pop(variable, None)
     result = run([*dtree, "train", str(data), "-a", algorithm, "-q", "-o", str(fresh / "model.json")], env)
@@ -170,16 +205,23 @@ def main() -> None:
     parser.add_argument("--no-cold", action="store_true", help="leave out the first runs on a new machine")
     parser.add_argument("--cold-tables", nargs="*", default=["iris", "digits", "synthetic-42000"])
     parser.add_argument("--keep", help="write the tables here and keep them")
+    parser.add_argument("--no-resident", action="store_true", help="run each dtree command on its own")
     args = parser.parse_args()
     if not shutil.which("java") or not Path(args.weka_jar).exists():
         sys.exit(f"java and {args.weka_jar} are needed (apt-get install weka)")
     dtree, java = shlex.split(args.dtree), ["java", "-cp", args.weka_jar]
     folder = Path(args.keep or tempfile.mkdtemp(prefix="dtree-classroom-"))
     folder.mkdir(parents=True, exist_ok=True)
+    (folder / "run").mkdir(mode=0o700, exist_ok=True)
     try:
         found = tables(folder, args)
+        env = installed(folder, not args.no_resident)
+        if args.no_resident:
+            print("each dtree command on its own (DTREE_RESIDENT=0)")
+        else:
+            ready = resident_ready(dtree, env, folder)
+            print(f"the resident process served its first command {ready:.1f} s after it started (CPU: not counted)")
         print(f"warm runs (the kernel cache as it is), median of {args.repeat}, wall seconds, dtree / J48:")
-        env = installed(folder)
         warm = {}
         for name, (data, arff) in found.items():
             model = folder / f"{name}.c45.json"
@@ -190,9 +232,9 @@ def main() -> None:
                     raise
                 print(f"  {name}: left out (its class is numeric: J48 and C4.5 learn classes only)", flush=True)
                 continue
-            warm[name] = warm_rounds(name, jobs(dtree, java, data, arff, model), args.repeat, env)
+            warm[name] = warm_rounds(name, jobs(dtree, java, data, arff, model), args.repeat, env, args.no_resident)
         for a, b in PAIRS:
-            for measure in ("wall", "cpu"):
+            for measure in ("wall", "cpu") if args.no_resident else ("wall",):
                 ratio = {n: getattr(warm[n][a], measure) / getattr(warm[n][b], measure) for n in warm}
                 n = max(ratio, key=ratio.get)
                 print(f"largest {a} / {b} ({measure}): {ratio[n]:.2f}x on {n}")
@@ -200,7 +242,7 @@ def main() -> None:
             print("first runs on a new machine (empty kernel cache), wall seconds:")
             for name in (n for n in args.cold_tables if n in found):
                 for algorithm in ("c45", "cart"):
-                    result, announced = cold_run(dtree, found[name][0], algorithm, folder)
+                    result, announced = cold_run(dtree, found[name][0], algorithm, folder, not args.no_resident)
                     over = result.wall - warm[name][f"{algorithm}-train"].wall
                     print(
                         f"  {name} -a {algorithm}: {result.wall:.1f} s ({over:+.1f} s over warm), "
@@ -208,6 +250,9 @@ def main() -> None:
                         flush=True,
                     )
     finally:
+        for pid, _ in resident_locks(folder):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGTERM)
         if not args.keep:
             shutil.rmtree(folder, ignore_errors=True)
 

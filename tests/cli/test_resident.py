@@ -245,3 +245,18 @@ def test_marks_change_with_a_file(tmp_path):
     assert marks([str(tmp_path)], packages=()) == first  # bytecode is not dtree's source
     (tmp_path / "a.py").write_text("x = 22\n")
     assert marks([str(tmp_path)], packages=()) != first
+
+
+def test_engines_load_from_the_cache_only(tmp_path):
+    """On a new machine (an empty kernel cache) the resident process loads no engine, compiles nothing,
+    and notes what it waits for (it stands down once a run has compiled it)."""
+    code = (
+        "from dtcli.resident import server; from dtcli.induction import estimates; server.preload(); "
+        "print(server.load_engines(), sorted(estimates.AHEAD), sorted(set(sum(server.NOT_LOADED, []))))"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "DTREE_RESIDENT"} | {"NUMBA_CACHE_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("True [] [")
+    assert "'c45'" in done.stdout and "'regression'" in done.stdout
+    assert not list(tmp_path.rglob("*.nbi")) and not list(tmp_path.rglob("*.nbc"))

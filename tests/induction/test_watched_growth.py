@@ -89,7 +89,7 @@ def test_kernels_compiled_beside_the_reference_take_over_the_growth_once_cached(
     monkeypatch.setattr(FakeBeside, "started", [])
     monkeypatch.setattr(workers, "Beside", FakeBeside)
     monkeypatch.setattr(workers, "may_fork_beside", lambda: True)
-    monkeypatch.setattr(estimates, "engine_seconds", lambda table, started=None: 0.0)  # (the engine pays)
+    monkeypatch.setattr(estimates, "engine_seconds", lambda table, started=None, kind=None: 0.0)  # (the engine pays)
     monkeypatch.setattr(backend, "supporting", lambda table, params: backend.CART)
     monkeypatch.setattr(backend, "kernel_sets", lambda table, params, choice: ["cart"])
     monkeypatch.setattr(backend, "BESIDE_LOOK", 0.0)
@@ -134,7 +134,7 @@ def test_a_growth_done_before_the_kernels_compiled_stops_the_process_compiling_t
     monkeypatch.setattr(FakeBeside, "started", [])
     monkeypatch.setattr(workers, "Beside", FakeBeside)
     monkeypatch.setattr(workers, "may_fork_beside", lambda: True)
-    monkeypatch.setattr(estimates, "engine_seconds", lambda table, started=None: 0.0)
+    monkeypatch.setattr(estimates, "engine_seconds", lambda table, started=None, kind=None: 0.0)
     monkeypatch.setattr(backend, "supporting", lambda table, params: backend.CART)
     monkeypatch.setattr(backend, "kernel_sets", lambda table, params, choice: ["cart"])
     monkeypatch.setattr(compiling, "uncached", lambda sets, table: list(sets))
@@ -156,7 +156,7 @@ def text_tree_of(root) -> str:
 def test_only_an_auto_choice_of_the_reference_is_watched(monkeypatch):
     """A requested engine, a narrated growth, binned growth and an engine's own choice run as chosen."""
     table, params = chain(200), grow_params("cart", min_leaf=1)
-    monkeypatch.setattr(estimates, "engine_seconds", lambda table, started=None: -1.0)  # due at once
+    monkeypatch.setattr(estimates, "engine_seconds", lambda table, started=None, kind=None: -1.0)  # due at once
     monkeypatch.setattr(backend, "supporting", lambda table, params: pytest.fail("an unwatched growth asked"))
     for engine, narrate in (("reference", False), ("auto", True)):
         _, choice = backend.grow_watched(table, params, backend.REFERENCE, engine, narrate=narrate)
@@ -169,7 +169,7 @@ def test_the_reference_goes_on_when_no_engine_is_ready(monkeypatch):
     """No engine for these parameters, or its kernels not cached (no compile starts mid-run): the
     reference finishes the growth."""
     table, params = chain(200), grow_params("cart", min_leaf=1)
-    monkeypatch.setattr(estimates, "engine_seconds", lambda table, started=None: -1.0)
+    monkeypatch.setattr(estimates, "engine_seconds", lambda table, started=None, kind=None: -1.0)
     monkeypatch.setattr(backend, "supporting", lambda table, params: backend.REFERENCE)
     root, choice = backend.grow_watched(table, params, backend.REFERENCE)
     assert choice == backend.REFERENCE and root.depth() == 199
@@ -207,7 +207,7 @@ def test_an_overdue_reference_gives_way_to_the_engine_and_the_tree_is_the_same(m
     monkeypatch.setattr(backend, "LOADED", [])
     monkeypatch.setattr(grower, "WATCH_NODES", 1)  # (looked at from the first node: a small tree too)
     assert backend.choose(table, params, "auto") == backend.REFERENCE  # (by the estimate, small)
-    monkeypatch.setattr(estimates, "engine_seconds", lambda table, started=None: -1.0)
+    monkeypatch.setattr(estimates, "engine_seconds", lambda table, started=None, kind=None: -1.0)
     _, choice = backend.grow_watched(table, params, backend.REFERENCE)
     engine = backend.supporting(table, params)
     assert choice == engine != backend.REFERENCE, cache_state(table, params, engine)
