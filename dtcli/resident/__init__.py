@@ -22,6 +22,7 @@ This package imports only the standard library: ``client`` runs before anything 
 from __future__ import annotations
 
 import os
+import resource
 import stat
 import sys
 import zlib
@@ -36,6 +37,16 @@ IDLE_SECONDS = 900.0
 # NO_COLOR, COLUMNS...) are read as each command runs, in the forked copy.
 KEYED_PREFIXES = ("PYTHON", "NUMBA_", "OPENBLAS", "OMP_", "MKL_", "NPY_", "LC_")
 KEYED_NAMES = ("LANG", "LANGUAGE", "TZ", "HOME", "XDG_CACHE_HOME", "VIRTUAL_ENV")
+# The resource limits (``ulimit``) a copy takes from its command: it lowers its own to them, and a
+# command whose limits are above the resident process's hard limits runs on its own.
+LIMITS = tuple(
+    getattr(resource, name)
+    for name in ("RLIMIT_CPU", "RLIMIT_FSIZE", "RLIMIT_DATA", "RLIMIT_STACK", "RLIMIT_CORE", "RLIMIT_RSS",
+                 "RLIMIT_NPROC", "RLIMIT_NOFILE", "RLIMIT_MEMLOCK", "RLIMIT_AS", "RLIMIT_LOCKS", "RLIMIT_MSGQUEUE")
+    if hasattr(resource, name)
+)  # fmt: skip
+# The namespaces a command and the process that runs it share (``confinement``).
+NAMESPACES = ("mnt", "pid", "net", "user", "ipc", "uts", "cgroup")
 # What a command sends first: the 4-byte length of its request. The replies: b"P" and the copy's
 # process id, then b"S" and its wait status, each 9 bytes.
 HEADER = 4
@@ -61,8 +72,26 @@ def home() -> str:
 
 def identity(environ: dict[str, str]) -> tuple:
     """What a resident process and a command it serves have in common: the Python, where dtree is
-    installed, and the keyed environment."""
-    return (sys.prefix, os.path.realpath(sys.executable), sys.version, home(), keyed(environ))
+    installed, the keyed environment, and the confinement (``confinement``)."""
+    return (sys.prefix, os.path.realpath(sys.executable), sys.version, home(), keyed(environ), confinement())
+
+
+def confinement() -> tuple:
+    """Who runs, and in which box: the user and group ids and groups, the namespaces and the control
+    groups (a sandbox's, a container's, a grading script's memory limits), where Linux tells them."""
+    spaces = []
+    for name in NAMESPACES:
+        try:
+            spaces.append(os.readlink(f"/proc/self/ns/{name}"))
+        except OSError:
+            spaces.append("")
+    try:
+        with open("/proc/self/cgroup", "rb") as file:
+            groups = file.read()
+    except OSError:
+        groups = b""
+    ids = (os.getuid(), os.geteuid(), os.getgid(), os.getegid(), tuple(sorted(os.getgroups())))
+    return (ids, tuple(spaces), groups)
 
 
 def folder() -> str | None:

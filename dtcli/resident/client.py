@@ -13,11 +13,12 @@ import contextlib
 import fcntl
 import marshal
 import os
+import resource
 import signal
 import socket
 import sys
 
-from dtcli.resident import HEADER, REPLY, address, identity, wanted
+from dtcli.resident import HEADER, LIMITS, REPLY, address, identity, wanted
 from dtcli.stops import STOPS
 
 # The signals passed on to the copy's process group (Ctrl-Z and fg are passed on by `wait` too).
@@ -54,11 +55,14 @@ def hand_over(argv: list[str]) -> int | None:
 
 def request(argv: list[str], environ: dict[str, str]) -> bytes:
     """The run, as the resident process reads it: who asks (``identity``), the argument list, the
-    working directory, the environment, the umask, and the stop signals this process ignores."""
+    working directory, the environment, the umask, the stop signals this process ignores, its
+    resource limits (``ulimit``: ``LIMITS``) and its niceness."""
     mask = os.umask(0)
     os.umask(mask)
     ignored = [int(signum) for signum in STOPS if signal.getsignal(signum) is signal.SIG_IGN]
-    body = marshal.dumps((identity(environ), list(argv), os.getcwd(), environ, mask, ignored))
+    bounds = [(int(which), *resource.getrlimit(which)) for which in LIMITS]
+    nice = os.getpriority(os.PRIO_PROCESS, 0)
+    body = marshal.dumps((identity(environ), list(argv), os.getcwd(), environ, mask, ignored, bounds, nice))
     return len(body).to_bytes(HEADER, "big") + body
 
 

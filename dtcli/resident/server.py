@@ -21,6 +21,7 @@ import importlib
 import marshal
 import os
 import pkgutil
+import resource
 import selectors
 import signal
 import socket
@@ -170,6 +171,23 @@ def cached_since() -> bool:
     return any(not uncached(sets, None) for sets in NOT_LOADED)
 
 
+def reachable(bounds: list, nice: int) -> bool:
+    """Whether a copy can take a command's resource limits and niceness: lower its own, never raise
+    them (an unprivileged process cannot)."""
+    if nice < os.getpriority(os.PRIO_PROCESS, 0):
+        return False
+    for which, soft, hard in bounds:
+        _, mine = resource.getrlimit(which)
+        if not (below(soft, mine) and below(hard, mine) and below(soft, hard)):
+            return False
+    return True
+
+
+def below(value: int, limit: int) -> bool:
+    """``value`` <= ``limit``, RLIM_INFINITY above every value."""
+    return limit == resource.RLIM_INFINITY or (value != resource.RLIM_INFINITY and value <= limit)
+
+
 def threads() -> int:
     """The threads of this process (the operating system's count, where it gives one)."""
     try:
@@ -275,6 +293,8 @@ class Server:
             asked = marshal.loads(body)
             if asked[0] != self.mine or len(fds) != 3:
                 raise OSError("not this identity")
+            if not reachable(asked[6], asked[7]):  # (the command runs on its own)
+                raise OSError("limits above this process's")
             if marks() != self.files:  # dtree or a package changed: stand down, the command runs itself
                 self.stand_down()
                 raise OSError("changed")
@@ -364,7 +384,7 @@ class Server:
         ignored signals, arguments, standard streams) and run it; never returns."""
         status = 1
         try:
-            _, argv, cwd, environ, mask, ignored = asked
+            _, argv, cwd, environ, mask, ignored, bounds, nice = asked
             os.setpgid(0, 0)
             signal.set_wakeup_fd(-1)
             for signum in (signal.SIGCHLD, signal.SIGTERM, signal.SIGINT):
@@ -383,8 +403,14 @@ class Server:
                     os.close(fd)
             os.chdir(cwd)
             os.umask(mask)
+            for which, soft, hard in bounds:
+                resource.setrlimit(which, (soft, hard))
+            if nice != os.getpriority(os.PRIO_PROCESS, 0):
+                os.setpriority(os.PRIO_PROCESS, 0, nice)
             os.environ.clear()
             os.environ.update(environ)
+            if "tempfile" in sys.modules:  # (its folder, found once a process, is the command's: TMPDIR)
+                sys.modules["tempfile"].tempdir = None
             for signum in ignored:
                 signal.signal(signum, signal.SIG_IGN)
             sys.argv = list(argv)

@@ -260,3 +260,34 @@ def test_engines_load_from_the_cache_only(tmp_path):
     assert done.stdout.startswith("True [] [")
     assert "'c45'" in done.stdout and "'regression'" in done.stdout
     assert not list(tmp_path.rglob("*.nbi")) and not list(tmp_path.rglob("*.nbc"))
+
+
+def test_resource_limits_are_the_commands(resident, models):
+    """``ulimit -f`` (the largest file a command may write) holds in the copy as on its own: the same
+    error line and status; a command whose limits are above the resident process's runs on its own."""
+    resident.ready()
+    assert resident.run(["train", "iris.csv", "-a", "c45", "-q", "-o", "m.json"], cwd=models).returncode == 0
+    rows = (models / "iris.csv").read_text().splitlines()
+    (models / "many.csv").write_text("\n".join(rows[:1] + rows[1:] * 40) + "\n")
+    outcomes = []
+    for on in (False, True):
+        before = resident.served()
+        done = subprocess.run(
+            f"ulimit -f 8; {sys.executable} -m dtcli predict m.json many.csv -o out{int(on)}.csv",
+            shell=True, executable="/bin/bash", cwd=models, capture_output=True, timeout=60,
+            env=resident.env | ({} if on else {"DTREE_RESIDENT": "0"}),
+        )  # fmt: skip
+        assert resident.served() == before + int(on)
+        outcomes.append((done.returncode, done.stdout, done.stderr.replace(b"out1.csv", b"out0.csv")))
+        assert not (models / f"out{int(on)}.csv").exists()  # (nothing half-written)
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[0][0] == 1 and b"Error:" in outcomes[0][2]
+    # a nice value the copy could not take (lower than the resident process's): run on its own
+    for nice in (5, 0):
+        before = resident.served()
+        done = subprocess.run(
+            f"nice -n {nice} {sys.executable} -m dtcli train iris.csv -a c45 -q -o n.json",
+            shell=True, cwd=models, capture_output=True, timeout=60, env=resident.env,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert resident.served() == before + 1
