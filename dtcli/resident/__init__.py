@@ -47,6 +47,8 @@ LIMITS = tuple(
 )  # fmt: skip
 # The namespaces a command and the process that runs it share (``confinement``).
 NAMESPACES = ("mnt", "pid", "net", "user", "ipc", "uts", "cgroup")
+# The longest path a Unix socket may have (bytes; Linux takes 107, other systems 103).
+LONGEST = 103
 # What a command sends first: the 4-byte length of its request. The replies: b"P" and the copy's
 # process id, then b"S" and its wait status, each 9 bytes.
 HEADER = 4
@@ -94,10 +96,13 @@ def confinement() -> tuple:
     return (ids, tuple(spaces), groups)
 
 
-def folder() -> str | None:
-    """The directory of this user's sockets, made if missing; None when it is not this user's alone
-    (another owner, other users may enter it, or not a directory), or cannot be made."""
-    base = os.environ.get("XDG_RUNTIME_DIR") or "/tmp"
+def folder(environ: dict[str, str]) -> str | None:
+    """The directory of this user's sockets, made if missing, in ``$XDG_RUNTIME_DIR`` or, when that is
+    not set or too long a path for a socket's name (``LONGEST``), in ``/tmp``; None when it is not this
+    user's alone (another owner, other users may enter it, or not a directory), or cannot be made."""
+    base = environ.get("XDG_RUNTIME_DIR") or "/tmp"
+    if len(os.fsencode(base)) > LONGEST - 40:  # (the folder's and the socket's names: 38 bytes)
+        base = "/tmp"
     path = os.path.join(base, f"dtree-{os.getuid()}")
     try:
         os.mkdir(path, 0o700)
@@ -116,9 +121,14 @@ def folder() -> str | None:
 
 def address(environ: dict[str, str]) -> tuple[str, str] | None:
     """The socket and lock file of the resident process for this identity, or None (``folder``)."""
-    place = folder()
+    place = folder(environ)
     if place is None:
         return None
     text = repr(identity(environ)).encode("utf-8", "surrogateescape")
     name = f"{zlib.crc32(text):08x}{zlib.adler32(text):08x}"
     return os.path.join(place, name + ".sock"), os.path.join(place, name + ".lock")
+
+
+def starting(socket_path: str) -> str:
+    """The name the socket has while its process loads (no longer than the socket's own)."""
+    return socket_path.removesuffix(".sock") + ".new"

@@ -17,10 +17,14 @@ import resource
 import signal
 import socket
 import sys
+import time
 
 from dtcli.resident import HEADER, LIMITS, REPLY, address, identity, wanted
 from dtcli.stops import STOPS
 
+# A resident process that ended without serving (no socket could be made, say) left its lock file: for
+# this long after it was last written, commands start no other.
+RETRY_SECONDS = 60.0
 # The signals passed on to the copy's process group (Ctrl-Z and fg are passed on by `wait` too).
 PASSED = (*STOPS, signal.SIGQUIT)
 
@@ -135,18 +139,22 @@ def wait(conn: socket.socket, pid: int) -> int:
 
 
 def start(environ: dict[str, str], lock_path: str) -> None:
-    """Start a resident process for the next command, unless one is starting (it holds the lock): a
-    child in its own session with no descriptor of this process but the null device, in ``/``."""
+    """Start a resident process for the next command, unless one is starting (it holds the lock) or one
+    failed lately (``RETRY_SECONDS``): a child in its own session with no descriptor of this process
+    but the null device, in ``/``."""
     try:
         lock = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
     except OSError:
         return
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        written = os.fstat(lock)
     except OSError:
         os.close(lock)
         return  # one is starting, or serving
     os.close(lock)  # (closing releases it: the new process takes it)
+    if written.st_size and time.time() - written.st_mtime < RETRY_SECONDS:
+        return  # one started lately and ended without a socket (it removes its lock file when it ends well)
     safe = ["-P"] if sys.version_info >= (3, 11) else []  # (not the working directory on sys.path)
     command = [sys.executable, *safe, "-m", "dtcli.resident.server", str(os.getpid())]
     try:

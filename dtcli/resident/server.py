@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import gc
 import importlib
+import importlib.util
 import marshal
 import os
 import pkgutil
@@ -29,7 +31,7 @@ import struct
 import sys
 import time
 
-from dtcli.resident import HEADER, IDLE_SECONDS, REPLY, address, home, identity
+from dtcli.resident import HEADER, IDLE_SECONDS, REPLY, address, home, identity, starting
 
 # Not imported ahead: the compiled kernels (numba, whose threads and caches belong to the copy that
 # uses them), the optional extras, and the entry points.
@@ -54,7 +56,8 @@ LARGEST = 1 << 22
 
 def main() -> None:
     """Serve commands until idle (see the module); return at once when another process serves this
-    identity or no socket folder is usable."""
+    identity, no socket folder is usable, or the socket cannot be made (the lock file then stays, with
+    this process's id: commands start no other for ``RETRY_SECONDS``)."""
     environ = dict(os.environ)
     place = address(environ)
     if place is None:
@@ -67,23 +70,36 @@ def main() -> None:
         return
     os.ftruncate(lock, 0)
     os.write(lock, f"{os.getpid()} 0\n".encode())  # who holds it and how many commands it served
-    if len(sys.argv) > 1 and sys.argv[1].isdigit() and (os.cpu_count() or 1) == 1:
-        starter(int(sys.argv[1]))
-    preload()
-    if "numba" in sys.modules:  # (a module loaded it: the copies could not fork from it safely)
-        return
-    if NO_ENGINES not in sys.argv and not load_engines():
-        # a thread was left running, which a fork would not copy: start again without the engines
-        os.close(lock)
-        os.execv(sys.executable, [*sys.orig_argv, NO_ENGINES])
-    mine = identity(environ)
-    files = marks()
+    mine, files = identity(environ), marks()  # (before loading: a file changed meanwhile is seen)
+    # the socket under another name until everything is loaded: a command finds none and runs on its own
+    loading = starting(socket_path)
     with contextlib.suppress(FileNotFoundError):
-        os.unlink(socket_path)
+        os.unlink(loading)
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(socket_path)
-    listener.listen(128)
-    inode = os.stat(socket_path).st_ino
+    try:
+        listener.bind(loading)
+        listener.listen(128)
+    except OSError:
+        return
+    ready = False
+    try:
+        if len(sys.argv) > 1 and sys.argv[1].isdigit() and (os.cpu_count() or 1) == 1:
+            starter(int(sys.argv[1]))
+        preload()
+        if "numba" in sys.modules:  # (a module loaded it: the copies could not fork from it safely)
+            return
+        if NO_ENGINES not in sys.argv and not load_engines():
+            # a thread was left running, which a fork would not copy: start again without the engines
+            os.unlink(loading)
+            os.close(lock)
+            os.execv(sys.executable, [*sys.orig_argv, NO_ENGINES])
+        os.rename(loading, socket_path)
+        inode = os.stat(socket_path).st_ino
+        ready = True
+    finally:
+        if not ready:
+            with contextlib.suppress(OSError):
+                os.unlink(loading)
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
     signal.signal(signal.SIGINT, lambda signum, frame: sys.exit(0))
     gc.freeze()  # what is loaded stays out of the collector: the copies share its pages
@@ -154,6 +170,9 @@ def load_engines() -> bool:
                 NOT_LOADED.append(done[2])
             elif done is not None:
                 estimates.AHEAD.update(AHEAD_JOBS[job[0]])
+    deadline = time.monotonic() + 2.0
+    while threads() > before and time.monotonic() < deadline:  # (a thread joined may still be exiting)
+        time.sleep(0.01)
     return threads() <= before
 
 
@@ -214,12 +233,23 @@ def marks(folders: list[str] | None = None, packages=PACKAGES) -> list[tuple[str
                 elif entry.name.endswith(".py"):
                     info = entry.stat()
                     found.append((entry.path, info.st_mtime_ns, info.st_size))
-    for name in packages:
-        module = sys.modules.get(name)
-        if module is not None and getattr(module, "__file__", None):
-            installed = os.path.dirname(os.path.dirname(module.__file__))
+    for installed in installed_in(packages):
+        try:
             found.append((installed, os.stat(installed).st_mtime_ns, 0))
+        except OSError:
+            found.append((installed, 0, 0))
     return sorted(found)
+
+
+@functools.cache
+def installed_in(packages: tuple[str, ...]) -> tuple[str, ...]:
+    """The folders ``packages`` are installed in (found without importing them, once a process)."""
+    folders = set()
+    for name in packages:
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.origin:
+            folders.add(os.path.dirname(os.path.dirname(spec.origin)))
+    return tuple(sorted(folders))
 
 
 class Server:
@@ -416,15 +446,15 @@ class Server:
             sys.argv = list(argv)
             # the standard streams anew on the command's descriptors, as Python opened them: standard
             # output line-buffered on a terminal, standard error always, both unbuffered under -u
-            was = sys.stdout.write_through, sys.stderr.write_through
+            out, err = sys.stdout, sys.stderr  # (the server's, on the null device)
             sys.stdin = open(0, closefd=False, encoding=sys.stdin.encoding, errors=sys.stdin.errors)  # noqa: SIM115
             line = 1 if os.isatty(1) else -1
-            sys.stdout = open(1, "w", buffering=line, closefd=False, encoding=sys.stdout.encoding)  # noqa: SIM115
+            sys.stdout = open(1, "w", buffering=line, closefd=False, encoding=out.encoding)  # noqa: SIM115
             sys.stderr = open(  # noqa: SIM115
-                2, "w", buffering=1, closefd=False, encoding=sys.stderr.encoding, errors="backslashreplace"
+                2, "w", buffering=1, closefd=False, encoding=err.encoding, errors="backslashreplace"
             )
-            sys.stdout.reconfigure(write_through=was[0])
-            sys.stderr.reconfigure(write_through=was[1])
+            sys.stdout.reconfigure(write_through=out.write_through)
+            sys.stderr.reconfigure(write_through=err.write_through)
             from dtcli.cli import main
             from dtcli.stops import install_early
 

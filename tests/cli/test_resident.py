@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -29,8 +31,8 @@ class Resident:
 
     def __init__(self, root: Path):
         self.root = root
-        self.run_dir = root / "run"
-        self.run_dir.mkdir(mode=0o700)
+        # a short path: a socket's name may have about 100 bytes (pytest's own folders are longer)
+        self.run_dir = Path(tempfile.mkdtemp(prefix="dtr-", dir="/tmp"))
         self.env = {k: v for k, v in os.environ.items() if k != "DTREE_RESIDENT"} | {
             "XDG_RUNTIME_DIR": str(self.run_dir),
             "COLUMNS": "100",
@@ -43,7 +45,10 @@ class Resident:
         """(process id, commands served) of each resident process, from its lock file."""
         found = []
         for lock in sorted(self.folder().glob("*.lock")) if self.folder().exists() else []:
-            text = lock.read_text().split()
+            try:
+                text = lock.read_text().split()
+            except FileNotFoundError:  # (its process ended meanwhile)
+                continue
             if len(text) == 2:
                 found.append((int(text[0]), int(text[1])))
         return found
@@ -77,6 +82,7 @@ class Resident:
         deadline = time.monotonic() + 10
         while self.locks() and time.monotonic() < deadline:
             time.sleep(0.05)
+        shutil.rmtree(self.run_dir, ignore_errors=True)
 
 
 @pytest.fixture
@@ -229,12 +235,16 @@ def test_identity_and_switch():
     assert not any(wanted({"DTREE_RESIDENT": v}) for v in ("0", "off", "No", "false "))
 
 
-def test_socket_folder_must_be_the_users_alone(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
-    place = address(dict(os.environ))
-    assert place is not None and Path(place[0]).parent.stat().st_mode & 0o777 == 0o700
-    Path(place[0]).parent.chmod(0o755)  # others may enter: not used
-    assert address(dict(os.environ)) is None
+def test_socket_folder_must_be_the_users_alone(resident):
+    place = address(resident.env)
+    assert place is not None and Path(place[0]).parent == resident.folder()
+    assert resident.folder().stat().st_mode & 0o777 == 0o700
+    resident.folder().chmod(0o755)  # others may enter: not used
+    assert address(resident.env) is None
+    resident.folder().chmod(0o700)
+    # a runtime folder too long for a socket's name: /tmp's
+    deep = {"XDG_RUNTIME_DIR": "/tmp/" + "d" * 90}
+    assert address(deep)[0].startswith(f"/tmp/dtree-{os.getuid()}/")
 
 
 def test_marks_change_with_a_file(tmp_path):
@@ -251,7 +261,8 @@ def test_engines_load_from_the_cache_only(tmp_path):
     """On a new machine (an empty kernel cache) the resident process loads no engine, compiles nothing,
     and notes what it waits for (it stands down once a run has compiled it)."""
     code = (
-        "from dtcli.resident import server; from dtcli.induction import estimates; server.preload(); "
+        "from dtcli.resident import server; from dtcli.induction import estimates; marks = server.marks(); "
+        "server.preload(); assert server.marks() == marks, 'loading changed the marks'; "
         "print(server.load_engines(), sorted(estimates.AHEAD), sorted(set(sum(server.NOT_LOADED, []))))"
     )
     env = {k: v for k, v in os.environ.items() if k != "DTREE_RESIDENT"} | {"NUMBA_CACHE_DIR": str(tmp_path)}
@@ -291,3 +302,20 @@ def test_resource_limits_are_the_commands(resident, models):
         )  # fmt: skip
         assert done.returncode == 0, done.stderr
         assert resident.served() == before + 1
+
+
+def test_a_failed_start_is_not_retried_at_once(resident, models):
+    """A resident process that ended without a socket leaves its lock file: for a minute after it was
+    written, commands run on their own and start no other; then one is started again."""
+    env = resident.env
+    place = address(env)
+    lock = Path(place[1])
+    lock.write_text("99999999 0\n")  # as a process that could not make its socket leaves it
+    for _ in range(3):
+        assert resident.run(["train", "weather.csv", "-q", "-o", "m.json"], cwd=models).returncode == 0
+    time.sleep(1.0)
+    assert not Path(place[0]).exists() and lock.read_text() == "99999999 0\n"
+    old = time.time() - 120
+    os.utime(lock, (old, old))
+    resident.ready()
+    assert resident.served() >= 1
