@@ -150,9 +150,9 @@ def cli() -> None:
     standard output closed by its reader (| head), quietly.
     'dtree diff' exits as diff(1) does: 0 equivalent, 1 different, 2 trouble.
 
-    The first command starts a resident process that keeps dtree loaded and
-    runs later commands in a copy of itself, with the same output (it ends
-    after 15 idle minutes; DTREE_RESIDENT=0 turns it off; see man dtree).
+    On Linux the first command starts a resident process that keeps dtree
+    loaded and runs later commands in a copy of itself, with the same output
+    (it ends after 15 idle minutes; DTREE_RESIDENT=0 turns it off; man dtree).
 
     Examples:
 

@@ -56,8 +56,9 @@ REPLY = 9
 
 
 def wanted(environ: dict[str, str]) -> bool:
-    """Whether the environment leaves the resident process on."""
-    return environ.get(SWITCH, "").strip().lower() not in OFF
+    """Whether the environment leaves the resident process on (on Linux: it asks the kernel who
+    connects, and reads namespaces and control groups from /proc)."""
+    return sys.platform == "linux" and environ.get(SWITCH, "").strip().lower() not in OFF
 
 
 def keyed(environ: dict[str, str]) -> list[tuple[str, str]]:
