@@ -66,9 +66,8 @@ ENGINE_LOAD_SECONDS = 0.25
 # estimate is 2 to 4 times under its time on such small tables, so 1 ms sends all but the smallest
 # (contact-lenses, weather) to the engine: 10-fold C4.5 on synth-nominal-3, 0.17 s at 3 ms, 0.11-0.14 s at 1 ms
 ENGINE_AHEAD_SECONDS = 0.001
-# the kinds (``reference_seconds``) whose engine was so loaded (``AHEAD_KINDS``: those of the same engine)
+# the kinds (``reference_seconds``: algorithm, regression, prune) whose kernels were so loaded
 AHEAD: set[str] = set()
-AHEAD_KINDS = {"c45": ("c45", "id3"), "id3": ("c45", "id3"), "cart": ("cart",), "regression": ("regression",)}
 # not empty once ``backend.prepare`` has loaded the engines in this process: the growths it was for
 # (the folds of a cross-validation, grown here one after another when ``folds_in_one_process``)
 STARTED: list[int] = []
@@ -141,9 +140,10 @@ def pruning_pays(table, started: bool | None = None, grown: tuple[int, float] | 
     reference = pruning_reference(table, grown)
     loaded = bool(STARTED) if started is None else started
     runs = prepared_runs() if loaded else 1
-    start = ENGINE_LOAD_SECONDS if loaded else ENGINE_START_SECONDS
     if "prune" in AHEAD:
         start = ENGINE_AHEAD_SECONDS
+    else:
+        start = ENGINE_LOAD_SECONDS if loaded else ENGINE_START_SECONDS
     return runs * reference > start + runs * PRUNE_COMPILED_SHARE * reference
 
 
