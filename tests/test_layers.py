@@ -68,8 +68,9 @@ KERNEL_COMPILES = {
     "dtcli.induction.criteria.midpoint",
     "dtcli.induction.criteria.midpoint_single",
 }
-# kernels/cache.py sets numba's cache up (it hashes the kernel sources to key the cache): no numba code itself
-NOT_KERNELS = {"dtcli.induction.kernels.cache"}
+# kernels/cache.py sets numba's cache up (it hashes the kernel sources to key the cache), shipped.py copies
+# the kernels compiled at install into it, prebuild.py and install.py compile them then: no numba code itself
+NOT_KERNELS = {f"dtcli.induction.kernels.{name}" for name in ("cache", "shipped", "prebuild", "install")}
 
 
 def package(module: str) -> str:

@@ -1,6 +1,7 @@
 """``dtree warm-up``: compile every kernel into this machine's cache, for Docker images and CI caches.
 
-The compiled engines' kernels compile on first use and are kept in the cache directory
+An install from the sources runs it in the build (``induction/kernels/prebuild.py``). Otherwise the
+compiled engines' kernels compile on first use and are kept in the cache directory
 (``~/.cache/dtree/numba/<key>``, or under ``$XDG_CACHE_HOME`` or ``$NUMBA_CACHE_DIR``). This
 command grows small trees with every compiled engine, as a training run does (the same table
 layout, so the same kernels), compares each with the per-node reference's tree (a self-test), and
@@ -153,14 +154,17 @@ def job_line(title: str, seconds: float, made: list[str], left: list[str]) -> st
 def command(jobs, quiet):
     """Compile every kernel of the compiled engines into this machine's cache.
 
-    The compiled engines (on all but small tables) compile their kernels the
-    first time they run, which takes a minute or two (on a machine with a spare
-    core, beside the per-node reference's growth); later runs load them from
-    the cache in a fraction of a second. Run this once in a Dockerfile or a CI job (and
-    keep the cache directory, ~/.cache/dtree/numba, or NUMBA_CACHE_DIR) so
-    that no run waits for it. It grows a small tree with each engine, checks
-    it against the per-node reference (a warning if they differ), and prints
-    what it compiled and how long that took.
+    Installing dtree from its sources (pip install . or pip install -e .)
+    compiles them already, and the first run copies them into the cache. Where
+    they were not (DTREE_PREBUILT_KERNELS=0 at install, a wheel built on
+    another machine, another numba since), the compiled engines (on all but
+    small tables) compile their kernels the first time they run, which takes a
+    minute or two; later runs load them from the cache in a fraction of a
+    second. Run this once in a Dockerfile or a CI job (and keep the cache
+    directory, ~/.cache/dtree/numba, or NUMBA_CACHE_DIR) so that no run waits
+    for it. It grows a small tree with each engine, checks it against the
+    per-node reference (a warning if they differ), and prints what it compiled
+    and how long that took.
 
     Example: RUN dtree warm-up (in a Dockerfile)
     """

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import contextlib
 import glob
-import hashlib
 import os
 import sys
 from pathlib import Path
+
+from dtcli.induction.kernels.shipped import subdirectory_of
 
 HERE = Path(os.path.abspath(__file__)).parent  # as numba names it (not resolved: numba does not)
 
@@ -109,9 +110,7 @@ SHORT_RANKS_ROWS = 65_536
 def index_glob(cache: str, file: str, function: str) -> str:
     """The pattern of numba's index file of ``function`` in ``file`` under the cache directory ``cache``."""
     source = HERE / file
-    folder = source.parent
-
-    sub = f"{folder.name}_{hashlib.sha1(str(folder).encode()).hexdigest()}"
+    sub = subdirectory_of(source.parent)
     version = f"py{sys.version_info[0]}{sys.version_info[1]}{getattr(sys, 'abiflags', '')}"
     return os.path.join(cache, sub, f"{glob.escape(source.stem)}.{function}-*.{version}.nbi")
 
@@ -128,10 +127,10 @@ _dirs: dict = {}  # NUMBA_CACHE_DIR -> the cache directory (the sources' key is 
 
 
 def _cache() -> str:
-    from dtcli.induction.kernels.cache import chosen_dir
+    from dtcli.induction.kernels.cache import prepared_dir
 
     setting = os.environ.get("NUMBA_CACHE_DIR")
-    return _dirs[setting] if setting in _dirs else _dirs.setdefault(setting, chosen_dir())
+    return _dirs[setting] if setting in _dirs else _dirs.setdefault(setting, prepared_dir())
 
 
 def variant(name: str, table) -> str:

@@ -19,7 +19,7 @@ NOTICE = "compiling kernels (once per machine, about "
 
 def dtree(*args, cache: Path, cwd: Path):
     """``python -m dtcli ARGS`` in a fresh process whose kernel cache is ``cache`` (stderr a pipe)."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), PYTHONPATH=str(ROOT))
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), PYTHONPATH=str(ROOT), DTREE_PREBUILT_KERNELS="0")
     return subprocess.run(
         [sys.executable, "-m", "dtcli", *map(str, args)], env=env, cwd=cwd, capture_output=True, text=True
     )

@@ -28,6 +28,7 @@ def empty_cache(monkeypatch, tmp_path):
     process whose engines no cross-validation has loaded (``estimates.STARTED``, which an earlier test in
     the same worker may have left set)."""
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
+    monkeypatch.setenv("DTREE_PREBUILT_KERNELS", "0")  # (nothing copied in from an install's build)
     monkeypatch.setattr(estimates, "STARTED", [])
     monkeypatch.setattr(workers, "may_fork_beside", lambda: False)  # (one core: see test_engine_choice.py)
     return tmp_path / "numba"
@@ -73,7 +74,7 @@ def test_index_files_are_named_as_numba_names_them(tmp_path):
         "from dtcli.induction.kernels.sort import stable_order\n"
         "stable_order(np.array([2.0, 1.0]))\n"
     )
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), DTREE_PREBUILT_KERNELS="0")
     root = Path(compiling.__file__).resolve().parent.parent.parent
     env["PYTHONPATH"] = str(root)
     subprocess.run([sys.executable, "-c", code], env=env, check=True, cwd=tmp_path)

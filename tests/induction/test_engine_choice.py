@@ -34,6 +34,7 @@ def machine(monkeypatch, tmp_path):
     """A machine where numba can be used (not imported here) and whose kernel cache starts empty;
     ``machine(sets)`` puts those sets' index files in it, as a compile would."""
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
+    monkeypatch.setenv("DTREE_PREBUILT_KERNELS", "0")  # (nothing copied in from an install's build)
     monkeypatch.setattr(backend, "available", lambda: True)
     monkeypatch.setattr(estimates, "STARTED", [])
     monkeypatch.setattr(workers, "may_fork_beside", lambda: False)  # (one core: no compiling beside; see below)

@@ -21,10 +21,16 @@ import re
 import sys
 from pathlib import Path
 
+from dtcli.induction.kernels.shipped import seed
+
 INDUCTION = Path(__file__).resolve().parent.parent
 # as numba names the sources' folders (``os.path.abspath``, symbolic links kept)
 NAMED = Path(os.path.abspath(__file__)).parent.parent
 PACKAGE_ROOT = INDUCTION.parent.parent  # the directory that holds ``dtcli``
+
+
+# the modules of ``kernels`` packages that compile nothing: the cache's, and the kernels built at install
+NOT_KERNELS = ("cache.py", "shipped.py", "prebuild.py", "install.py")
 
 
 def kernel_files(induction: Path = INDUCTION) -> list[Path]:
@@ -33,7 +39,7 @@ def kernel_files(induction: Path = INDUCTION) -> list[Path]:
     todo = sorted(
         p
         for p in induction.rglob("*.py")
-        if "kernels" in p.relative_to(induction).parts[:-1] and p.name != "cache.py"  # cache.py compiles nothing
+        if "kernels" in p.relative_to(induction).parts[:-1] and p.name not in NOT_KERNELS
     )
     seen: set[Path] = set()
     while todo:
@@ -67,21 +73,27 @@ def imported_files(path: Path, root: Path) -> list[Path]:
     return found
 
 
-def source_key(induction: Path = INDUCTION) -> str:
-    """A digest of the kernel sources (``kernel_files``) and of where they live: 16 hexadecimal
-    digits (this package's worked out once a process: a run asks for it several times, each
-    reading some 36 files)."""
-    if induction == INDUCTION and _KEY:
-        return _KEY[0]
-    digest = hashlib.sha256(str(NAMED if induction == INDUCTION else induction).encode() + b"\0")
+def content_key(induction: Path = INDUCTION) -> str:
+    """A digest of the kernel sources (``kernel_files``: each one's path under the directory that holds
+    ``dtcli``, and its bytes), wherever they live: 16 hexadecimal digits (this package's worked out
+    once a process: a run asks for it several times, each reading some 36 files)."""
+    if induction == INDUCTION and _CONTENT:
+        return _CONTENT[0]
+    digest = hashlib.sha256()
     for path in kernel_files(induction):
         digest.update(path.relative_to(induction.parent.parent).as_posix().encode() + b"\0" + path.read_bytes())
     if induction == INDUCTION:
-        _KEY.append(digest.hexdigest()[:16])
+        _CONTENT.append(digest.hexdigest()[:16])
     return digest.hexdigest()[:16]
 
 
-_KEY: list[str] = []  # this package's key, once worked out
+def source_key(induction: Path = INDUCTION) -> str:
+    """A digest of the kernel sources (``content_key``) and of where they live: 16 hexadecimal digits."""
+    where = str(NAMED if induction == INDUCTION else induction)
+    return hashlib.sha256(where.encode() + b"\0" + content_key(induction).encode()).hexdigest()[:16]
+
+
+_CONTENT: list[str] = []  # this package's content key, once worked out
 
 
 def cache_dir(induction: Path = INDUCTION) -> str:
@@ -100,14 +112,22 @@ def chosen_dir() -> str:
     return chosen if Path(chosen).name == key else str(Path(chosen) / key)  # (a child process inherits it keyed)
 
 
+def prepared_dir() -> str:
+    """``chosen_dir()``, with the kernels compiled when dtree was installed copied into it the first
+    time a process of this machine looks at it (``shipped.seed``)."""
+    directory = chosen_dir()
+    seed(directory, NAMED, content_key)
+    return directory
+
+
 def use_cache_dir() -> None:
-    """Point numba at the cache directory of these kernel sources; call it before the kernels'
-    modules are imported (numba reads the setting when a function is decorated).
+    """Point numba at the cache directory of these kernel sources (``prepared_dir``); call it before
+    the kernels' modules are imported (numba reads the setting when a function is decorated).
 
     ``cache_dir()`` by default; a ``NUMBA_CACHE_DIR`` the user set is the base under which the
     sources' key names a sub-directory, so that no setting lets stale machine code be loaded.
     """
-    os.environ["NUMBA_CACHE_DIR"] = chosen_dir()
+    os.environ["NUMBA_CACHE_DIR"] = prepared_dir()
     config = sys.modules.get("numba.core.config")
     if config is not None:  # numba was imported before the variable was set
         config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
