@@ -57,7 +57,7 @@ def facts(sources: str) -> dict:
         numba = version("numba")
     except PackageNotFoundError:
         numba = None
-    python = sys.implementation.cache_tag
+    python = f"{sys.implementation.cache_tag} {sys.version}"  # (numba keys functions by their bytecode)
     return {"format": FORMAT, "sources": sources, "numba": numba, "python": python, "machine": machine()}
 
 
