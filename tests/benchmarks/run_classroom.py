@@ -2,7 +2,7 @@
 """Benchmark dtree against Weka's J48 on classroom-sized tables, warm and cold, in one run.
 
     python tests/benchmarks/run_classroom.py [--repeat N] [--rows 42000] [--weka-jar PATH]
-        [--dtree COMMAND] [--only NAME ...] [--no-cold] [--cold-tables NAME ...] [--keep DIR]
+        [--dtree COMMAND] [--only NAME ...] [--no-cold] [--cold-tables NAME ...] [--no-prebuilt] [--keep DIR]
 
 The tables, written to a temporary directory at run time (never to the repository):
 
@@ -29,7 +29,9 @@ compile its modules anew (0.3 s or more of each run).
 These are the warm runs: the kernel cache as it is (run ``dtree warm-up`` first). Then the cold
 runs: the first ``dtree train -a c45`` and ``-a cart`` on a new machine (an empty NUMBA_CACHE_DIR and
 a fresh home directory each), on the tables ``--cold-tables`` names, with the time over the warm
-run's and whether "compiling kernels" was announced on standard error. Every figure is the whole
+run's and whether "compiling kernels" was announced on standard error. A first run copies the kernels
+compiled at install into its cache, as a user's does; ``--no-prebuilt`` (DTREE_PREBUILT_KERNELS=0)
+times a machine whose install did not compile them. Every figure is the whole
 process's (start-up included), wall time with the ratio dtree / J48 and, with ``--no-resident``,
 the ratio of CPU time (user + system): on a busy machine a JVM's many threads get more of it than
 one Python process, and the CPU ratio says more. By default dtree runs as it does for a user: the
@@ -181,14 +183,19 @@ def warm_rounds(name: str, commands: dict[str, list[str]], repeat: int, env: dic
     return medians
 
 
-def cold_run(dtree: list[str], data: Path, algorithm: str, work: Path, resident: bool) -> tuple[Run, bool]:
+def cold_run(
+    dtree: list[str], data: Path, algorithm: str, work: Path, resident: bool, prebuilt: bool = True
+) -> tuple[Run, bool]:
     """The first ``dtree train -a algorithm`` on a new machine: (the run, whether it announced compiling).
-    With ``resident``, it starts a resident process too, as a first run does."""
+    With ``resident``, it starts a resident process too, as a first run does; without ``prebuilt``, the
+    kernels compiled at install are not copied in."""
     fresh = Path(tempfile.mkdtemp(prefix=f"cold-{algorithm}-", dir=work))
     (fresh / "home").mkdir()
     env = {**installed(work, resident), "HOME": str(fresh / "home"), "NUMBA_CACHE_DIR": str(fresh / "numba-cache")}
-    for variable in ("XDG_CACHE_HOME", "DTREE_ENGINE"):
+    for variable in ("XDG_CACHE_HOME", "DTREE_ENGINE", "DTREE_PREBUILT_KERNELS"):
         env.pop(variable, None)
+    if not prebuilt:
+        env["DTREE_PREBUILT_KERNELS"] = "0"
     result = run([*dtree, "train", str(data), "-a", algorithm, "-q", "-o", str(fresh / "model.json")], env)
     shutil.rmtree(fresh, ignore_errors=True)
     return result, ANNOUNCEMENT in result.err
@@ -206,6 +213,7 @@ def main() -> None:
     parser.add_argument("--cold-tables", nargs="*", default=["iris", "digits", "synthetic-42000"])
     parser.add_argument("--keep", help="write the tables here and keep them")
     parser.add_argument("--no-resident", action="store_true", help="run each dtree command on its own")
+    parser.add_argument("--no-prebuilt", action="store_true", help="cold runs without the kernels built at install")
     args = parser.parse_args()
     if not shutil.which("java") or not Path(args.weka_jar).exists():
         sys.exit(f"java and {args.weka_jar} are needed (apt-get install weka)")
@@ -242,7 +250,9 @@ def main() -> None:
             print("first runs on a new machine (empty kernel cache), wall seconds:")
             for name in (n for n in args.cold_tables if n in found):
                 for algorithm in ("c45", "cart"):
-                    result, announced = cold_run(dtree, found[name][0], algorithm, folder, not args.no_resident)
+                    result, announced = cold_run(
+                        dtree, found[name][0], algorithm, folder, not args.no_resident, not args.no_prebuilt
+                    )
                     over = result.wall - warm[name][f"{algorithm}-train"].wall
                     print(
                         f"  {name} -a {algorithm}: {result.wall:.1f} s ({over:+.1f} s over warm), "
