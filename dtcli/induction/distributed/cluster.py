@@ -11,6 +11,7 @@ import os
 from contextlib import contextmanager
 
 from dtcli.errors import ParameterError
+from dtcli.induction.kernels.cache import use_cache_dir
 
 EXTRA = "pip install 'dtree[scale]'"
 CONNECT_SECONDS = 5  # an address that does not answer within this is an error, not a hang
@@ -32,6 +33,9 @@ def client(scheduler: str | None):
     process a core (loopback only), closed (and the cluster stopped) on leaving."""
     distributed = modules()
     if scheduler is None:
+        # the workers inherit the keyed kernel cache (and the kernels compiled at install): a worker
+        # imports kernels without ``cache.load``, and numba would otherwise file them in an unkeyed one
+        use_cache_dir()
         cluster = distributed.LocalCluster(
             processes=True,
             host="127.0.0.1",
