@@ -15,6 +15,7 @@ and nothing at run time imports it.
 
 from __future__ import annotations
 
+import logging
 import os
 import subprocess
 import sys
@@ -23,6 +24,7 @@ import time
 from setuptools.command.build_py import build_py
 
 SWITCH = "DTREE_PREBUILT_KERNELS"  # as shipped.SWITCH (this file cannot import it)
+INFO, WARN = logging.INFO, logging.WARNING  # setuptools' announce takes logging's levels
 
 
 class BuildPy(build_py):
@@ -31,7 +33,7 @@ class BuildPy(build_py):
     def run(self):
         super().run()
         if os.environ.get(SWITCH, "").strip() == "0":
-            self.announce(f"dtree: {SWITCH}=0: the kernels will compile on first use", level=2)
+            self.announce(f"dtree: {SWITCH}=0: the kernels will compile on first use", INFO)
             return
         editable = bool(getattr(self, "editable_mode", False))
         root = os.path.abspath(os.getcwd() if editable else self.build_lib)
@@ -47,6 +49,7 @@ class BuildPy(build_py):
         except OSError as exc:
             failed = str(exc)
         if failed:
-            self.announce(f"dtree: the kernels were not compiled at install ({failed}); they compile on first use", 3)
+            self.announce(f"dtree: the kernels were not compiled at install ({failed}); they compile on first use",
+                          WARN)  # fmt: skip
         else:
-            self.announce(f"dtree: kernels compiled for this machine in {time.monotonic() - started:.0f} s", 3)
+            self.announce(f"dtree: kernels for this machine ready in {time.monotonic() - started:.0f} s", INFO)

@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 from dtcli.induction.kernels.cache import NAMED, chosen_dir, content_key
-from dtcli.induction.kernels.shipped import BUILT, MANIFEST, SWITCH, facts, subdirectory_of
+from dtcli.induction.kernels.shipped import BUILT, FACTS, MANIFEST, SWITCH, facts, subdirectory_of
 
 
 def collect(cache: str, built: Path = BUILT) -> dict:
@@ -40,17 +40,30 @@ def collect(cache: str, built: Path = BUILT) -> dict:
     return manifest
 
 
-def build() -> int:
+def build(built: Path = BUILT) -> int:
     """Compile every kernel (``dtree warm-up`` in a child process, into a temporary cache directory)
-    and keep them in ``BUILT``: the exit status."""
+    and keep them in ``built``: the exit status. Kernels kept there already for these sources, this
+    numba, Python and machine (an install run again) are kept as they are."""
+    if current(built):
+        return 0
     with tempfile.TemporaryDirectory(prefix="dtree-build-kernels-") as folder:
         env = dict(os.environ, NUMBA_CACHE_DIR=folder, DTREE_RESIDENT="0", **{SWITCH: "0"})
         done = subprocess.run([sys.executable, "-m", "dtcli", "warm-up", "-q"], env=env, check=False)
         if done.returncode:
             return done.returncode
         os.environ["NUMBA_CACHE_DIR"] = folder
-        manifest = collect(chosen_dir())
+        manifest = collect(chosen_dir(), built)
     return 0 if manifest["folders"] else 1
+
+
+def current(built: Path) -> bool:
+    """Whether ``built`` holds kernels built from these sources, by this numba and Python, for this machine."""
+    try:
+        manifest = json.loads((built / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    fits = {key: manifest.get(key) for key in FACTS} == facts(content_key())
+    return fits and bool(manifest.get("folders")) and all((built / f).is_dir() for f in manifest["folders"])
 
 
 if __name__ == "__main__":

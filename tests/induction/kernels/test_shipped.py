@@ -190,3 +190,19 @@ def test_kernels_built_by_this_install_fit_this_machine():
         pytest.skip("the kernel sources were edited since the install")
     assert {key: manifest[key] for key in shipped.FACTS} == shipped.facts(cache.content_key())
     assert set(manifest["folders"]) >= {"kernels", "levelwise/kernels", "cart/kernels", "predict/kernels"}
+
+
+def test_an_install_run_again_keeps_kernels_built_for_the_same_sources(tmp_path, monkeypatch):
+    from dtcli.induction.kernels import prebuild
+
+    def compile_again(*args, **kwargs):
+        raise AssertionError("compiled again")
+
+    monkeypatch.setattr(prebuild.subprocess, "run", compile_again)
+    built = built_folder(tmp_path)
+    assert prebuild.current(built)
+    assert prebuild.build(built) == 0
+    stale = built_folder(tmp_path / "stale", sources="0123456789abcdef")
+    assert not prebuild.current(stale)
+    with pytest.raises(AssertionError, match="compiled again"):
+        prebuild.build(stale)
