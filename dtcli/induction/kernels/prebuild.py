@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 from dtcli.induction.kernels.cache import NAMED, chosen_dir, content_key
-from dtcli.induction.kernels.shipped import BUILT, FACTS, MANIFEST, SWITCH, facts, subdirectory_of
+from dtcli.induction.kernels.shipped import BUILT, MANIFEST, SWITCH, facts, fits, subdirectory_of
 
 
 def collect(cache: str, built: Path = BUILT) -> dict:
@@ -62,8 +62,8 @@ def current(built: Path) -> bool:
         manifest = json.loads((built / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
-    fits = {key: manifest.get(key) for key in FACTS} == facts(content_key())
-    return fits and bool(manifest.get("folders")) and all((built / f).is_dir() for f in manifest["folders"])
+    folders = manifest.get("folders") or []
+    return fits(manifest, content_key()) and bool(folders) and all((built / f).is_dir() for f in folders)
 
 
 if __name__ == "__main__":

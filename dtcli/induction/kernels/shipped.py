@@ -1,20 +1,21 @@
 """Kernels compiled when dtree was installed, copied into this machine's cache on first use.
 
-Installing dtree from its sources (``pip install .`` or ``pip install -e .``) runs ``build``
-once, in the build (``install.py``): it compiles every kernel with ``dtree warm-up`` into a
-temporary cache directory and keeps numba's files in ``kernels/built`` (next to this module),
-each filed under the folder of its source relative to ``dtcli/induction``. numba names a
-cache's sub-directories after the absolute path of the sources' folder, which the build does not
-know (a wheel is built in one place and installed in another), so ``seed`` renames them as numba
-names them for the sources where they are installed.
+Installing dtree from its sources (``pip install .`` or ``pip install -e .``) runs
+``prebuild.build`` once, in the build (``install.py``): it compiles every kernel with ``dtree
+warm-up`` into a temporary cache directory and keeps numba's files in ``kernels/built`` (next to
+this module), each filed under the folder of its source relative to ``dtcli/induction``, with a
+manifest of what they were built from and for (``facts``). numba names a cache's sub-directories
+after the absolute path of the sources' folder, which the build does not know (a wheel is built
+in one place and installed in another), so ``seed`` renames them as numba names them for the
+sources where they are installed.
 
 ``seed`` runs once for each cache directory, at a run's first look at it (``cache.prepared_dir``):
-it copies the built files into the directory when they were built from the same kernel sources
-(``cache.content_key``), by the same numba and the same Python, then leaves a mark there so
-that it never looks again. numba checks the rest itself when it loads a kernel: its index files
-name the processor the code was compiled for and hold a digest of each source file and of each
-function's bytecode, so a file that does not fit is compiled again, never run. A function this
-machine has compiled already is left as it is. Nothing is copied with ``DTREE_PREBUILT_KERNELS=0``.
+it copies the built files into the directory when the manifest ``fits`` this run (the same kernel
+sources, ``cache.content_key``; the same numba and Python; the same processor), then leaves a mark
+there so that it never looks again. numba checks each file again when it loads a kernel: its index
+files hold a digest of each source file and of each function's bytecode, and name the processor, so
+a file that does not fit is compiled again, never run. A function this machine has compiled already
+is left as it is. Nothing is copied with ``DTREE_PREBUILT_KERNELS=0``.
 """
 
 from __future__ import annotations
@@ -76,6 +77,12 @@ def machine() -> str | None:
     return hashlib.sha256("\0".join(found).encode()).hexdigest()[:16]
 
 
+def fits(manifest: dict, sources: str) -> bool:
+    """Whether kernels built as ``manifest`` says may be used here, ``sources`` the kernel sources'
+    ``cache.content_key``."""
+    return {key: manifest.get(key) for key in FACTS} == facts(sources)
+
+
 SEEN: set[str] = set()  # cache directories this process has seeded or found seeded
 
 
@@ -92,7 +99,7 @@ def seed(directory: str, named: Path, sources: Callable[[], str], built: Path = 
     copied = 0
     with contextlib.suppress(OSError, ValueError):
         manifest = json.loads((built / MANIFEST).read_text(encoding="utf-8"))
-        if {key: manifest.get(key) for key in FACTS} == facts(sources()):
+        if fits(manifest, sources()):
             copied = _copy(built, target, named, manifest)
         target.mkdir(parents=True, exist_ok=True)
         (target / SEEDED).write_text(f"{built}\n{copied} files\n", encoding="utf-8")
